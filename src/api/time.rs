@@ -1,0 +1,385 @@
+//! The service's date-time wire format and time windows (D8).
+//!
+//! Times are whole UTC seconds since the Unix epoch (`i64`). The wire format is
+//! exactly `YYYY-MM-DDTHH:mm:ssZ`; it is parsed by hand because it is on the
+//! hot path of decoding every row, and formatted without allocation.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+pub const SECS_PER_DAY: i64 = 86_400;
+
+/// Length of the wire format, `YYYY-MM-DDTHH:mm:ssZ`.
+pub const WIRE_LEN: usize = 20;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TimeError {
+    #[error("'{0}' is not a date-time in the form YYYY-MM-DDTHH:mm:ssZ")]
+    Format(String),
+    #[error("'{0}' is not a valid calendar date-time")]
+    OutOfRange(String),
+    #[error("since ({since}) is after until ({until})")]
+    Reversed { since: String, until: String },
+}
+
+/// Days from 1970-01-01 to the given civil date (proleptic Gregorian).
+/// Howard Hinnant's `days_from_civil`, exact for all `i32` years.
+pub const fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let m = month as i64;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + day as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Civil date (year, month 1..=12, day 1..=31) of a day number since 1970-01-01.
+pub const fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + if month <= 2 { 1 } else { 0 };
+    (year, month, day)
+}
+
+const fn is_leap(year: i64) -> bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+}
+
+const fn days_in_month(year: i64, month: u32) -> u32 {
+    match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if is_leap(year) => 29,
+        2 => 28,
+        _ => 0,
+    }
+}
+
+#[inline]
+fn digits(b: &[u8]) -> Option<u32> {
+    let mut v = 0u32;
+    for &c in b {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v * 10 + d as u32;
+    }
+    Some(v)
+}
+
+/// Parses exactly `YYYY-MM-DDTHH:mm:ssZ` into Unix seconds.
+pub fn parse_wire(s: &str) -> Result<i64, TimeError> {
+    let b = s.as_bytes();
+    if b.len() != WIRE_LEN
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b'T'
+        || b[13] != b':'
+        || b[16] != b':'
+        || b[19] != b'Z'
+    {
+        return Err(TimeError::Format(s.to_owned()));
+    }
+    let fields = (
+        digits(&b[0..4]),
+        digits(&b[5..7]),
+        digits(&b[8..10]),
+        digits(&b[11..13]),
+        digits(&b[14..16]),
+        digits(&b[17..19]),
+    );
+    let (Some(year), Some(month), Some(day), Some(hour), Some(minute), Some(second)) = fields
+    else {
+        return Err(TimeError::Format(s.to_owned()));
+    };
+    let year = i64::from(year);
+    if !(1..=12).contains(&month)
+        || day == 0
+        || day > days_in_month(year, month)
+        || hour > 23
+        || minute > 59
+        || second > 59
+    {
+        return Err(TimeError::OutOfRange(s.to_owned()));
+    }
+    Ok(days_from_civil(year, month, day) * SECS_PER_DAY
+        + i64::from(hour * 3600 + minute * 60 + second))
+}
+
+/// Parses the wire format, and failing that any RFC 3339 date-time (fractional
+/// seconds, offsets), so rows from a real service that strays from the
+/// documented format still decode. Fractions are truncated to whole seconds.
+pub fn parse_lenient(s: &str) -> Result<i64, TimeError> {
+    match parse_wire(s) {
+        Ok(t) => Ok(t),
+        Err(first) => chrono_fallback(s).ok_or(first),
+    }
+}
+
+fn chrono_fallback(s: &str) -> Option<i64> {
+    // Only RFC 3339 (with a 'T' and an offset) is accepted; anything else is an error.
+    let dt = chrono::DateTime::parse_from_rfc3339(s).ok()?;
+    Some(dt.timestamp())
+}
+
+/// Writes the wire format of `secs` into a fixed buffer (no allocation).
+/// Years outside 0..=9999 are clamped to that range's ends, which the wire
+/// format cannot express.
+pub fn format_wire_buf(secs: i64) -> [u8; WIRE_LEN] {
+    const MIN: i64 = days_from_civil(0, 1, 1) * SECS_PER_DAY;
+    const MAX: i64 = days_from_civil(9999, 12, 31) * SECS_PER_DAY + SECS_PER_DAY - 1;
+    let secs = secs.clamp(MIN, MAX);
+    let days = secs.div_euclid(SECS_PER_DAY);
+    let rem = secs.rem_euclid(SECS_PER_DAY) as u32;
+    let (year, month, day) = civil_from_days(days);
+    let mut out = *b"0000-00-00T00:00:00Z";
+    let put = |out: &mut [u8; WIRE_LEN], at: usize, v: u32, width: usize| {
+        let mut v = v;
+        for i in (0..width).rev() {
+            out[at + i] = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+    };
+    put(&mut out, 0, year as u32, 4);
+    put(&mut out, 5, month, 2);
+    put(&mut out, 8, day, 2);
+    put(&mut out, 11, rem / 3600, 2);
+    put(&mut out, 14, rem / 60 % 60, 2);
+    put(&mut out, 17, rem % 60, 2);
+    out
+}
+
+pub fn format_wire(secs: i64) -> String {
+    let buf = format_wire_buf(secs);
+    // The buffer holds ASCII digits and separators only.
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// A point in time on the wire: whole UTC seconds, (de)serialised in the wire
+/// format. Deserialisation is lenient (see [`parse_lenient`]).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Timestamp(pub i64);
+
+impl Timestamp {
+    pub fn secs(self) -> i64 {
+        self.0
+    }
+}
+
+impl fmt::Debug for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let buf = format_wire_buf(self.0);
+        f.write_str(std::str::from_utf8(&buf).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl Serialize for Timestamp {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let buf = format_wire_buf(self.0);
+        s.serialize_str(std::str::from_utf8(&buf).map_err(serde::ser::Error::custom)?)
+    }
+}
+
+impl<'de> Deserialize<'de> for Timestamp {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Timestamp;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a date-time string YYYY-MM-DDTHH:mm:ssZ")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Timestamp, E> {
+                parse_lenient(v).map(Timestamp).map_err(E::custom)
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// An inclusive time window `[since, until]` in UTC seconds (D8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TimeWindow {
+    pub since: i64,
+    pub until: i64,
+}
+
+impl TimeWindow {
+    pub fn new(since: i64, until: i64) -> Result<Self, TimeError> {
+        if since > until {
+            return Err(TimeError::Reversed {
+                since: format_wire(since),
+                until: format_wire(until),
+            });
+        }
+        Ok(Self { since, until })
+    }
+
+    /// D8 defaults relative to `now`: yesterday 00:00:00Z to today 23:59:59Z.
+    pub fn default_at(now_secs: i64) -> Self {
+        let today = now_secs.div_euclid(SECS_PER_DAY) * SECS_PER_DAY;
+        Self {
+            since: today - SECS_PER_DAY,
+            until: today + SECS_PER_DAY - 1,
+        }
+    }
+
+    /// Parses optional wire strings, filling the D8 defaults for missing ends.
+    /// Anything but the exact wire format is rejected.
+    pub fn parse(
+        since: Option<&str>,
+        until: Option<&str>,
+        now_secs: i64,
+    ) -> Result<Self, TimeError> {
+        let default = Self::default_at(now_secs);
+        let since = since.map(parse_wire).transpose()?.unwrap_or(default.since);
+        let until = until.map(parse_wire).transpose()?.unwrap_or(default.until);
+        Self::new(since, until)
+    }
+
+    pub fn contains(&self, t: i64) -> bool {
+        self.since <= t && t <= self.until
+    }
+
+    pub fn duration_secs(&self) -> i64 {
+        self.until - self.since
+    }
+
+    pub fn since_wire(&self) -> String {
+        format_wire(self.since)
+    }
+
+    pub fn until_wire(&self) -> String {
+        format_wire(self.until)
+    }
+}
+
+impl fmt::Display for TimeWindow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} .. {}", Timestamp(self.since), Timestamp(self.until))
+    }
+}
+
+/// Seconds since the epoch now, from the system clock.
+pub fn now_secs() -> i64 {
+    chrono::Utc::now().timestamp()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_formats_known_instants() {
+        assert_eq!(parse_wire("1970-01-01T00:00:00Z"), Ok(0));
+        assert_eq!(parse_wire("2024-02-29T12:34:56Z"), Ok(1_709_210_096));
+        assert_eq!(format_wire(1_709_210_096), "2024-02-29T12:34:56Z");
+        assert_eq!(format_wire(-1), "1969-12-31T23:59:59Z");
+    }
+
+    #[test]
+    fn rejects_everything_but_the_wire_format() {
+        for bad in [
+            "",
+            "2024-02-29",
+            "2024-02-29T12:34:56",
+            "2024-02-29T12:34:56+00:00",
+            "2024-02-29T12:34:56.000Z",
+            "2024-02-29 12:34:56Z",
+            "2024-2-29T12:34:56Z ",
+            "20a4-02-29T12:34:56Z",
+            "+024-02-29T12:34:56Z",
+        ] {
+            assert!(
+                matches!(parse_wire(bad), Err(TimeError::Format(_))),
+                "{bad}"
+            );
+        }
+        for bad in [
+            "2023-02-29T00:00:00Z",
+            "2024-13-01T00:00:00Z",
+            "2024-00-01T00:00:00Z",
+            "2024-04-31T00:00:00Z",
+            "2024-01-01T24:00:00Z",
+            "2024-01-01T00:60:00Z",
+            "2024-01-01T00:00:60Z",
+        ] {
+            assert!(
+                matches!(parse_wire(bad), Err(TimeError::OutOfRange(_))),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn lenient_parse_accepts_rfc3339_variants() {
+        assert_eq!(parse_lenient("2024-01-01T00:00:00.250Z"), Ok(1_704_067_200));
+        assert_eq!(
+            parse_lenient("2024-01-01T01:00:00+01:00"),
+            Ok(1_704_067_200)
+        );
+        assert!(parse_lenient("yesterday").is_err());
+    }
+
+    #[test]
+    fn civil_round_trip_over_many_years() {
+        for days in (-800_000..800_000).step_by(97) {
+            let (y, m, d) = civil_from_days(days);
+            assert_eq!(days_from_civil(y, m, d), days);
+        }
+    }
+
+    #[test]
+    fn default_window_is_yesterday_to_end_of_today() {
+        let now = parse_wire("2026-11-21T15:04:05Z").unwrap_or_default();
+        let w = TimeWindow::default_at(now);
+        assert_eq!(w.since_wire(), "2026-11-20T00:00:00Z");
+        assert_eq!(w.until_wire(), "2026-11-21T23:59:59Z");
+        assert_eq!(TimeWindow::parse(None, None, now), Ok(w));
+    }
+
+    #[test]
+    fn window_rejects_reversed_and_malformed_ends() {
+        let now = 1_700_000_000;
+        assert!(matches!(
+            TimeWindow::parse(
+                Some("2024-01-02T00:00:00Z"),
+                Some("2024-01-01T00:00:00Z"),
+                now
+            ),
+            Err(TimeError::Reversed { .. })
+        ));
+        assert!(TimeWindow::parse(Some("2024-01-02"), None, now).is_err());
+        let one = TimeWindow::parse(
+            Some("2024-01-01T00:00:00Z"),
+            Some("2024-01-01T00:00:00Z"),
+            now,
+        );
+        assert!(one.is_ok_and(|w| w.duration_secs() == 0));
+    }
+
+    #[test]
+    fn timestamp_serde_round_trip() {
+        let t = Timestamp(1_709_210_096);
+        let json = serde_json::to_string(&t).unwrap_or_default();
+        assert_eq!(json, "\"2024-02-29T12:34:56Z\"");
+        let back: Result<Timestamp, _> = serde_json::from_str(&json);
+        assert_eq!(back.ok(), Some(t));
+        assert!(serde_json::from_str::<Timestamp>("\"nope\"").is_err());
+        assert!(serde_json::from_str::<Timestamp>("12").is_err());
+    }
+}

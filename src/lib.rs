@@ -1,0 +1,9 @@
+//! fleetview: inspect one machine's telematics history and manage the
+//! integrations that feed a fleet's data.
+//!
+//! Layers, imports pointing down only (see DESIGN.md):
+//! - [`api`]: wire model, data kinds, time windows.
+//! - [`sandbox`]: an implementation of the service with a simulated fleet.
+
+pub mod api;
+pub mod sandbox;

@@ -1,0 +1,202 @@
+//! The sandbox: an implementation of the service (axum + SQLite + the
+//! deterministic simulator), for the app's first run, for tests and for
+//! scripts. It may use `api`'s wire types, never app, ui, worker or cache.
+
+pub mod auth;
+pub mod catalog;
+pub mod chaos;
+pub mod routes;
+pub mod simulate;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use auth::Auth;
+use catalog::{Store, StoreError};
+use chaos::{Chaos, ChaosConfig};
+pub use simulate::Clock;
+use simulate::Simulator;
+
+/// Default fleet size: a mixed fleet of about 60 machines.
+pub const DEFAULT_FLEET_SIZE: u64 = 60;
+/// Default token lifetime: a working day.
+pub const DEFAULT_TOKEN_TTL_SECS: i64 = 12 * 3600;
+
+/// How to run a sandbox. Build with the methods, then [`SandboxConfig::start`].
+#[derive(Debug, Clone)]
+pub struct SandboxConfig {
+    pub listen: SocketAddr,
+    /// Where integrations and the signing key live; `None` keeps them in
+    /// memory (gone when the sandbox stops).
+    pub data_dir: Option<PathBuf>,
+    pub fleet_size: u64,
+    pub clock: Clock,
+    pub token_ttl_secs: i64,
+    pub chaos: ChaosConfig,
+}
+
+impl Default for SandboxConfig {
+    fn default() -> Self {
+        Self {
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            data_dir: None,
+            fleet_size: DEFAULT_FLEET_SIZE,
+            clock: Clock::System,
+            token_ttl_secs: DEFAULT_TOKEN_TTL_SECS,
+            chaos: ChaosConfig::default(),
+        }
+    }
+}
+
+impl SandboxConfig {
+    pub fn listen(mut self, addr: SocketAddr) -> Self {
+        self.listen = addr;
+        self
+    }
+    pub fn data_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.data_dir = Some(dir.into());
+        self
+    }
+    pub fn fleet_size(mut self, n: u64) -> Self {
+        self.fleet_size = n;
+        self
+    }
+    pub fn clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+    pub fn token_ttl_secs(mut self, secs: i64) -> Self {
+        self.token_ttl_secs = secs;
+        self
+    }
+    pub fn chaos(mut self, chaos: ChaosConfig) -> Self {
+        self.chaos = chaos;
+        self
+    }
+
+    /// Binds the listener and serves in the current tokio runtime.
+    pub async fn start(self) -> Result<RunningSandbox, SandboxError> {
+        let store = match &self.data_dir {
+            Some(dir) => {
+                std::fs::create_dir_all(dir).map_err(|e| SandboxError::DataDir(dir.clone(), e))?;
+                Store::open(&dir.join("catalog.sqlite"))?
+            }
+            None => Store::in_memory()?,
+        };
+        let key = store.secret("jwt_key", random_key)?;
+        let shared = Arc::new(Shared {
+            sim: Simulator::new(self.fleet_size, self.clock),
+            store,
+            auth: Auth::new(&key, self.token_ttl_secs),
+            chaos: self
+                .chaos
+                .is_active()
+                .then(|| Arc::new(Chaos::new(self.chaos.clone()))),
+        });
+        let listener = TcpListener::bind(self.listen)
+            .await
+            .map_err(|e| SandboxError::Bind(self.listen, e))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| SandboxError::Bind(self.listen, e))?;
+        let (stop_tx, stop_rx) = oneshot::channel::<()>();
+        let app = routes::router(shared);
+        let task = tokio::spawn(async move {
+            let served = axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    let _ = stop_rx.await;
+                })
+                .await;
+            if let Err(e) = served {
+                tracing::error!("sandbox server stopped: {e}");
+            }
+        });
+        tracing::info!(%addr, fleet_size = self.fleet_size, "sandbox listening");
+        Ok(RunningSandbox {
+            addr,
+            stop: Some(stop_tx),
+            task: Some(task),
+        })
+    }
+}
+
+fn random_key() -> Vec<u8> {
+    let mut key = vec![0u8; 32];
+    if getrandom::fill(&mut key).is_err() {
+        // No OS randomness: fall back to the clock mixed well. The sandbox
+        // signs only its own demo tokens.
+        let seed =
+            simulate::machine::mix(std::process::id() as u64 ^ crate::api::time::now_secs() as u64);
+        for (i, b) in key.iter_mut().enumerate() {
+            *b = (simulate::machine::mix(seed ^ i as u64) & 0xFF) as u8;
+        }
+    }
+    key
+}
+
+/// State shared by all handlers.
+#[derive(Debug)]
+pub struct Shared {
+    pub sim: Simulator,
+    pub store: Store,
+    pub auth: Auth,
+    pub chaos: Option<Arc<Chaos>>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    #[error("cannot listen on {0}: {1}")]
+    Bind(SocketAddr, std::io::Error),
+    #[error("cannot create the data directory {0}: {1}")]
+    DataDir(PathBuf, std::io::Error),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// A sandbox serving in the background; stops when dropped.
+#[derive(Debug)]
+pub struct RunningSandbox {
+    addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl RunningSandbox {
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Stops accepting, lets requests in flight finish, and waits.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+
+    /// Waits until the server stops (for the `sandbox` command).
+    pub async fn wait(mut self) {
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for RunningSandbox {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}

@@ -1,0 +1,553 @@
+//! The service's operations over HTTP (axum), with D3's errors.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, RawQuery, Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, patch, post};
+use serde::Serialize;
+
+use super::Shared;
+use super::auth::Auth;
+use super::catalog::{StoreError, data_sources};
+use super::simulate::Machine;
+use super::simulate::series::Rows;
+use crate::api::DataKind;
+use crate::api::model::*;
+use crate::api::time::TimeWindow;
+
+/// Header carrying the JWT on every request.
+pub const TOKEN_HEADER: &str = "x-access-token";
+
+/// An error answer: a status and `{message}` (D3).
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            message: message.into(),
+        }
+    }
+    fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, message)
+    }
+    fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, message)
+    }
+    fn unauthorized(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, message)
+    }
+    fn internal(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        json_response(
+            self.status,
+            &ErrorBody {
+                message: self.message,
+            },
+        )
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::NotFound(id) => ApiError::not_found(format!("integration {id} not found")),
+            StoreError::Db(e) => {
+                tracing::error!("catalog store: {e}");
+                ApiError::internal("the catalog store failed")
+            }
+        }
+    }
+}
+
+type ApiResult = Result<Response, ApiError>;
+
+fn json_response<T: Serialize>(status: StatusCode, body: &T) -> Response {
+    match serde_json::to_vec(body) {
+        Ok(bytes) => bytes_response(status, bytes),
+        Err(e) => {
+            tracing::error!("serialising a response: {e}");
+            (StatusCode::INTERNAL_SERVER_ERROR, "serialisation failed").into_response()
+        }
+    }
+}
+
+fn bytes_response(status: StatusCode, bytes: Vec<u8>) -> Response {
+    let mut resp = (status, bytes).into_response();
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    resp
+}
+
+pub fn router(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route("/auth/login", post(login))
+        .route("/v2/fleet/equipments/history", get(fleet_history))
+        .route("/v2/fleet/equipments/{id}/{kind}", get(equipment_series))
+        .route("/catalog/dataSources", get(list_data_sources))
+        .route(
+            "/catalog/integrations",
+            get(list_integrations).post(create_integration),
+        )
+        .route(
+            "/catalog/integrations/{integration_id}",
+            patch(update_integration).delete(delete_integration),
+        )
+        .route(
+            "/catalog/integrations/{integration_id}/activate",
+            post(activate),
+        )
+        .route(
+            "/catalog/integrations/{integration_id}/deactivate",
+            post(deactivate),
+        )
+        .fallback(unknown_route)
+        .method_not_allowed_fallback(wrong_method)
+        .layer(middleware::from_fn_with_state(
+            shared.clone(),
+            authenticate_and_log,
+        ))
+        .with_state(shared)
+}
+
+async fn unknown_route(method: Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::not_found(format!("no operation at {} {}", method, uri.path()))
+}
+
+async fn wrong_method(method: Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("method {} is not allowed on {}", method, uri.path()),
+    )
+}
+
+/// Every route but login needs a valid token; every request is logged by
+/// method, path and status only (never headers, query values or bodies).
+async fn authenticate_and_log(
+    State(shared): State<Arc<Shared>>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let started = Instant::now();
+    let method = req.method().clone();
+    let path = req.uri().path().to_owned();
+    let chaos = shared.chaos.clone();
+    let resp = if path == "/auth/login" {
+        next.run(req).await
+    } else {
+        match req.headers().get(TOKEN_HEADER).map(|v| v.to_str()) {
+            None => {
+                ApiError::unauthorized(format!("missing {TOKEN_HEADER} header")).into_response()
+            }
+            Some(Err(_)) => ApiError::unauthorized("the access token is malformed").into_response(),
+            Some(Ok(token)) => match shared.auth.verify(token) {
+                Err(msg) => ApiError::unauthorized(msg).into_response(),
+                Ok(()) => match chaos.as_ref() {
+                    Some(c) if method == Method::GET => c.apply(next.run(req)).await,
+                    _ => next.run(req).await,
+                },
+            },
+        }
+    };
+    tracing::debug!(%method, %path, status = resp.status().as_u16(), elapsed_ms = started.elapsed().as_millis() as u64, "request");
+    resp
+}
+
+// ------------------------------------------------------------------ parsing
+
+fn query_map(raw: Option<&str>) -> HashMap<String, String> {
+    let mut map = HashMap::new();
+    for (k, v) in form_urlencoded::parse(raw.unwrap_or_default().as_bytes()) {
+        // The first occurrence of a parameter wins.
+        map.entry(k.into_owned()).or_insert_with(|| v.into_owned());
+    }
+    map
+}
+
+fn window(q: &HashMap<String, String>, now: i64) -> Result<TimeWindow, ApiError> {
+    TimeWindow::parse(
+        q.get("since").map(String::as_str),
+        q.get("until").map(String::as_str),
+        now,
+    )
+    .map_err(|e| ApiError::bad_request(format!("invalid time window: {e}")))
+}
+
+fn int_param(q: &HashMap<String, String>, name: &str, default: i64) -> Result<i64, ApiError> {
+    match q.get(name) {
+        None => Ok(default),
+        Some(v) => v
+            .parse::<i32>()
+            .map(i64::from)
+            .map_err(|_| ApiError::bad_request(format!("{name} must be an integer, got '{v}'"))),
+    }
+}
+
+fn parse_id(raw: &str, what: &str) -> Result<i64, ApiError> {
+    raw.parse::<i32>()
+        .map(i64::from)
+        .map_err(|_| ApiError::bad_request(format!("{what} must be an integer, got '{raw}'")))
+}
+
+fn path_error(e: PathRejection) -> ApiError {
+    ApiError::bad_request(format!("invalid path: {e}"))
+}
+
+/// Parses a JSON body. The error names what is wrong but never repeats
+/// string values from the body: they may be credentials (D11).
+fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| {
+        ApiError::bad_request(format!(
+            "malformed or incomplete JSON body: {}",
+            redact_quoted(&e.to_string())
+        ))
+    })
+}
+
+fn redact_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut inside = false;
+    for c in s.chars() {
+        if c == '"' {
+            if !inside {
+                out.push_str("\"…\"");
+            }
+            inside = !inside;
+        } else if !inside {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Runs blocking work (simulation, SQLite) off the async threads.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| {
+        tracing::error!("worker task failed: {e}");
+        ApiError::internal("the request could not be completed")
+    })
+}
+
+// --------------------------------------------------------------------- auth
+
+async fn login(State(shared): State<Arc<Shared>>, body: Bytes) -> ApiResult {
+    let req: LoginRequest = json_body(&body)?;
+    if !Auth::check_password(&req.username, req.password.expose()) {
+        return Err(ApiError::unauthorized("invalid username or password"));
+    }
+    let token = shared.auth.issue(&req.username).map_err(|e| {
+        tracing::error!("signing a token: {e}");
+        ApiError::internal("could not issue a token")
+    })?;
+    Ok(json_response(StatusCode::OK, &LoginResponse { token }))
+}
+
+// ------------------------------------------------------------------- fleet
+
+fn series_envelope<R: Serialize>(
+    m: &Machine,
+    w: TimeWindow,
+    rows: Vec<R>,
+) -> Result<Vec<u8>, serde_json::Error> {
+    let data = SeriesData {
+        total: rows.len() as i64,
+        rows,
+        id: m.id,
+        serial_number: m.serial_number.clone(),
+        since: Timestamp(w.since),
+        until: Timestamp(w.until),
+    };
+    serde_json::to_vec(&Envelope { data })
+}
+
+/// What `/v2/fleet/equipments/{id}/{kind}` can be.
+enum Operation {
+    Faults,
+    History,
+    Kind(DataKind),
+}
+
+async fn equipment_series(
+    State(shared): State<Arc<Shared>>,
+    path: Result<Path<(String, String)>, PathRejection>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult {
+    let Path((id, kind)) = path.map_err(path_error)?;
+    let id = parse_id(&id, "equipment id")?;
+    // activities, positions and history are their own operations; the
+    // first two answer exactly as the data kinds of the same name.
+    let op =
+        match kind.as_str() {
+            "faults" => Operation::Faults,
+            "history" => Operation::History,
+            other => Operation::Kind(other.parse().map_err(|e| {
+                ApiError::bad_request(format!("{e}: not a data kind of this service"))
+            })?),
+        };
+    let sim_now = shared.sim.now();
+    let w = window(&query_map(raw.as_deref()), sim_now)?;
+    let m = shared
+        .sim
+        .machine(id)
+        .ok_or_else(|| ApiError::not_found(format!("equipment {id} not found")))?;
+    let body = blocking(move || -> Result<Vec<u8>, serde_json::Error> {
+        let sim = &shared.sim;
+        match op {
+            Operation::Faults => series_envelope(&m, w, sim.faults(&m, w)),
+            Operation::History => serde_json::to_vec(&Envelope {
+                data: sim.history(&m, w),
+            }),
+            Operation::Kind(kind) => match sim.kind_rows(&m, kind, w) {
+                Rows::Positions(r) => series_envelope(&m, w, r),
+                Rows::Activities(r) => series_envelope(&m, w, r),
+                Rows::DailyUsages(r) => series_envelope(&m, w, r),
+                Rows::Values(r) => series_envelope(&m, w, r),
+            },
+        }
+    })
+    .await?
+    .map_err(|e| ApiError::internal(format!("serialising the response failed: {e}")))?;
+    Ok(bytes_response(StatusCode::OK, body))
+}
+
+async fn fleet_history(State(shared): State<Arc<Shared>>, RawQuery(raw): RawQuery) -> ApiResult {
+    let q = query_map(raw.as_deref());
+    let w = window(&q, shared.sim.now())?;
+    let limit = int_param(&q, "limit", 20)?;
+    let offset = int_param(&q, "offset", 0)?;
+    if !(1..=50).contains(&limit) {
+        return Err(ApiError::bad_request(format!(
+            "limit must be between 1 and 50, got {limit}"
+        )));
+    }
+    if offset < 0 {
+        return Err(ApiError::bad_request(format!(
+            "offset must not be negative, got {offset}"
+        )));
+    }
+    let body = blocking(move || {
+        let sim = &shared.sim;
+        let size = sim.fleet_size() as i64;
+        let rows = (offset..(offset + limit).min(size))
+            .filter_map(|i| sim.machine(super::simulate::FIRST_ID + i))
+            .map(|m| sim.fleet_equipment(&m, w))
+            .collect();
+        let data = FleetHistory {
+            total: size.min(i64::from(i32::MAX)) as i32,
+            since: Timestamp(w.since),
+            until: Timestamp(w.until),
+            rows,
+        };
+        serde_json::to_vec(&Envelope { data })
+    })
+    .await?
+    .map_err(|e| ApiError::internal(format!("serialising the response failed: {e}")))?;
+    Ok(bytes_response(StatusCode::OK, body))
+}
+
+// ----------------------------------------------------------------- catalog
+
+async fn list_data_sources() -> Response {
+    json_response(
+        StatusCode::OK,
+        &DataSourceList {
+            data_sources: data_sources(),
+        },
+    )
+}
+
+async fn list_integrations(State(shared): State<Arc<Shared>>) -> ApiResult {
+    let integrations = blocking(move || shared.store.list()).await??;
+    Ok(json_response(
+        StatusCode::OK,
+        &IntegrationList { integrations },
+    ))
+}
+
+fn check_credentials(source: &DataSource, creds: &Credentials) -> Result<(), ApiError> {
+    let missing: Vec<&str> = source
+        .credentials
+        .iter()
+        .filter(|k| !creds.contains_key(*k))
+        .map(String::as_str)
+        .collect();
+    if !missing.is_empty() {
+        return Err(ApiError::bad_request(format!(
+            "missing credential fields for {}: {}",
+            source.code,
+            missing.join(", ")
+        )));
+    }
+    let unknown: Vec<&str> = creds
+        .keys()
+        .filter(|k| !source.credentials.contains(k))
+        .map(String::as_str)
+        .collect();
+    if !unknown.is_empty() {
+        return Err(ApiError::bad_request(format!(
+            "unknown credential fields for {}: {} (expected {})",
+            source.code,
+            unknown.join(", "),
+            source.credentials.join(", ")
+        )));
+    }
+    let blank: Vec<&str> = creds
+        .iter()
+        .filter(|(_, v)| v.is_blank())
+        .map(|(k, _)| k.as_str())
+        .collect();
+    if !blank.is_empty() {
+        return Err(ApiError::bad_request(format!(
+            "empty credential fields: {}",
+            blank.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+fn check_name(name: &str) -> Result<(), ApiError> {
+    if name.trim().is_empty() {
+        return Err(ApiError::bad_request("integrationName must not be empty"));
+    }
+    Ok(())
+}
+
+fn source_by_code(code: &str) -> Result<DataSource, ApiError> {
+    data_sources()
+        .into_iter()
+        .find(|s| s.code == code)
+        .ok_or_else(|| ApiError::bad_request(format!("unknown dataSourceCode '{code}'")))
+}
+
+async fn create_integration(State(shared): State<Arc<Shared>>, body: Bytes) -> ApiResult {
+    let req: CreateIntegration = json_body(&body)?;
+    check_name(&req.integration_name)?;
+    let source = source_by_code(&req.data_source_code)?;
+    check_credentials(&source, &req.integration_credentials)?;
+    let id = blocking(move || {
+        shared.store.create(
+            req.integration_name.trim(),
+            &req.data_source_code,
+            &req.integration_credentials,
+        )
+    })
+    .await??;
+    tracing::info!(integration_id = id, source = %source.code, "integration created");
+    Ok(json_response(
+        StatusCode::OK,
+        &CreateIntegrationResponse {
+            integration_id: Some(id),
+        },
+    ))
+}
+
+async fn update_integration(
+    State(shared): State<Arc<Shared>>,
+    path: Result<Path<String>, PathRejection>,
+    body: Bytes,
+) -> ApiResult {
+    let Path(raw) = path.map_err(path_error)?;
+    let id = parse_id(&raw, "integrationId")?;
+    let req: UpdateIntegration = json_body(&body)?;
+    check_name(&req.integration_name)?;
+    let name = req.integration_name.trim().to_owned();
+    let store_name = name.clone();
+    blocking(move || {
+        let current = shared.store.get(id)?;
+        if let Some(creds) = &req.integration_credentials {
+            let source = source_by_code(&current.data_source_code)?;
+            check_credentials(&source, creds)?;
+        }
+        shared
+            .store
+            .update(id, &store_name, req.integration_credentials.as_ref())?;
+        Ok::<_, ApiError>(())
+    })
+    .await??;
+    tracing::info!(integration_id = id, "integration updated");
+    Ok(json_response(
+        StatusCode::OK,
+        &UpdateIntegrationResponse {
+            integration_id: Some(id),
+            integration_name: Some(name),
+        },
+    ))
+}
+
+async fn delete_integration(
+    State(shared): State<Arc<Shared>>,
+    path: Result<Path<String>, PathRejection>,
+) -> ApiResult {
+    let Path(raw) = path.map_err(path_error)?;
+    let id = parse_id(&raw, "integrationId")?;
+    blocking(move || shared.store.delete(id)).await??;
+    tracing::info!(integration_id = id, "integration deleted");
+    Ok(json_response(
+        StatusCode::OK,
+        &IntegrationIdResponse { integration_id: id },
+    ))
+}
+
+async fn set_status(shared: Arc<Shared>, raw: &str, status: &'static str) -> ApiResult {
+    let id = parse_id(raw, "integrationId")?;
+    blocking(move || shared.store.set_status(id, status)).await??;
+    tracing::info!(integration_id = id, status, "integration status set");
+    Ok(json_response(
+        StatusCode::OK,
+        &IntegrationIdResponse { integration_id: id },
+    ))
+}
+
+async fn activate(
+    State(shared): State<Arc<Shared>>,
+    path: Result<Path<String>, PathRejection>,
+) -> ApiResult {
+    let Path(raw) = path.map_err(path_error)?;
+    set_status(shared, &raw, status::RUNNING).await
+}
+
+async fn deactivate(
+    State(shared): State<Arc<Shared>>,
+    path: Result<Path<String>, PathRejection>,
+) -> ApiResult {
+    let Path(raw) = path.map_err(path_error)?;
+    set_status(shared, &raw, status::STOPPED).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_values_are_redacted_from_errors() {
+        let msg =
+            redact_quoted(r#"invalid type: string "hunter2", expected a map at line 1 column 30"#);
+        assert!(!msg.contains("hunter2"), "{msg}");
+        assert!(msg.contains("expected a map"));
+        assert_eq!(
+            redact_quoted("missing field `integrationName`"),
+            "missing field `integrationName`"
+        );
+    }
+}

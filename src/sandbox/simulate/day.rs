@@ -1,0 +1,577 @@
+//! A machine's day: engine sessions made of idle, work and move segments.
+//!
+//! Everything the sandbox serves is derived from these plans, which is what
+//! keeps the series consistent with each other: positions only move inside
+//! move segments (inside sessions, bounded by engine events), hours and fuel
+//! accrue only inside sessions, counters are sums of daily totals.
+
+use super::catalogue::Class;
+use super::machine::{LatLon, Machine, Rng, bearing_deg, hash2, hash3, haversine_m, unit};
+use crate::api::time::SECS_PER_DAY;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SegKind {
+    Idle,
+    Work,
+    /// Straight from `from` to `to` at a steady speed, heading fixed.
+    Move {
+        from: LatLon,
+        to: LatLon,
+        speed_kmh: f64,
+        heading_deg: f64,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Segment {
+    pub start: i64,
+    pub stop: i64,
+    pub kind: SegKind,
+}
+
+impl Segment {
+    fn duration_secs(&self) -> i64 {
+        self.stop - self.start
+    }
+}
+
+/// One engine-on period. `stopped` is false when the session is still
+/// running at the simulator's "now" (no stop event yet).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    pub start: i64,
+    pub stop: i64,
+    pub stopped: bool,
+    pub segments: Vec<Segment>,
+}
+
+/// An electric machine's charge after work: `[start, stop]` at `power_kw`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Charge {
+    pub start: i64,
+    pub stop: i64,
+    pub power_kw: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DayPlan {
+    pub day: i64,
+    pub start_pos: LatLon,
+    /// Heading while parked before the first move (the previous day's last).
+    pub start_heading: f64,
+    pub sessions: Vec<Session>,
+    /// Day-to-day variation of measured fuel burn.
+    pub fuel_factor: f64,
+    pub charge: Option<Charge>,
+}
+
+impl DayPlan {
+    pub fn day_start(&self) -> i64 {
+        self.day * SECS_PER_DAY
+    }
+
+    pub fn day_end(&self) -> i64 {
+        self.day_start() + SECS_PER_DAY - 1
+    }
+
+    pub fn segments(&self) -> impl Iterator<Item = &Segment> {
+        self.sessions.iter().flat_map(|s| s.segments.iter())
+    }
+
+    /// Where the machine is, how fast it goes and where it heads at `t`.
+    pub fn position_at(&self, t: i64) -> (LatLon, f64, f64) {
+        let mut here = self.start_pos;
+        let mut heading = self.start_heading;
+        for seg in self.segments() {
+            if let SegKind::Move {
+                from,
+                to,
+                speed_kmh,
+                heading_deg: h,
+            } = seg.kind
+            {
+                if t < seg.start {
+                    break;
+                }
+                if t < seg.stop {
+                    let f = (t - seg.start) as f64 / seg.duration_secs() as f64;
+                    return (from.lerp(to, f), speed_kmh, h);
+                }
+                here = to;
+                heading = h;
+            }
+        }
+        (here, 0.0, heading)
+    }
+
+    /// The segment in progress at `t`, if the engine runs then.
+    pub fn segment_at(&self, t: i64) -> Option<&Segment> {
+        self.segments().find(|s| s.start <= t && t < s.stop)
+    }
+
+    /// Whether the engine runs at `t` (inclusive of a session's ends).
+    pub fn running_at(&self, t: i64) -> bool {
+        self.sessions.iter().any(|s| s.start <= t && t <= s.stop)
+    }
+}
+
+/// What accrued during a day up to some instant.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Totals {
+    pub op_secs: i64,
+    pub idle_secs: i64,
+    /// Engine on, not idle, not moving (digging, lifting, loading).
+    pub work_secs: i64,
+    pub move_secs: i64,
+    pub fuel_l: f64,
+    pub idle_fuel_l: f64,
+    pub distance_m: f64,
+    pub peak_speed_kmh: f64,
+    pub energy_used_kwh: f64,
+    pub energy_charged_kwh: f64,
+}
+
+impl Totals {
+    /// Working hours are all non-idle engine time.
+    pub fn working_secs(&self) -> i64 {
+        self.op_secs - self.idle_secs
+    }
+
+    pub fn ran(&self) -> bool {
+        self.op_secs > 0
+    }
+}
+
+/// Running sums since commissioning.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Cumulative {
+    pub op_secs: i64,
+    pub idle_secs: i64,
+    pub work_secs: i64,
+    pub move_secs: i64,
+    pub fuel_l: f64,
+    pub idle_fuel_l: f64,
+    pub distance_m: f64,
+    pub energy_charged_kwh: f64,
+    pub energy_used_kwh: f64,
+}
+
+impl Cumulative {
+    pub fn add(&mut self, t: &Totals) {
+        self.op_secs += t.op_secs;
+        self.idle_secs += t.idle_secs;
+        self.work_secs += t.work_secs;
+        self.move_secs += t.move_secs;
+        self.fuel_l += t.fuel_l;
+        self.idle_fuel_l += t.idle_fuel_l;
+        self.distance_m += t.distance_m;
+        self.energy_charged_kwh += t.energy_charged_kwh;
+        self.energy_used_kwh += t.energy_used_kwh;
+    }
+
+    pub fn plus(mut self, t: &Totals) -> Self {
+        self.add(t);
+        self
+    }
+}
+
+/// Monday = 0 .. Sunday = 6 (1970-01-01 was a Thursday).
+pub fn weekday(day: i64) -> i64 {
+    (day + 3).rem_euclid(7)
+}
+
+impl Machine {
+    /// Whether the machine works on `day` at all. Tuesdays always do, so a
+    /// search back for the last working day ends within a week.
+    pub fn is_working_day(&self, day: i64) -> bool {
+        if day < self.commissioned_day {
+            return false;
+        }
+        let u = unit(hash3(self.seed, day as u64, 0xDA7));
+        match weekday(day) {
+            1 => true,
+            0 | 2..=4 => u < 0.93,
+            5 => u < 0.3,
+            _ => u < 0.05,
+        }
+    }
+
+    fn moves(&self) -> bool {
+        self.class().moves_per_day().1 > 0
+    }
+
+    /// Where a working day ends.
+    fn end_anchor(&self, day: i64) -> LatLon {
+        if !self.moves() {
+            return self.home;
+        }
+        self.waypoint(&mut Rng::new(hash3(self.seed, day as u64, 0xE4D)))
+    }
+
+    /// The last working day before `day`, within a week, if any.
+    fn previous_working_day(&self, day: i64) -> Option<i64> {
+        (1..=7)
+            .map(|back| day - back)
+            .take_while(|d| *d >= self.commissioned_day)
+            .find(|d| self.is_working_day(*d))
+    }
+
+    /// Where the machine is at the start of `day`: where it ended its last
+    /// working day.
+    fn start_pos(&self, day: i64) -> LatLon {
+        match self.previous_working_day(day) {
+            Some(d) if self.moves() => self.end_anchor(d),
+            _ => self.home,
+        }
+    }
+
+    /// The day as planned, whatever the clock says.
+    pub fn full_plan(&self, day: i64) -> DayPlan {
+        let start_pos = self.start_pos(day);
+        let start_heading = self
+            .previous_working_day(day)
+            .and_then(|d| self.sessions_of(d, self.start_pos(d)).1)
+            .unwrap_or_else(|| unit(hash2(self.seed, 0x4EAD)) * 360.0);
+        let mut plan = DayPlan {
+            day,
+            start_pos,
+            start_heading: (start_heading * 10.0).round() / 10.0,
+            sessions: Vec::new(),
+            fuel_factor: 0.85 + 0.3 * unit(hash3(self.seed, day as u64, 0xF0E)),
+            charge: None,
+        };
+        if !self.is_working_day(day) {
+            return plan;
+        }
+        plan.sessions = self.sessions_of(day, start_pos).0;
+        if self.is_electric() {
+            plan.charge = self.charge_after(&plan);
+        }
+        plan
+    }
+
+    /// The day as it has happened by `now`: nothing after `now` exists yet.
+    pub fn plan(&self, day: i64, now: i64) -> DayPlan {
+        let mut plan = self.full_plan(day);
+        if now < plan.day_end() {
+            clip(&mut plan, now);
+        }
+        plan
+    }
+
+    /// Sessions of a working day, and the heading after its last move.
+    fn sessions_of(&self, day: i64, start_pos: LatLon) -> (Vec<Session>, Option<f64>) {
+        let mut rng = Rng::new(hash3(self.seed, day as u64, 0x5E5));
+        let class = self.class();
+        let weekend = weekday(day) >= 5;
+        let day_start = day * SECS_PER_DAY;
+
+        // Moves first: they fix how long the machine must run.
+        let (lo, hi) = class.moves_per_day();
+        let n_moves = if hi == 0 { 0 } else { rng.int(lo, hi) as usize };
+        let mut points = vec![start_pos];
+        for _ in 1..n_moves {
+            points.push(self.waypoint(&mut rng));
+        }
+        if n_moves > 0 {
+            points.push(self.end_anchor(day));
+        }
+        let (slo, shi) = class.move_speed_kmh();
+        let mut moves: Vec<(i64, SegKind)> = Vec::new();
+        let mut heading = None;
+        for pair in points.windows(2) {
+            let (from, to) = (pair[0], pair[1]);
+            let dist_m = haversine_m(from, to);
+            let nominal_kmh = rng.range(slo, shi);
+            let secs = ((dist_m / (nominal_kmh / 3.6)).round() as i64).max(60);
+            let speed_kmh = dist_m / secs as f64 * 3.6;
+            if dist_m > 0.0 {
+                heading = Some(bearing_deg(from, to));
+            }
+            let heading_deg = heading.unwrap_or_default();
+            moves.push((
+                secs,
+                SegKind::Move {
+                    from,
+                    to,
+                    speed_kmh,
+                    heading_deg,
+                },
+            ));
+        }
+        let move_secs: i64 = moves.iter().map(|m| m.0).sum();
+
+        let (hlo, hhi) = class.engine_hours();
+        let mut target_secs = (rng.range(hlo, hhi) * 3600.0) as i64;
+        if weekend {
+            target_secs = (target_secs as f64 * rng.range(0.2, 0.5)) as i64;
+        }
+        let target_secs = target_secs.max(move_secs + 1800);
+        let idle_frac = if class == Class::Generator {
+            rng.range(0.1, 0.25)
+        } else {
+            rng.range(0.2, 0.4)
+        };
+        let idle_secs =
+            ((target_secs - move_secs) as f64).min(target_secs as f64 * idle_frac) as i64;
+        let work_secs = target_secs - move_secs - idle_secs;
+
+        // Stationary blocks around the moves: idle warm-up, work, idle.
+        let blocks = moves.len() + 1;
+        let weights: Vec<f64> = (0..blocks).map(|_| rng.range(0.5, 1.5)).collect();
+        let total_w: f64 = weights.iter().sum();
+        let mut pieces: Vec<(i64, SegKind)> = Vec::new();
+        for (i, w) in weights.iter().enumerate() {
+            let share = w / total_w;
+            let idle = (idle_secs as f64 * share) as i64;
+            let work = (work_secs as f64 * share) as i64;
+            let warm = idle * rng.int(3, 6) as i64 / 10;
+            pieces.push((warm, SegKind::Idle));
+            pieces.push((work, SegKind::Work));
+            pieces.push((idle - warm, SegKind::Idle));
+            if i < moves.len() {
+                pieces.push(moves[i]);
+            }
+        }
+        pieces.retain(|p| p.0 >= 30);
+
+        // Cut into sessions at piece boundaries, with breaks between them.
+        let n_sessions = if weekend || pieces.len() < 4 {
+            1
+        } else if rng.chance(0.3) {
+            3
+        } else {
+            2
+        };
+        let total: i64 = pieces.iter().map(|p| p.0).sum();
+        let breaks: Vec<i64> = (1..n_sessions)
+            .map(|_| rng.int(20, 60) as i64 * 60)
+            .collect();
+        let span = total + breaks.iter().sum::<i64>();
+        let (shift_lo, shift_hi) = match class {
+            Class::RoadTruck => (5.0, 7.0),
+            _ => (6.0, 8.0),
+        };
+        let local_start = rng.range(shift_lo, shift_hi) * 3600.0;
+        let utc_start =
+            (local_start - self.site.utc_offset_h * 3600.0).rem_euclid(SECS_PER_DAY as f64) as i64;
+        // Keep the whole day inside its UTC day.
+        let latest = SECS_PER_DAY - 600 - span;
+        let mut t = day_start + utc_start.min(latest).max(600);
+
+        let mut sessions = Vec::with_capacity(n_sessions);
+        let mut current = Session {
+            start: t,
+            stop: t,
+            stopped: true,
+            segments: Vec::new(),
+        };
+        let mut acc = 0i64;
+        let mut next_cut = 1usize;
+        for (i, (secs, kind)) in pieces.iter().enumerate() {
+            current.segments.push(Segment {
+                start: t,
+                stop: t + secs,
+                kind: *kind,
+            });
+            t += secs;
+            acc += secs;
+            let cut_at = total * next_cut as i64 / n_sessions as i64;
+            if next_cut < n_sessions && acc >= cut_at && i + 1 < pieces.len() {
+                current.stop = t;
+                sessions.push(std::mem::replace(
+                    &mut current,
+                    Session {
+                        start: 0,
+                        stop: 0,
+                        stopped: true,
+                        segments: Vec::new(),
+                    },
+                ));
+                t += breaks[next_cut - 1];
+                current.start = t;
+                next_cut += 1;
+            }
+        }
+        current.stop = t;
+        sessions.push(current);
+        (sessions, heading)
+    }
+
+    fn charge_after(&self, plan: &DayPlan) -> Option<Charge> {
+        let last = plan.sessions.last()?;
+        let used: f64 = totals_until(self, plan, last.stop).energy_used_kwh;
+        if used <= 0.0 {
+            return None;
+        }
+        let start = (last.stop + 900).min(plan.day_end() - 1200);
+        let power = (used / ((plan.day_end() - 60 - start) as f64 / 3600.0)).max(6.0);
+        let stop = start + ((used / power) * 3600.0).ceil() as i64;
+        Some(Charge {
+            start,
+            stop,
+            power_kw: used / ((stop - start) as f64 / 3600.0),
+        })
+    }
+}
+
+/// Drops everything after `now`; a session in progress is cut at `now`
+/// without a stop event, and a move in progress ends where the machine is.
+fn clip(plan: &mut DayPlan, now: i64) {
+    plan.sessions.retain(|s| s.start <= now);
+    for s in &mut plan.sessions {
+        if s.stop > now {
+            s.stop = now;
+            s.stopped = false;
+            s.segments.retain(|g| g.start < now);
+            for g in &mut s.segments {
+                if g.stop > now {
+                    if let SegKind::Move {
+                        from,
+                        to,
+                        speed_kmh,
+                        heading_deg,
+                    } = g.kind
+                    {
+                        let f = (now - g.start) as f64 / g.duration_secs() as f64;
+                        g.kind = SegKind::Move {
+                            from,
+                            to: from.lerp(to, f),
+                            speed_kmh,
+                            heading_deg,
+                        };
+                    }
+                    g.stop = now;
+                }
+            }
+        }
+    }
+    if let Some(c) = plan.charge {
+        if c.start >= now {
+            plan.charge = None;
+        } else if c.stop > now {
+            plan.charge = Some(Charge { stop: now, ..c });
+        }
+    }
+}
+
+/// What accrued on the plan's day up to and including `t`.
+pub fn totals_until(m: &Machine, plan: &DayPlan, t: i64) -> Totals {
+    let model = m.model;
+    let mut tot = Totals::default();
+    for seg in plan.segments() {
+        if seg.start >= t {
+            break;
+        }
+        let end = seg.stop.min(t);
+        let secs = end - seg.start;
+        let hours = secs as f64 / 3600.0;
+        tot.op_secs += secs;
+        match seg.kind {
+            SegKind::Idle => {
+                tot.idle_secs += secs;
+                tot.idle_fuel_l += hours * model.idle_lph;
+                tot.fuel_l += hours * model.idle_lph;
+                tot.energy_used_kwh += hours * model.work_kw * 0.08;
+            }
+            SegKind::Work => {
+                tot.work_secs += secs;
+                tot.fuel_l += hours * model.work_lph * plan.fuel_factor;
+                tot.energy_used_kwh += hours * model.work_kw;
+            }
+            SegKind::Move {
+                from,
+                to,
+                speed_kmh,
+                ..
+            } => {
+                tot.move_secs += secs;
+                tot.fuel_l += hours * model.work_lph * plan.fuel_factor * 0.9;
+                tot.energy_used_kwh += hours * model.work_kw * 0.7;
+                let f = secs as f64 / seg.duration_secs() as f64;
+                tot.distance_m += haversine_m(from, from.lerp(to, f));
+                tot.peak_speed_kmh = tot.peak_speed_kmh.max(speed_kmh * 1.12);
+            }
+        }
+    }
+    if m.fuel_estimated() {
+        // No fuel telemetry: hours times the model's consumption rate.
+        tot.fuel_l = tot.op_secs as f64 / 3600.0 * m.estimate_lph();
+        tot.idle_fuel_l = 0.0;
+    }
+    if m.is_electric() {
+        tot.fuel_l = 0.0;
+        tot.idle_fuel_l = 0.0;
+    }
+    if let Some(c) = plan.charge
+        && c.start < t
+    {
+        tot.energy_charged_kwh = (c.stop.min(t) - c.start) as f64 / 3600.0 * c.power_kw;
+    }
+    tot
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::time::days_from_civil;
+
+    fn busy_day() -> i64 {
+        days_from_civil(2025, 3, 11) // a Tuesday
+    }
+
+    #[test]
+    fn sessions_are_ordered_inside_the_day_and_segments_tile_them() {
+        for i in 0..40 {
+            let m = Machine::at_index(i);
+            let plan = m.full_plan(busy_day());
+            assert!(!plan.sessions.is_empty(), "{} works on Tuesdays", m.name);
+            let mut last = plan.day_start();
+            for s in &plan.sessions {
+                assert!(s.start >= last && s.stop > s.start, "{}", m.name);
+                assert_eq!(s.segments.first().map(|g| g.start), Some(s.start));
+                assert_eq!(s.segments.last().map(|g| g.stop), Some(s.stop));
+                for w in s.segments.windows(2) {
+                    assert_eq!(w[0].stop, w[1].start);
+                }
+                last = s.stop;
+            }
+            assert!(last <= plan.day_end(), "{} ends in its day", m.name);
+        }
+    }
+
+    #[test]
+    fn a_day_ends_where_the_next_one_starts() {
+        for i in 0..40 {
+            let m = Machine::at_index(i);
+            let d = busy_day();
+            let (end, _, _) = m
+                .full_plan(d)
+                .position_at(d * SECS_PER_DAY + SECS_PER_DAY - 1);
+            let (start, _, _) = m.full_plan(d + 1).position_at((d + 1) * SECS_PER_DAY);
+            assert!(haversine_m(end, start) < 1e-6, "{}", m.name);
+        }
+    }
+
+    #[test]
+    fn clipping_keeps_the_past_unchanged() {
+        let m = Machine::at_index(2);
+        let d = busy_day();
+        let full = m.full_plan(d);
+        let s = &full.sessions[0];
+        let now = (s.start + s.stop) / 2;
+        let clipped = m.plan(d, now);
+        for t in [s.start, s.start + 60, now - 1] {
+            assert_eq!(full.position_at(t), clipped.position_at(t), "at {t}");
+            assert_eq!(
+                totals_until(&m, &full, t).op_secs,
+                totals_until(&m, &clipped, t).op_secs
+            );
+        }
+        // At `now` itself the machine is where it would be; it has just not
+        // reported its speed yet.
+        assert_eq!(full.position_at(now).0, clipped.position_at(now).0);
+        assert!(!clipped.sessions.last().is_some_and(|s| s.stopped));
+        assert_eq!(totals_until(&m, &clipped, i64::MAX).op_secs, now - s.start);
+    }
+}
