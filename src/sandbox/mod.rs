@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod catalog;
 pub mod chaos;
+pub mod encode;
 pub mod routes;
 pub mod simulate;
 

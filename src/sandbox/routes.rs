@@ -17,6 +17,7 @@ use serde::Serialize;
 use super::Shared;
 use super::auth::Auth;
 use super::catalog::{StoreError, data_sources};
+use super::encode::PositionsWriter;
 use super::simulate::Machine;
 use super::simulate::series::Rows;
 use crate::api::DataKind;
@@ -318,8 +319,18 @@ async fn equipment_series(
             Operation::History => serde_json::to_vec(&Envelope {
                 data: sim.history(&m, w),
             }),
+            Operation::Kind(DataKind::Positions) => {
+                let mut writer = PositionsWriter::new();
+                sim.for_each_position(&m, w, |r| writer.push(&r));
+                Ok(writer.finish(m.id, &m.serial_number, w))
+            }
             Operation::Kind(kind) => match sim.kind_rows(&m, kind, w) {
-                Rows::Positions(r) => series_envelope(&m, w, r),
+                Rows::Positions(r) => Ok(super::encode::positions_envelope(
+                    m.id,
+                    &m.serial_number,
+                    w,
+                    &r,
+                )),
                 Rows::Activities(r) => series_envelope(&m, w, r),
                 Rows::DailyUsages(r) => series_envelope(&m, w, r),
                 Rows::Values(r) => series_envelope(&m, w, r),

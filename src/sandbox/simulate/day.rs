@@ -104,6 +104,28 @@ impl DayPlan {
         (here, 0.0, heading)
     }
 
+    /// A cursor for reading positions at increasing times in O(1) each.
+    pub fn track(&self) -> Track {
+        let moves = self
+            .segments()
+            .filter_map(|g| match g.kind {
+                SegKind::Move {
+                    from,
+                    to,
+                    speed_kmh,
+                    heading_deg,
+                } => Some((g.start, g.stop, from, to, speed_kmh, heading_deg)),
+                _ => None,
+            })
+            .collect();
+        Track {
+            moves,
+            next: 0,
+            here: self.start_pos,
+            heading: self.start_heading,
+        }
+    }
+
     /// The segment in progress at `t`, if the engine runs then.
     pub fn segment_at(&self, t: i64) -> Option<&Segment> {
         self.segments().find(|s| s.start <= t && t < s.stop)
@@ -112,6 +134,36 @@ impl DayPlan {
     /// Whether the engine runs at `t` (inclusive of a session's ends).
     pub fn running_at(&self, t: i64) -> bool {
         self.sessions.iter().any(|s| s.start <= t && t <= s.stop)
+    }
+}
+
+/// Positions of a day read at non-decreasing times (see [`DayPlan::track`]);
+/// agrees with [`DayPlan::position_at`].
+#[derive(Debug)]
+pub struct Track {
+    moves: Vec<(i64, i64, LatLon, LatLon, f64, f64)>,
+    next: usize,
+    here: LatLon,
+    heading: f64,
+}
+
+impl Track {
+    pub fn at(&mut self, t: i64) -> (LatLon, f64, f64) {
+        while let Some(&(_, stop, _, to, _, h)) = self.moves.get(self.next) {
+            if stop > t {
+                break;
+            }
+            self.here = to;
+            self.heading = h;
+            self.next += 1;
+        }
+        match self.moves.get(self.next) {
+            Some(&(start, stop, from, to, speed, h)) if start <= t => {
+                let f = (t - start) as f64 / (stop - start) as f64;
+                (from.lerp(to, f), speed, h)
+            }
+            _ => (self.here, 0.0, self.heading),
+        }
     }
 }
 
@@ -550,6 +602,18 @@ mod tests {
                 .position_at(d * SECS_PER_DAY + SECS_PER_DAY - 1);
             let (start, _, _) = m.full_plan(d + 1).position_at((d + 1) * SECS_PER_DAY);
             assert!(haversine_m(end, start) < 1e-6, "{}", m.name);
+        }
+    }
+
+    #[test]
+    fn the_track_cursor_agrees_with_random_access() {
+        for i in 0..40 {
+            let m = Machine::at_index(i);
+            let plan = m.full_plan(busy_day());
+            let mut track = plan.track();
+            for t in (plan.day_start()..=plan.day_end()).step_by(37) {
+                assert_eq!(track.at(t), plan.position_at(t), "{} at {t}", m.name);
+            }
         }
     }
 

@@ -394,10 +394,15 @@ impl Machine {
         }
     }
 
-    /// Altitude of a point near the site, metres: gentle terrain.
+    /// Altitude of a point near the site, metres: gentle terrain, a few
+    /// metres of rise over a few hundred metres (triangle waves: cheap, and
+    /// this is on the hot path of every position).
     pub fn altitude_m(&self, p: LatLon) -> f64 {
-        let t = (p.lat * 700.0).sin() * 6.0 + (p.lon * 530.0).cos() * 4.0;
-        round_to(self.site.altitude_m + t, 10.0)
+        fn tri(x: f64) -> f64 {
+            (x - x.floor() - 0.5).abs() * 2.0
+        }
+        let t = tri(p.lat * 110.0) * 6.0 + tri(p.lon * 85.0) * 4.0;
+        round_to(self.site.altitude_m + t - 5.0, 10.0)
     }
 
     /// Ambient air temperature at a time, °C: season, time of day, weather.

@@ -10,7 +10,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use super::catalogue::{DIESEL_FAULTS, ELECTRIC_FAULTS, level_label};
 use super::day::{Cumulative, SegKind, Totals};
-use super::machine::{Feed, Machine, address, hash3, haversine_m, round_to, unit};
+use super::machine::{Feed, LatLon, Machine, address, hash3, haversine_m, round_to, unit};
 use super::{DayCtx, Simulator, is_refuel_day};
 use crate::api::DataKind;
 use crate::api::model::*;
@@ -249,6 +249,12 @@ impl Simulator {
 
     pub fn positions(&self, m: &Machine, w: TimeWindow) -> Vec<PositionRow> {
         let mut rows = Vec::new();
+        self.for_each_position(m, w, |r| rows.push(r));
+        rows
+    }
+
+    /// Positions in time order, handed to `emit` as they are made.
+    pub fn for_each_position(&self, m: &Machine, w: TimeWindow, mut emit: impl FnMut(PositionRow)) {
         let now = self.now();
         let first = w.since.div_euclid(SECS_PER_DAY).max(m.commissioned_day);
         let last = w.until.min(now).div_euclid(SECS_PER_DAY);
@@ -262,13 +268,13 @@ impl Simulator {
                 refuel: None,
                 fuel_at_start: 0.0,
             };
+            let mut track = ctx.plan.track();
             for t in position_instants(&ctx) {
                 if self.in_window(w, t) {
-                    rows.push(position_row(m, &ctx, t));
+                    emit(position_row(m, track.at(t), t));
                 }
             }
         }
-        rows
     }
 
     pub fn activities(&self, m: &Machine, w: TimeWindow) -> Vec<ActivityRow> {
@@ -536,8 +542,7 @@ fn charges_matter(kind: DataKind) -> bool {
     )
 }
 
-fn position_row(m: &Machine, ctx: &DayCtx, t: i64) -> PositionRow {
-    let (p, speed, heading) = ctx.plan.position_at(t);
+fn position_row(m: &Machine, (p, speed, heading): (LatLon, f64, f64), t: i64) -> PositionRow {
     let p = p.rounded();
     let tracker = matches!(m.feed, Feed::Tracker { .. });
     // Generic AEMP feeds carry no altitude; OEM feeds no speed or heading.
