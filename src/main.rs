@@ -1,5 +1,6 @@
 //! Command line: parse arguments, set up logging, run what was asked.
 
+use std::io::IsTerminal as _;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -93,6 +94,7 @@ fn main() -> anyhow::Result<()> {
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     let cli = Cli::parse();
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
