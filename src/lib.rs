@@ -2,10 +2,14 @@
 //! integrations that feed a fleet's data.
 //!
 //! Layers, imports pointing down only (see DESIGN.md):
+//! - [`worker`]: background thread with a tokio runtime; Commands in, Events out.
+//! - [`cache`]: SQLite store of windows already fetched.
 //! - [`series`]: columnar time series decoded from rows of any shape.
 //! - [`api`]: wire model, data kinds, time windows.
 //! - [`sandbox`]: an implementation of the service with a simulated fleet.
 
 pub mod api;
+pub mod cache;
 pub mod sandbox;
 pub mod series;
+pub mod worker;

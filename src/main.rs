@@ -48,6 +48,9 @@ struct SandboxArgs {
     /// Fault injection for client tests, e.g. "500=0.1,429=0.05,latency_ms=200,latency=0.3".
     #[arg(long)]
     chaos: Option<String>,
+    /// Compress answers with gzip for clients that accept it.
+    #[arg(long)]
+    gzip: bool,
 }
 
 fn default_data_dir() -> PathBuf {
@@ -77,6 +80,7 @@ async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
         .clock(clock)
         .token_ttl_secs(args.token_ttl_secs)
         .chaos(chaos)
+        .gzip(args.gzip)
         .start()
         .await?;
     println!("listening on {}", sandbox.base_url());

@@ -249,7 +249,7 @@ impl<'de> Deserialize<'de> for Timestamp {
 }
 
 /// An inclusive time window `[since, until]` in UTC seconds (D8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct TimeWindow {
     pub since: i64,
     pub until: i64,

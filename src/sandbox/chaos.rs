@@ -1,6 +1,6 @@
 //! Fault injection for client tests: latency, 500/503, 429, and truncated or
-//! malformed JSON bodies at given rates. Applies to GET requests only, so
-//! catalog writes stay exact and tests can count what was stored.
+//! malformed JSON bodies at given rates. Applies to GET requests only unless
+//! `writes` is set, so catalog writes stay exact by default.
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,6 +24,8 @@ pub struct ChaosConfig {
     pub truncate_rate: f64,
     pub malformed_rate: f64,
     pub seed: u64,
+    /// Also disturb POST, PATCH and DELETE.
+    pub include_writes: bool,
 }
 
 impl ChaosConfig {
@@ -37,7 +39,7 @@ impl ChaosConfig {
     }
 
     /// Parses `key=value` pairs separated by commas, e.g.
-    /// `latency_ms=200,latency=0.3,500=0.1,503=0.05,429=0.05,truncate=0.05,malformed=0.05,seed=7`.
+    /// `latency_ms=200,latency=0.3,500=0.1,503=0.05,429=0.05,truncate=0.05,malformed=0.05,seed=7,writes=1`.
     pub fn parse(spec: &str) -> Result<Self, String> {
         let mut c = ChaosConfig::default();
         for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -65,6 +67,7 @@ impl ChaosConfig {
                 "truncate" => c.truncate_rate = rate()?,
                 "malformed" => c.malformed_rate = rate()?,
                 "seed" => c.seed = v.parse().map_err(|_| format!("'{v}' is not a seed"))?,
+                "writes" => c.include_writes = matches!(v, "1" | "true" | "yes"),
                 other => return Err(format!("unknown chaos key '{other}'")),
             }
         }
@@ -91,6 +94,10 @@ impl Chaos {
             config,
             counter: AtomicU64::new(0),
         }
+    }
+
+    pub fn includes_writes(&self) -> bool {
+        self.config.include_writes
     }
 
     fn draw(&self) -> (bool, Fault) {

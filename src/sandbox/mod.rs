@@ -12,6 +12,7 @@ pub mod simulate;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -39,6 +40,8 @@ pub struct SandboxConfig {
     pub clock: Clock,
     pub token_ttl_secs: i64,
     pub chaos: ChaosConfig,
+    /// Compress answers with gzip when the client accepts it.
+    pub gzip: bool,
 }
 
 impl Default for SandboxConfig {
@@ -50,6 +53,7 @@ impl Default for SandboxConfig {
             clock: Clock::System,
             token_ttl_secs: DEFAULT_TOKEN_TTL_SECS,
             chaos: ChaosConfig::default(),
+            gzip: false,
         }
     }
 }
@@ -79,6 +83,10 @@ impl SandboxConfig {
         self.chaos = chaos;
         self
     }
+    pub fn gzip(mut self, on: bool) -> Self {
+        self.gzip = on;
+        self
+    }
 
     /// Binds the listener and serves in the current tokio runtime.
     pub async fn start(self) -> Result<RunningSandbox, SandboxError> {
@@ -98,6 +106,7 @@ impl SandboxConfig {
                 .chaos
                 .is_active()
                 .then(|| Arc::new(Chaos::new(self.chaos.clone()))),
+            requests: AtomicU64::new(0),
         });
         let listener = TcpListener::bind(self.listen)
             .await
@@ -106,7 +115,10 @@ impl SandboxConfig {
             .local_addr()
             .map_err(|e| SandboxError::Bind(self.listen, e))?;
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
-        let app = routes::router(shared);
+        let mut app = routes::router(shared.clone());
+        if self.gzip {
+            app = app.layer(tower_http::compression::CompressionLayer::new().gzip(true));
+        }
         let task = tokio::spawn(async move {
             let served = axum::serve(listener, app)
                 .with_graceful_shutdown(async {
@@ -120,6 +132,7 @@ impl SandboxConfig {
         tracing::info!(%addr, fleet_size = self.fleet_size, "sandbox listening");
         Ok(RunningSandbox {
             addr,
+            shared,
             stop: Some(stop_tx),
             task: Some(task),
         })
@@ -147,6 +160,8 @@ pub struct Shared {
     pub store: Store,
     pub auth: Auth,
     pub chaos: Option<Arc<Chaos>>,
+    /// Requests received, for tests that check what a client sent.
+    pub requests: AtomicU64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -163,6 +178,7 @@ pub enum SandboxError {
 #[derive(Debug)]
 pub struct RunningSandbox {
     addr: SocketAddr,
+    shared: Arc<Shared>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
 }
@@ -174,6 +190,11 @@ impl RunningSandbox {
 
     pub fn base_url(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// Requests received so far (any route, any answer).
+    pub fn request_count(&self) -> u64 {
+        self.shared.requests.load(Ordering::Relaxed)
     }
 
     /// Stops accepting, lets requests in flight finish, and waits.

@@ -152,6 +152,9 @@ async fn authenticate_and_log(
     let method = req.method().clone();
     let path = req.uri().path().to_owned();
     let chaos = shared.chaos.clone();
+    shared
+        .requests
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let resp = if path == "/auth/login" {
         next.run(req).await
     } else {
@@ -163,7 +166,9 @@ async fn authenticate_and_log(
             Some(Ok(token)) => match shared.auth.verify(token) {
                 Err(msg) => ApiError::unauthorized(msg).into_response(),
                 Ok(()) => match chaos.as_ref() {
-                    Some(c) if method == Method::GET => c.apply(next.run(req)).await,
+                    Some(c) if method == Method::GET || c.includes_writes() => {
+                        c.apply(next.run(req)).await
+                    }
                     _ => next.run(req).await,
                 },
             },

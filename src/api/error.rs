@@ -1,0 +1,77 @@
+//! Errors of the HTTP client. Every variant names the endpoint (method and
+//! path, never the query or a header) so a user can tell what failed.
+
+use std::time::Duration;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ApiError {
+    /// 401: the token was refused; `message` is the service's own words.
+    #[error("{endpoint}: not authorised: {message}")]
+    Unauthorized { endpoint: String, message: String },
+    #[error("{endpoint}: not found: {message}")]
+    NotFound { endpoint: String, message: String },
+    #[error("{endpoint}: bad request: {message}")]
+    BadRequest { endpoint: String, message: String },
+    /// Any other status (5xx, 429 after retries, 405, ...).
+    #[error("{endpoint}: the service answered {status}: {message}")]
+    Server {
+        endpoint: String,
+        status: u16,
+        message: String,
+        /// `Retry-After` of a 429 or 503, when given.
+        retry_after: Option<Duration>,
+    },
+    #[error("{endpoint}: network error: {message}")]
+    Network { endpoint: String, message: String },
+    #[error("{endpoint}: no answer within {timeout_secs} s")]
+    Timeout { endpoint: String, timeout_secs: u64 },
+    /// The body could not be read as the expected JSON. `transient` marks a
+    /// body that was cut short or garbled (worth another try), as opposed to
+    /// one of an unexpected shape.
+    #[error("{endpoint}: unreadable answer: {message}")]
+    Decode {
+        endpoint: String,
+        message: String,
+        transient: bool,
+    },
+    /// D12: a token is never sent over plain HTTP beyond loopback unless
+    /// the user allowed it.
+    #[error(
+        "refusing to send the access token over plain http to {host}: use https, or allow insecure http explicitly"
+    )]
+    InsecureTransport { host: String },
+    #[error("invalid base URL '{url}': {reason}")]
+    InvalidBaseUrl { url: String, reason: String },
+    #[error("no access token: log in or enter a token first")]
+    NoToken,
+}
+
+impl ApiError {
+    /// Whether a GET may be tried again: network trouble, timeouts, 5xx,
+    /// 429, and bodies cut short. Never for requests that change state.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            ApiError::Network { .. } | ApiError::Timeout { .. } => true,
+            ApiError::Server { status, .. } => *status >= 500 || *status == 429,
+            ApiError::Decode { transient, .. } => *transient,
+            _ => false,
+        }
+    }
+
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            ApiError::Server { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+
+    pub fn is_unauthorized(&self) -> bool {
+        matches!(self, ApiError::Unauthorized { .. })
+    }
+
+    /// Whether the service could not be reached at all (as opposed to
+    /// answering with an error): the app then works offline from its cache.
+    pub fn is_unreachable(&self) -> bool {
+        matches!(self, ApiError::Network { .. } | ApiError::Timeout { .. })
+    }
+}

@@ -1,0 +1,561 @@
+//! The local cache: windows of rows already fetched, in a SQLite file in the
+//! user's cache directory, keyed by (base URL, equipment, kind).
+//!
+//! Each entry is a window `[since, until]` that is known completely, with
+//! the JSON array of its rows. A request asks for what is [`Cache::missing`]
+//! from its window, fetches only that, and reads the rest from here. Rows
+//! near "now" may still arrive late, so a window is only cached up to a few
+//! minutes before it was fetched. No token or credential is ever stored: the
+//! key's base URL is stripped of any user info.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::api::time::{TimeWindow, now_secs, parse_lenient};
+
+/// Rows newer than this when fetched are not cached (late telemetry).
+pub const SETTLE_SECS: i64 = 300;
+/// Default size cap of the cache file's row data.
+pub const DEFAULT_CAP_BYTES: u64 = 512 * 1024 * 1024;
+const SCHEMA_VERSION: &str = "1";
+
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    #[error("cache database: {0}")]
+    Db(#[from] rusqlite::Error),
+    #[error("cache file {0}: {1}")]
+    Io(PathBuf, std::io::Error),
+    #[error("cached rows are not readable: {0}")]
+    Rows(#[from] serde_json::Error),
+}
+
+/// What a cached window belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CacheKey {
+    base_url: String,
+    pub equipment: i64,
+    pub kind: String,
+}
+
+impl CacheKey {
+    pub fn new(base_url: &str, equipment: i64, kind: impl Into<String>) -> Self {
+        Self {
+            base_url: sanitize_base_url(base_url),
+            equipment,
+            kind: kind.into(),
+        }
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+}
+
+/// Drops user info (`user:pass@`), query and fragment from a base URL.
+fn sanitize_base_url(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut u) => {
+            let _ = u.set_username("");
+            let _ = u.set_password(None);
+            u.set_query(None);
+            u.set_fragment(None);
+            u.as_str().trim_end_matches('/').to_owned()
+        }
+        Err(_) => url.trim_end_matches('/').to_owned(),
+    }
+}
+
+/// A cached window and its rows (a JSON array).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CachedWindow {
+    pub window: TimeWindow,
+    pub rows_json: Vec<u8>,
+    pub fetched_at: i64,
+}
+
+#[derive(Debug)]
+pub struct Cache {
+    conn: Mutex<Connection>,
+    cap_bytes: u64,
+    path: Option<PathBuf>,
+}
+
+impl Cache {
+    /// `<cache dir>/fleetview/cache.sqlite`, if the platform has a cache dir.
+    pub fn default_path() -> Option<PathBuf> {
+        dirs::cache_dir().map(|d| d.join("fleetview").join("cache.sqlite"))
+    }
+
+    /// Opens (or creates) the cache file. A file that is corrupt or of
+    /// another schema is moved aside and a new one made: the second value
+    /// is then a warning to show.
+    pub fn open(path: &Path, cap_bytes: u64) -> Result<(Self, Option<String>), CacheError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| CacheError::Io(dir.to_owned(), e))?;
+        }
+        match Self::try_open(path, cap_bytes) {
+            Ok(cache) => Ok((cache, None)),
+            Err(e) => {
+                let aside = path.with_extension(format!("corrupt-{}", now_secs()));
+                let warning = format!(
+                    "the cache file {} could not be used ({e}); it was moved to {} and a new one started",
+                    path.display(),
+                    aside.display()
+                );
+                tracing::warn!("{warning}");
+                std::fs::rename(path, &aside).map_err(|e| CacheError::Io(path.to_owned(), e))?;
+                for suffix in ["-wal", "-shm"] {
+                    let side = PathBuf::from(format!("{}{suffix}", path.display()));
+                    let _ = std::fs::remove_file(side);
+                }
+                Ok((Self::try_open(path, cap_bytes)?, Some(warning)))
+            }
+        }
+    }
+
+    fn try_open(path: &Path, cap_bytes: u64) -> Result<Self, CacheError> {
+        let conn = Connection::open(path)?;
+        let check: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
+        if check != "ok" {
+            return Err(CacheError::Db(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
+                Some(check),
+            )));
+        }
+        let cache = Self::init(conn, cap_bytes, Some(path.to_owned()))?;
+        Ok(cache)
+    }
+
+    pub fn in_memory(cap_bytes: u64) -> Result<Self, CacheError> {
+        Self::init(Connection::open_in_memory()?, cap_bytes, None)
+    }
+
+    fn init(conn: Connection, cap_bytes: u64, path: Option<PathBuf>) -> Result<Self, CacheError> {
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+             CREATE TABLE IF NOT EXISTS windows (
+                 id INTEGER PRIMARY KEY,
+                 base_url TEXT NOT NULL,
+                 equipment INTEGER NOT NULL,
+                 kind TEXT NOT NULL,
+                 since INTEGER NOT NULL,
+                 until INTEGER NOT NULL,
+                 fetched_at INTEGER NOT NULL,
+                 last_used INTEGER NOT NULL,
+                 rows BLOB NOT NULL
+             );
+             CREATE INDEX IF NOT EXISTS windows_key ON windows (base_url, equipment, kind, since);",
+        )?;
+        let version: Option<String> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        match version.as_deref() {
+            None => {
+                conn.execute(
+                    "INSERT INTO meta (key, value) VALUES ('schema', ?1)",
+                    [SCHEMA_VERSION],
+                )?;
+            }
+            Some(SCHEMA_VERSION) => {}
+            Some(other) => {
+                return Err(CacheError::Db(rusqlite::Error::InvalidParameterName(
+                    format!("cache schema {other}, expected {SCHEMA_VERSION}"),
+                )));
+            }
+        }
+        Ok(Self {
+            conn: Mutex::new(conn),
+            cap_bytes,
+            path,
+        })
+    }
+
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Cached windows overlapping `w`, in time order; marks them used.
+    pub fn get(&self, key: &CacheKey, w: TimeWindow) -> Result<Vec<CachedWindow>, CacheError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(
+            "SELECT id, since, until, fetched_at, rows FROM windows
+             WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND until >= ?4 AND since <= ?5
+             ORDER BY since",
+        )?;
+        let rows = stmt.query_map(
+            params![key.base_url, key.equipment, key.kind, w.since, w.until],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    CachedWindow {
+                        window: TimeWindow {
+                            since: r.get(1)?,
+                            until: r.get(2)?,
+                        },
+                        fetched_at: r.get(3)?,
+                        rows_json: r.get(4)?,
+                    },
+                ))
+            },
+        )?;
+        let found: Vec<(i64, CachedWindow)> = rows.collect::<Result<_, _>>()?;
+        let now = now_secs();
+        let mut touch = conn.prepare_cached("UPDATE windows SET last_used = ?2 WHERE id = ?1")?;
+        for (id, _) in &found {
+            touch.execute(params![id, now])?;
+        }
+        Ok(found.into_iter().map(|(_, c)| c).collect())
+    }
+
+    /// The parts of `w` not cached yet, in order.
+    pub fn missing(&self, key: &CacheKey, w: TimeWindow) -> Result<Vec<TimeWindow>, CacheError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(
+            "SELECT since, until FROM windows
+             WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND until >= ?4 AND since <= ?5
+             ORDER BY since",
+        )?;
+        let covered = stmt
+            .query_map(
+                params![key.base_url, key.equipment, key.kind, w.since, w.until],
+                |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)),
+            )?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(gaps(w, &covered))
+    }
+
+    /// Stores the rows of a window fetched at `fetched_at`. Only the part
+    /// up to `fetched_at - SETTLE_SECS` is kept; windows it covers whole are
+    /// replaced. Returns the window actually cached, if any.
+    pub fn put(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+        rows_json: &[u8],
+        fetched_at: i64,
+    ) -> Result<Option<TimeWindow>, CacheError> {
+        let settled = fetched_at - SETTLE_SECS;
+        if w.since > settled {
+            return Ok(None);
+        }
+        let covered = TimeWindow {
+            since: w.since,
+            until: w.until.min(settled),
+        };
+        let rows: std::borrow::Cow<'_, [u8]> = if covered.until < w.until {
+            std::borrow::Cow::Owned(rows_until(rows_json, covered.until)?)
+        } else {
+            std::borrow::Cow::Borrowed(rows_json)
+        };
+        {
+            let mut conn = self.conn();
+            let tx = conn.transaction()?;
+            tx.execute(
+                "DELETE FROM windows WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since >= ?4 AND until <= ?5",
+                params![key.base_url, key.equipment, key.kind, covered.since, covered.until],
+            )?;
+            tx.execute(
+                "INSERT INTO windows (base_url, equipment, kind, since, until, fetched_at, last_used, rows)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![key.base_url, key.equipment, key.kind, covered.since, covered.until, fetched_at, now_secs(), &*rows],
+            )?;
+            tx.commit()?;
+        }
+        self.evict()?;
+        Ok(Some(covered))
+    }
+
+    /// Bytes of row data held.
+    pub fn size_bytes(&self) -> Result<u64, CacheError> {
+        let n: i64 = self.conn().query_row(
+            "SELECT COALESCE(SUM(LENGTH(rows)), 0) FROM windows",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(n.max(0) as u64)
+    }
+
+    /// Drops least recently used windows until under the cap.
+    fn evict(&self) -> Result<(), CacheError> {
+        let mut size = self.size_bytes()?;
+        if size <= self.cap_bytes {
+            return Ok(());
+        }
+        let conn = self.conn();
+        let mut stmt =
+            conn.prepare("SELECT id, LENGTH(rows) FROM windows ORDER BY last_used, id")?;
+        let victims: Vec<(i64, i64)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let target = self.cap_bytes - self.cap_bytes / 10;
+        let mut delete = conn.prepare("DELETE FROM windows WHERE id = ?1")?;
+        for (id, len) in victims {
+            if size <= target {
+                break;
+            }
+            delete.execute([id])?;
+            size = size.saturating_sub(len.max(0) as u64);
+        }
+        Ok(())
+    }
+}
+
+/// The gaps of `w` not covered by the sorted `covered` windows.
+pub fn gaps(w: TimeWindow, covered: &[(i64, i64)]) -> Vec<TimeWindow> {
+    let mut out = Vec::new();
+    let mut cursor = w.since;
+    for &(since, until) in covered {
+        if cursor > w.until {
+            break;
+        }
+        if until < cursor {
+            continue;
+        }
+        if since > cursor {
+            out.push(TimeWindow {
+                since: cursor,
+                until: (since - 1).min(w.until),
+            });
+        }
+        cursor = cursor.max(until.saturating_add(1));
+    }
+    if cursor <= w.until {
+        out.push(TimeWindow {
+            since: cursor,
+            until: w.until,
+        });
+    }
+    out
+}
+
+/// Keeps the rows of a JSON array dated at or before `until` (rows dated by
+/// `date`, or `dateStart` for activities; undated rows are kept).
+fn rows_until(rows_json: &[u8], until: i64) -> Result<Vec<u8>, CacheError> {
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(rows_json)?;
+    let kept: Vec<&serde_json::Value> = rows
+        .iter()
+        .filter(|r| {
+            let date = r
+                .get("date")
+                .or_else(|| r.get("dateStart"))
+                .and_then(|d| d.as_str());
+            date.and_then(|d| parse_lenient(d).ok())
+                .is_none_or(|t| t <= until)
+        })
+        .collect();
+    Ok(serde_json::to_vec(&kept)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gaps_of_a_window() {
+        let w = TimeWindow {
+            since: 0,
+            until: 100,
+        };
+        assert_eq!(gaps(w, &[]), vec![w]);
+        assert_eq!(gaps(w, &[(0, 100)]), vec![]);
+        assert_eq!(
+            gaps(w, &[(-50, 10), (20, 30), (25, 40), (90, 200)]),
+            vec![
+                TimeWindow {
+                    since: 11,
+                    until: 19
+                },
+                TimeWindow {
+                    since: 41,
+                    until: 89
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn user_info_never_reaches_the_key() {
+        let k = CacheKey::new(
+            "https://user:s3cret@fleet.example/api/?token=abc#x",
+            1,
+            "positions",
+        );
+        assert_eq!(k.base_url(), "https://fleet.example/api");
+    }
+
+    #[test]
+    fn put_get_missing_and_the_settle_margin() {
+        let cache = Cache::in_memory(DEFAULT_CAP_BYTES).expect("cache");
+        let key = CacheKey::new("http://127.0.0.1:1", 7, "temperature");
+        let rows =
+            br#"[{"date":"1970-01-01T00:00:10Z","v":1},{"date":"1970-01-01T00:16:40Z","v":2}]"#;
+        // Fetched long after: the whole window is settled.
+        let w = TimeWindow {
+            since: 0,
+            until: 999,
+        };
+        assert_eq!(cache.put(&key, w, rows, 100_000).expect("put"), Some(w));
+        assert_eq!(
+            cache
+                .missing(
+                    &key,
+                    TimeWindow {
+                        since: 500,
+                        until: 1500
+                    }
+                )
+                .expect("missing"),
+            vec![TimeWindow {
+                since: 1000,
+                until: 1500
+            }]
+        );
+        let got = cache
+            .get(
+                &key,
+                TimeWindow {
+                    since: 900,
+                    until: 950,
+                },
+            )
+            .expect("get");
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].rows_json, rows.to_vec());
+        // Fetched just after: only the settled part is cached, rows trimmed.
+        let key2 = CacheKey::new("http://127.0.0.1:1", 8, "temperature");
+        let cached = cache.put(&key2, w, rows, 900).expect("put");
+        assert_eq!(
+            cached,
+            Some(TimeWindow {
+                since: 0,
+                until: 600
+            })
+        );
+        let got = cache.get(&key2, w).expect("get");
+        let kept: Vec<serde_json::Value> = serde_json::from_slice(&got[0].rows_json).expect("json");
+        assert_eq!(kept.len(), 1);
+        assert_eq!(
+            cache
+                .put(
+                    &key2,
+                    TimeWindow {
+                        since: 800,
+                        until: 999
+                    },
+                    b"[]",
+                    900
+                )
+                .expect("put"),
+            None
+        );
+    }
+
+    #[test]
+    fn least_recently_used_windows_go_first_past_the_cap() {
+        let cache = Cache::in_memory(2_500).expect("cache");
+        let blob = vec![b' '; 1_000];
+        for i in 0..3 {
+            let key = CacheKey::new("http://h", i, "k");
+            cache
+                .put(
+                    &key,
+                    TimeWindow {
+                        since: 0,
+                        until: 10,
+                    },
+                    &blob,
+                    1_000_000,
+                )
+                .expect("put");
+            if i == 0 {
+                std::thread::sleep(std::time::Duration::from_millis(1100));
+            }
+        }
+        assert!(cache.size_bytes().expect("size") <= 2_500);
+        let oldest = CacheKey::new("http://h", 0, "k");
+        assert!(
+            cache
+                .get(
+                    &oldest,
+                    TimeWindow {
+                        since: 0,
+                        until: 10
+                    }
+                )
+                .expect("get")
+                .is_empty()
+        );
+        let newest = CacheKey::new("http://h", 2, "k");
+        assert_eq!(
+            cache
+                .get(
+                    &newest,
+                    TimeWindow {
+                        since: 0,
+                        until: 10
+                    }
+                )
+                .expect("get")
+                .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_corrupt_file_is_moved_aside_and_rebuilt() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("cache.sqlite");
+        std::fs::write(
+            &path,
+            b"this is not a database, just garbage bytes .......................",
+        )
+        .expect("write");
+        let (cache, warning) = Cache::open(&path, DEFAULT_CAP_BYTES).expect("opens anyway");
+        assert!(warning.is_some_and(|w| w.contains("moved")));
+        let key = CacheKey::new("http://h", 1, "k");
+        cache
+            .put(
+                &key,
+                TimeWindow {
+                    since: 0,
+                    until: 10,
+                },
+                b"[]",
+                1_000_000,
+            )
+            .expect("usable");
+        drop(cache);
+        // And it survives a restart without a warning.
+        let (cache, warning) = Cache::open(&path, DEFAULT_CAP_BYTES).expect("reopens");
+        assert!(warning.is_none());
+        assert_eq!(
+            cache
+                .get(
+                    &key,
+                    TimeWindow {
+                        since: 0,
+                        until: 10
+                    }
+                )
+                .expect("get")
+                .len(),
+            1
+        );
+        let moved = std::fs::read_dir(dir.path())
+            .expect("dir")
+            .filter_map(Result::ok)
+            .any(|e| e.file_name().to_string_lossy().contains("corrupt"));
+        assert!(moved);
+    }
+}

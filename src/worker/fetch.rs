@@ -1,0 +1,294 @@
+//! Fetching a series through the cache: what is cached is read from it,
+//! only the missing parts of the window are fetched (in grid chunks, with
+//! bounded concurrency, in order), and every settled chunk is stored.
+
+use futures_util::StreamExt;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
+
+use crate::api::client::split_window;
+use crate::api::model::{ActivityRow, FaultRow, PositionRow};
+use crate::api::time::{TimeWindow, now_secs, parse_lenient};
+use crate::api::{ApiClient, ApiError, SeriesSource};
+use crate::cache::{Cache, CacheKey};
+use crate::series::{Series, decode_rows};
+
+/// How far a fetch has come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Progress {
+    pub chunks_done: usize,
+    pub chunks_total: usize,
+    pub rows: usize,
+    /// Chunks answered by the cache rather than the service.
+    pub cached_windows: usize,
+}
+
+/// The rows of a window, as pieces of JSON arrays in time order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Fetched {
+    pub window: TimeWindow,
+    pub pieces: Vec<(TimeWindow, Vec<u8>)>,
+    /// Parts of the window that could not be had (offline): empty when whole.
+    pub missing: Vec<TimeWindow>,
+    /// When the oldest cached piece was fetched, if any came from the cache.
+    pub oldest_fetch: Option<i64>,
+    /// Whether the service could not be reached and the cache answered.
+    pub offline: bool,
+    /// Requests made to the service.
+    pub requests: usize,
+}
+
+impl Fetched {
+    /// The rows as columns, limited to the window.
+    pub fn series(&self) -> Result<Series, serde_json::Error> {
+        let mut out = Series::default();
+        for (w, rows) in &self.pieces {
+            let mut s = decode_rows(rows).map_err(|e| match e {
+                crate::series::DecodeError::Json(j) => j,
+            })?;
+            s.retain_window(
+                w.since.max(self.window.since),
+                w.until.min(self.window.until),
+            );
+            out.append(s);
+        }
+        Ok(out)
+    }
+
+    /// The rows as typed values, limited to the window.
+    pub fn typed<T: DeserializeOwned + Dated>(&self) -> Result<Vec<T>, serde_json::Error> {
+        let mut out = Vec::new();
+        for (w, rows) in &self.pieces {
+            let piece: Vec<T> = serde_json::from_slice(rows)?;
+            let (lo, hi) = (
+                w.since.max(self.window.since),
+                w.until.min(self.window.until),
+            );
+            out.extend(
+                piece
+                    .into_iter()
+                    .filter(|r| (lo..=hi).contains(&r.date_secs())),
+            );
+        }
+        Ok(out)
+    }
+
+    /// The rows as JSON values, limited to the window (for JSON export).
+    pub fn json_rows(&self) -> Result<Vec<serde_json::Value>, serde_json::Error> {
+        let mut out = Vec::new();
+        for (w, rows) in &self.pieces {
+            let piece: Vec<serde_json::Value> = serde_json::from_slice(rows)?;
+            let (lo, hi) = (
+                w.since.max(self.window.since),
+                w.until.min(self.window.until),
+            );
+            out.extend(piece.into_iter().filter(|r| {
+                let date = r
+                    .get("date")
+                    .or_else(|| r.get("dateStart"))
+                    .and_then(|d| d.as_str());
+                date.and_then(|d| parse_lenient(d).ok())
+                    .is_some_and(|t| (lo..=hi).contains(&t))
+            }));
+        }
+        Ok(out)
+    }
+}
+
+/// Rows with a date, for filtering typed rows to a window.
+pub trait Dated {
+    fn date_secs(&self) -> i64;
+}
+
+impl Dated for FaultRow {
+    fn date_secs(&self) -> i64 {
+        self.date.0
+    }
+}
+impl Dated for PositionRow {
+    fn date_secs(&self) -> i64 {
+        self.date.0
+    }
+}
+impl Dated for ActivityRow {
+    fn date_secs(&self) -> i64 {
+        self.date_start.0
+    }
+}
+
+#[derive(Deserialize)]
+struct RawEnvelope<'a> {
+    #[serde(borrow)]
+    data: RawData<'a>,
+}
+
+#[derive(Deserialize)]
+struct RawData<'a> {
+    #[serde(borrow)]
+    rows: &'a RawValue,
+}
+
+/// The JSON array of rows inside an envelope body.
+pub fn rows_of(body: &[u8], endpoint: &str) -> Result<Vec<u8>, ApiError> {
+    serde_json::from_slice::<RawEnvelope<'_>>(body)
+        .map(|e| e.data.rows.get().as_bytes().to_vec())
+        .map_err(|e| ApiError::Decode {
+            endpoint: endpoint.to_owned(),
+            message: e.to_string(),
+            transient: false,
+        })
+}
+
+/// What to fetch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeriesRequest {
+    pub equipment: i64,
+    pub source: SeriesSource,
+    pub window: TimeWindow,
+    /// Read only the cache, never the service.
+    pub offline: bool,
+}
+
+/// Fetches a window through the cache. With the service unreachable, what
+/// the cache holds is returned, marked offline, with the missing parts.
+pub async fn fetch_series(
+    client: Option<&ApiClient>,
+    cache: Option<&Cache>,
+    base_url: &str,
+    req: SeriesRequest,
+    mut progress: impl FnMut(Progress),
+) -> Result<Fetched, ApiError> {
+    let key = CacheKey::new(base_url, req.equipment, req.source.name());
+    let cached = cache
+        .map(|c| c.get(&key, req.window))
+        .transpose()
+        .unwrap_or_else(|e| {
+            tracing::warn!("cache read failed, fetching instead: {e}");
+            None
+        })
+        .unwrap_or_default();
+    let missing = match cache {
+        Some(c) => c
+            .missing(&key, req.window)
+            .unwrap_or_else(|_| vec![req.window]),
+        None => vec![req.window],
+    };
+    let oldest_fetch = cached.iter().map(|c| c.fetched_at).min();
+    let mut pieces: Vec<(TimeWindow, Vec<u8>)> = cached
+        .into_iter()
+        .map(|c| (c.window, c.rows_json))
+        .collect();
+    let mut state = Progress {
+        cached_windows: pieces.len(),
+        ..Progress::default()
+    };
+    state.rows = pieces.iter().map(|p| count_rows_hint(&p.1)).sum();
+
+    let chunks: Vec<TimeWindow> = missing
+        .iter()
+        .flat_map(|m| split_window(*m, req.source.chunk_secs()))
+        .collect();
+    state.chunks_total = chunks.len();
+    progress(state);
+
+    let mut fetched = Fetched {
+        window: req.window,
+        oldest_fetch,
+        ..Fetched::default()
+    };
+    let client = match (client, req.offline) {
+        (Some(c), false) => c,
+        _ => {
+            fetched.missing = missing;
+            fetched.offline = true;
+            fetched.pieces = pieces;
+            fetched.pieces.sort_by_key(|p| p.0.since);
+            return Ok(fetched);
+        }
+    };
+
+    let endpoint = format!(
+        "GET /v2/fleet/equipments/{}/{}",
+        req.equipment,
+        req.source.path_segment()
+    );
+    let mut stream = std::pin::pin!(client.chunk_bodies(req.equipment, req.source, chunks));
+    while let Some((w, body)) = stream.next().await {
+        fetched.requests += 1;
+        let body = match body {
+            Ok(b) => b,
+            Err(e) if e.is_unreachable() && !pieces.is_empty() => {
+                // Offline: serve what the cache has, and say what is missing.
+                tracing::warn!("{e}; serving cached data");
+                fetched.offline = true;
+                fetched.missing = missing;
+                break;
+            }
+            Err(e) => return Err(e),
+        };
+        let rows = rows_of(&body, &endpoint)?;
+        if let Some(c) = cache
+            && let Err(e) = c.put(&key, w, &rows, now_secs())
+        {
+            tracing::warn!("could not cache a chunk: {e}");
+        }
+        state.rows += count_rows_hint(&rows);
+        state.chunks_done += 1;
+        progress(state);
+        pieces.push((w, rows));
+    }
+    pieces.sort_by_key(|p| p.0.since);
+    fetched.pieces = pieces;
+    Ok(fetched)
+}
+
+/// Rows in a JSON array, counted cheaply (objects at depth one) for progress.
+fn count_rows_hint(rows: &[u8]) -> usize {
+    let mut depth = 0i32;
+    let mut in_str = false;
+    let mut escaped = false;
+    let mut n = 0;
+    for &b in rows {
+        if in_str {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth == 2 && b == b'{' {
+                    n += 1;
+                }
+            }
+            b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_rows_of_an_array() {
+        assert_eq!(count_rows_hint(br#"[{"a":"}{"},{"b":{"c":1}},{}]"#), 3);
+        assert_eq!(count_rows_hint(b"[]"), 0);
+    }
+
+    #[test]
+    fn rows_are_cut_out_of_an_envelope() {
+        let rows =
+            rows_of(br#"{"data":{"total":1,"rows":[{"date":"x"}],"id":1}}"#, "e").expect("rows");
+        assert_eq!(rows, br#"[{"date":"x"}]"#.to_vec());
+        assert!(matches!(rows_of(b"{}", "e"), Err(ApiError::Decode { .. })));
+    }
+}

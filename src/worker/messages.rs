@@ -1,0 +1,154 @@
+//! What the UI and the worker say to each other. The UI sends `Command`s and
+//! drains `Event`s once a frame; it sees no HTTP, SQL or async types.
+
+use std::sync::Arc;
+
+use super::fetch::{Fetched, Progress};
+use crate::api::client::FleetPage;
+use crate::api::model::{
+    CreateIntegration, DataSource, EquipmentHistory, Integration, UpdateIntegration,
+};
+use crate::api::time::TimeWindow;
+use crate::api::{ApiError, ClientConfig, SeriesSource};
+
+/// Numbers each command; events carry the number of the command they answer.
+pub type RequestId = u64;
+
+/// What a command is for. A newer command for the same target cancels the
+/// older one: only the newest one's events arrive.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Target {
+    Connection,
+    Fleet,
+    Series(SeriesSource),
+    History,
+    Catalog,
+    /// A catalog write, one per integration (or per form for creates).
+    CatalogWrite(String),
+}
+
+#[derive(Debug, Clone)]
+pub enum Command {
+    /// Talk to this service from now on (base URL, token, options).
+    Connect(ClientConfig),
+    /// Fetch a series through the cache.
+    FetchSeries {
+        equipment: i64,
+        source: SeriesSource,
+        window: TimeWindow,
+        offline: bool,
+    },
+    /// The single-equipment history (identity, daily usage, ...).
+    FetchHistory {
+        equipment: i64,
+        window: TimeWindow,
+    },
+    /// Discover the fleet through the deprecated fleet history (D2).
+    DiscoverFleet {
+        window: TimeWindow,
+    },
+    /// Data sources and integrations.
+    LoadCatalog,
+    CreateIntegration(CreateIntegration),
+    UpdateIntegration {
+        id: i64,
+        body: UpdateIntegration,
+    },
+    DeleteIntegration {
+        id: i64,
+    },
+    SetIntegrationActive {
+        id: i64,
+        active: bool,
+    },
+    /// Stop whatever runs for a target.
+    Cancel(Target),
+}
+
+impl Command {
+    pub fn target(&self) -> Target {
+        match self {
+            Command::Connect(_) => Target::Connection,
+            Command::FetchSeries { source, .. } => Target::Series(*source),
+            Command::FetchHistory { .. } => Target::History,
+            Command::DiscoverFleet { .. } => Target::Fleet,
+            Command::LoadCatalog => Target::Catalog,
+            Command::CreateIntegration(_) => Target::CatalogWrite("create".into()),
+            Command::UpdateIntegration { id, .. }
+            | Command::DeleteIntegration { id }
+            | Command::SetIntegrationActive { id, .. } => Target::CatalogWrite(id.to_string()),
+            Command::Cancel(t) => t.clone(),
+        }
+    }
+}
+
+/// What a catalog write did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CatalogChange {
+    Created { id: Option<i64> },
+    Updated { id: i64 },
+    Deleted { id: i64 },
+    StatusSet { id: i64, active: bool },
+}
+
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// The worker now talks to this base URL.
+    Connected {
+        request: RequestId,
+        base_url: String,
+    },
+    Progress {
+        target: Target,
+        request: RequestId,
+        progress: Progress,
+    },
+    /// A series window, merged from the cache and the service.
+    Series {
+        request: RequestId,
+        equipment: i64,
+        source: SeriesSource,
+        fetched: Arc<Fetched>,
+    },
+    History {
+        request: RequestId,
+        equipment: i64,
+        window: TimeWindow,
+        history: Arc<EquipmentHistory>,
+    },
+    /// One more page of the fleet: `page.done()` of `page.total` read.
+    FleetPage {
+        request: RequestId,
+        page: FleetPage,
+        finished: bool,
+    },
+    Catalog {
+        request: RequestId,
+        sources: Vec<DataSource>,
+        integrations: Vec<Integration>,
+    },
+    CatalogChanged {
+        request: RequestId,
+        change: CatalogChange,
+    },
+    Failed {
+        target: Target,
+        request: RequestId,
+        error: ApiError,
+    },
+}
+
+impl Event {
+    pub fn request(&self) -> RequestId {
+        match self {
+            Event::Connected { request, .. }
+            | Event::Progress { request, .. }
+            | Event::Series { request, .. }
+            | Event::History { request, .. }
+            | Event::FleetPage { request, .. }
+            | Event::Catalog { request, .. }
+            | Event::CatalogChanged { request, .. }
+            | Event::Failed { request, .. } => *request,
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! The background worker: a thread owning a tokio runtime. `Command`s in,
+//! `Event`s out; the UI thread never waits on I/O.
+//!
+//! Each command has a [`Target`]; a newer command for a target cancels the
+//! older one. Which request is current is recorded when the command is
+//! *sent*, so once [`Worker::send`] returns, the older request can deliver
+//! nothing more, even if it was about to.
+
+pub mod fetch;
+pub mod messages;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use tokio::sync::mpsc as tmpsc;
+use tokio::task::AbortHandle;
+
+use crate::api::{ApiClient, ApiError, ClientConfig};
+use crate::cache::Cache;
+pub use fetch::{Fetched, Progress, SeriesRequest};
+pub use messages::{CatalogChange, Command, Event, RequestId, Target};
+
+/// Called after every event, to wake the UI (`Context::request_repaint`).
+pub type Wake = Arc<dyn Fn() + Send + Sync>;
+
+type Current = Arc<Mutex<HashMap<Target, RequestId>>>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerError {
+    #[error("could not start the background worker: {0}")]
+    Start(std::io::Error),
+}
+
+/// Where the worker gets its data.
+#[derive(Debug, Clone)]
+pub struct WorkerConfig {
+    pub client: Option<ClientConfig>,
+    pub cache: Option<Arc<Cache>>,
+}
+
+pub struct Worker {
+    commands: tmpsc::UnboundedSender<(RequestId, Command)>,
+    events: mpsc::Receiver<Event>,
+    current: Current,
+    next_id: AtomicU64,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Worker")
+            .field("next_id", &self.next_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Worker {
+    pub fn spawn(config: WorkerConfig, wake: Wake) -> Result<Self, WorkerError> {
+        let (cmd_tx, cmd_rx) = tmpsc::unbounded_channel();
+        let (event_tx, event_rx) = mpsc::channel();
+        let current: Current = Arc::default();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("fleetview-io")
+            .enable_all()
+            .build()
+            .map_err(WorkerError::Start)?;
+        let state = Shared {
+            current: current.clone(),
+            events: event_tx,
+            wake,
+        };
+        let thread = std::thread::Builder::new()
+            .name("fleetview-worker".into())
+            .spawn(move || {
+                runtime.block_on(run(config, cmd_rx, state));
+                runtime.shutdown_timeout(Duration::from_secs(1));
+            })
+            .map_err(WorkerError::Start)?;
+        Ok(Self {
+            commands: cmd_tx,
+            events: event_rx,
+            current,
+            next_id: AtomicU64::new(1),
+            thread: Some(thread),
+        })
+    }
+
+    /// Queues a command; returns the id its events will carry.
+    pub fn send(&self, command: Command) -> RequestId {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        {
+            let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
+            match &command {
+                Command::Cancel(t) => {
+                    current.remove(t);
+                }
+                c => {
+                    current.insert(c.target(), id);
+                }
+            }
+        }
+        if self.commands.send((id, command)).is_err() {
+            tracing::error!("the background worker has stopped; command dropped");
+        }
+        id
+    }
+
+    pub fn try_recv(&self) -> Option<Event> {
+        self.events.try_recv().ok()
+    }
+
+    /// Every event waiting now (what `App::logic` drains each frame).
+    pub fn drain(&self) -> Vec<Event> {
+        self.events.try_iter().collect()
+    }
+
+    /// Waits for the next event (for scripts and tests, not the UI thread).
+    pub fn recv_timeout(&self, timeout: Duration) -> Option<Event> {
+        self.events.recv_timeout(timeout).ok()
+    }
+
+    /// Whether `request` is still the current one for its target.
+    pub fn is_current(&self, target: &Target, request: RequestId) -> bool {
+        self.current
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(target)
+            == Some(&request)
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        // Closing the channel ends the loop, which aborts every task.
+        let (tx, _) = tmpsc::unbounded_channel();
+        drop(std::mem::replace(&mut self.commands, tx));
+        if let Some(t) = self.thread.take()
+            && t.join().is_err()
+        {
+            tracing::error!("the background worker panicked");
+        }
+    }
+}
+
+/// What every task may use to report.
+#[derive(Clone)]
+struct Shared {
+    current: Current,
+    events: mpsc::Sender<Event>,
+    wake: Wake,
+}
+
+impl Shared {
+    /// Sends an event of `request` for `target`, unless a newer command took
+    /// the target over (then the event is stale and dropped).
+    fn emit(&self, target: &Target, request: RequestId, event: Event) {
+        let current = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        if current.get(target) != Some(&request) {
+            return;
+        }
+        // The receiver is gone only when the worker is being dropped.
+        let _ = self.events.send(event);
+        drop(current);
+        (self.wake)();
+    }
+}
+
+async fn run(
+    config: WorkerConfig,
+    mut commands: tmpsc::UnboundedReceiver<(RequestId, Command)>,
+    shared: Shared,
+) {
+    let mut client: Option<Arc<ApiClient>> = None;
+    let mut base_url = String::new();
+    if let Some(c) = config.client {
+        base_url = c.base_url.clone();
+        match ApiClient::new(c) {
+            Ok(c) => client = Some(Arc::new(c)),
+            Err(e) => shared.emit(
+                &Target::Connection,
+                0,
+                Event::Failed {
+                    target: Target::Connection,
+                    request: 0,
+                    error: e,
+                },
+            ),
+        }
+    }
+    let cache = config.cache;
+    let mut tasks: HashMap<Target, AbortHandle> = HashMap::new();
+
+    while let Some((id, command)) = commands.recv().await {
+        let target = command.target();
+        if let Some(old) = tasks.remove(&target) {
+            old.abort();
+        }
+        tasks.retain(|_, h| !h.is_finished());
+        match command {
+            Command::Cancel(_) => {}
+            Command::Connect(cfg) => {
+                let url = cfg.base_url.clone();
+                match ApiClient::new(cfg) {
+                    Ok(c) => {
+                        client = Some(Arc::new(c));
+                        base_url = url.clone();
+                        shared.emit(
+                            &target,
+                            id,
+                            Event::Connected {
+                                request: id,
+                                base_url: url,
+                            },
+                        );
+                    }
+                    Err(error) => shared.emit(
+                        &target,
+                        id,
+                        Event::Failed {
+                            target: target.clone(),
+                            request: id,
+                            error,
+                        },
+                    ),
+                }
+            }
+            command => {
+                let ctx = TaskCtx {
+                    client: client.clone(),
+                    cache: cache.clone(),
+                    base_url: base_url.clone(),
+                    shared: shared.clone(),
+                    target: target.clone(),
+                    id,
+                };
+                let handle = tokio::spawn(ctx.run(command));
+                tasks.insert(target, handle.abort_handle());
+            }
+        }
+    }
+    for (_, t) in tasks {
+        t.abort();
+    }
+}
+
+struct TaskCtx {
+    client: Option<Arc<ApiClient>>,
+    cache: Option<Arc<Cache>>,
+    base_url: String,
+    shared: Shared,
+    target: Target,
+    id: RequestId,
+}
+
+impl TaskCtx {
+    fn emit(&self, event: Event) {
+        self.shared.emit(&self.target, self.id, event);
+    }
+
+    fn fail(&self, error: ApiError) {
+        self.emit(Event::Failed {
+            target: self.target.clone(),
+            request: self.id,
+            error,
+        });
+    }
+
+    fn client(&self) -> Result<&ApiClient, ApiError> {
+        self.client.as_deref().ok_or(ApiError::NoToken)
+    }
+
+    async fn run(self, command: Command) {
+        if let Err(e) = self.execute(command).await {
+            self.fail(e);
+        }
+    }
+
+    async fn execute(&self, command: Command) -> Result<(), ApiError> {
+        let id = self.id;
+        match command {
+            Command::FetchSeries {
+                equipment,
+                source,
+                window,
+                offline,
+            } => {
+                let req = SeriesRequest {
+                    equipment,
+                    source,
+                    window,
+                    offline,
+                };
+                let fetched = fetch::fetch_series(
+                    self.client.as_deref(),
+                    self.cache.as_deref(),
+                    &self.base_url,
+                    req,
+                    |progress| {
+                        self.emit(Event::Progress {
+                            target: self.target.clone(),
+                            request: id,
+                            progress,
+                        })
+                    },
+                )
+                .await?;
+                self.emit(Event::Series {
+                    request: id,
+                    equipment,
+                    source,
+                    fetched: Arc::new(fetched),
+                });
+            }
+            Command::FetchHistory { equipment, window } => {
+                let history = self.client()?.history(equipment, window).await?;
+                self.emit(Event::History {
+                    request: id,
+                    equipment,
+                    window,
+                    history: Arc::new(history),
+                });
+            }
+            Command::DiscoverFleet { window } => {
+                let client = self.client()?;
+                let mut pages = std::pin::pin!(client.fleet_history(window));
+                let mut last = None;
+                while let Some(page) = pages.next().await {
+                    if let Some(prev) = last.replace(page?) {
+                        self.emit(Event::FleetPage {
+                            request: id,
+                            page: prev,
+                            finished: false,
+                        });
+                    }
+                }
+                let page = last.unwrap_or(crate::api::client::FleetPage {
+                    offset: 0,
+                    total: 0,
+                    equipments: Vec::new(),
+                });
+                self.emit(Event::FleetPage {
+                    request: id,
+                    page,
+                    finished: true,
+                });
+            }
+            Command::LoadCatalog => {
+                let client = self.client()?;
+                let (sources, integrations) =
+                    tokio::try_join!(client.data_sources(), client.integrations())?;
+                self.emit(Event::Catalog {
+                    request: id,
+                    sources,
+                    integrations,
+                });
+            }
+            Command::CreateIntegration(body) => {
+                let resp = self.client()?.create_integration(&body).await?;
+                self.emit(Event::CatalogChanged {
+                    request: id,
+                    change: CatalogChange::Created {
+                        id: resp.integration_id,
+                    },
+                });
+            }
+            Command::UpdateIntegration {
+                id: integration,
+                body,
+            } => {
+                self.client()?
+                    .update_integration(integration, &body)
+                    .await?;
+                self.emit(Event::CatalogChanged {
+                    request: id,
+                    change: CatalogChange::Updated { id: integration },
+                });
+            }
+            Command::DeleteIntegration { id: integration } => {
+                self.client()?.delete_integration(integration).await?;
+                self.emit(Event::CatalogChanged {
+                    request: id,
+                    change: CatalogChange::Deleted { id: integration },
+                });
+            }
+            Command::SetIntegrationActive {
+                id: integration,
+                active,
+            } => {
+                let client = self.client()?;
+                if active {
+                    client.activate_integration(integration).await?;
+                } else {
+                    client.deactivate_integration(integration).await?;
+                }
+                self.emit(Event::CatalogChanged {
+                    request: id,
+                    change: CatalogChange::StatusSet {
+                        id: integration,
+                        active,
+                    },
+                });
+            }
+            Command::Connect(_) | Command::Cancel(_) => {}
+        }
+        Ok(())
+    }
+}
