@@ -2,6 +2,7 @@
 //! integrations that feed a fleet's data.
 //!
 //! Layers, imports pointing down only (see DESIGN.md):
+//! - [`export`]: CSV and JSON files from fetched data.
 //! - [`worker`]: background thread with a tokio runtime; Commands in, Events out.
 //! - [`cache`]: SQLite store of windows already fetched.
 //! - [`series`]: columnar time series decoded from rows of any shape.
@@ -10,6 +11,7 @@
 
 pub mod api;
 pub mod cache;
+pub mod export;
 pub mod sandbox;
 pub mod series;
 pub mod worker;

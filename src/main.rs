@@ -6,6 +6,10 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::{Parser, Subcommand};
+use fleetview::api::ClientConfig;
+use fleetview::api::model::SecretValue;
+use fleetview::api::time::{TimeWindow, now_secs};
+use fleetview::cache::Cache;
 use fleetview::sandbox::chaos::ChaosConfig;
 use fleetview::sandbox::{Clock, DEFAULT_FLEET_SIZE, SandboxConfig};
 use tracing_subscriber::EnvFilter;
@@ -25,6 +29,54 @@ struct Cli {
 enum Command {
     /// Serve the simulated fleet over HTTP (the service's every operation).
     Sandbox(SandboxArgs),
+    /// Fetch one machine's data for a window and write it as CSV or JSON.
+    Export(ExportArgs),
+}
+
+#[derive(Debug, Parser)]
+struct ExportArgs {
+    /// Base URL of the service.
+    #[arg(long, env = "FLEETVIEW_BASE_URL")]
+    base_url: String,
+    /// Access token (x-access-token); prefer the environment variable.
+    #[arg(long, env = "FLEETVIEW_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+    /// Send the token over plain http to a host beyond loopback (D12).
+    #[arg(long)]
+    allow_insecure_http: bool,
+    /// Equipment id.
+    #[arg(long)]
+    equipment: i64,
+    /// Any data kind of the service (positions, activities, fuelRemaining,
+    /// "evEnergyUsed faults", ...), faults, or history.
+    #[arg(long)]
+    kind: String,
+    /// Start of the window, YYYY-MM-DDTHH:mm:ssZ (default: yesterday 00:00:00Z).
+    #[arg(long)]
+    since: Option<String>,
+    /// End of the window, inclusive (default: today 23:59:59Z).
+    #[arg(long)]
+    until: Option<String>,
+    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
+    format: FormatArg,
+    /// Output file (default: stdout).
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    /// Read only the local cache, never the service.
+    #[arg(long)]
+    offline: bool,
+    /// Cache file (default: the user's cache directory).
+    #[arg(long)]
+    cache_file: Option<PathBuf>,
+    /// Do not read or write the cache.
+    #[arg(long, conflicts_with_all = ["offline", "cache_file"])]
+    no_cache: bool,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum FormatArg {
+    Csv,
+    Json,
 }
 
 #[derive(Debug, Parser)]
@@ -92,6 +144,45 @@ async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+#[allow(clippy::print_stderr)] // Progress and warnings go to stderr by design.
+fn run_export(args: ExportArgs) -> anyhow::Result<()> {
+    use fleetview::export::{ExportKind, ExportRequest, Format, run_export};
+    let kind: ExportKind = args.kind.parse()?;
+    let window = TimeWindow::parse(args.since.as_deref(), args.until.as_deref(), now_secs())
+        .context("--since/--until")?;
+    let mut client = ClientConfig::new(args.base_url);
+    client.token = args.token.map(SecretValue::new);
+    client.allow_insecure_http = args.allow_insecure_http;
+    let cache_path = if args.no_cache {
+        None
+    } else {
+        Some(
+            args.cache_file
+                .or_else(Cache::default_path)
+                .context("no cache directory on this system; use --cache-file or --no-cache")?,
+        )
+    };
+    let request = ExportRequest {
+        client,
+        equipment: args.equipment,
+        kind,
+        window,
+        format: match args.format {
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Json => Format::Json,
+        },
+        offline: args.offline,
+        cache_path,
+        output: args.output,
+    };
+    let summary = run_export(&request, |note| eprintln!("{note}"))?;
+    eprintln!(
+        "{} rows written ({} requests to the service, {} windows from the cache)",
+        summary.rows, summary.requests, summary.cached_windows
+    );
+    Ok(())
+}
+
 fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -104,6 +195,10 @@ fn main() -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     match cli.command {
         Some(Command::Sandbox(args)) => runtime.block_on(run_sandbox(args)),
+        Some(Command::Export(args)) => {
+            drop(runtime);
+            run_export(args)
+        }
         // Until the desktop app lands, the bare command serves the sandbox.
         None => runtime.block_on(run_sandbox(SandboxArgs::parse_from(["sandbox"]))),
     }

@@ -453,6 +453,19 @@ impl ApiClient {
         Ok(env.data)
     }
 
+    /// The raw body of `/{id}/history` (checked to be whole JSON).
+    pub async fn history_body(&self, id: i64, w: TimeWindow) -> Result<Bytes, ApiError> {
+        self.get_with(
+            &Self::equipment_path(id, "history"),
+            &Self::window_query(w),
+            |b, endpoint| {
+                check_json(b, endpoint)?;
+                Ok(Bytes::copy_from_slice(b))
+            },
+        )
+        .await
+    }
+
     /// The raw body of `/{id}/{source}` for a window (an envelope).
     pub async fn series_body(
         &self,

@@ -44,6 +44,8 @@ pub enum ApiError {
     InvalidBaseUrl { url: String, reason: String },
     #[error("no access token: log in or enter a token first")]
     NoToken,
+    #[error("not connected to a service (working offline)")]
+    NotConnected,
 }
 
 impl ApiError {

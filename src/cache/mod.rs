@@ -276,6 +276,60 @@ impl Cache {
         Ok(Some(covered))
     }
 
+    /// Stores a whole answer for exactly this window (for `/history`, which
+    /// is not a list of rows and cannot be merged). Kept only when settled.
+    pub fn put_document(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+        body: &[u8],
+        fetched_at: i64,
+    ) -> Result<bool, CacheError> {
+        if w.until > fetched_at - SETTLE_SECS {
+            return Ok(false);
+        }
+        {
+            let mut conn = self.conn();
+            let tx = conn.transaction()?;
+            tx.execute(
+                "DELETE FROM windows WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since = ?4 AND until = ?5",
+                params![key.base_url, key.equipment, key.kind, w.since, w.until],
+            )?;
+            tx.execute(
+                "INSERT INTO windows (base_url, equipment, kind, since, until, fetched_at, last_used, rows)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![key.base_url, key.equipment, key.kind, w.since, w.until, fetched_at, now_secs(), body],
+            )?;
+            tx.commit()?;
+        }
+        self.evict()?;
+        Ok(true)
+    }
+
+    /// A whole answer stored for exactly this window, if any.
+    pub fn get_document(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+    ) -> Result<Option<CachedWindow>, CacheError> {
+        let conn = self.conn();
+        let found = conn
+            .query_row(
+                "SELECT fetched_at, rows FROM windows
+                 WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since = ?4 AND until = ?5",
+                params![key.base_url, key.equipment, key.kind, w.since, w.until],
+                |r| Ok(CachedWindow { window: w, fetched_at: r.get(0)?, rows_json: r.get(1)? }),
+            )
+            .optional()?;
+        if found.is_some() {
+            conn.execute(
+                "UPDATE windows SET last_used = ?6 WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since = ?4 AND until = ?5",
+                params![key.base_url, key.equipment, key.kind, w.since, w.until, now_secs()],
+            )?;
+        }
+        Ok(found)
+    }
+
     /// Bytes of row data held.
     pub fn size_bytes(&self) -> Result<u64, CacheError> {
         let n: i64 = self.conn().query_row(

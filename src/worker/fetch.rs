@@ -199,6 +199,7 @@ pub async fn fetch_series(
     };
     let client = match (client, req.offline) {
         (Some(c), false) => c,
+        (None, false) if !missing.is_empty() => return Err(ApiError::NotConnected),
         _ => {
             fetched.missing = missing;
             fetched.offline = true;

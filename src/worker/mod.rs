@@ -32,13 +32,18 @@ type Current = Arc<Mutex<HashMap<Target, RequestId>>>;
 pub enum WorkerError {
     #[error("could not start the background worker: {0}")]
     Start(std::io::Error),
+    #[error(transparent)]
+    Client(#[from] ApiError),
 }
 
 /// Where the worker gets its data.
 #[derive(Debug, Clone)]
 pub struct WorkerConfig {
+    /// The service; its base URL also keys the cache.
     pub client: Option<ClientConfig>,
     pub cache: Option<Arc<Cache>>,
+    /// Never talk to the service: answer from the cache only.
+    pub offline: bool,
 }
 
 pub struct Worker {
@@ -58,7 +63,23 @@ impl std::fmt::Debug for Worker {
 }
 
 impl Worker {
+    /// Starts the worker. A client configuration that cannot work (a bad
+    /// URL, a token over plain http beyond loopback) is refused here.
     pub fn spawn(config: WorkerConfig, wake: Wake) -> Result<Self, WorkerError> {
+        let client = match (&config.client, config.offline) {
+            (Some(c), false) => Some(Arc::new(ApiClient::new(c.clone())?)),
+            _ => None,
+        };
+        let base_url = config
+            .client
+            .as_ref()
+            .map(|c| c.base_url.clone())
+            .unwrap_or_default();
+        let start = Start {
+            client,
+            base_url,
+            cache: config.cache,
+        };
         let (cmd_tx, cmd_rx) = tmpsc::unbounded_channel();
         let (event_tx, event_rx) = mpsc::channel();
         let current: Current = Arc::default();
@@ -76,7 +97,7 @@ impl Worker {
         let thread = std::thread::Builder::new()
             .name("fleetview-worker".into())
             .spawn(move || {
-                runtime.block_on(run(config, cmd_rx, state));
+                runtime.block_on(run(start, cmd_rx, state));
                 runtime.shutdown_timeout(Duration::from_secs(1));
             })
             .map_err(WorkerError::Start)?;
@@ -169,29 +190,23 @@ impl Shared {
     }
 }
 
+/// What the worker starts with.
+struct Start {
+    client: Option<Arc<ApiClient>>,
+    base_url: String,
+    cache: Option<Arc<Cache>>,
+}
+
 async fn run(
-    config: WorkerConfig,
+    start: Start,
     mut commands: tmpsc::UnboundedReceiver<(RequestId, Command)>,
     shared: Shared,
 ) {
-    let mut client: Option<Arc<ApiClient>> = None;
-    let mut base_url = String::new();
-    if let Some(c) = config.client {
-        base_url = c.base_url.clone();
-        match ApiClient::new(c) {
-            Ok(c) => client = Some(Arc::new(c)),
-            Err(e) => shared.emit(
-                &Target::Connection,
-                0,
-                Event::Failed {
-                    target: Target::Connection,
-                    request: 0,
-                    error: e,
-                },
-            ),
-        }
-    }
-    let cache = config.cache;
+    let Start {
+        mut client,
+        mut base_url,
+        cache,
+    } = start;
     let mut tasks: HashMap<Target, AbortHandle> = HashMap::new();
 
     while let Some((id, command)) = commands.recv().await {
@@ -270,7 +285,7 @@ impl TaskCtx {
     }
 
     fn client(&self) -> Result<&ApiClient, ApiError> {
-        self.client.as_deref().ok_or(ApiError::NoToken)
+        self.client.as_deref().ok_or(ApiError::NotConnected)
     }
 
     async fn run(self, command: Command) {

@@ -1,0 +1,366 @@
+//! The background worker with a real sandbox and a real SQLite cache file.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use common::{Sandbox, start, start_with};
+use fleetview::api::model::{CreateIntegration, Credentials, FaultRow, PositionRow, SecretValue};
+use fleetview::api::time::{SECS_PER_DAY, TimeWindow};
+use fleetview::api::{ApiError, ClientConfig, DataKind, SeriesSource};
+use fleetview::cache::{Cache, DEFAULT_CAP_BYTES};
+use fleetview::sandbox::chaos::ChaosConfig;
+use fleetview::sandbox::simulate::FIRST_ID;
+use fleetview::worker::{CatalogChange, Command, Event, Fetched, Target, Worker, WorkerConfig};
+
+struct Setup {
+    worker: Worker,
+    wakes: Arc<AtomicUsize>,
+}
+
+fn worker_for(sb: &Sandbox, cache: Option<Arc<Cache>>) -> Setup {
+    let wakes = Arc::new(AtomicUsize::new(0));
+    let w = wakes.clone();
+    let config = WorkerConfig {
+        client: Some(ClientConfig::new(sb.base.clone()).token(sb.token.clone())),
+        cache,
+        offline: false,
+    };
+    let worker = Worker::spawn(
+        config,
+        Arc::new(move || {
+            w.fetch_add(1, Ordering::Relaxed);
+        }),
+    )
+    .expect("worker");
+    Setup { worker, wakes }
+}
+
+/// Events until `done` says so (or a timeout, which fails the test).
+fn collect_until(
+    worker: &Worker,
+    timeout: Duration,
+    mut done: impl FnMut(&Event) -> bool,
+) -> Vec<Event> {
+    let deadline = Instant::now() + timeout;
+    let mut events = Vec::new();
+    while Instant::now() < deadline {
+        if let Some(e) = worker.recv_timeout(Duration::from_millis(50)) {
+            let stop = done(&e);
+            events.push(e);
+            if stop {
+                return events;
+            }
+        }
+    }
+    panic!("timed out; events so far: {events:?}");
+}
+
+fn series_of(events: &[Event], request: u64) -> Option<Arc<Fetched>> {
+    events.iter().find_map(|e| match e {
+        Event::Series {
+            request: r,
+            fetched,
+            ..
+        } if *r == request => Some(fetched.clone()),
+        _ => None,
+    })
+}
+
+fn days(n: i64) -> TimeWindow {
+    TimeWindow {
+        since: common::now() - n * SECS_PER_DAY,
+        until: common::now(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newer_command_cancels_the_older_and_no_stale_data_arrives() {
+    let sb = start_with(
+        common::fixed_config().chaos(ChaosConfig::parse("latency_ms=400,latency=1").expect("spec")),
+    )
+    .await;
+    let s = worker_for(&sb, None);
+    let source = SeriesSource::Kind(DataKind::Temperature);
+    let old = s.worker.send(Command::FetchSeries {
+        equipment: FIRST_ID,
+        source,
+        window: days(2),
+        offline: false,
+    });
+    let new = s.worker.send(Command::FetchSeries {
+        equipment: FIRST_ID + 1,
+        source,
+        window: days(2),
+        offline: false,
+    });
+    let events = tokio::task::spawn_blocking(move || {
+        let ev = collect_until(&s.worker, Duration::from_secs(10), |e| {
+            matches!(e, Event::Series { .. })
+        });
+        // Wait a little longer: the old request must stay silent.
+        std::thread::sleep(Duration::from_millis(800));
+        let mut all = ev;
+        all.extend(s.worker.drain());
+        (all, s.wakes.load(Ordering::Relaxed))
+    })
+    .await
+    .expect("join");
+    let (events, wakes) = events;
+    assert!(
+        events.iter().all(|e| e.request() != old),
+        "stale events: {events:?}"
+    );
+    assert!(matches!(series_of(&events, new), Some(f) if f.series().is_ok_and(|s| !s.is_empty())));
+    assert!(wakes >= events.len(), "every event wakes the UI");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_failing_kind_does_not_fail_the_others() {
+    let sb = start().await;
+    let s = worker_for(&sb, None);
+    let bad = s.worker.send(Command::FetchSeries {
+        equipment: 999_999,
+        source: SeriesSource::Kind(DataKind::FuelRemaining),
+        window: days(3),
+        offline: false,
+    });
+    let good = s.worker.send(Command::FetchSeries {
+        equipment: FIRST_ID,
+        source: SeriesSource::Kind(DataKind::EngineLoadPercentage),
+        window: days(3),
+        offline: false,
+    });
+    let faults = s.worker.send(Command::FetchSeries {
+        equipment: FIRST_ID,
+        source: SeriesSource::Faults,
+        window: days(30),
+        offline: false,
+    });
+    let mut pending = 3;
+    let events = tokio::task::spawn_blocking(move || {
+        collect_until(&s.worker, Duration::from_secs(10), |e| {
+            if matches!(e, Event::Series { .. } | Event::Failed { .. }) {
+                pending -= 1;
+            }
+            pending == 0
+        })
+    })
+    .await
+    .expect("join");
+    assert!(events.iter().any(|e| matches!(e,
+        Event::Failed { request, error: ApiError::NotFound { .. }, target: Target::Series(_) } if *request == bad)));
+    let fetched = series_of(&events, good).expect("the good kind arrives");
+    assert!(!fetched.series().expect("series").is_empty());
+    let f = series_of(&events, faults).expect("faults arrive");
+    let rows: Vec<FaultRow> = f.typed().expect("typed faults");
+    assert!(rows.iter().all(|r| days(30).contains(r.date.0)));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_identical_request_is_answered_from_the_cache_even_offline() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("cache.sqlite");
+    let (cache, warning) = Cache::open(&path, DEFAULT_CAP_BYTES).expect("cache");
+    assert!(warning.is_none());
+    let cache = Arc::new(cache);
+    let sb = start().await;
+    let s = worker_for(&sb, Some(cache.clone()));
+    let source = SeriesSource::Kind(DataKind::Positions);
+    // The sandbox's clock is long past, so every chunk is settled and cached.
+    let window = TimeWindow {
+        since: common::now() - 20 * SECS_PER_DAY,
+        until: common::now() - 2 * SECS_PER_DAY,
+    };
+    let fetch = move |worker: &Worker, offline: bool| {
+        let id = worker.send(Command::FetchSeries {
+            equipment: FIRST_ID + 2,
+            source,
+            window,
+            offline,
+        });
+        let events = collect_until(worker, Duration::from_secs(10), |e| {
+            e.request() == id && !matches!(e, Event::Progress { .. })
+        });
+        series_of(&events, id).unwrap_or_else(|| panic!("no series: {events:?}"))
+    };
+
+    let before = sb.running.request_count();
+    let (first, worker) = tokio::task::spawn_blocking(move || (fetch(&s.worker, false), s.worker))
+        .await
+        .expect("join");
+    let used = sb.running.request_count() - before;
+    assert!(
+        used >= 3,
+        "a 18-day window is fetched in weekly chunks, got {used} requests"
+    );
+    assert_eq!(first.requests as u64, used);
+
+    let (second, worker) = tokio::task::spawn_blocking(move || (fetch(&worker, false), worker))
+        .await
+        .expect("join");
+    assert_eq!(
+        sb.running.request_count() - before,
+        used,
+        "the second request reached the sandbox"
+    );
+    assert_eq!(second.requests, 0);
+    let a: Vec<PositionRow> = first.typed().expect("typed");
+    let b: Vec<PositionRow> = second.typed().expect("typed");
+    assert!(!a.is_empty());
+    assert_eq!(a, b);
+
+    // A bigger window: only the missing part is fetched.
+    let before = sb.running.request_count();
+    let wider = TimeWindow {
+        since: window.since - 7 * SECS_PER_DAY,
+        until: window.until,
+    };
+    let id = worker.send(Command::FetchSeries {
+        equipment: FIRST_ID + 2,
+        source,
+        window: wider,
+        offline: false,
+    });
+    let (events, worker) = tokio::task::spawn_blocking(move || {
+        (
+            collect_until(&worker, Duration::from_secs(10), |e| {
+                e.request() == id && matches!(e, Event::Series { .. })
+            }),
+            worker,
+        )
+    })
+    .await
+    .expect("join");
+    let wide = series_of(&events, id).expect("series");
+    assert!(
+        sb.running.request_count() - before <= 2,
+        "only the new week is fetched"
+    );
+    assert!(wide.typed::<PositionRow>().expect("typed").len() > a.len());
+
+    // The sandbox stops; the cache still answers, and a restart keeps it.
+    sb.running.shutdown().await;
+    drop(worker);
+    drop(cache);
+    let (cache, _) = Cache::open(&path, DEFAULT_CAP_BYTES).expect("reopen");
+    let config = WorkerConfig {
+        client: Some(ClientConfig::new(sb.base.clone()).token(sb.token.clone())),
+        cache: Some(Arc::new(cache)),
+        offline: false,
+    };
+    let worker = Worker::spawn(config, Arc::new(|| {})).expect("worker");
+    let (offline, worker) = tokio::task::spawn_blocking(move || (fetch(&worker, false), worker))
+        .await
+        .expect("join");
+    assert_eq!(offline.typed::<PositionRow>().expect("typed"), a);
+    assert!(offline.missing.is_empty());
+    // A window reaching past what is cached: the cached part, marked offline.
+    let part = TimeWindow {
+        since: window.since,
+        until: window.until + 3 * SECS_PER_DAY,
+    };
+    let id = worker.send(Command::FetchSeries {
+        equipment: FIRST_ID + 2,
+        source,
+        window: part,
+        offline: false,
+    });
+    let events = tokio::task::spawn_blocking(move || {
+        collect_until(&worker, Duration::from_secs(30), |e| {
+            e.request() == id && !matches!(e, Event::Progress { .. })
+        })
+    })
+    .await
+    .expect("join");
+    let partial = series_of(&events, id).unwrap_or_else(|| panic!("served offline: {events:?}"));
+    assert!(partial.offline);
+    assert!(!partial.missing.is_empty());
+    assert_eq!(partial.typed::<PositionRow>().expect("typed"), a);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fleet_discovery_reports_progress_page_by_page() {
+    let sb = start_with(common::fixed_config().fleet_size(120)).await;
+    let s = worker_for(&sb, None);
+    let id = s.worker.send(Command::DiscoverFleet {
+        window: TimeWindow {
+            since: common::now() - 3600,
+            until: common::now(),
+        },
+    });
+    let events = tokio::task::spawn_blocking(move || {
+        collect_until(&s.worker, Duration::from_secs(20), |e| {
+            matches!(e, Event::FleetPage { finished: true, .. })
+        })
+    })
+    .await
+    .expect("join");
+    let pages: Vec<(i64, i64)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::FleetPage { request, page, .. } if *request == id => {
+                Some((page.done(), page.total))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(pages, vec![(50, 120), (100, 120), (120, 120)]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn catalog_through_the_worker() {
+    let sb = start().await;
+    let s = worker_for(&sb, None);
+    let load = s.worker.send(Command::LoadCatalog);
+    let mut creds = Credentials::new();
+    creds.insert("apiKey".into(), SecretValue::new("k"));
+    creds.insert("customerId".into(), SecretValue::new("c"));
+    let create = s.worker.send(Command::CreateIntegration(CreateIntegration {
+        integration_credentials: creds,
+        integration_name: "Volvo".into(),
+        data_source_code: "VOLVO_ACTIVECARE".into(),
+    }));
+    let mut waiting = 2;
+    let events = tokio::task::spawn_blocking(move || {
+        collect_until(&s.worker, Duration::from_secs(10), |e| {
+            if matches!(
+                e,
+                Event::Catalog { .. } | Event::CatalogChanged { .. } | Event::Failed { .. }
+            ) {
+                waiting -= 1;
+            }
+            waiting == 0
+        })
+    })
+    .await
+    .expect("join");
+    assert!(events.iter().any(|e| matches!(e, Event::Catalog { request, sources, .. } if *request == load && sources.len() >= 8)));
+    assert!(events.iter().any(|e| matches!(e,
+        Event::CatalogChanged { request, change: CatalogChange::Created { id: Some(_) } } if *request == create)));
+}
+
+#[test]
+fn the_worker_shuts_down_cleanly_with_work_in_flight() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let sb = rt
+        .block_on(start_with(common::fixed_config().chaos(
+            ChaosConfig::parse("latency_ms=2000,latency=1").expect("spec"),
+        )));
+    let s = worker_for(&sb, None);
+    s.worker.send(Command::FetchSeries {
+        equipment: FIRST_ID,
+        source: SeriesSource::Kind(DataKind::Positions),
+        window: days(1),
+        offline: false,
+    });
+    let started = Instant::now();
+    drop(s.worker);
+    assert!(
+        started.elapsed() < Duration::from_millis(1500),
+        "shutdown waited {:?}",
+        started.elapsed()
+    );
+}
