@@ -25,7 +25,7 @@ pub struct Progress {
 }
 
 /// The rows of a window, as pieces of JSON arrays in time order.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Clone, Default, PartialEq)]
 pub struct Fetched {
     pub window: TimeWindow,
     pub pieces: Vec<(TimeWindow, Vec<u8>)>,
@@ -37,6 +37,23 @@ pub struct Fetched {
     pub offline: bool,
     /// Requests made to the service.
     pub requests: usize,
+}
+
+impl std::fmt::Debug for Fetched {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pieces: Vec<String> = self
+            .pieces
+            .iter()
+            .map(|(w, b)| format!("{w} ({} bytes)", b.len()))
+            .collect();
+        f.debug_struct("Fetched")
+            .field("window", &self.window.to_string())
+            .field("pieces", &pieces)
+            .field("missing", &self.missing)
+            .field("offline", &self.offline)
+            .field("requests", &self.requests)
+            .finish()
+    }
 }
 
 impl Fetched {
