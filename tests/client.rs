@@ -522,3 +522,37 @@ mod chunking {
         }
     }
 }
+
+#[tokio::test]
+async fn requests_name_fleetview_and_accept_gzip() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    // Read what the client sends on the wire.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let server = tokio::spawn(async move {
+        let (mut sock, _) = listener.accept().await.expect("accept");
+        let mut buf = vec![0u8; 4096];
+        let n = sock.read(&mut buf).await.expect("read");
+        let body = br#"{"dataSources":[]}"#;
+        let head = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+            body.len()
+        );
+        sock.write_all(head.as_bytes()).await.expect("write");
+        sock.write_all(body).await.expect("write");
+        String::from_utf8_lossy(&buf[..n]).to_lowercase()
+    });
+    let c = ApiClient::new(ClientConfig::new(format!("http://{addr}")).token("tok-xyz"))
+        .expect("client");
+    assert_eq!(c.data_sources().await.expect("answer"), vec![]);
+    let request = server.await.expect("server");
+    assert!(
+        request.starts_with("get /catalog/datasources http/1.1"),
+        "{request}"
+    );
+    assert!(request.contains("user-agent: fleetview/"), "{request}");
+    assert!(request.contains("x-access-token: tok-xyz"), "{request}");
+    assert!(request.contains("accept-encoding: gzip"), "{request}");
+}

@@ -253,6 +253,17 @@ async fn a_second_identical_request_is_answered_from_the_cache_even_offline() {
     );
     assert!(wide.typed::<PositionRow>().expect("typed").len() > a.len());
 
+    // The cache file holds rows, never the token.
+    let bytes = std::fs::read(&path).expect("cache file");
+    let wal = std::fs::read(path.with_extension("sqlite-wal")).unwrap_or_default();
+    for hay in [&bytes, &wal] {
+        assert!(
+            !hay.windows(sb.token.len())
+                .any(|w| w == sb.token.as_bytes()),
+            "the token is in the cache"
+        );
+    }
+
     // The sandbox stops; the cache still answers, and a restart keeps it.
     sb.running.shutdown().await;
     drop(worker);
