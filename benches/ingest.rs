@@ -6,8 +6,12 @@
 //! Ends with `N passed, M failed`.
 #![allow(clippy::print_stdout)] // The report is the output.
 
+mod common;
+
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use common::{Goals, best_of};
 
 use fleetview::api::model::{DailyUsageRow, Envelope, PositionRow, SeriesData};
 use fleetview::api::time::{SECS_PER_DAY, TimeWindow, format_wire, parse_wire};
@@ -16,35 +20,6 @@ use fleetview::sandbox::simulate::machine::Feed;
 use fleetview::sandbox::simulate::series::Rows;
 use fleetview::sandbox::simulate::{Clock, Machine, Simulator};
 use fleetview::series::decode_envelope;
-
-struct Goals {
-    passed: u32,
-    failed: u32,
-}
-
-impl Goals {
-    fn check(&mut self, ok: bool, line: String) {
-        if ok {
-            self.passed += 1;
-        } else {
-            self.failed += 1;
-        }
-        println!("{} {line}", if ok { "PASS" } else { "FAIL" });
-    }
-}
-
-fn best_of(budget: Duration, mut f: impl FnMut()) -> Duration {
-    let start = Instant::now();
-    let mut best = Duration::MAX;
-    let mut runs = 0;
-    while runs < 3 || start.elapsed() < budget {
-        let t = Instant::now();
-        f();
-        best = best.min(t.elapsed());
-        runs += 1;
-    }
-    best
-}
 
 /// `min_rows_per_sec` applies to rows of typical size (positions); rows of
 /// 800 bytes (daily usages) are held to the ratio only.
@@ -99,10 +74,7 @@ fn compare<T: serde::de::DeserializeOwned>(
 }
 
 fn main() {
-    let mut goals = Goals {
-        passed: 0,
-        failed: 0,
-    };
+    let mut goals = Goals::default();
     let now = parse_wire("2025-06-18T15:30:00Z").unwrap_or_default();
     let sim = Simulator::new(60, Clock::Fixed(now));
 
@@ -165,8 +137,5 @@ fn main() {
         format!("wire date parse {ns:.1} ns/date (goal < 50 ns)"),
     );
 
-    println!("{} passed, {} failed", goals.passed, goals.failed);
-    if goals.failed > 0 {
-        std::process::exit(1);
-    }
+    goals.finish();
 }

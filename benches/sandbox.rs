@@ -8,47 +8,20 @@
 
 #![allow(clippy::print_stdout)] // The report is the output.
 
+mod common;
+
 use std::hint::black_box;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use common::{Goals, best_of};
 
 use fleetview::api::model::{Envelope, PositionRow, SeriesData};
 use fleetview::api::time::{SECS_PER_DAY, TimeWindow, parse_wire};
 use fleetview::sandbox::encode::{PositionsWriter, positions_envelope};
 use fleetview::sandbox::simulate::machine::Feed;
 use fleetview::sandbox::simulate::{Clock, FIRST_ID, Machine, Simulator};
-
-struct Goals {
-    passed: u32,
-    failed: u32,
-}
-
-impl Goals {
-    fn check(&mut self, ok: bool, line: String) {
-        if ok {
-            self.passed += 1;
-        } else {
-            self.failed += 1;
-        }
-        println!("{} {line}", if ok { "PASS" } else { "FAIL" });
-    }
-}
-
-/// Runs `f` until `budget` is spent (at least twice) and returns the best
-/// time of one run: the least disturbed by the other core's work.
-fn best_of(budget: Duration, mut f: impl FnMut()) -> Duration {
-    let start = Instant::now();
-    let mut best = Duration::MAX;
-    let mut runs = 0;
-    while runs < 2 || start.elapsed() < budget {
-        let t = Instant::now();
-        f();
-        best = best.min(t.elapsed());
-        runs += 1;
-    }
-    best
-}
 
 /// What the sandbox's `/positions` handler does: generate and stream.
 fn generate_and_serialise(sim: &Simulator, m: &Machine, w: TimeWindow) -> Vec<u8> {
@@ -198,14 +171,8 @@ fn large_fleet_startup(goals: &mut Goals) {
 
 fn main() {
     // `cargo bench` passes `--bench`; nothing to parse.
-    let mut goals = Goals {
-        passed: 0,
-        failed: 0,
-    };
+    let mut goals = Goals::default();
     generation_vs_decode(&mut goals);
     large_fleet_startup(&mut goals);
-    println!("{} passed, {} failed", goals.passed, goals.failed);
-    if goals.failed > 0 {
-        std::process::exit(1);
-    }
+    goals.finish();
 }

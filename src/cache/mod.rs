@@ -67,6 +67,15 @@ fn sanitize_base_url(url: &str) -> String {
     }
 }
 
+/// Which stored windows a new one supersedes.
+#[derive(Debug, Clone, Copy)]
+enum Replace {
+    /// Every window inside it (row windows merge).
+    Inside,
+    /// Only the same window (documents do not merge).
+    Exact,
+}
+
 /// A cached window and its rows (a JSON array).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CachedWindow {
@@ -258,21 +267,7 @@ impl Cache {
         } else {
             std::borrow::Cow::Borrowed(rows_json)
         };
-        {
-            let mut conn = self.conn();
-            let tx = conn.transaction()?;
-            tx.execute(
-                "DELETE FROM windows WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since >= ?4 AND until <= ?5",
-                params![key.base_url, key.equipment, key.kind, covered.since, covered.until],
-            )?;
-            tx.execute(
-                "INSERT INTO windows (base_url, equipment, kind, since, until, fetched_at, last_used, rows)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![key.base_url, key.equipment, key.kind, covered.since, covered.until, fetched_at, now_secs(), &*rows],
-            )?;
-            tx.commit()?;
-        }
-        self.evict()?;
+        self.replace(key, covered, &rows, fetched_at, Replace::Inside)?;
         Ok(Some(covered))
     }
 
@@ -288,21 +283,7 @@ impl Cache {
         if w.until > fetched_at - SETTLE_SECS {
             return Ok(false);
         }
-        {
-            let mut conn = self.conn();
-            let tx = conn.transaction()?;
-            tx.execute(
-                "DELETE FROM windows WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since = ?4 AND until = ?5",
-                params![key.base_url, key.equipment, key.kind, w.since, w.until],
-            )?;
-            tx.execute(
-                "INSERT INTO windows (base_url, equipment, kind, since, until, fetched_at, last_used, rows)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![key.base_url, key.equipment, key.kind, w.since, w.until, fetched_at, now_secs(), body],
-            )?;
-            tx.commit()?;
-        }
-        self.evict()?;
+        self.replace(key, w, body, fetched_at, Replace::Exact)?;
         Ok(true)
     }
 
@@ -328,6 +309,41 @@ impl Cache {
             )?;
         }
         Ok(found)
+    }
+
+    /// Stores a window in one transaction with dropping the windows it
+    /// supersedes, then keeps the cache under its cap.
+    fn replace(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+        rows: &[u8],
+        fetched_at: i64,
+        old: Replace,
+    ) -> Result<(), CacheError> {
+        {
+            let mut conn = self.conn();
+            let tx = conn.transaction()?;
+            let delete = match old {
+                Replace::Inside => {
+                    "DELETE FROM windows WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since >= ?4 AND until <= ?5"
+                }
+                Replace::Exact => {
+                    "DELETE FROM windows WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since = ?4 AND until = ?5"
+                }
+            };
+            tx.execute(
+                delete,
+                params![key.base_url, key.equipment, key.kind, w.since, w.until],
+            )?;
+            tx.execute(
+                "INSERT INTO windows (base_url, equipment, kind, since, until, fetched_at, last_used, rows)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![key.base_url, key.equipment, key.kind, w.since, w.until, fetched_at, now_secs(), rows],
+            )?;
+            tx.commit()?;
+        }
+        self.evict()
     }
 
     /// Bytes of row data held.
