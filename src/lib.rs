@@ -2,6 +2,8 @@
 //! integrations that feed a fleet's data.
 //!
 //! Layers, imports pointing down only (see DESIGN.md):
+//! - [`ui`]: egui panels; view state only; never does I/O.
+//! - [`app`]: the eframe app: state, actions, draining worker events.
 //! - [`export`]: CSV and JSON files from fetched data.
 //! - [`worker`]: background thread with a tokio runtime; Commands in, Events out.
 //! - [`cache`]: SQLite store of windows already fetched.
@@ -10,8 +12,10 @@
 //! - [`sandbox`]: an implementation of the service with a simulated fleet.
 
 pub mod api;
+pub mod app;
 pub mod cache;
 pub mod export;
 pub mod sandbox;
 pub mod series;
+pub mod ui;
 pub mod worker;

@@ -23,6 +23,22 @@ use tracing_subscriber::EnvFilter;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Base URL of the service (default: the embedded sandbox).
+    #[arg(long, env = "FLEETVIEW_BASE_URL")]
+    base_url: Option<String>,
+    /// Access token for the service; prefer the environment variable.
+    #[arg(long, env = "FLEETVIEW_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+    /// Send the token over plain http to a host beyond loopback (D12).
+    #[arg(long)]
+    allow_insecure_http: bool,
+    /// Fixed "now" for the embedded sandbox and the window presets, as
+    /// YYYY-MM-DDTHH:mm:ssZ (for demos and screenshots).
+    #[arg(long, hide = true)]
+    now: Option<String>,
+    /// Size of the embedded sandbox's fleet.
+    #[arg(long, hide = true)]
+    sandbox_fleet_size: Option<u64>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -183,6 +199,35 @@ fn run_export(args: ExportArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn run_app(cli: Cli) -> anyhow::Result<()> {
+    use fleetview::app::{AppOptions, FleetApp, ServiceOptions};
+    let mut options = AppOptions::desktop();
+    options.service = cli.base_url.map(|base_url| ServiceOptions {
+        base_url,
+        token: cli.token.map(SecretValue::new),
+        allow_insecure_http: cli.allow_insecure_http,
+    });
+    options.clock = cli
+        .now
+        .as_deref()
+        .map(fleetview::api::time::parse_wire)
+        .transpose()
+        .context("--now")?;
+    options.sandbox_fleet_size = cli.sandbox_fleet_size;
+    let native = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("fleetview")
+            .with_inner_size([1400.0, 900.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "fleetview",
+        native,
+        Box::new(move |cc| Ok(Box::new(FleetApp::new(cc, options)))),
+    )
+    .map_err(|e| anyhow::anyhow!("the window could not be opened: {e}"))
+}
+
 fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -199,7 +244,9 @@ fn main() -> anyhow::Result<()> {
             drop(runtime);
             run_export(args)
         }
-        // Until the desktop app lands, the bare command serves the sandbox.
-        None => runtime.block_on(run_sandbox(SandboxArgs::parse_from(["sandbox"]))),
+        None => {
+            drop(runtime);
+            run_app(cli)
+        }
     }
 }

@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod catalog;
 pub mod chaos;
+pub mod embedded;
 pub mod encode;
 pub mod routes;
 pub mod simulate;
@@ -172,6 +173,8 @@ pub enum SandboxError {
     DataDir(PathBuf, std::io::Error),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error("could not start the sandbox's runtime: {0}")]
+    Runtime(std::io::Error),
 }
 
 /// A sandbox serving in the background; stops when dropped.

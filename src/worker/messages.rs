@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::fetch::{Fetched, Progress};
 use crate::api::client::FleetPage;
+use crate::api::model::SecretValue;
 use crate::api::model::{
     CreateIntegration, DataSource, EquipmentHistory, Integration, UpdateIntegration,
 };
@@ -31,6 +32,11 @@ pub enum Target {
 pub enum Command {
     /// Talk to this service from now on (base URL, token, options).
     Connect(ClientConfig),
+    /// Log in (the sandbox's `/auth/login`, D1) and use the token from now on.
+    Login {
+        username: String,
+        password: SecretValue,
+    },
     /// Fetch a series through the cache.
     FetchSeries {
         equipment: i64,
@@ -68,7 +74,7 @@ pub enum Command {
 impl Command {
     pub fn target(&self) -> Target {
         match self {
-            Command::Connect(_) => Target::Connection,
+            Command::Connect(_) | Command::Login { .. } => Target::Connection,
             Command::FetchSeries { source, .. } => Target::Series(*source),
             Command::FetchHistory { .. } => Target::History,
             Command::DiscoverFleet { .. } => Target::Fleet,

@@ -243,6 +243,47 @@ async fn run(
                     ),
                 }
             }
+            Command::Login { username, password } => {
+                let Some(current) = client.clone() else {
+                    shared.emit(
+                        &target,
+                        id,
+                        Event::Failed {
+                            target: target.clone(),
+                            request: id,
+                            error: ApiError::NotConnected,
+                        },
+                    );
+                    continue;
+                };
+                // Logged in on the worker's own loop: commands after it use the new token.
+                match current
+                    .login(&username, password.expose())
+                    .await
+                    .and_then(|t| current.with_token(t))
+                {
+                    Ok(c) => {
+                        client = Some(Arc::new(c));
+                        shared.emit(
+                            &target,
+                            id,
+                            Event::Connected {
+                                request: id,
+                                base_url: base_url.clone(),
+                            },
+                        );
+                    }
+                    Err(error) => shared.emit(
+                        &target,
+                        id,
+                        Event::Failed {
+                            target: target.clone(),
+                            request: id,
+                            error,
+                        },
+                    ),
+                }
+            }
             command => {
                 let ctx = TaskCtx {
                     client: client.clone(),
@@ -419,7 +460,7 @@ impl TaskCtx {
                     },
                 });
             }
-            Command::Connect(_) | Command::Cancel(_) => {}
+            Command::Connect(_) | Command::Login { .. } | Command::Cancel(_) => {}
         }
         Ok(())
     }

@@ -117,9 +117,15 @@ impl Simulator {
     }
 
     /// Everything the generators need about one day of one machine.
-    pub fn day_context<'m>(&self, m: &'m Machine, day: i64, now: i64) -> DayCtx<'m> {
+    /// `sums`: whether the running sums since commissioning are needed
+    /// (counters, daily figures); they cost a scan of past days.
+    pub fn day_context<'m>(&self, m: &'m Machine, day: i64, now: i64, sums: bool) -> DayCtx<'m> {
         let plan = m.plan(day, now);
-        let before = self.cumulative_before(m, day);
+        let before = if sums {
+            self.cumulative_before(m, day)
+        } else {
+            Cumulative::default()
+        };
         let refuel = refuel_instant(m, &plan);
         let fuel_at_start = if m.model.tank_l > 0.0 {
             self.fuel_since_refuel_at_start(m, day)

@@ -204,14 +204,14 @@ fn position_instants(ctx: &DayCtx) -> Vec<i64> {
 impl Simulator {
     /// Calls `f` for each day of `m` that overlaps `w` and has begun, with
     /// the running sums carried forward instead of recomputed per day.
-    fn walk_days(&self, m: &Machine, w: TimeWindow, mut f: impl FnMut(&DayCtx)) {
+    fn walk_days(&self, m: &Machine, w: TimeWindow, sums: bool, mut f: impl FnMut(&DayCtx)) {
         let now = self.now();
         let first = w.since.div_euclid(SECS_PER_DAY).max(m.commissioned_day);
         let last = w.until.min(now).div_euclid(SECS_PER_DAY);
         if first > last {
             return;
         }
-        let mut ctx = self.day_context(m, first, now);
+        let mut ctx = self.day_context(m, first, now, sums);
         loop {
             f(&ctx);
             let day = ctx.plan.day + 1;
@@ -374,7 +374,10 @@ impl Simulator {
 
     pub fn daily_usages(&self, m: &Machine, w: TimeWindow) -> Vec<DailyUsageRow> {
         let mut rows = Vec::new();
-        self.walk_days(m, w, |ctx| {
+        if !has_day_start(w) {
+            return rows;
+        }
+        self.walk_days(m, w, true, |ctx| {
             if self.in_window(w, ctx.day_start()) {
                 rows.push(daily_usage_row(ctx));
             }
@@ -391,10 +394,10 @@ impl Simulator {
             _ => {}
         }
         let mut rows = Vec::new();
-        if !supports(m, kind) {
+        if !supports(m, kind) || (kind.is_daily() && !has_day_start(w)) {
             return Rows::Values(rows);
         }
-        self.walk_days(m, w, |ctx| {
+        self.walk_days(m, w, needs_sums(kind), |ctx| {
             if kind.is_daily() {
                 if self.in_window(w, ctx.day_start()) {
                     rows.extend(daily_value_row(ctx, kind));
@@ -525,6 +528,19 @@ impl Simulator {
             _ => Vec::new(),
         }
     }
+}
+
+/// Whether a window holds a 00:00:00Z, the date of daily rows.
+fn has_day_start(w: TimeWindow) -> bool {
+    w.since.div_euclid(SECS_PER_DAY) != w.until.div_euclid(SECS_PER_DAY)
+        || w.since.rem_euclid(SECS_PER_DAY) == 0
+}
+
+/// Kinds whose values need the sums since commissioning.
+fn needs_sums(kind: DataKind) -> bool {
+    kind.is_daily()
+        || kind.wire().starts_with("cumulative")
+        || kind == DataKind::EvBatteryChargeCyclesCount
 }
 
 fn charges_matter(kind: DataKind) -> bool {

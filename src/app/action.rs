@@ -1,0 +1,25 @@
+//! What panels ask for. Panels return actions; the app applies them after
+//! drawing, so no panel mutates another's state.
+
+use super::state::{Preset, Tab};
+use crate::api::model::SecretValue;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    SelectEquipment(i64),
+    SetPreset(Preset),
+    /// A custom window of whole UTC days (days since 1970-01-01), inclusive.
+    SetCustomDays {
+        first_day: i64,
+        last_day: i64,
+    },
+    SetTab(Tab),
+    /// Fetch the selected equipment's data again.
+    Refresh,
+    /// Discover the fleet again.
+    ReloadFleet,
+    DismissNotification(u64),
+    /// Use a new access token for the current service.
+    UseToken(SecretValue),
+    SetLocalTime(bool),
+}

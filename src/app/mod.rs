@@ -1,0 +1,265 @@
+//! The eframe app: owns the state, the worker and (on first run) the
+//! embedded sandbox. `logic` drains the worker's events once a frame; `ui`
+//! draws the panels and applies the actions they return.
+//!
+//! This is the top of the layers: it wires `ui` (drawing) to the state here.
+
+pub mod action;
+pub mod loadable;
+pub mod state;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub use action::Action;
+pub use loadable::Loadable;
+pub use state::{AppState, ConnStatus, Connection, Level, Preset, Settings, Tab};
+
+use crate::api::model::SecretValue;
+use crate::api::time::now_secs;
+use crate::api::{ClientConfig, SeriesSource};
+use crate::cache::{Cache, DEFAULT_CAP_BYTES};
+use crate::sandbox::embedded::EmbeddedSandbox;
+use crate::sandbox::{Clock, SandboxConfig};
+use crate::ui::ViewState;
+use crate::worker::{Command, Worker, WorkerConfig};
+
+const SETTINGS_KEY: &str = "fleetview-settings";
+
+/// A real service to connect to.
+#[derive(Debug, Clone)]
+pub struct ServiceOptions {
+    pub base_url: String,
+    pub token: Option<SecretValue>,
+    pub allow_insecure_http: bool,
+}
+
+/// How the app starts.
+#[derive(Debug, Clone, Default)]
+pub struct AppOptions {
+    /// `None`: start the embedded sandbox and log in to it.
+    pub service: Option<ServiceOptions>,
+    /// Where the embedded sandbox keeps its integrations (`None`: in memory).
+    pub sandbox_data_dir: Option<PathBuf>,
+    /// The local cache file (`None`: no cache).
+    pub cache_path: Option<PathBuf>,
+    /// A fixed "now" for the embedded sandbox and the window presets.
+    pub clock: Option<i64>,
+    /// Fleet size of the embedded sandbox (default: about 60).
+    pub sandbox_fleet_size: Option<u64>,
+}
+
+impl AppOptions {
+    /// The defaults of a desktop install: cache and sandbox data in the
+    /// user's directories.
+    pub fn desktop() -> Self {
+        Self {
+            cache_path: Cache::default_path(),
+            sandbox_data_dir: dirs::data_dir().map(|d| d.join("fleetview").join("sandbox")),
+            ..Self::default()
+        }
+    }
+}
+
+pub struct FleetApp {
+    state: AppState,
+    view: ViewState,
+    worker: Worker,
+    title: String,
+    // Dropped last: the worker may still talk to it while stopping.
+    _sandbox: Option<EmbeddedSandbox>,
+}
+
+impl std::fmt::Debug for FleetApp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FleetApp")
+            .field("title", &self.title)
+            .finish_non_exhaustive()
+    }
+}
+
+impl FleetApp {
+    pub fn new(cc: &eframe::CreationContext<'_>, options: AppOptions) -> Self {
+        let ctx = cc.egui_ctx.clone();
+        let wake = Arc::new(move || ctx.request_repaint());
+        let mut startup_errors: Vec<(String, String)> = Vec::new();
+
+        let cache = options.cache_path.as_ref().and_then(|path| {
+            match Cache::open(path, DEFAULT_CAP_BYTES) {
+                Ok((cache, warning)) => {
+                    if let Some(w) = warning {
+                        startup_errors.push(("The local cache was rebuilt".into(), w));
+                    }
+                    Some(Arc::new(cache))
+                }
+                Err(e) => {
+                    startup_errors.push(("Working without a local cache".into(), e.to_string()));
+                    None
+                }
+            }
+        });
+
+        let mut sandbox = None;
+        let (connection, login) = match &options.service {
+            Some(s) => {
+                let mut config = ClientConfig::new(s.base_url.clone());
+                config.allow_insecure_http = s.allow_insecure_http;
+                let label = host_label(&s.base_url);
+                let conn = Connection {
+                    label,
+                    base_url: s.base_url.clone(),
+                    embedded: false,
+                    status: state::ConnStatus::Connecting,
+                    config,
+                };
+                (conn, None)
+            }
+            None => {
+                let mut config = SandboxConfig::default()
+                    .clock(options.clock.map_or(Clock::System, Clock::Fixed))
+                    .fleet_size(
+                        options
+                            .sandbox_fleet_size
+                            .unwrap_or(crate::sandbox::DEFAULT_FLEET_SIZE),
+                    );
+                if let Some(dir) = &options.sandbox_data_dir {
+                    config = config.data_dir(dir);
+                }
+                let base_url = match EmbeddedSandbox::start(config) {
+                    Ok(s) => {
+                        let url = s.base_url();
+                        sandbox = Some(s);
+                        url
+                    }
+                    Err(e) => {
+                        startup_errors
+                            .push(("The embedded sandbox did not start".into(), e.to_string()));
+                        String::from("http://127.0.0.1:0")
+                    }
+                };
+                let conn = Connection {
+                    label: "Embedded sandbox".into(),
+                    base_url: base_url.clone(),
+                    embedded: true,
+                    status: state::ConnStatus::Connecting,
+                    config: ClientConfig::new(base_url),
+                };
+                let demo = (
+                    crate::sandbox::auth::DEMO_USER.to_owned(),
+                    SecretValue::new(crate::sandbox::auth::DEMO_PASSWORD),
+                );
+                (conn, Some(demo))
+            }
+        };
+
+        let mut client = connection.config.clone();
+        client.token = options.service.as_ref().and_then(|s| s.token.clone());
+        let worker = match Worker::spawn(
+            WorkerConfig {
+                client: Some(client),
+                cache: cache.clone(),
+                offline: false,
+            },
+            wake.clone(),
+        ) {
+            Ok(w) => w,
+            Err(e) => {
+                startup_errors.push(("Could not connect".into(), e.to_string()));
+                // Still run, without a service: the user can fix the connection.
+                match Worker::spawn(
+                    WorkerConfig {
+                        client: None,
+                        cache,
+                        offline: true,
+                    },
+                    wake,
+                ) {
+                    Ok(w) => w,
+                    Err(e) => panic!("the background worker cannot start: {e}"),
+                }
+            }
+        };
+
+        let mut state = AppState::new(connection, options.clock);
+        if let Some(storage) = cc.storage
+            && let Some(settings) = eframe::get_value::<Settings>(storage, SETTINGS_KEY)
+        {
+            // Settings of another service do not apply to this one.
+            if settings.base_url.as_deref() == options.service.as_ref().map(|s| s.base_url.as_str())
+            {
+                state.restore(settings);
+            }
+        }
+        for (title, detail) in startup_errors {
+            state.notify(Level::Error, title, detail);
+        }
+        let mut app = Self {
+            title: String::new(),
+            view: ViewState::default(),
+            worker,
+            state,
+            _sandbox: sandbox,
+        };
+        let commands = app.state.start(login);
+        app.send(commands);
+        app
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    fn send(&mut self, commands: Vec<Command>) {
+        for c in commands {
+            let target = c.target();
+            let id = self.worker.send(c);
+            self.state.sent(target, id);
+        }
+    }
+
+    /// Applies whatever the worker has said since the last frame.
+    pub fn poll_worker(&mut self) {
+        for event in self.worker.drain() {
+            let commands = self.state.on_event(event);
+            self.send(commands);
+        }
+    }
+}
+
+fn host_label(base_url: &str) -> String {
+    reqwest::Url::parse(base_url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_owned))
+        .unwrap_or_else(|| base_url.to_owned())
+}
+
+impl eframe::App for FleetApp {
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        self.poll_worker();
+        let title = self.state.title();
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let actions = crate::ui::app_ui(ui, &self.state, &mut self.view, now_secs());
+        for action in actions {
+            let commands = self.state.on_action(action);
+            self.send(commands);
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, SETTINGS_KEY, &self.state.settings());
+    }
+}
+
+/// Which series the app itself shows (for the status bar's labels).
+pub fn source_label(source: SeriesSource) -> &'static str {
+    match source {
+        SeriesSource::Faults => "faults",
+        SeriesSource::Kind(k) => k.display_name(),
+    }
+}

@@ -1,0 +1,570 @@
+//! The app's state: what is selected and what has been loaded. It turns
+//! panel actions and worker events into commands for the worker; it does no
+//! I/O itself, so it can be tested without a window.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::action::Action;
+use super::loadable::Loadable;
+use crate::api::model::{ActivityRow, EquipmentHistory, FaultRow, SecretValue};
+use crate::api::time::{SECS_PER_DAY, TimeWindow, civil_from_days, days_from_civil, now_secs};
+use crate::api::{ApiError, ClientConfig, DataKind, SeriesSource};
+use crate::worker::{Command, Event, Progress, RequestId, Target};
+
+/// How long ago the fleet is looked at to discover it (D2): short, so the
+/// deprecated endpoint's pages stay small.
+const DISCOVERY_WINDOW_SECS: i64 = 3600;
+/// Recently viewed equipments kept.
+const RECENT_MAX: usize = 8;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Preset {
+    Today,
+    Yesterday,
+    Last7Days,
+    Last30Days,
+    ThisMonth,
+    Custom,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 6] = [
+        Preset::Today,
+        Preset::Yesterday,
+        Preset::Last7Days,
+        Preset::Last30Days,
+        Preset::ThisMonth,
+        Preset::Custom,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Preset::Today => "Today",
+            Preset::Yesterday => "Yesterday",
+            Preset::Last7Days => "Last 7 days",
+            Preset::Last30Days => "Last 30 days",
+            Preset::ThisMonth => "This month",
+            Preset::Custom => "Custom",
+        }
+    }
+
+    /// The window, in whole UTC days, relative to `now`.
+    pub fn window(self, now: i64, custom: (i64, i64)) -> TimeWindow {
+        let today = now.div_euclid(SECS_PER_DAY);
+        let (first, last) = match self {
+            Preset::Today => (today, today),
+            Preset::Yesterday => (today - 1, today - 1),
+            Preset::Last7Days => (today - 6, today),
+            Preset::Last30Days => (today - 29, today),
+            Preset::ThisMonth => {
+                let (y, m, _) = civil_from_days(today);
+                (days_from_civil(y, m, 1), today)
+            }
+            Preset::Custom => (custom.0.min(custom.1), custom.0.max(custom.1)),
+        };
+        TimeWindow {
+            since: first * SECS_PER_DAY,
+            until: (last + 1) * SECS_PER_DAY - 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tab {
+    Faults,
+    Activities,
+    History,
+}
+
+/// One machine of the fleet, as discovered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EquipmentSummary {
+    pub id: i64,
+    pub name: String,
+    pub make: String,
+    pub model: String,
+    pub serial_number: String,
+}
+
+impl EquipmentSummary {
+    /// Whether every word of `query` is in the name, make, model or serial.
+    pub fn matches(&self, query: &str) -> bool {
+        let hay = format!(
+            "{} {} {} {} {}",
+            self.name, self.make, self.model, self.serial_number, self.id
+        )
+        .to_lowercase();
+        query
+            .to_lowercase()
+            .split_whitespace()
+            .all(|w| hay.contains(w))
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FleetState {
+    pub equipments: Vec<EquipmentSummary>,
+    pub done: i64,
+    pub total: i64,
+    pub loading: bool,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConnStatus {
+    Connecting,
+    Connected,
+    /// The service refused the token; its message.
+    Unauthorized(String),
+    Failed(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct Connection {
+    /// What the user calls it: "Embedded sandbox" or the service's host.
+    pub label: String,
+    pub base_url: String,
+    pub embedded: bool,
+    pub status: ConnStatus,
+    /// Options to rebuild the client with a new token (no token inside).
+    pub config: ClientConfig,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Warning,
+    Error,
+}
+
+/// A dismissable message, with detail for those who want it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notification {
+    pub id: u64,
+    pub level: Level,
+    pub title: String,
+    pub detail: String,
+}
+
+/// What survives a restart (no secrets: the token is never in here).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    pub base_url: Option<String>,
+    pub selected: Option<i64>,
+    pub recent: Vec<i64>,
+    pub preset: Preset,
+    pub custom_days: (i64, i64),
+    pub tab: Tab,
+    pub local_time: bool,
+}
+
+#[derive(Debug)]
+pub struct AppState {
+    clock: Option<i64>,
+    pub connection: Connection,
+    pub fleet: FleetState,
+    pub selected: Option<i64>,
+    pub recent: Vec<i64>,
+    pub preset: Preset,
+    pub custom_days: (i64, i64),
+    pub local_time: bool,
+    pub tab: Tab,
+    /// The window of the data shown (as sent to the service).
+    pub window: Option<TimeWindow>,
+    pub faults: Loadable<Vec<FaultRow>>,
+    pub activities: Loadable<Vec<ActivityRow>>,
+    pub history: Loadable<Arc<EquipmentHistory>>,
+    pub progress: HashMap<Target, Progress>,
+    pub notifications: Vec<Notification>,
+    next_notification: u64,
+    /// The newest request per target: events of older ones are ignored.
+    requests: HashMap<Target, RequestId>,
+    /// Set when the data shown came from the cache with the service away.
+    pub offline_since: Option<i64>,
+}
+
+impl AppState {
+    pub fn new(connection: Connection, clock: Option<i64>) -> Self {
+        let today = clock.unwrap_or_else(now_secs).div_euclid(SECS_PER_DAY);
+        Self {
+            clock,
+            connection,
+            fleet: FleetState::default(),
+            selected: None,
+            recent: Vec::new(),
+            preset: Preset::Last7Days,
+            custom_days: (today - 6, today),
+            local_time: false,
+            tab: Tab::Faults,
+            window: None,
+            faults: Loadable::Idle,
+            activities: Loadable::Idle,
+            history: Loadable::Idle,
+            progress: HashMap::new(),
+            notifications: Vec::new(),
+            next_notification: 1,
+            requests: HashMap::new(),
+            offline_since: None,
+        }
+    }
+
+    /// "Now": the clock, or a fixed instant (tests, demos on a fixed sandbox).
+    pub fn now(&self) -> i64 {
+        self.clock.unwrap_or_else(now_secs)
+    }
+
+    pub fn restore(&mut self, s: Settings) {
+        self.selected = s.selected;
+        self.recent = s.recent;
+        self.preset = s.preset;
+        self.custom_days = s.custom_days;
+        self.tab = s.tab;
+        self.local_time = s.local_time;
+    }
+
+    pub fn settings(&self) -> Settings {
+        Settings {
+            base_url: (!self.connection.embedded).then(|| self.connection.base_url.clone()),
+            selected: self.selected,
+            recent: self.recent.clone(),
+            preset: self.preset,
+            custom_days: self.custom_days,
+            tab: self.tab,
+            local_time: self.local_time,
+        }
+    }
+
+    pub fn title(&self) -> String {
+        let status = match &self.connection.status {
+            ConnStatus::Connecting => " (connecting)",
+            ConnStatus::Connected => "",
+            ConnStatus::Unauthorized(_) => " (token refused)",
+            ConnStatus::Failed(_) => " (not connected)",
+        };
+        format!("fleetview: {}{status}", self.connection.label)
+    }
+
+    pub fn selected_window(&self) -> TimeWindow {
+        self.preset.window(self.now(), self.custom_days)
+    }
+
+    pub fn notify(&mut self, level: Level, title: impl Into<String>, detail: impl Into<String>) {
+        let id = self.next_notification;
+        self.next_notification += 1;
+        self.notifications.push(Notification {
+            id,
+            level,
+            title: title.into(),
+            detail: detail.into(),
+        });
+        // Keep the list short: the oldest go first.
+        if self.notifications.len() > 6 {
+            self.notifications.remove(0);
+        }
+    }
+
+    /// Records which request is the newest for its target.
+    pub fn sent(&mut self, target: Target, id: RequestId) {
+        self.requests.insert(target, id);
+    }
+
+    fn is_current(&self, target: &Target, id: RequestId) -> bool {
+        self.requests.get(target) == Some(&id)
+    }
+
+    /// Commands to start with: discover the fleet (after logging in to the
+    /// embedded sandbox), and load the restored selection.
+    pub fn start(&mut self, login: Option<(String, SecretValue)>) -> Vec<Command> {
+        match login {
+            Some((username, password)) => vec![Command::Login { username, password }],
+            None => {
+                self.connection.status = ConnStatus::Connected;
+                let mut out = self.discover();
+                out.extend(self.fetch_selected());
+                out
+            }
+        }
+    }
+
+    fn discover(&mut self) -> Vec<Command> {
+        self.fleet = FleetState {
+            loading: true,
+            ..FleetState::default()
+        };
+        let now = self.now();
+        vec![Command::DiscoverFleet {
+            window: TimeWindow {
+                since: now - DISCOVERY_WINDOW_SECS,
+                until: now,
+            },
+        }]
+    }
+
+    fn fetch_selected(&mut self) -> Vec<Command> {
+        let Some(equipment) = self.selected else {
+            return Vec::new();
+        };
+        let window = self.selected_window();
+        self.window = Some(window);
+        self.faults.start();
+        self.activities.start();
+        self.history.start();
+        vec![
+            Command::FetchSeries {
+                equipment,
+                source: SeriesSource::Faults,
+                window,
+                offline: false,
+            },
+            Command::FetchSeries {
+                equipment,
+                source: SeriesSource::Kind(DataKind::Activities),
+                window,
+                offline: false,
+            },
+            Command::FetchHistory { equipment, window },
+        ]
+    }
+
+    pub fn on_action(&mut self, action: Action) -> Vec<Command> {
+        match action {
+            Action::SelectEquipment(id) => {
+                if self.selected != Some(id) {
+                    // Another machine: nothing of the last one may show.
+                    self.faults.clear();
+                    self.activities.clear();
+                    self.history.clear();
+                }
+                self.selected = Some(id);
+                self.recent.retain(|r| *r != id);
+                self.recent.insert(0, id);
+                self.recent.truncate(RECENT_MAX);
+                self.fetch_selected()
+            }
+            Action::SetPreset(p) => {
+                self.preset = p;
+                self.fetch_selected()
+            }
+            Action::SetCustomDays {
+                first_day,
+                last_day,
+            } => {
+                self.preset = Preset::Custom;
+                self.custom_days = (first_day.min(last_day), first_day.max(last_day));
+                self.fetch_selected()
+            }
+            Action::SetTab(t) => {
+                self.tab = t;
+                Vec::new()
+            }
+            Action::SetLocalTime(on) => {
+                self.local_time = on;
+                Vec::new()
+            }
+            Action::Refresh => self.fetch_selected(),
+            Action::ReloadFleet => self.discover(),
+            Action::DismissNotification(id) => {
+                self.notifications.retain(|n| n.id != id);
+                Vec::new()
+            }
+            Action::UseToken(token) => {
+                self.connection.status = ConnStatus::Connecting;
+                let mut config = self.connection.config.clone();
+                config.token = Some(token);
+                vec![Command::Connect(config)]
+            }
+        }
+    }
+
+    pub fn on_event(&mut self, event: Event) -> Vec<Command> {
+        match event {
+            Event::Connected { request, .. } => {
+                if !self.is_current(&Target::Connection, request) {
+                    return Vec::new();
+                }
+                self.connection.status = ConnStatus::Connected;
+                let mut out = Vec::new();
+                if self.fleet.equipments.is_empty() {
+                    out.extend(self.discover());
+                }
+                out.extend(self.fetch_selected());
+                out
+            }
+            Event::Progress {
+                target,
+                request,
+                progress,
+            } => {
+                if self.is_current(&target, request) {
+                    self.progress.insert(target, progress);
+                }
+                Vec::new()
+            }
+            Event::FleetPage {
+                request,
+                page,
+                finished,
+            } => {
+                if !self.is_current(&Target::Fleet, request) {
+                    return Vec::new();
+                }
+                self.fleet
+                    .equipments
+                    .extend(page.equipments.into_iter().map(|e| EquipmentSummary {
+                        id: e.id,
+                        name: e.name,
+                        make: e.make,
+                        model: e.model,
+                        serial_number: e.serial_number,
+                    }));
+                self.fleet.done = self.fleet.equipments.len() as i64;
+                self.fleet.total = page.total;
+                self.fleet.loading = !finished;
+                Vec::new()
+            }
+            Event::Series {
+                request,
+                source,
+                fetched,
+                ..
+            } => {
+                let target = Target::Series(source);
+                if !self.is_current(&target, request) {
+                    return Vec::new();
+                }
+                self.progress.remove(&target);
+                if fetched.offline {
+                    self.offline_since = fetched.oldest_fetch.or(Some(self.now()));
+                }
+                match source {
+                    SeriesSource::Faults => match fetched.typed::<FaultRow>() {
+                        Ok(rows) => self.faults = Loadable::Ready(rows),
+                        Err(e) => self
+                            .faults
+                            .fail(format!("the faults could not be read: {e}")),
+                    },
+                    SeriesSource::Kind(DataKind::Activities) => {
+                        match fetched.typed::<ActivityRow>() {
+                            Ok(rows) => self.activities = Loadable::Ready(rows),
+                            Err(e) => self
+                                .activities
+                                .fail(format!("the activities could not be read: {e}")),
+                        }
+                    }
+                    SeriesSource::Kind(_) => {}
+                }
+                Vec::new()
+            }
+            Event::History {
+                request, history, ..
+            } => {
+                if self.is_current(&Target::History, request) {
+                    self.history = Loadable::Ready(history);
+                    self.progress.remove(&Target::History);
+                }
+                Vec::new()
+            }
+            Event::Failed {
+                target,
+                request,
+                error,
+            } => {
+                if !self.is_current(&target, request) {
+                    return Vec::new();
+                }
+                self.progress.remove(&target);
+                self.failed(&target, &error);
+                Vec::new()
+            }
+            Event::Catalog { .. } | Event::CatalogChanged { .. } => Vec::new(),
+        }
+    }
+
+    fn failed(&mut self, target: &Target, error: &ApiError) {
+        let message = error.to_string();
+        match target {
+            Target::Fleet => {
+                self.fleet.loading = false;
+                self.fleet.error = Some(message.clone());
+            }
+            Target::Series(SeriesSource::Faults) => self.faults.fail(message.clone()),
+            Target::Series(SeriesSource::Kind(DataKind::Activities)) => {
+                self.activities.fail(message.clone())
+            }
+            Target::History => self.history.fail(message.clone()),
+            Target::Connection => self.connection.status = ConnStatus::Failed(message.clone()),
+            _ => {}
+        }
+        if let ApiError::Unauthorized {
+            message: service, ..
+        } = error
+        {
+            // Ask once for a new token; nothing else breaks.
+            if !matches!(self.connection.status, ConnStatus::Unauthorized(_)) {
+                self.notify(
+                    Level::Error,
+                    format!("The service refused the access token: {service}"),
+                    "Enter a new token in the connection panel.",
+                );
+            }
+            self.connection.status = ConnStatus::Unauthorized(service.clone());
+            return;
+        }
+        let title = match target {
+            Target::Fleet => "Could not discover the fleet",
+            Target::Series(SeriesSource::Faults) => "Could not load the faults",
+            Target::Series(_) => "Could not load the activities",
+            Target::History => "Could not load the daily history",
+            Target::Connection => "Could not connect",
+            _ => "A request failed",
+        };
+        self.notify(Level::Error, title, message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::time::parse_wire;
+
+    #[test]
+    fn presets_are_whole_utc_days() {
+        let now = parse_wire("2025-06-18T15:30:00Z").unwrap_or_default();
+        let w = Preset::Last7Days.window(now, (0, 0));
+        assert_eq!(
+            (w.since_wire(), w.until_wire()),
+            ("2025-06-12T00:00:00Z".into(), "2025-06-18T23:59:59Z".into())
+        );
+        let w = Preset::Yesterday.window(now, (0, 0));
+        assert_eq!(
+            (w.since_wire(), w.until_wire()),
+            ("2025-06-17T00:00:00Z".into(), "2025-06-17T23:59:59Z".into())
+        );
+        let w = Preset::ThisMonth.window(now, (0, 0));
+        assert_eq!(w.since_wire(), "2025-06-01T00:00:00Z");
+        let d = days_from_civil(2025, 1, 10);
+        let w = Preset::Custom.window(now, (d, d - 2));
+        assert_eq!(
+            (w.since_wire(), w.until_wire()),
+            ("2025-01-08T00:00:00Z".into(), "2025-01-10T23:59:59Z".into())
+        );
+    }
+
+    #[test]
+    fn search_matches_every_word_anywhere() {
+        let e = EquipmentSummary {
+            id: 1001,
+            name: "EX-001 Volvo EC220E (Rotterdam)".into(),
+            make: "Volvo".into(),
+            model: "EC220E".into(),
+            serial_number: "VCE0EX52047".into(),
+        };
+        assert!(e.matches("volvo rotter"));
+        assert!(e.matches("vce0ex"));
+        assert!(e.matches("1001"));
+        assert!(!e.matches("volvo hamburg"));
+    }
+}

@@ -1,0 +1,95 @@
+//! Activities: the trips of the window, with totals.
+
+use egui_extras::{Column, TableBuilder};
+
+use super::theme;
+use crate::app::AppState;
+
+pub fn activities_ui(ui: &mut egui::Ui, state: &AppState) {
+    if let Some(e) = state.activities.error() {
+        ui.colored_label(theme::ERROR, e);
+    }
+    let empty = Vec::new();
+    let rows = state.activities.value().unwrap_or(&empty);
+    if state.activities.is_pending() && rows.is_empty() {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label("Loading activities");
+        });
+        return;
+    }
+    let total_m: f64 = rows
+        .iter()
+        .map(|a| a.distance_meters)
+        .filter(|d| d.is_finite())
+        .sum();
+    let total_secs: i64 = rows
+        .iter()
+        .map(|a| (a.date_stop.0 - a.date_start.0).max(0))
+        .sum();
+    ui.label(format!(
+        "{} activities, {:.2} km in {} of movement",
+        rows.len(),
+        total_m / 1000.0,
+        theme::format_duration(total_secs)
+    ));
+    if rows.is_empty() {
+        ui.label("No activities in this window.");
+        return;
+    }
+    let local = state.local_time;
+    TableBuilder::new(ui)
+        .id_salt("activities_table")
+        .striped(true)
+        .resizable(true)
+        .column(Column::auto().at_least(150.0))
+        .column(Column::auto().at_least(150.0))
+        .column(Column::auto().at_least(90.0))
+        .column(Column::auto().at_least(80.0))
+        .column(Column::auto().at_least(90.0))
+        .column(Column::auto().at_least(200.0))
+        .column(Column::remainder())
+        .header(theme::ROW_HEIGHT, |mut header| {
+            for title in [
+                "Start",
+                "Stop",
+                "Duration",
+                "Distance (km)",
+                "Avg speed (km/h)",
+                "From",
+                "To",
+            ] {
+                header.col(|ui| {
+                    ui.strong(title);
+                });
+            }
+        })
+        .body(|body| {
+            body.rows(theme::ROW_HEIGHT, rows.len(), |mut row| {
+                let a = &rows[row.index()];
+                row.col(|ui| {
+                    ui.label(theme::format_time(a.date_start.0, local));
+                });
+                row.col(|ui| {
+                    ui.label(theme::format_time(a.date_stop.0, local));
+                });
+                row.col(|ui| {
+                    ui.label(theme::format_duration(a.date_stop.0 - a.date_start.0));
+                });
+                row.col(|ui| {
+                    ui.label(theme::number(Some(a.distance_meters / 1000.0), 2));
+                });
+                row.col(|ui| {
+                    ui.label(theme::number(Some(a.average_speed_km_h), 1));
+                });
+                row.col(|ui| {
+                    ui.label(&a.first_position_address)
+                        .on_hover_text(&a.first_position_address);
+                });
+                row.col(|ui| {
+                    ui.label(&a.last_position_address)
+                        .on_hover_text(&a.last_position_address);
+                });
+            });
+        });
+}

@@ -1,0 +1,160 @@
+//! The equipment picker: the fleet (discovered per D2), search, an id typed
+//! by hand, recently viewed. The list is virtualised: only visible rows are
+//! laid out, so 10,000 machines scroll as smoothly as 10.
+
+use super::theme;
+use crate::app::{Action, AppState};
+
+#[derive(Debug, Default)]
+pub struct PickerView {
+    pub search: String,
+    pub manual_id: String,
+    manual_error: Option<String>,
+    /// Indices into the fleet matching `search`, recomputed only when the
+    /// search or the fleet changes.
+    filtered: Vec<usize>,
+    filtered_for: Option<(String, usize)>,
+}
+
+impl PickerView {
+    fn refresh_filter(&mut self, state: &AppState) {
+        let key = (self.search.clone(), state.fleet.equipments.len());
+        if self.filtered_for.as_ref() == Some(&key) {
+            return;
+        }
+        self.filtered = state
+            .fleet
+            .equipments
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.matches(&self.search))
+            .map(|(i, _)| i)
+            .collect();
+        self.filtered_for = Some(key);
+    }
+}
+
+pub fn equipment_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut PickerView,
+    actions: &mut Vec<Action>,
+) {
+    ui.heading("Equipment");
+    let fleet = &state.fleet;
+    ui.label(
+        egui::RichText::new(
+            "Found through the deprecated fleet history endpoint (the service lists no equipment).",
+        )
+        .small()
+        .weak(),
+    );
+    if fleet.loading {
+        let fraction = if fleet.total > 0 {
+            fleet.done as f32 / fleet.total as f32
+        } else {
+            0.0
+        };
+        ui.add(egui::ProgressBar::new(fraction).text(format!(
+            "Discovering the fleet: {} of {}",
+            fleet.done,
+            fleet.total.max(fleet.done)
+        )));
+    }
+    if let Some(e) = &fleet.error {
+        ui.colored_label(theme::ERROR, format!("Discovery failed: {e}"));
+        if ui.button("Retry discovery").clicked() {
+            actions.push(Action::ReloadFleet);
+        }
+    }
+
+    ui.horizontal(|ui| {
+        let label = ui.label("Search");
+        ui.add(
+            egui::TextEdit::singleline(&mut view.search)
+                .hint_text("name, make, model, serial")
+                .desired_width(f32::INFINITY),
+        )
+        .labelled_by(label.id);
+    });
+    ui.horizontal(|ui| {
+        let label = ui.label("Equipment id");
+        let edit = ui
+            .add(
+                egui::TextEdit::singleline(&mut view.manual_id)
+                    .hint_text("e.g. 1001")
+                    .desired_width(90.0),
+            )
+            .labelled_by(label.id);
+        let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if ui.button("Open").clicked() || enter {
+            match view.manual_id.trim().parse::<i64>() {
+                Ok(id) if id > 0 => {
+                    view.manual_error = None;
+                    actions.push(Action::SelectEquipment(id));
+                }
+                _ => {
+                    view.manual_error = Some(format!(
+                        "'{}' is not an equipment id",
+                        view.manual_id.trim()
+                    ))
+                }
+            }
+        }
+    });
+    if let Some(e) = &view.manual_error {
+        ui.colored_label(theme::ERROR, e);
+    }
+
+    if !state.recent.is_empty() {
+        ui.label(egui::RichText::new("Recently viewed").strong());
+        ui.horizontal_wrapped(|ui| {
+            for id in &state.recent {
+                let name = fleet
+                    .equipments
+                    .iter()
+                    .find(|e| e.id == *id)
+                    .map_or_else(|| id.to_string(), |e| short_name(&e.name));
+                if ui
+                    .small_button(name)
+                    .on_hover_text(format!("Equipment {id}"))
+                    .clicked()
+                {
+                    actions.push(Action::SelectEquipment(*id));
+                }
+            }
+        });
+    }
+
+    view.refresh_filter(state);
+    ui.label(format!(
+        "{} of {} shown",
+        view.filtered.len(),
+        fleet.equipments.len()
+    ));
+    ui.separator();
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show_rows(ui, theme::ROW_HEIGHT, view.filtered.len(), |ui, range| {
+            ui.with_layout(egui::Layout::top_down_justified(egui::Align::LEFT), |ui| {
+                for &i in &view.filtered[range] {
+                    let e = &fleet.equipments[i];
+                    let selected = state.selected == Some(e.id);
+                    let response = ui
+                        .selectable_label(selected, &e.name)
+                        .on_hover_text(format!(
+                            "{} {}, serial {}, id {}",
+                            e.make, e.model, e.serial_number, e.id
+                        ));
+                    if response.clicked() {
+                        actions.push(Action::SelectEquipment(e.id));
+                    }
+                }
+            });
+        });
+}
+
+/// `EX-001 Volvo EC220E (Rotterdam)` -> `EX-001`.
+fn short_name(name: &str) -> String {
+    name.split_whitespace().next().unwrap_or(name).to_owned()
+}

@@ -1,0 +1,88 @@
+//! The panels. Each draws from the app state (read-only) and its own view
+//! state (filters, text being typed), and returns `Action`s; none does I/O.
+
+mod activities;
+mod connection;
+mod equipment;
+mod faults;
+mod history;
+mod status;
+pub mod theme;
+mod window;
+
+use crate::app::{Action, AppState, Tab};
+
+/// What the panels remember between frames that is not app state.
+#[derive(Debug, Default)]
+pub struct ViewState {
+    pub picker: equipment::PickerView,
+    pub window: window::WindowView,
+    pub faults: faults::FaultsView,
+    pub connection: connection::ConnectionView,
+}
+
+/// The whole window; `now` is the wall clock, for ages and "today".
+pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i64) -> Vec<Action> {
+    let mut actions = Vec::new();
+    egui::Panel::top("top_bar").show(ui, |ui| {
+        ui.add_space(theme::GAP);
+        connection::connection_ui(ui, state, &mut view.connection, &mut actions);
+        ui.separator();
+        window::window_ui(ui, state, &mut view.window, &mut actions);
+        ui.add_space(theme::GAP);
+    });
+    egui::Panel::bottom("status_bar").show(ui, |ui| {
+        status::status_bar_ui(ui, state, now);
+    });
+    egui::Panel::left("equipment")
+        .resizable(true)
+        .default_size(300.0)
+        .min_size(220.0)
+        .show(ui, |ui| {
+            equipment::equipment_ui(ui, state, &mut view.picker, &mut actions);
+        });
+    egui::CentralPanel::default().show(ui, |ui| {
+        status::notifications_ui(ui, state, &mut actions);
+        let Some(id) = state.selected else {
+            ui.add_space(40.0);
+            ui.vertical_centered(|ui| {
+                ui.heading("Pick a machine on the left to see its history.");
+            });
+            return;
+        };
+        ui.horizontal(|ui| {
+            let name = state
+                .fleet
+                .equipments
+                .iter()
+                .find(|e| e.id == id)
+                .map_or_else(|| format!("Equipment {id}"), |e| e.name.clone());
+            ui.heading(name);
+            if ui
+                .button("Refresh")
+                .on_hover_text("Fetch this window again")
+                .clicked()
+            {
+                actions.push(Action::Refresh);
+            }
+        });
+        ui.horizontal(|ui| {
+            for (tab, label) in [
+                (Tab::Faults, "Faults"),
+                (Tab::Activities, "Activities"),
+                (Tab::History, "Daily history"),
+            ] {
+                if ui.selectable_label(state.tab == tab, label).clicked() {
+                    actions.push(Action::SetTab(tab));
+                }
+            }
+        });
+        ui.separator();
+        match state.tab {
+            Tab::Faults => faults::faults_ui(ui, state, &mut view.faults),
+            Tab::Activities => activities::activities_ui(ui, state),
+            Tab::History => history::history_ui(ui, state),
+        }
+    });
+    actions
+}

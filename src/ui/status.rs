@@ -1,0 +1,99 @@
+//! Feedback: the status bar (what is being fetched, how far), the offline
+//! mark, and dismissable notifications with their detail.
+
+use super::theme;
+use crate::app::{Action, AppState, Level};
+use crate::worker::Target;
+
+pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64) {
+    ui.horizontal_wrapped(|ui| {
+        if let Some(since) = state.offline_since {
+            let age_min = (now - since).max(0) / 60;
+            ui.colored_label(
+                theme::OFFLINE,
+                format!("OFFLINE: showing cached data, {age_min} min old"),
+            );
+            ui.separator();
+        }
+        if state.fleet.loading {
+            ui.spinner();
+            ui.label(format!(
+                "fleet {} of {}",
+                state.fleet.done, state.fleet.total
+            ));
+            ui.separator();
+        }
+        let mut busy: Vec<(String, String)> = state
+            .progress
+            .iter()
+            .map(|(target, p)| {
+                let what = match target {
+                    Target::Series(s) => crate::app::source_label(*s).to_owned(),
+                    Target::History => "daily history".to_owned(),
+                    other => format!("{other:?}").to_lowercase(),
+                };
+                (
+                    what,
+                    format!(
+                        "{} rows, {}/{} chunks",
+                        p.rows, p.chunks_done, p.chunks_total
+                    ),
+                )
+            })
+            .collect();
+        busy.sort();
+        for pending in [
+            (&state.faults.is_pending(), "faults"),
+            (&state.activities.is_pending(), "activities"),
+            (&state.history.is_pending(), "daily history"),
+        ] {
+            if *pending.0 && !busy.iter().any(|(w, _)| w.eq_ignore_ascii_case(pending.1)) {
+                busy.push((pending.1.to_owned(), "waiting".to_owned()));
+            }
+        }
+        if busy.is_empty() {
+            ui.label("Ready");
+        } else {
+            ui.spinner();
+            for (what, how) in busy {
+                ui.label(format!("Fetching {what}: {how}"));
+            }
+        }
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.label(
+                egui::RichText::new(&state.connection.base_url)
+                    .small()
+                    .weak(),
+            );
+        });
+    });
+}
+
+pub fn notifications_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+    for n in &state.notifications {
+        let color = match n.level {
+            Level::Error => theme::ERROR,
+            Level::Warning => theme::WARNING,
+            Level::Info => theme::INFO,
+        };
+        egui::Frame::group(ui.style())
+            .stroke(egui::Stroke::new(1.0, color))
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.colored_label(color, &n.title);
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        if ui.small_button("Dismiss").clicked() {
+                            actions.push(Action::DismissNotification(n.id));
+                        }
+                    });
+                });
+                if !n.detail.is_empty() {
+                    egui::CollapsingHeader::new("Details")
+                        .id_salt(("notification", n.id))
+                        .show(ui, |ui| {
+                            ui.label(&n.detail);
+                        });
+                }
+            });
+    }
+}

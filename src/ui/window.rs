@@ -1,0 +1,97 @@
+//! The time window: presets, a custom range of days, UTC or local display,
+//! and the since/until actually sent to the service.
+
+use super::theme;
+use crate::api::time::{SECS_PER_DAY, civil_from_days, days_from_civil, format_wire};
+use crate::app::{Action, AppState, Preset};
+
+#[derive(Debug, Default)]
+pub struct WindowView {
+    /// The custom range being edited (days since 1970-01-01).
+    editing: Option<(jiff::civil::Date, jiff::civil::Date)>,
+}
+
+fn to_date(day: i64) -> jiff::civil::Date {
+    let (y, m, d) = civil_from_days(day);
+    jiff::civil::Date::new(y.clamp(1, 9999) as i16, m as i8, d as i8).unwrap_or_default()
+}
+
+fn to_day(date: jiff::civil::Date) -> i64 {
+    days_from_civil(
+        i64::from(date.year()),
+        date.month() as u32,
+        date.day() as u32,
+    )
+}
+
+pub fn window_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut WindowView,
+    actions: &mut Vec<Action>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Window:");
+        for preset in Preset::ALL {
+            if ui
+                .selectable_label(state.preset == preset, preset.label())
+                .clicked()
+                && state.preset != preset
+            {
+                actions.push(Action::SetPreset(preset));
+            }
+        }
+        if state.preset == Preset::Custom {
+            let (first, last) = *view.editing.get_or_insert_with(|| {
+                (to_date(state.custom_days.0), to_date(state.custom_days.1))
+            });
+            let (mut a, mut b) = (first, last);
+            ui.label("from");
+            ui.add(egui_extras::DatePickerButton::new(&mut a).id_salt("window_from"));
+            ui.label("to");
+            ui.add(egui_extras::DatePickerButton::new(&mut b).id_salt("window_to"));
+            if (a, b) != (first, last) {
+                view.editing = Some((a, b));
+                actions.push(Action::SetCustomDays {
+                    first_day: to_day(a),
+                    last_day: to_day(b),
+                });
+            }
+        } else {
+            view.editing = None;
+        }
+        ui.separator();
+        let mut local = state.local_time;
+        if ui
+            .checkbox(&mut local, "Local time")
+            .on_hover_text("Show times in this computer's time zone")
+            .changed()
+        {
+            actions.push(Action::SetLocalTime(local));
+        }
+    });
+    let w = state.window.unwrap_or_else(|| state.selected_window());
+    let days = (w.until - w.since + 1) / SECS_PER_DAY;
+    ui.label(
+        egui::RichText::new(format!(
+            "since {} until {} sent to the service (UTC, {days} days); times below in {}",
+            format_wire(w.since),
+            format_wire(w.until),
+            theme::zone_label(state.local_time)
+        ))
+        .small()
+        .weak(),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_days_round_trip() {
+        for day in [0, 19_000, 20_500, -365] {
+            assert_eq!(to_day(to_date(day)), day);
+        }
+    }
+}

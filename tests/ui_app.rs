@@ -1,0 +1,396 @@
+//! The real app, driven through its accessibility tree (egui_kittest) as a
+//! person would, against real sandboxes on loopback.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use fleetview::api::model::*;
+use fleetview::api::time::TimeWindow;
+use fleetview::api::{ClientConfig, DataKind};
+use fleetview::app::{
+    AppOptions, AppState, ConnStatus, Connection, FleetApp, Loadable, Preset, ServiceOptions, Tab,
+};
+use fleetview::sandbox::simulate::FIRST_ID;
+use fleetview::ui::{ViewState, app_ui};
+
+fn embedded() -> AppOptions {
+    AppOptions {
+        clock: Some(common::now()),
+        ..AppOptions::default()
+    }
+}
+
+fn harness(options: AppOptions) -> Harness<'static, FleetApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_eframe(move |cc| FleetApp::new(cc, options))
+}
+
+/// Steps the app until `cond` holds (the worker answers asynchronously).
+fn wait_until(h: &mut Harness<'static, FleetApp>, what: &str, cond: impl Fn(&FleetApp) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !cond(h.state()) {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // A couple more frames so the UI shows what the state now holds.
+    h.step();
+    h.step();
+}
+
+fn fleet_loaded(app: &FleetApp) -> bool {
+    !app.state().fleet.loading && app.state().fleet.equipments.len() == 60
+}
+
+/// Focuses a text field (found by role and name) and types into it.
+fn type_into(
+    h: &mut Harness<'static, FleetApp>,
+    role: egui::accesskit::Role,
+    name: &str,
+    text: &str,
+) {
+    h.get_by_role_and_label(role, name).focus();
+    h.step();
+    h.get_by_role_and_label(role, name).type_text(text);
+    h.run_steps(2);
+}
+
+/// Asks the app's own sandbox, over HTTP, what the service has.
+async fn service_rows(base: &str, id: i64, segment: &str, w: TimeWindow) -> serde_json::Value {
+    let http = reqwest::Client::new();
+    let token = common::login(&http, base).await;
+    http.get(format!(
+        "{base}/v2/fleet/equipments/{id}/{segment}?{}",
+        common::window_query(w.since, w.until)
+    ))
+    .header("x-access-token", token)
+    .send()
+    .await
+    .expect("sent")
+    .json()
+    .await
+    .expect("json")
+}
+
+fn block<T>(f: impl std::future::Future<Output = T>) -> T {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("rt")
+        .block_on(f)
+}
+
+#[test]
+fn pick_a_machine_choose_a_window_and_see_what_the_service_has() {
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the fleet", fleet_loaded);
+    assert!(
+        h.state()
+            .state()
+            .title()
+            .starts_with("fleetview: Embedded sandbox")
+    );
+    let base = h.state().state().connection.base_url.clone();
+
+    // A machine among the first rows that has both faults and activities.
+    let w = Preset::Last30Days.window(common::now(), (0, 0));
+    let (id, name, faults, activities) = (0..20)
+        .find_map(|i| {
+            let id = FIRST_ID + i;
+            let f = block(service_rows(&base, id, "faults", w))["data"]["total"].as_u64()?;
+            let a = block(service_rows(&base, id, "activities", w))["data"]["total"].as_u64()?;
+            let name = h
+                .state()
+                .state()
+                .fleet
+                .equipments
+                .iter()
+                .find(|e| e.id == id)?
+                .name
+                .clone();
+            (f > 0 && a > 0).then_some((id, name, f, a))
+        })
+        .expect("a machine with faults and activities in 30 days");
+
+    h.get_by_label(&name).click();
+    h.step();
+    h.get_by_label("Last 30 days").click();
+    wait_until(&mut h, "faults and activities", |app| {
+        matches!(app.state().faults, Loadable::Ready(_))
+            && matches!(app.state().activities, Loadable::Ready(_))
+    });
+    assert_eq!(h.state().state().selected, Some(id));
+    h.get_by_label_contains(&format!("{faults} faults shown of {faults} in the window"));
+    h.get_by_label_contains(&format!(
+        "since {} until {}",
+        w.since_wire(),
+        w.until_wire()
+    ));
+
+    h.get_by_label("Activities").click();
+    h.run_steps(2);
+    h.get_by_label_contains(&format!("{activities} activities, "));
+
+    // Filtering by text narrows the fault rows.
+    h.get_by_label("Faults").click();
+    h.run_steps(2);
+    type_into(
+        &mut h,
+        egui::accesskit::Role::TextInput,
+        "Filter",
+        "zzz-no-such-code",
+    );
+    h.get_by_label_contains(&format!("0 faults shown of {faults}"));
+}
+
+#[test]
+fn search_narrows_the_list() {
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the fleet", fleet_loaded);
+    let volvos = h
+        .state()
+        .state()
+        .fleet
+        .equipments
+        .iter()
+        .filter(|e| e.matches("volvo"))
+        .count();
+    assert!(volvos > 0 && volvos < 60);
+    h.get_by_label_contains("60 of 60 shown");
+    assert!(
+        h.query_by_label("WL-002 Liebherr L 550 XPower (Manchester)")
+            .is_some()
+    );
+    type_into(&mut h, egui::accesskit::Role::TextInput, "Search", "Volvo");
+    h.get_by_label_contains(&format!("{volvos} of 60 shown"));
+    assert!(
+        h.query_by_label("WL-002 Liebherr L 550 XPower (Manchester)")
+            .is_none()
+    );
+    assert!(
+        h.query_by_label("EX-001 Volvo EC220E (Rotterdam)")
+            .is_some()
+    );
+}
+
+#[test]
+fn engine_events_read_started_and_stopped_per_d10() {
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the fleet", fleet_loaded);
+    let base = h.state().state().connection.base_url.clone();
+    h.get_by_label("EX-001 Volvo EC220E (Rotterdam)").click();
+    h.step();
+    h.get_by_label("Yesterday").click();
+    h.step();
+    h.get_by_label("Daily history").click();
+    wait_until(&mut h, "the history", |app| {
+        matches!(app.state().history, Loadable::Ready(_))
+    });
+    let w = Preset::Yesterday.window(common::now(), (0, 0));
+    let kind = DataKind::EngineCondition.wire();
+    let events = block(service_rows(&base, FIRST_ID, kind, w));
+    let rows = events["data"]["rows"].as_array().expect("rows").clone();
+    let starts = rows.iter().filter(|r| r["running"] == false).count();
+    let stops = rows.iter().filter(|r| r["running"] == true).count();
+    assert!(starts > 0 && stops > 0, "a working day has engine events");
+    assert_eq!(
+        h.get_all_by_label("started").count(),
+        starts,
+        "running: false is a start (D10)"
+    );
+    assert_eq!(
+        h.get_all_by_label("stopped").count(),
+        stops,
+        "running: true is a stop (D10)"
+    );
+    h.get_by_label_contains("Daily usage (1 days)");
+    h.get_by_label("VCE0EX52047");
+}
+
+#[test]
+fn a_refused_token_shows_the_service_message_and_a_new_token_fixes_it() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let sb = rt.block_on(common::start());
+    let options = AppOptions {
+        service: Some(ServiceOptions {
+            base_url: sb.base.clone(),
+            token: Some(SecretValue::new("expired-or-wrong")),
+            allow_insecure_http: false,
+        }),
+        clock: Some(common::now()),
+        ..AppOptions::default()
+    };
+    let mut h = harness(options);
+    wait_until(&mut h, "the refusal", |app| {
+        matches!(app.state().connection.status, ConnStatus::Unauthorized(_))
+    });
+    h.get_by_label_contains("The service refused the access token: the access token is malformed");
+    assert!(h.state().state().title().contains("token refused"));
+    type_into(
+        &mut h,
+        egui::accesskit::Role::PasswordInput,
+        "New access token",
+        &sb.token,
+    );
+    h.get_by_label("Use token").click();
+    wait_until(&mut h, "the fleet with the new token", fleet_loaded);
+    assert!(matches!(
+        h.state().state().connection.status,
+        ConnStatus::Connected
+    ));
+    // The notification can be dismissed.
+    h.get_by_label("Dismiss").click();
+    h.run_steps(2);
+    assert!(
+        h.query_by_label_contains("refused the access token")
+            .is_none()
+    );
+    drop(sb);
+}
+
+/// A state with odd data, drawn by the real panels.
+fn odd_state() -> AppState {
+    let connection = Connection {
+        label: "test".into(),
+        base_url: "http://127.0.0.1:1".into(),
+        embedded: false,
+        status: ConnStatus::Connected,
+        config: ClientConfig::new("http://127.0.0.1:1"),
+    };
+    let mut s = AppState::new(connection, Some(common::now()));
+    s.selected = Some(42);
+    let t = common::now();
+    s.faults = Loadable::Ready(vec![
+        FaultRow {
+            date: Timestamp(t),
+            description: "".into(),
+            identifier: "X".into(),
+            severity: Some(99),
+            level_label: Some("catastrophic".into()),
+        },
+        FaultRow {
+            date: Timestamp(t - 10),
+            description: "no label".into(),
+            identifier: "Y".into(),
+            severity: None,
+            level_label: None,
+        },
+        FaultRow {
+            date: Timestamp(t - 10),
+            description: "dup".into(),
+            identifier: "Y".into(),
+            severity: Some(-1),
+            level_label: Some("".into()),
+        },
+    ]);
+    s.activities = Loadable::Ready(vec![ActivityRow {
+        date_start: Timestamp(t),
+        date_stop: Timestamp(t - 100),
+        distance_meters: f64::NAN,
+        average_speed_km_h: f64::INFINITY,
+        first_position_address: "".into(),
+        last_position_address: "somewhere".into(),
+    }]);
+    let day = serde_json::from_value::<DailyUsageRow>(serde_json::json!({"date": "2025-06-18T00:00:00Z",
+        "operatingHours": {"hour": null}, "fuelUsed": {"fuelUsed": 3.5, "unit": "L", "estimated": true}})).expect("row");
+    s.history = Loadable::Ready(Arc::new(EquipmentHistory {
+        id: 42,
+        name: "Odd".into(),
+        make: "".into(),
+        model: "?".into(),
+        serial_number: "S".into(),
+        pin: None,
+        vin: None,
+        positions: Page::of(vec![]),
+        fault_codes: Page::of(vec![]),
+        fuel_remainings: Page::of(vec![]),
+        engine_conditions: Page::of(vec![
+            EngineConditionRow {
+                running: true,
+                date: Timestamp(t),
+            },
+            EngineConditionRow {
+                running: true,
+                date: Timestamp(t),
+            },
+        ]),
+        daily_usages: Page::of(vec![day]),
+    }));
+    s
+}
+
+#[test]
+fn odd_data_renders_without_a_panic() {
+    for tab in [Tab::Faults, Tab::Activities, Tab::History] {
+        let mut state = odd_state();
+        state.tab = tab;
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(1400.0, 900.0))
+            .build_ui_state(
+                |ui, (state, view): &mut (AppState, ViewState)| {
+                    let _ = app_ui(ui, state, view, common::now());
+                },
+                (state, ViewState::default()),
+            );
+        h.run_steps(3);
+        match tab {
+            Tab::Faults => {
+                h.get_by_label("catastrophic");
+                assert_eq!(
+                    h.get_all_by_label("unknown").count(),
+                    2,
+                    "a missing or empty label shows as unknown"
+                );
+                h.get_by_label("99");
+                h.get_by_label_contains("3 faults shown of 3");
+            }
+            Tab::Activities => {
+                h.get_by_label_contains("1 activities");
+                h.get_by_label("somewhere");
+            }
+            Tab::History => {
+                assert_eq!(h.get_all_by_label("stopped").count(), 2);
+                h.get_by_label("3.50 (est.)");
+                assert!(h.get_all_by_label("—").count() > 5, "nulls show as a dash");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_large_fleet_stays_fluid() {
+    let mut h = harness(AppOptions {
+        sandbox_fleet_size: Some(10_000),
+        ..embedded()
+    });
+    wait_until(&mut h, "10,000 machines", |app| {
+        !app.state().fleet.loading && app.state().fleet.equipments.len() == 10_000
+    });
+    h.get_by_label_contains("10000 of 10000 shown");
+    // Virtualised: only the rows on screen exist, not 10,000.
+    let rows = h.query_all_by_label_contains(" (").count();
+    assert!((10..100).contains(&rows), "{rows} list rows laid out");
+    let last = h
+        .state()
+        .state()
+        .fleet
+        .equipments
+        .last()
+        .map(|e| e.name.clone())
+        .expect("a last machine");
+    let code = last
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    type_into(&mut h, egui::accesskit::Role::TextInput, "Search", &code);
+    h.get_by_label_contains("1 of 10000 shown");
+    h.get_by_label(&last).click();
+    h.step();
+    assert_eq!(h.state().state().selected, Some(FIRST_ID + 9_999));
+}
