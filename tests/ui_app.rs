@@ -34,7 +34,12 @@ fn harness(options: AppOptions) -> Harness<'static, FleetApp> {
 fn wait_until(h: &mut Harness<'static, FleetApp>, what: &str, cond: impl Fn(&FleetApp) -> bool) {
     let deadline = Instant::now() + Duration::from_secs(30);
     while !cond(h.state()) {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}; connection {:?}, notifications {:?}",
+            h.state().state().connection.status,
+            h.state().state().notifications
+        );
         h.step();
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -393,4 +398,67 @@ fn a_large_fleet_stays_fluid() {
     h.get_by_label(&last).click();
     h.step();
     assert_eq!(h.state().state().selected, Some(FIRST_ID + 9_999));
+}
+
+#[test]
+fn connection_profiles_test_connect_switch_and_keep_no_token() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let service = rt.block_on(common::start_with(common::fixed_config().fleet_size(25)));
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the embedded fleet", fleet_loaded);
+
+    h.get_by_label("Connections").click();
+    h.run_steps(4);
+    h.get_by_label("New profile").click();
+    h.run_steps(2);
+    type_into(
+        &mut h,
+        egui::accesskit::Role::TextInput,
+        "Name",
+        "Test service",
+    );
+    type_into(
+        &mut h,
+        egui::accesskit::Role::TextInput,
+        "Service URL",
+        &service.base,
+    );
+    type_into(
+        &mut h,
+        egui::accesskit::Role::PasswordInput,
+        "Access token",
+        &service.token,
+    );
+    h.get_by_label("Test connection").click();
+    wait_until(&mut h, "the test", |app| app.state().test_result.is_some());
+    h.get_by_label_contains("The service answered: 3 integrations.");
+
+    h.get_by_label("Save").click();
+    h.run_steps(2);
+    assert_eq!(h.state().state().profiles.len(), 1);
+    h.get_by_label("Edit").click();
+    h.run_steps(2);
+    // The token typed for the test is still there (masked): connect with it.
+    h.get_by_label("Save and connect").click();
+    wait_until(&mut h, "the service's fleet", |app| {
+        !app.state().fleet.loading && app.state().fleet.equipments.len() == 25
+    });
+    assert_eq!(h.state().state().connection.label, "Test service");
+    assert!(h.state().state().title().contains("Test service"));
+    h.get_by_label_contains("the token is kept");
+
+    // Settings keep the profile, never the token.
+    let settings = serde_json::to_string(&h.state().state().settings()).expect("settings");
+    assert!(settings.contains(&service.base));
+    assert!(
+        !settings.contains(&service.token),
+        "the token is not in the settings"
+    );
+
+    // And back to the embedded sandbox.
+    h.get_by_label("Embedded sandbox: a simulated fleet on this computer")
+        .click();
+    wait_until(&mut h, "the embedded fleet again", fleet_loaded);
+    assert!(h.state().state().connection.embedded);
+    drop(service);
 }

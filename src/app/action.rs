@@ -1,7 +1,7 @@
 //! What panels ask for. Panels return actions; the app applies them after
 //! drawing, so no panel mutates another's state.
 
-use super::state::{Preset, Tab};
+use super::state::{Preset, Profile, Tab};
 use crate::api::model::SecretValue;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -19,6 +19,24 @@ pub enum Action {
     /// Discover the fleet again.
     ReloadFleet,
     DismissNotification(u64),
+    /// Connect to the embedded sandbox.
+    UseEmbedded,
+    /// Connect to a saved profile, keeping `token` if one was typed.
+    UseProfile {
+        index: usize,
+        token: Option<SecretValue>,
+    },
+    /// Add (`index: None`) or change a profile.
+    SaveProfile {
+        index: Option<usize>,
+        profile: Profile,
+    },
+    DeleteProfile(usize),
+    /// Try a profile's address with one authenticated request.
+    TestProfile {
+        profile: Profile,
+        token: Option<SecretValue>,
+    },
     /// Use a new access token for the current service.
     UseToken(SecretValue),
     SetLocalTime(bool),

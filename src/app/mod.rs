@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 pub use action::Action;
 pub use loadable::Loadable;
-pub use state::{AppState, ConnStatus, Connection, Level, Preset, Settings, Tab};
+pub use state::{AppState, ConnStatus, Connection, Level, Preset, Profile, Settings, Tab};
 
 use crate::api::model::SecretValue;
 use crate::api::time::now_secs;
@@ -61,6 +61,16 @@ impl AppOptions {
     }
 }
 
+/// How the first connection is made.
+enum Start {
+    /// A token was given: go.
+    Ready,
+    /// The embedded sandbox: log in first.
+    Login,
+    /// A saved profile: its token comes from the keychain.
+    Profile(ClientConfig),
+}
+
 pub struct FleetApp {
     state: AppState,
     view: ViewState,
@@ -99,61 +109,75 @@ impl FleetApp {
             }
         });
 
-        let mut sandbox = None;
-        let (connection, login) = match &options.service {
-            Some(s) => {
+        // The embedded sandbox always runs, so switching to it is instant.
+        let mut config = SandboxConfig::default()
+            .clock(options.clock.map_or(Clock::System, Clock::Fixed))
+            .fleet_size(
+                options
+                    .sandbox_fleet_size
+                    .unwrap_or(crate::sandbox::DEFAULT_FLEET_SIZE),
+            );
+        if let Some(dir) = &options.sandbox_data_dir {
+            config = config.data_dir(dir);
+        }
+        let sandbox = match EmbeddedSandbox::start(config) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                startup_errors.push(("The embedded sandbox did not start".into(), e.to_string()));
+                None
+            }
+        };
+        let embedded_url = sandbox.as_ref().map(EmbeddedSandbox::base_url);
+        let settings: Option<Settings> =
+            cc.storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY));
+
+        // Where to start: the command line's service, else the last profile
+        // used, else the embedded sandbox.
+        let profile = settings
+            .as_ref()
+            .filter(|_| options.service.is_none())
+            .and_then(|s| s.active_profile.and_then(|i| s.profiles.get(i).cloned()));
+        let embedded = Connection {
+            label: "Embedded sandbox".into(),
+            base_url: embedded_url
+                .clone()
+                .unwrap_or_else(|| "http://127.0.0.1:0".into()),
+            embedded: true,
+            status: ConnStatus::Connecting,
+            config: ClientConfig::new(
+                embedded_url
+                    .clone()
+                    .unwrap_or_else(|| "http://127.0.0.1:0".into()),
+            ),
+        };
+        let (connection, first, token) = match (&options.service, &profile) {
+            (Some(s), _) => {
                 let mut config = ClientConfig::new(s.base_url.clone());
                 config.allow_insecure_http = s.allow_insecure_http;
-                let label = host_label(&s.base_url);
                 let conn = Connection {
-                    label,
+                    label: host_label(&s.base_url),
                     base_url: s.base_url.clone(),
                     embedded: false,
-                    status: state::ConnStatus::Connecting,
+                    status: ConnStatus::Connecting,
                     config,
                 };
-                (conn, None)
+                (conn, Start::Ready, s.token.clone())
             }
-            None => {
-                let mut config = SandboxConfig::default()
-                    .clock(options.clock.map_or(Clock::System, Clock::Fixed))
-                    .fleet_size(
-                        options
-                            .sandbox_fleet_size
-                            .unwrap_or(crate::sandbox::DEFAULT_FLEET_SIZE),
-                    );
-                if let Some(dir) = &options.sandbox_data_dir {
-                    config = config.data_dir(dir);
-                }
-                let base_url = match EmbeddedSandbox::start(config) {
-                    Ok(s) => {
-                        let url = s.base_url();
-                        sandbox = Some(s);
-                        url
-                    }
-                    Err(e) => {
-                        startup_errors
-                            .push(("The embedded sandbox did not start".into(), e.to_string()));
-                        String::from("http://127.0.0.1:0")
-                    }
-                };
+            (None, Some(p)) => {
                 let conn = Connection {
-                    label: "Embedded sandbox".into(),
-                    base_url: base_url.clone(),
-                    embedded: true,
-                    status: state::ConnStatus::Connecting,
-                    config: ClientConfig::new(base_url),
+                    label: p.name.clone(),
+                    base_url: p.url().to_owned(),
+                    embedded: false,
+                    status: ConnStatus::Connecting,
+                    config: p.client_config(),
                 };
-                let demo = (
-                    crate::sandbox::auth::DEMO_USER.to_owned(),
-                    SecretValue::new(crate::sandbox::auth::DEMO_PASSWORD),
-                );
-                (conn, Some(demo))
+                (conn, Start::Profile(p.client_config()), None)
             }
+            (None, None) => (embedded, Start::Login, None),
         };
 
         let mut client = connection.config.clone();
-        client.token = options.service.as_ref().and_then(|s| s.token.clone());
+        client.token = token;
         let worker = match Worker::spawn(
             WorkerConfig {
                 client: Some(client),
@@ -181,14 +205,9 @@ impl FleetApp {
         };
 
         let mut state = AppState::new(connection, options.clock);
-        if let Some(storage) = cc.storage
-            && let Some(settings) = eframe::get_value::<Settings>(storage, SETTINGS_KEY)
-        {
-            // Settings of another service do not apply to this one.
-            if settings.base_url.as_deref() == options.service.as_ref().map(|s| s.base_url.as_str())
-            {
-                state.restore(settings);
-            }
+        state.embedded_url = embedded_url;
+        if let Some(s) = settings {
+            state.restore(s);
         }
         for (title, detail) in startup_errors {
             state.notify(Level::Error, title, detail);
@@ -200,7 +219,17 @@ impl FleetApp {
             state,
             _sandbox: sandbox,
         };
-        let commands = app.state.start(login);
+        let commands = match first {
+            Start::Ready => app.state.start(None),
+            Start::Login => app.state.start(Some((
+                crate::sandbox::auth::DEMO_USER.to_owned(),
+                SecretValue::new(crate::sandbox::auth::DEMO_PASSWORD),
+            ))),
+            Start::Profile(config) => vec![Command::UseProfile {
+                config,
+                token: None,
+            }],
+        };
         app.send(commands);
         app
     }

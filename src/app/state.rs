@@ -149,10 +149,44 @@ pub struct Notification {
     pub detail: String,
 }
 
+/// A saved service: its address and its separate sandbox address.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    pub name: String,
+    pub base_url: String,
+    pub sandbox_url: String,
+    /// Talk to the sandbox address instead of the service's.
+    pub use_sandbox: bool,
+    #[serde(default)]
+    pub allow_insecure_http: bool,
+}
+
+impl Profile {
+    /// The address in use.
+    pub fn url(&self) -> &str {
+        if self.use_sandbox && !self.sandbox_url.trim().is_empty() {
+            self.sandbox_url.trim()
+        } else {
+            self.base_url.trim()
+        }
+    }
+
+    pub fn client_config(&self) -> ClientConfig {
+        let mut c = ClientConfig::new(self.url().to_owned());
+        c.allow_insecure_http = self.allow_insecure_http;
+        c
+    }
+}
+
 /// What survives a restart (no secrets: the token is never in here).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     pub base_url: Option<String>,
+    #[serde(default)]
+    pub profiles: Vec<Profile>,
+    /// The profile in use; `None` for the embedded sandbox.
+    #[serde(default)]
+    pub active_profile: Option<usize>,
     pub selected: Option<i64>,
     pub recent: Vec<i64>,
     pub preset: Preset,
@@ -184,6 +218,14 @@ pub struct AppState {
     requests: HashMap<Target, RequestId>,
     /// Set when the data shown came from the cache with the service away.
     pub offline_since: Option<i64>,
+    pub profiles: Vec<Profile>,
+    pub active_profile: Option<usize>,
+    /// The embedded sandbox's address, when it runs.
+    pub embedded_url: Option<String>,
+    /// Where the token of the current profile is kept.
+    pub token_note: Option<String>,
+    /// The last connection test: what the service said, or the error.
+    pub test_result: Option<Result<String, String>>,
 }
 
 impl AppState {
@@ -208,6 +250,11 @@ impl AppState {
             next_notification: 1,
             requests: HashMap::new(),
             offline_since: None,
+            profiles: Vec::new(),
+            active_profile: None,
+            embedded_url: None,
+            token_note: None,
+            test_result: None,
         }
     }
 
@@ -216,7 +263,15 @@ impl AppState {
         self.clock.unwrap_or_else(now_secs)
     }
 
+    /// Restores settings; the selection only when it was made on this same
+    /// service.
     pub fn restore(&mut self, s: Settings) {
+        self.profiles = s.profiles;
+        self.active_profile = s.active_profile.filter(|i| *i < self.profiles.len());
+        let here = (!self.connection.embedded).then(|| self.connection.base_url.clone());
+        if s.base_url != here {
+            return;
+        }
         self.selected = s.selected;
         self.recent = s.recent;
         self.preset = s.preset;
@@ -228,6 +283,8 @@ impl AppState {
     pub fn settings(&self) -> Settings {
         Settings {
             base_url: (!self.connection.embedded).then(|| self.connection.base_url.clone()),
+            profiles: self.profiles.clone(),
+            active_profile: self.active_profile,
             selected: self.selected,
             recent: self.recent.clone(),
             preset: self.preset,
@@ -370,6 +427,70 @@ impl AppState {
                 self.notifications.retain(|n| n.id != id);
                 Vec::new()
             }
+            Action::UseEmbedded => {
+                let Some(url) = self.embedded_url.clone() else {
+                    self.notify(Level::Error, "The embedded sandbox is not running", "");
+                    return Vec::new();
+                };
+                self.switch_to(Connection {
+                    label: "Embedded sandbox".into(),
+                    base_url: url.clone(),
+                    embedded: true,
+                    status: ConnStatus::Connecting,
+                    config: ClientConfig::new(url.clone()),
+                });
+                self.active_profile = None;
+                self.token_note = None;
+                vec![
+                    Command::Connect(ClientConfig::new(url)),
+                    Command::Login {
+                        username: crate::sandbox::auth::DEMO_USER.into(),
+                        password: SecretValue::new(crate::sandbox::auth::DEMO_PASSWORD),
+                    },
+                ]
+            }
+            Action::UseProfile { index, token } => {
+                let Some(p) = self.profiles.get(index).cloned() else {
+                    return Vec::new();
+                };
+                self.switch_to(Connection {
+                    label: p.name.clone(),
+                    base_url: p.url().to_owned(),
+                    embedded: false,
+                    status: ConnStatus::Connecting,
+                    config: p.client_config(),
+                });
+                self.active_profile = Some(index);
+                vec![Command::UseProfile {
+                    config: p.client_config(),
+                    token,
+                }]
+            }
+            Action::SaveProfile { index, profile } => {
+                match index.filter(|i| *i < self.profiles.len()) {
+                    Some(i) => self.profiles[i] = profile,
+                    None => self.profiles.push(profile),
+                }
+                Vec::new()
+            }
+            Action::DeleteProfile(index) => {
+                if index < self.profiles.len() {
+                    self.profiles.remove(index);
+                    self.active_profile = match self.active_profile {
+                        Some(a) if a == index => None,
+                        Some(a) if a > index => Some(a - 1),
+                        other => other,
+                    };
+                }
+                Vec::new()
+            }
+            Action::TestProfile { profile, token } => {
+                self.test_result = None;
+                vec![Command::TestConnection {
+                    config: profile.client_config(),
+                    token,
+                }]
+            }
             Action::UseToken(token) => {
                 self.connection.status = ConnStatus::Connecting;
                 let mut config = self.connection.config.clone();
@@ -379,12 +500,41 @@ impl AppState {
         }
     }
 
+    /// Another service: nothing of the last one may show.
+    fn switch_to(&mut self, connection: Connection) {
+        self.connection = connection;
+        self.fleet = FleetState::default();
+        self.selected = None;
+        self.recent.clear();
+        self.window = None;
+        self.faults.clear();
+        self.activities.clear();
+        self.history.clear();
+        self.progress.clear();
+        self.offline_since = None;
+    }
+
     pub fn on_event(&mut self, event: Event) -> Vec<Command> {
         match event {
-            Event::Connected { request, .. } => {
+            Event::ConnectionTested { request, result } => {
+                if self.is_current(&Target::ConnectionTest, request) {
+                    self.test_result = Some(
+                        result
+                            .map(|n| format!("The service answered: {n} integrations."))
+                            .map_err(|e| e.to_string()),
+                    );
+                }
+                Vec::new()
+            }
+            Event::Connected {
+                request,
+                token_place,
+                ..
+            } => {
                 if !self.is_current(&Target::Connection, request) {
                     return Vec::new();
                 }
+                self.token_note = token_place.map(|p| p.describe());
                 self.connection.status = ConnStatus::Connected;
                 let mut out = Vec::new();
                 if self.fleet.equipments.is_empty() {

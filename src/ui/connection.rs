@@ -4,11 +4,17 @@
 
 use super::theme;
 use crate::api::model::SecretValue;
-use crate::app::{Action, AppState, ConnStatus};
+use crate::app::{Action, AppState, ConnStatus, Profile};
 
 #[derive(Default)]
 pub struct ConnectionView {
     token: String,
+    /// The Connections window is open.
+    open: bool,
+    /// The profile being edited: its index (`None`: a new one) and fields.
+    editing: Option<(Option<usize>, Profile)>,
+    /// A token typed for the profile being edited (masked, never saved here).
+    profile_token: String,
 }
 
 impl std::fmt::Debug for ConnectionView {
@@ -48,7 +54,24 @@ pub fn connection_ui(
         if ui.button("Reload fleet").clicked() {
             actions.push(Action::ReloadFleet);
         }
+        if ui
+            .button("Connections")
+            .on_hover_text("Services, sandbox addresses and tokens")
+            .clicked()
+        {
+            view.open = !view.open;
+        }
     });
+    if view.open {
+        let mut open = true;
+        egui::Window::new("Connections")
+            .open(&mut open)
+            .default_width(520.0)
+            .show(ui.ctx(), |ui| {
+                connections_window_ui(ui, state, view, actions);
+            });
+        view.open = open;
+    }
     if let ConnStatus::Unauthorized(message) = &c.status {
         ui.horizontal_wrapped(|ui| {
             ui.colored_label(theme::ERROR, format!("The service said: {message}"));
@@ -66,10 +89,175 @@ pub fn connection_ui(
                 )
                 .clicked()
             {
-                let token = SecretValue::new(view.token.trim());
-                zeroize::Zeroize::zeroize(&mut view.token);
-                actions.push(Action::UseToken(token));
+                if let Some(token) = take_token(&mut view.token) {
+                    actions.push(Action::UseToken(token));
+                }
             }
         });
+    }
+}
+
+fn take_token(field: &mut String) -> Option<SecretValue> {
+    let t = field.trim();
+    let token = (!t.is_empty()).then(|| SecretValue::new(t));
+    zeroize::Zeroize::zeroize(field);
+    token
+}
+
+fn connections_window_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut ConnectionView,
+    actions: &mut Vec<Action>,
+) {
+    ui.label("Choose where fleetview gets its data.");
+    if state.embedded_url.is_some() {
+        let active = state.connection.embedded;
+        ui.horizontal(|ui| {
+            ui.label(if active { "(in use)" } else { "" });
+            if ui
+                .selectable_label(
+                    active,
+                    "Embedded sandbox: a simulated fleet on this computer",
+                )
+                .clicked()
+                && !active
+            {
+                actions.push(Action::UseEmbedded);
+            }
+        });
+    }
+    for (i, p) in state.profiles.iter().enumerate() {
+        let active = state.active_profile == Some(i) && !state.connection.embedded;
+        ui.horizontal(|ui| {
+            ui.label(if active { "(in use)" } else { "" });
+            ui.label(egui::RichText::new(&p.name).strong());
+            ui.label(egui::RichText::new(p.url()).small().weak());
+            if ui.small_button("Edit").clicked() {
+                view.editing = Some((Some(i), p.clone()));
+            }
+            if ui.small_button("Connect").clicked() {
+                actions.push(Action::UseProfile {
+                    index: i,
+                    token: None,
+                });
+            }
+        });
+    }
+    if ui.button("New profile").clicked() {
+        view.editing = Some((
+            None,
+            Profile {
+                name: String::new(),
+                base_url: String::new(),
+                sandbox_url: String::new(),
+                use_sandbox: false,
+                allow_insecure_http: false,
+            },
+        ));
+    }
+    if let Some(note) = &state.token_note {
+        ui.label(egui::RichText::new(note).small());
+    }
+    let Some((index, profile)) = &mut view.editing else {
+        return;
+    };
+    ui.separator();
+    egui::Grid::new("profile_editor")
+        .num_columns(2)
+        .spacing([12.0, 6.0])
+        .show(ui, |ui| {
+            let l = ui.label("Name");
+            ui.add(
+                egui::TextEdit::singleline(&mut profile.name)
+                    .hint_text("e.g. Production")
+                    .desired_width(320.0),
+            )
+            .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label("Service URL");
+            ui.add(
+                egui::TextEdit::singleline(&mut profile.base_url)
+                    .hint_text("https://...")
+                    .desired_width(320.0),
+            )
+            .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label("Sandbox URL");
+            ui.add(
+                egui::TextEdit::singleline(&mut profile.sandbox_url)
+                    .hint_text("the service's separate sandbox")
+                    .desired_width(320.0),
+            )
+            .labelled_by(l.id);
+            ui.end_row();
+            ui.label("");
+            ui.checkbox(&mut profile.use_sandbox, "Use the sandbox URL");
+            ui.end_row();
+            let l = ui.label("Access token");
+            ui.add(
+                egui::TextEdit::singleline(&mut view.profile_token)
+                    .password(true)
+                    .hint_text("kept in the keychain")
+                    .desired_width(320.0),
+            )
+            .labelled_by(l.id);
+            ui.end_row();
+        });
+    ui.label(
+        egui::RichText::new(format!("Requests go to {}", profile.url()))
+            .small()
+            .weak(),
+    );
+    let mut deleted = false;
+    ui.horizontal(|ui| {
+        if ui.button("Test connection").clicked() {
+            let token = (!view.profile_token.trim().is_empty())
+                .then(|| SecretValue::new(view.profile_token.trim()));
+            actions.push(Action::TestProfile {
+                profile: profile.clone(),
+                token,
+            });
+        }
+        if ui.button("Save").clicked() {
+            actions.push(Action::SaveProfile {
+                index: *index,
+                profile: profile.clone(),
+            });
+        }
+        let can_connect = index.is_some();
+        if ui
+            .add_enabled(can_connect, egui::Button::new("Save and connect"))
+            .clicked()
+            && let Some(i) = *index
+        {
+            actions.push(Action::SaveProfile {
+                index: Some(i),
+                profile: profile.clone(),
+            });
+            actions.push(Action::UseProfile {
+                index: i,
+                token: take_token(&mut view.profile_token),
+            });
+        }
+        if let Some(i) = *index
+            && ui.button("Delete profile").clicked()
+        {
+            actions.push(Action::DeleteProfile(i));
+            deleted = true;
+        }
+    });
+    if deleted {
+        view.editing = None;
+        return;
+    }
+    match &state.test_result {
+        Some(Ok(m)) => {
+            ui.colored_label(theme::INFO, m);
+        }
+        Some(Err(e)) => {
+            ui.colored_label(theme::ERROR, e);
+        }
+        None => {}
     }
 }

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use super::fetch::{Fetched, Progress};
+use super::tokens::TokenPlace;
 use crate::api::client::FleetPage;
 use crate::api::model::SecretValue;
 use crate::api::model::{
@@ -20,6 +21,7 @@ pub type RequestId = u64;
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Target {
     Connection,
+    ConnectionTest,
     Fleet,
     Series(SeriesSource),
     History,
@@ -36,6 +38,17 @@ pub enum Command {
     Login {
         username: String,
         password: SecretValue,
+    },
+    /// Connect to a saved profile: keep `token` if given (keychain or
+    /// memory), otherwise use the one kept for this base URL.
+    UseProfile {
+        config: ClientConfig,
+        token: Option<SecretValue>,
+    },
+    /// One authenticated request to see whether a service answers.
+    TestConnection {
+        config: ClientConfig,
+        token: Option<SecretValue>,
     },
     /// Fetch a series through the cache.
     FetchSeries {
@@ -74,7 +87,10 @@ pub enum Command {
 impl Command {
     pub fn target(&self) -> Target {
         match self {
-            Command::Connect(_) | Command::Login { .. } => Target::Connection,
+            Command::Connect(_) | Command::Login { .. } | Command::UseProfile { .. } => {
+                Target::Connection
+            }
+            Command::TestConnection { .. } => Target::ConnectionTest,
             Command::FetchSeries { source, .. } => Target::Series(*source),
             Command::FetchHistory { .. } => Target::History,
             Command::DiscoverFleet { .. } => Target::Fleet,
@@ -99,10 +115,17 @@ pub enum CatalogChange {
 
 #[derive(Debug, Clone)]
 pub enum Event {
-    /// The worker now talks to this base URL.
+    /// The worker now talks to this base URL; `token_place` says where its
+    /// token is kept, when it came from a profile.
     Connected {
         request: RequestId,
         base_url: String,
+        token_place: Option<TokenPlace>,
+    },
+    /// A connection test's outcome: integrations counted, or the error.
+    ConnectionTested {
+        request: RequestId,
+        result: Result<usize, ApiError>,
     },
     Progress {
         target: Target,
@@ -148,6 +171,7 @@ impl Event {
     pub fn request(&self) -> RequestId {
         match self {
             Event::Connected { request, .. }
+            | Event::ConnectionTested { request, .. }
             | Event::Progress { request, .. }
             | Event::Series { request, .. }
             | Event::History { request, .. }

@@ -8,6 +8,7 @@
 
 pub mod fetch;
 pub mod messages;
+pub mod tokens;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -22,6 +23,7 @@ use crate::api::{ApiClient, ApiError, ClientConfig};
 use crate::cache::Cache;
 pub use fetch::{Fetched, Progress, SeriesRequest};
 pub use messages::{CatalogChange, Command, Event, RequestId, Target};
+pub use tokens::{TokenPlace, TokenStore};
 
 /// Called after every event, to wake the UI (`Context::request_repaint`).
 pub type Wake = Arc<dyn Fn() + Send + Sync>;
@@ -207,6 +209,7 @@ async fn run(
         mut base_url,
         cache,
     } = start;
+    let tokens = Arc::new(TokenStore::default());
     let mut tasks: HashMap<Target, AbortHandle> = HashMap::new();
 
     while let Some((id, command)) = commands.recv().await {
@@ -229,6 +232,7 @@ async fn run(
                             Event::Connected {
                                 request: id,
                                 base_url: url,
+                                token_place: None,
                             },
                         );
                     }
@@ -242,6 +246,83 @@ async fn run(
                         },
                     ),
                 }
+            }
+            Command::UseProfile { config, token } => {
+                let key = config.base_url.clone();
+                let store = tokens.clone();
+                // The keychain may block (D-Bus): off the async threads.
+                let found = tokio::task::spawn_blocking(move || match token {
+                    Some(t) => {
+                        let place = store.save(&key, &t);
+                        (Some(t), place)
+                    }
+                    None => store.load(&key),
+                })
+                .await;
+                let (token, place) = match found {
+                    Ok(found) => found,
+                    Err(e) => (None, TokenPlace::SessionOnly(e.to_string())),
+                };
+                let url = config.base_url.clone();
+                let result = match token {
+                    None => Err(ApiError::NoToken),
+                    Some(t) => ApiClient::new(ClientConfig {
+                        token: Some(t),
+                        ..config
+                    }),
+                };
+                match result {
+                    Ok(c) => {
+                        client = Some(Arc::new(c));
+                        base_url = url.clone();
+                        shared.emit(
+                            &target,
+                            id,
+                            Event::Connected {
+                                request: id,
+                                base_url: url,
+                                token_place: Some(place),
+                            },
+                        );
+                    }
+                    Err(error) => shared.emit(
+                        &target,
+                        id,
+                        Event::Failed {
+                            target: target.clone(),
+                            request: id,
+                            error,
+                        },
+                    ),
+                }
+            }
+            Command::TestConnection { config, token } => {
+                let store = tokens.clone();
+                let key = config.base_url.clone();
+                let shared = shared.clone();
+                let target = target.clone();
+                let handle = tokio::spawn(async move {
+                    let token = match token {
+                        Some(t) => Some(t),
+                        None => tokio::task::spawn_blocking(move || store.load(&key).0)
+                            .await
+                            .ok()
+                            .flatten(),
+                    };
+                    let result = match ApiClient::new(ClientConfig { token, ..config }) {
+                        Ok(c) => c.integrations().await.map(|list| list.len()),
+                        Err(e) => Err(e),
+                    };
+                    shared.emit(
+                        &target,
+                        id,
+                        Event::ConnectionTested {
+                            request: id,
+                            result,
+                        },
+                    );
+                });
+                tasks.insert(Target::ConnectionTest, handle.abort_handle());
             }
             Command::Login { username, password } => {
                 let Some(current) = client.clone() else {
@@ -270,6 +351,7 @@ async fn run(
                             Event::Connected {
                                 request: id,
                                 base_url: base_url.clone(),
+                                token_place: None,
                             },
                         );
                     }
@@ -460,7 +542,11 @@ impl TaskCtx {
                     },
                 });
             }
-            Command::Connect(_) | Command::Login { .. } | Command::Cancel(_) => {}
+            Command::Connect(_)
+            | Command::Login { .. }
+            | Command::UseProfile { .. }
+            | Command::TestConnection { .. }
+            | Command::Cancel(_) => {}
         }
         Ok(())
     }
