@@ -703,6 +703,57 @@ mod tests {
         );
     }
 
+    fn connection(embedded: bool, url: &str) -> Connection {
+        Connection {
+            label: "x".into(),
+            base_url: url.into(),
+            embedded,
+            status: ConnStatus::Connected,
+            config: ClientConfig::new(url),
+        }
+    }
+
+    #[test]
+    fn settings_survive_a_restart_without_secrets() {
+        let mut a = AppState::new(connection(true, "http://127.0.0.1:1"), Some(1_750_000_000));
+        a.on_action(Action::SelectEquipment(1003));
+        a.on_action(Action::SetPreset(Preset::Last30Days));
+        a.on_action(Action::SetTab(Tab::History));
+        a.on_action(Action::SetLocalTime(true));
+        a.on_action(Action::SaveProfile {
+            index: None,
+            profile: Profile {
+                name: "Prod".into(),
+                base_url: "https://fleet.example".into(),
+                sandbox_url: "https://sandbox.fleet.example".into(),
+                use_sandbox: true,
+                allow_insecure_http: false,
+            },
+        });
+        a.on_action(Action::UseToken(SecretValue::new("tok-secret-123")));
+        let saved = serde_json::to_string(&a.settings()).unwrap_or_default();
+        assert!(!saved.contains("tok-secret-123"));
+        let settings: Settings = serde_json::from_str(&saved).expect("settings read back");
+
+        // Same (embedded) service: everything comes back.
+        let mut b = AppState::new(connection(true, "http://127.0.0.1:2"), Some(1_750_000_000));
+        b.restore(settings.clone());
+        assert_eq!(
+            (b.selected, b.preset, b.tab, b.local_time),
+            (Some(1003), Preset::Last30Days, Tab::History, true)
+        );
+        assert_eq!(b.recent, vec![1003]);
+        assert_eq!(b.profiles.len(), 1);
+        assert_eq!(b.profiles[0].url(), "https://sandbox.fleet.example");
+        // Another service: the profiles, not the machine of the other one.
+        let mut c = AppState::new(
+            connection(false, "https://other.example"),
+            Some(1_750_000_000),
+        );
+        c.restore(settings);
+        assert_eq!((c.selected, c.profiles.len()), (None, 1));
+    }
+
     #[test]
     fn search_matches_every_word_anywhere() {
         let e = EquipmentSummary {
