@@ -82,16 +82,14 @@ pub fn connection_ui(
                     .desired_width(260.0),
             )
             .labelled_by(label.id);
-            if ui
+            let clicked = ui
                 .add_enabled(
                     !view.token.trim().is_empty(),
                     egui::Button::new("Use token"),
                 )
-                .clicked()
-            {
-                if let Some(token) = take_token(&mut view.token) {
-                    actions.push(Action::UseToken(token));
-                }
+                .clicked();
+            if clicked && let Some(token) = take_token(&mut view.token) {
+                actions.push(Action::UseToken(token));
             }
         });
     }

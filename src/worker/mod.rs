@@ -199,16 +199,58 @@ struct Start {
     cache: Option<Arc<Cache>>,
 }
 
+/// The service in use. Connection changes run on the command loop itself,
+/// so the commands after them use the new client.
+struct Session {
+    client: Option<Arc<ApiClient>>,
+    base_url: String,
+}
+
+impl Session {
+    /// Makes a new client the one in use and says so, or says why not.
+    fn install(
+        &mut self,
+        result: Result<ApiClient, ApiError>,
+        token_place: Option<TokenPlace>,
+        shared: &Shared,
+        target: &Target,
+        id: RequestId,
+    ) {
+        match result {
+            Ok(c) => {
+                self.base_url = c.config().base_url.clone();
+                self.client = Some(Arc::new(c));
+                let event = Event::Connected {
+                    request: id,
+                    base_url: self.base_url.clone(),
+                    token_place,
+                };
+                shared.emit(target, id, event);
+            }
+            Err(error) => shared.emit(
+                target,
+                id,
+                Event::Failed {
+                    target: target.clone(),
+                    request: id,
+                    error,
+                },
+            ),
+        }
+    }
+}
+
 async fn run(
     start: Start,
     mut commands: tmpsc::UnboundedReceiver<(RequestId, Command)>,
     shared: Shared,
 ) {
     let Start {
-        mut client,
-        mut base_url,
+        client,
+        base_url,
         cache,
     } = start;
+    let mut session = Session { client, base_url };
     let tokens = Arc::new(TokenStore::default());
     let mut tasks: HashMap<Target, AbortHandle> = HashMap::new();
 
@@ -221,31 +263,7 @@ async fn run(
         match command {
             Command::Cancel(_) => {}
             Command::Connect(cfg) => {
-                let url = cfg.base_url.clone();
-                match ApiClient::new(cfg) {
-                    Ok(c) => {
-                        client = Some(Arc::new(c));
-                        base_url = url.clone();
-                        shared.emit(
-                            &target,
-                            id,
-                            Event::Connected {
-                                request: id,
-                                base_url: url,
-                                token_place: None,
-                            },
-                        );
-                    }
-                    Err(error) => shared.emit(
-                        &target,
-                        id,
-                        Event::Failed {
-                            target: target.clone(),
-                            request: id,
-                            error,
-                        },
-                    ),
-                }
+                session.install(ApiClient::new(cfg), None, &shared, &target, id)
             }
             Command::UseProfile { config, token } => {
                 let key = config.base_url.clone();
@@ -259,11 +277,8 @@ async fn run(
                     None => store.load(&key),
                 })
                 .await;
-                let (token, place) = match found {
-                    Ok(found) => found,
-                    Err(e) => (None, TokenPlace::SessionOnly(e.to_string())),
-                };
-                let url = config.base_url.clone();
+                let (token, place) =
+                    found.unwrap_or_else(|e| (None, TokenPlace::SessionOnly(e.to_string())));
                 let result = match token {
                     None => Err(ApiError::NoToken),
                     Some(t) => ApiClient::new(ClientConfig {
@@ -271,30 +286,7 @@ async fn run(
                         ..config
                     }),
                 };
-                match result {
-                    Ok(c) => {
-                        client = Some(Arc::new(c));
-                        base_url = url.clone();
-                        shared.emit(
-                            &target,
-                            id,
-                            Event::Connected {
-                                request: id,
-                                base_url: url,
-                                token_place: Some(place),
-                            },
-                        );
-                    }
-                    Err(error) => shared.emit(
-                        &target,
-                        id,
-                        Event::Failed {
-                            target: target.clone(),
-                            request: id,
-                            error,
-                        },
-                    ),
-                }
+                session.install(result, Some(place), &shared, &target, id);
             }
             Command::TestConnection { config, token } => {
                 let store = tokens.clone();
@@ -325,52 +317,20 @@ async fn run(
                 tasks.insert(Target::ConnectionTest, handle.abort_handle());
             }
             Command::Login { username, password } => {
-                let Some(current) = client.clone() else {
-                    shared.emit(
-                        &target,
-                        id,
-                        Event::Failed {
-                            target: target.clone(),
-                            request: id,
-                            error: ApiError::NotConnected,
-                        },
-                    );
-                    continue;
+                let result = match session.client.clone() {
+                    Some(current) => current
+                        .login(&username, password.expose())
+                        .await
+                        .and_then(|t| current.with_token(t)),
+                    None => Err(ApiError::NotConnected),
                 };
-                // Logged in on the worker's own loop: commands after it use the new token.
-                match current
-                    .login(&username, password.expose())
-                    .await
-                    .and_then(|t| current.with_token(t))
-                {
-                    Ok(c) => {
-                        client = Some(Arc::new(c));
-                        shared.emit(
-                            &target,
-                            id,
-                            Event::Connected {
-                                request: id,
-                                base_url: base_url.clone(),
-                                token_place: None,
-                            },
-                        );
-                    }
-                    Err(error) => shared.emit(
-                        &target,
-                        id,
-                        Event::Failed {
-                            target: target.clone(),
-                            request: id,
-                            error,
-                        },
-                    ),
-                }
+                session.install(result, None, &shared, &target, id);
             }
             command => {
                 let ctx = TaskCtx {
-                    client: client.clone(),
+                    client: session.client.clone(),
                     cache: cache.clone(),
-                    base_url: base_url.clone(),
+                    base_url: session.base_url.clone(),
                     shared: shared.clone(),
                     target: target.clone(),
                     id,
