@@ -326,12 +326,18 @@ fn odd_state() -> AppState {
         ]),
         daily_usages: Page::of(vec![day]),
     }));
+    s.catalog.integrations = Loadable::Ready(vec![Integration {
+        id: 9,
+        name: "odd".into(),
+        data_source_code: "NOT_A_SOURCE".into(),
+        status: "pending-approval".into(),
+    }]);
     s
 }
 
 #[test]
 fn odd_data_renders_without_a_panic() {
-    for tab in [Tab::Faults, Tab::Activities, Tab::History] {
+    for tab in [Tab::Faults, Tab::Activities, Tab::History, Tab::Catalog] {
         let mut state = odd_state();
         state.tab = tab;
         let mut h = Harness::builder()
@@ -357,6 +363,11 @@ fn odd_data_renders_without_a_panic() {
             Tab::Activities => {
                 h.get_by_label_contains("1 activities");
                 h.get_by_label("somewhere");
+            }
+            Tab::Catalog => {
+                // Any status string shows as it comes (D4); an unknown source by its code.
+                h.get_by_label("pending-approval");
+                h.get_by_label("NOT_A_SOURCE");
             }
             Tab::History => {
                 assert_eq!(h.get_all_by_label("stopped").count(), 2);

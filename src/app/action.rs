@@ -2,7 +2,7 @@
 //! drawing, so no panel mutates another's state.
 
 use super::state::{Preset, Profile, Tab};
-use crate::api::model::SecretValue;
+use crate::api::model::{CreateIntegration, SecretValue, UpdateIntegration};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
@@ -36,6 +36,18 @@ pub enum Action {
     TestProfile {
         profile: Profile,
         token: Option<SecretValue>,
+    },
+    LoadCatalog,
+    SelectIntegration(i64),
+    CreateIntegration(CreateIntegration),
+    UpdateIntegration {
+        id: i64,
+        body: UpdateIntegration,
+    },
+    DeleteIntegration(i64),
+    SetIntegrationActive {
+        id: i64,
+        active: bool,
     },
     /// Use a new access token for the current service.
     UseToken(SecretValue),

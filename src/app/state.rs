@@ -9,10 +9,12 @@ use serde::{Deserialize, Serialize};
 
 use super::action::Action;
 use super::loadable::Loadable;
-use crate::api::model::{ActivityRow, EquipmentHistory, FaultRow, SecretValue};
+use crate::api::model::{
+    ActivityRow, DataSource, EquipmentHistory, FaultRow, Integration, SecretValue,
+};
 use crate::api::time::{SECS_PER_DAY, TimeWindow, civil_from_days, days_from_civil, now_secs};
 use crate::api::{ApiError, ClientConfig, DataKind, SeriesSource};
-use crate::worker::{Command, Event, Progress, RequestId, Target};
+use crate::worker::{CatalogChange, Command, Event, Progress, RequestId, Target};
 
 /// How long ago the fleet is looked at to discover it (D2): short, so the
 /// deprecated endpoint's pages stay small.
@@ -77,6 +79,36 @@ pub enum Tab {
     Faults,
     Activities,
     History,
+    /// The integration catalog: data sources and integrations.
+    Catalog,
+}
+
+/// The integration catalog as the app knows it.
+#[derive(Debug, Default)]
+pub struct CatalogState {
+    pub sources: Vec<DataSource>,
+    pub integrations: Loadable<Vec<Integration>>,
+    pub selected: Option<i64>,
+    /// Writes in flight per integration: what is being done.
+    pub busy: HashMap<i64, &'static str>,
+    pub creating: bool,
+    /// The service's answer to the last create that failed.
+    pub create_error: Option<String>,
+    /// The service's answer to the last write on an integration that failed.
+    pub write_error: Option<(i64, String)>,
+    /// Counts successful creates and updates: a form seeing it change
+    /// clears (and wipes) what was typed.
+    pub created: u64,
+    pub updated: u64,
+}
+
+impl CatalogState {
+    pub fn source_label(&self, code: &str) -> String {
+        self.sources
+            .iter()
+            .find(|s| s.code == code)
+            .map_or_else(|| code.to_owned(), |s| s.label.clone())
+    }
 }
 
 /// One machine of the fleet, as discovered.
@@ -226,6 +258,7 @@ pub struct AppState {
     pub token_note: Option<String>,
     /// The last connection test: what the service said, or the error.
     pub test_result: Option<Result<String, String>>,
+    pub catalog: CatalogState,
 }
 
 impl AppState {
@@ -255,6 +288,7 @@ impl AppState {
             embedded_url: None,
             token_note: None,
             test_result: None,
+            catalog: CatalogState::default(),
         }
     }
 
@@ -415,7 +449,37 @@ impl AppState {
             }
             Action::SetTab(t) => {
                 self.tab = t;
+                if t == Tab::Catalog && matches!(self.catalog.integrations, Loadable::Idle) {
+                    return self.load_catalog();
+                }
                 Vec::new()
+            }
+            Action::LoadCatalog => self.load_catalog(),
+            Action::SelectIntegration(id) => {
+                self.catalog.selected = Some(id);
+                Vec::new()
+            }
+            Action::CreateIntegration(body) => {
+                self.catalog.creating = true;
+                self.catalog.create_error = None;
+                vec![Command::CreateIntegration(body)]
+            }
+            Action::UpdateIntegration { id, body } => {
+                self.catalog.busy.insert(id, "saving");
+                self.catalog.write_error = None;
+                vec![Command::UpdateIntegration { id, body }]
+            }
+            Action::DeleteIntegration(id) => {
+                self.catalog.busy.insert(id, "deleting");
+                self.catalog.write_error = None;
+                vec![Command::DeleteIntegration { id }]
+            }
+            Action::SetIntegrationActive { id, active } => {
+                self.catalog
+                    .busy
+                    .insert(id, if active { "activating" } else { "deactivating" });
+                self.catalog.write_error = None;
+                vec![Command::SetIntegrationActive { id, active }]
             }
             Action::SetLocalTime(on) => {
                 self.local_time = on;
@@ -500,6 +564,11 @@ impl AppState {
         }
     }
 
+    fn load_catalog(&mut self) -> Vec<Command> {
+        self.catalog.integrations.start();
+        vec![Command::LoadCatalog]
+    }
+
     /// Another service: nothing of the last one may show.
     fn switch_to(&mut self, connection: Connection) {
         self.connection = connection;
@@ -512,6 +581,7 @@ impl AppState {
         self.history.clear();
         self.progress.clear();
         self.offline_since = None;
+        self.catalog = CatalogState::default();
     }
 
     pub fn on_event(&mut self, event: Event) -> Vec<Command> {
@@ -629,7 +699,41 @@ impl AppState {
                 self.failed(&target, &error);
                 Vec::new()
             }
-            Event::Catalog { .. } | Event::CatalogChanged { .. } => Vec::new(),
+            Event::Catalog {
+                request,
+                sources,
+                integrations,
+            } => {
+                if self.is_current(&Target::Catalog, request) {
+                    self.catalog.sources = sources;
+                    self.catalog.integrations = Loadable::Ready(integrations);
+                }
+                Vec::new()
+            }
+            Event::CatalogChanged { change, .. } => {
+                match change {
+                    CatalogChange::Created { id } => {
+                        self.catalog.creating = false;
+                        self.catalog.created += 1;
+                        self.catalog.selected = id;
+                    }
+                    CatalogChange::Updated { id } => {
+                        self.catalog.busy.remove(&id);
+                        self.catalog.updated += 1;
+                    }
+                    CatalogChange::Deleted { id } => {
+                        self.catalog.busy.remove(&id);
+                        if self.catalog.selected == Some(id) {
+                            self.catalog.selected = None;
+                        }
+                    }
+                    CatalogChange::StatusSet { id, .. } => {
+                        self.catalog.busy.remove(&id);
+                    }
+                }
+                // Every change is followed by a fresh list.
+                self.load_catalog()
+            }
         }
     }
 
@@ -646,6 +750,29 @@ impl AppState {
             }
             Target::History => self.history.fail(message.clone()),
             Target::Connection => self.connection.status = ConnStatus::Failed(message.clone()),
+            Target::Catalog => self.catalog.integrations.fail(message.clone()),
+            Target::CatalogWrite(key) => {
+                let service_message = match error {
+                    ApiError::BadRequest { message, .. }
+                    | ApiError::NotFound { message, .. }
+                    | ApiError::Server { message, .. } => message.clone(),
+                    other => other.to_string(),
+                };
+                match key.parse::<i64>() {
+                    Ok(id) => {
+                        self.catalog.busy.remove(&id);
+                        self.catalog.write_error = Some((id, service_message));
+                    }
+                    Err(_) => {
+                        self.catalog.creating = false;
+                        self.catalog.create_error = Some(service_message);
+                    }
+                }
+                // Shown beside the form, not as a notification.
+                if !error.is_unauthorized() {
+                    return;
+                }
+            }
             _ => {}
         }
         if let ApiError::Unauthorized {
@@ -669,6 +796,7 @@ impl AppState {
             Target::Series(_) => "Could not load the activities",
             Target::History => "Could not load the daily history",
             Target::Connection => "Could not connect",
+            Target::Catalog => "Could not load the integrations",
             _ => "A request failed",
         };
         self.notify(Level::Error, title, message);

@@ -26,6 +26,8 @@ pub struct ChaosConfig {
     pub seed: u64,
     /// Also disturb POST, PATCH and DELETE.
     pub include_writes: bool,
+    /// Leave GETs alone (with `writes`: disturb writes only).
+    pub skip_reads: bool,
 }
 
 impl ChaosConfig {
@@ -39,7 +41,7 @@ impl ChaosConfig {
     }
 
     /// Parses `key=value` pairs separated by commas, e.g.
-    /// `latency_ms=200,latency=0.3,500=0.1,503=0.05,429=0.05,truncate=0.05,malformed=0.05,seed=7,writes=1`.
+    /// `latency_ms=200,latency=0.3,500=0.1,503=0.05,429=0.05,truncate=0.05,malformed=0.05,seed=7,writes=1,reads=0`.
     pub fn parse(spec: &str) -> Result<Self, String> {
         let mut c = ChaosConfig::default();
         for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -68,6 +70,7 @@ impl ChaosConfig {
                 "malformed" => c.malformed_rate = rate()?,
                 "seed" => c.seed = v.parse().map_err(|_| format!("'{v}' is not a seed"))?,
                 "writes" => c.include_writes = matches!(v, "1" | "true" | "yes"),
+                "reads" => c.skip_reads = matches!(v, "0" | "false" | "no"),
                 other => return Err(format!("unknown chaos key '{other}'")),
             }
         }
@@ -96,8 +99,13 @@ impl Chaos {
         }
     }
 
-    pub fn includes_writes(&self) -> bool {
-        self.config.include_writes
+    /// Whether a request with this method is disturbed.
+    pub fn applies_to(&self, method: &axum::http::Method) -> bool {
+        if method == axum::http::Method::GET {
+            !self.config.skip_reads
+        } else {
+            self.config.include_writes
+        }
     }
 
     fn draw(&self) -> (bool, Fault) {

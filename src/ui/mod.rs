@@ -2,6 +2,7 @@
 //! state (filters, text being typed), and returns `Action`s; none does I/O.
 
 mod activities;
+mod catalog;
 mod connection;
 mod equipment;
 mod faults;
@@ -19,6 +20,7 @@ pub struct ViewState {
     pub window: window::WindowView,
     pub faults: faults::FaultsView,
     pub connection: connection::ConnectionView,
+    pub catalog: catalog::CatalogView,
 }
 
 /// The whole window; `now` is the wall clock, for ages and "today".
@@ -43,6 +45,20 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
         });
     egui::CentralPanel::default().show(ui, |ui| {
         status::notifications_ui(ui, state, &mut actions);
+        ui.horizontal(|ui| {
+            let catalog = state.tab == Tab::Catalog;
+            if ui.selectable_label(!catalog, "Machine history").clicked() && catalog {
+                actions.push(Action::SetTab(Tab::Faults));
+            }
+            if ui.selectable_label(catalog, "Integrations").clicked() && !catalog {
+                actions.push(Action::SetTab(Tab::Catalog));
+            }
+        });
+        ui.separator();
+        if state.tab == Tab::Catalog {
+            catalog::catalog_ui(ui, state, &mut view.catalog, &mut actions);
+            return;
+        }
         let Some(id) = state.selected else {
             ui.add_space(40.0);
             ui.vertical_centered(|ui| {
@@ -82,6 +98,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
             Tab::Faults => faults::faults_ui(ui, state, &mut view.faults),
             Tab::Activities => activities::activities_ui(ui, state),
             Tab::History => history::history_ui(ui, state),
+            Tab::Catalog => {}
         }
     });
     actions
