@@ -611,6 +611,10 @@ impl AppState {
                     out.extend(self.discover());
                 }
                 out.extend(self.fetch_selected());
+                // Restarted on the integrations tab: show them.
+                if self.tab == Tab::Catalog {
+                    out.extend(self.load_catalog());
+                }
                 out
             }
             Event::Progress {
@@ -880,6 +884,33 @@ mod tests {
         );
         c.restore(settings);
         assert_eq!((c.selected, c.profiles.len()), (None, 1));
+    }
+
+    #[test]
+    fn connecting_on_the_integrations_tab_loads_them() {
+        let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(1_750_000_000));
+        s.tab = Tab::Catalog;
+        s.sent(Target::Connection, 7);
+        let commands = s.on_event(Event::Connected {
+            request: 7,
+            base_url: "x".into(),
+            token_place: None,
+        });
+        assert!(commands.iter().any(|c| matches!(c, Command::LoadCatalog)));
+        assert!(
+            commands
+                .iter()
+                .any(|c| matches!(c, Command::DiscoverFleet { .. }))
+        );
+        // A stale connection event does nothing.
+        assert!(
+            s.on_event(Event::Connected {
+                request: 3,
+                base_url: "x".into(),
+                token_place: None
+            })
+            .is_empty()
+        );
     }
 
     #[test]
