@@ -4,6 +4,7 @@
 //! Layers, imports pointing down only (see DESIGN.md):
 //! - [`ui`]: egui panels; view state only; never does I/O.
 //! - [`app`]: the eframe app: state, actions, draining worker events.
+//! - [`basemap`]: the offline map background (Natural Earth), as map tiles.
 //! - [`export`]: CSV and JSON files from fetched data.
 //! - [`worker`]: background thread with a tokio runtime; Commands in, Events out.
 //! - [`cache`]: SQLite store of windows already fetched.
@@ -13,6 +14,7 @@
 
 pub mod api;
 pub mod app;
+pub mod basemap;
 pub mod cache;
 pub mod export;
 pub mod sandbox;

@@ -2,6 +2,8 @@
 //! drawing, so no panel mutates another's state.
 
 use super::state::{Preset, Profile, Tab};
+use super::timeline::{MapSettings, Replay};
+use crate::api::DataKind;
 use crate::api::model::{CreateIntegration, SecretValue, UpdateIntegration};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -52,4 +54,17 @@ pub enum Action {
     /// Use a new access token for the current service.
     UseToken(SecretValue),
     SetLocalTime(bool),
+    /// Plot a data kind, or stop plotting it.
+    SetPlotKind {
+        kind: DataKind,
+        on: bool,
+    },
+    /// The pointer is over this time in a plot.
+    HoverTime(Option<i64>),
+    /// Move the cursor to a time and bring it into view (plots and map).
+    SeekTo(i64),
+    /// Highlight an activity (by row) on the map and seek to its start.
+    SelectActivity(Option<usize>),
+    SetReplay(Replay),
+    SetMapSettings(MapSettings),
 }

@@ -7,6 +7,7 @@
 pub mod action;
 pub mod loadable;
 pub mod state;
+pub mod timeline;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -14,6 +15,7 @@ use std::sync::Arc;
 pub use action::Action;
 pub use loadable::Loadable;
 pub use state::{AppState, ConnStatus, Connection, Level, Preset, Profile, Settings, Tab};
+pub use timeline::{MapSettings, REPLAY_SPEEDS, Replay, TimelineState};
 
 use crate::api::model::SecretValue;
 use crate::api::time::now_secs;
@@ -47,6 +49,10 @@ pub struct AppOptions {
     pub clock: Option<i64>,
     /// Fleet size of the embedded sandbox (default: about 60).
     pub sandbox_fleet_size: Option<u64>,
+    /// Online map tiles on at first start (the user's choice is kept after).
+    pub online_tiles: bool,
+    /// Where online map tiles are cached.
+    pub tile_cache_dir: Option<PathBuf>,
 }
 
 impl AppOptions {
@@ -56,6 +62,8 @@ impl AppOptions {
         Self {
             cache_path: Cache::default_path(),
             sandbox_data_dir: dirs::data_dir().map(|d| d.join("fleetview").join("sandbox")),
+            online_tiles: true,
+            tile_cache_dir: dirs::cache_dir().map(|d| d.join("fleetview").join("tiles")),
             ..Self::default()
         }
     }
@@ -206,6 +214,8 @@ impl FleetApp {
 
         let mut state = AppState::new(connection, options.clock);
         state.embedded_url = embedded_url;
+        state.map.online_tiles = options.online_tiles;
+        state.tile_cache_dir = options.tile_cache_dir.clone();
         if let Some(s) = settings {
             state.restore(s);
         }
@@ -265,6 +275,10 @@ fn host_label(base_url: &str) -> String {
 impl eframe::App for FleetApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         self.poll_worker();
+        let dt_secs = ctx.input(|i| i.stable_dt);
+        if self.state.advance_replay(f64::from(dt_secs)) {
+            ctx.request_repaint();
+        }
         let title = self.state.title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::Action;
 use super::loadable::Loadable;
+use super::timeline::{MapSettings, Replay, TimelineState};
 use crate::api::model::{
     ActivityRow, DataSource, EquipmentHistory, FaultRow, Integration, SecretValue,
 };
@@ -225,6 +226,13 @@ pub struct Settings {
     pub custom_days: (i64, i64),
     pub tab: Tab,
     pub local_time: bool,
+    /// `None`: the default kinds (an emptied list stays empty).
+    #[serde(default)]
+    pub plot_kinds: Option<Vec<DataKind>>,
+    #[serde(default)]
+    pub map: MapSettings,
+    #[serde(default)]
+    pub replay: Replay,
 }
 
 #[derive(Debug)]
@@ -259,6 +267,11 @@ pub struct AppState {
     /// The last connection test: what the service said, or the error.
     pub test_result: Option<Result<String, String>>,
     pub catalog: CatalogState,
+    /// Map, plots and the time cursor they share.
+    pub timeline: TimelineState,
+    pub map: MapSettings,
+    /// Where online map tiles are cached (`None`: not on disk).
+    pub tile_cache_dir: Option<std::path::PathBuf>,
 }
 
 impl AppState {
@@ -289,6 +302,12 @@ impl AppState {
             token_note: None,
             test_result: None,
             catalog: CatalogState::default(),
+            timeline: TimelineState {
+                plot_kinds: TimelineState::default_kinds(),
+                ..TimelineState::default()
+            },
+            map: MapSettings::default(),
+            tile_cache_dir: None,
         }
     }
 
@@ -300,6 +319,14 @@ impl AppState {
     /// Restores settings; the selection only when it was made on this same
     /// service.
     pub fn restore(&mut self, s: Settings) {
+        self.map = s.map;
+        self.timeline.replay = Replay {
+            playing: false,
+            ..s.replay
+        };
+        if let Some(kinds) = s.plot_kinds {
+            self.timeline.plot_kinds = kinds;
+        }
         self.profiles = s.profiles;
         self.active_profile = s.active_profile.filter(|i| *i < self.profiles.len());
         let here = (!self.connection.embedded).then(|| self.connection.base_url.clone());
@@ -325,6 +352,9 @@ impl AppState {
             custom_days: self.custom_days,
             tab: self.tab,
             local_time: self.local_time,
+            plot_kinds: Some(self.timeline.plot_kinds.clone()),
+            map: self.map.clone(),
+            replay: self.timeline.replay,
         }
     }
 
@@ -403,7 +433,12 @@ impl AppState {
         self.faults.start();
         self.activities.start();
         self.history.start();
-        vec![
+        self.timeline.track.start();
+        let mut out = vec![Command::FetchTrack { equipment, window }];
+        for kind in self.timeline.plot_kinds.clone() {
+            out.push(self.fetch_plot(equipment, kind, window));
+        }
+        out.extend([
             Command::FetchSeries {
                 equipment,
                 source: SeriesSource::Faults,
@@ -417,7 +452,17 @@ impl AppState {
                 offline: false,
             },
             Command::FetchHistory { equipment, window },
-        ]
+        ]);
+        out
+    }
+
+    fn fetch_plot(&mut self, equipment: i64, kind: DataKind, window: TimeWindow) -> Command {
+        self.timeline.plots.entry(kind).or_default().start();
+        Command::FetchPlot {
+            equipment,
+            kind,
+            window,
+        }
     }
 
     pub fn on_action(&mut self, action: Action) -> Vec<Command> {
@@ -428,6 +473,7 @@ impl AppState {
                     self.faults.clear();
                     self.activities.clear();
                     self.history.clear();
+                    self.timeline.clear_data();
                 }
                 self.selected = Some(id);
                 self.recent.retain(|r| *r != id);
@@ -480,6 +526,57 @@ impl AppState {
                     .insert(id, if active { "activating" } else { "deactivating" });
                 self.catalog.write_error = None;
                 vec![Command::SetIntegrationActive { id, active }]
+            }
+            Action::SetPlotKind { kind, on } => {
+                self.timeline.plot_kinds.retain(|k| *k != kind);
+                if !on {
+                    self.timeline.plots.remove(&kind);
+                    return vec![Command::Cancel(Target::Plot(kind))];
+                }
+                self.timeline.plot_kinds.push(kind);
+                match (self.selected, self.window) {
+                    (Some(equipment), Some(window)) => {
+                        vec![self.fetch_plot(equipment, kind, window)]
+                    }
+                    _ => Vec::new(),
+                }
+            }
+            Action::HoverTime(t) => {
+                // Hovering only moves a cursor that is not replaying.
+                if !self.timeline.replay.playing {
+                    self.timeline.cursor = t.or(self.timeline.cursor);
+                }
+                Vec::new()
+            }
+            Action::SeekTo(t) => {
+                self.timeline.seek_to(t);
+                Vec::new()
+            }
+            Action::SelectActivity(i) => {
+                self.timeline.selected_activity = i;
+                let start = i.and_then(|i| {
+                    let rows = self.activities.value()?;
+                    rows.get(i).map(|a| a.date_start.0)
+                });
+                if let Some(t) = start {
+                    self.timeline.seek_to(t);
+                }
+                Vec::new()
+            }
+            Action::SetReplay(replay) => {
+                if replay.playing && !self.timeline.replay.playing {
+                    // Starting over from the end: back to the beginning.
+                    let window = self.window.unwrap_or_else(|| self.selected_window());
+                    if self.timeline.cursor.is_none_or(|c| c >= window.until) {
+                        self.timeline.cursor = Some(window.since);
+                    }
+                }
+                self.timeline.replay = replay;
+                Vec::new()
+            }
+            Action::SetMapSettings(map) => {
+                self.map = map;
+                Vec::new()
             }
             Action::SetLocalTime(on) => {
                 self.local_time = on;
@@ -582,6 +679,22 @@ impl AppState {
         self.progress.clear();
         self.offline_since = None;
         self.catalog = CatalogState::default();
+        self.timeline.clear_data();
+    }
+
+    /// Moves a playing replay on by `dt_secs` of wall time; whether it still
+    /// plays (and so wants another frame).
+    pub fn advance_replay(&mut self, dt_secs: f64) -> bool {
+        let Some(window) = self.window else {
+            return false;
+        };
+        let empty = Vec::new();
+        let engine = self
+            .history
+            .value()
+            .map_or(&empty, |h| &h.engine_conditions.rows);
+        self.timeline
+            .advance_replay(dt_secs, window.since, window.until, engine)
     }
 
     pub fn on_event(&mut self, event: Event) -> Vec<Command> {
@@ -682,6 +795,38 @@ impl AppState {
                 }
                 Vec::new()
             }
+            Event::Plot {
+                request,
+                kind,
+                series,
+                offline,
+                ..
+            } => {
+                let target = Target::Plot(kind);
+                if self.is_current(&target, request) {
+                    self.progress.remove(&target);
+                    if offline {
+                        self.offline_since = self.offline_since.or(Some(self.now()));
+                    }
+                    self.timeline.plots.insert(kind, Loadable::Ready(series));
+                }
+                Vec::new()
+            }
+            Event::Track {
+                request,
+                track,
+                offline,
+                ..
+            } => {
+                if self.is_current(&Target::Track, request) {
+                    self.progress.remove(&Target::Track);
+                    if offline {
+                        self.offline_since = self.offline_since.or(Some(self.now()));
+                    }
+                    self.timeline.track = Loadable::Ready(track);
+                }
+                Vec::new()
+            }
             Event::History {
                 request, history, ..
             } => {
@@ -753,6 +898,13 @@ impl AppState {
                 self.activities.fail(message.clone())
             }
             Target::History => self.history.fail(message.clone()),
+            Target::Plot(kind) => self
+                .timeline
+                .plots
+                .entry(*kind)
+                .or_default()
+                .fail(message.clone()),
+            Target::Track => self.timeline.track.fail(message.clone()),
             Target::Connection => self.connection.status = ConnStatus::Failed(message.clone()),
             Target::Catalog => self.catalog.integrations.fail(message.clone()),
             Target::CatalogWrite(key) => {
@@ -799,6 +951,8 @@ impl AppState {
             Target::Series(SeriesSource::Faults) => "Could not load the faults",
             Target::Series(_) => "Could not load the activities",
             Target::History => "Could not load the daily history",
+            Target::Plot(_) => "Could not load a plotted data kind",
+            Target::Track => "Could not load the positions",
             Target::Connection => "Could not connect",
             Target::Catalog => "Could not load the integrations",
             _ => "A request failed",

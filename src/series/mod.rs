@@ -6,10 +6,17 @@
 //! labelled events (or times, when they are dates); `unit`/`*Unit` strings
 //! become the units of their sibling values; an `estimated` flag is kept per
 //! sample on the values of its object.
+//!
+//! For drawing: [`minmax`] aggregates a channel to a few points per pixel
+//! column (M4), [`track`] simplifies positions per zoom level.
 
 mod extract;
+pub mod minmax;
+pub mod track;
 
 pub use extract::{DecodeError, EnvelopeInfo, decode_envelope, decode_rows};
+pub use minmax::{ColumnGrid, MinMaxIndex, m4_points};
+pub use track::{Track, TrackSample};
 
 /// What a channel holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -172,6 +179,23 @@ impl Series {
         }
     }
 
+    /// Puts rows in time order (stable: duplicates keep their order). Rows
+    /// from the service come sorted; this guards against those that do not.
+    pub fn sort_by_time(&mut self) {
+        if self.times.is_sorted() {
+            return;
+        }
+        let mut order: Vec<usize> = (0..self.times.len()).collect();
+        order.sort_by_key(|i| self.times[*i]);
+        self.times = order.iter().map(|i| self.times[*i]).collect();
+        for c in &mut self.channels {
+            c.values = order.iter().map(|i| c.values[*i]).collect();
+            if let Some(est) = &mut c.estimated {
+                *est = order.iter().map(|i| est[*i]).collect();
+            }
+        }
+    }
+
     /// Keeps rows with `since <= time <= until`.
     pub fn retain_window(&mut self, since: i64, until: i64) {
         let lo = self.times.partition_point(|t| *t < since);
@@ -186,6 +210,30 @@ impl Series {
                 *est = est[lo..hi].to_vec();
             }
         }
+    }
+}
+
+/// A series ready to plot: in time order, with a min/max index over each
+/// numeric and boolean channel (built once, off the UI thread).
+#[derive(Debug, Default)]
+pub struct PlotSeries {
+    pub series: Series,
+    /// One per channel of `series`, `None` for labels and times.
+    pub indexes: Vec<Option<MinMaxIndex>>,
+}
+
+impl PlotSeries {
+    pub fn new(mut series: Series) -> Self {
+        series.sort_by_time();
+        let indexes = series
+            .channels
+            .iter()
+            .map(|c| match c.kind {
+                ChannelKind::Numeric | ChannelKind::Boolean => MinMaxIndex::build(&c.values).ok(),
+                ChannelKind::Label | ChannelKind::Time => None,
+            })
+            .collect();
+        Self { series, indexes }
     }
 }
 
@@ -218,6 +266,19 @@ mod tests {
         assert_eq!(y.values[3], 40.0);
         assert_eq!(y.estimated_at(3), Some(false));
         assert_eq!(y.estimated_at(0), None);
+    }
+
+    #[test]
+    fn plot_series_are_sorted_and_indexed() {
+        let mut s = series(&[3, 1, 2, 1], "x", &[30.0, 10.0, 20.0, 11.0]);
+        s.channels[0].estimated = Some(vec![ESTIMATED_YES, ESTIMATED_NO, 2, ESTIMATED_YES]);
+        let p = PlotSeries::new(s);
+        assert_eq!(p.series.times, vec![1, 1, 2, 3]);
+        assert_eq!(p.series.channels[0].values, vec![10.0, 11.0, 20.0, 30.0]);
+        assert_eq!(p.series.channels[0].estimated_at(1), Some(true));
+        let index = p.indexes[0].as_ref().expect("numeric channels are indexed");
+        let e = index.extremes(&p.series.channels[0].values, 0, 4);
+        assert_eq!((e.min, e.max), (Some(0), Some(3)));
     }
 
     #[test]

@@ -3,9 +3,9 @@
 use egui_extras::{Column, TableBuilder};
 
 use super::theme;
-use crate::app::AppState;
+use crate::app::{Action, AppState};
 
-pub fn activities_ui(ui: &mut egui::Ui, state: &AppState) {
+pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     if let Some(e) = state.activities.error() {
         ui.colored_label(theme::ERROR, e);
     }
@@ -38,9 +38,16 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState) {
         return;
     }
     let local = state.local_time;
+    // The activity under the cursor (or the one picked) is marked.
+    let marked = state.timeline.selected_activity.or_else(|| {
+        let c = state.timeline.cursor?;
+        rows.iter()
+            .position(|a| (a.date_start.0..=a.date_stop.0).contains(&c))
+    });
     TableBuilder::new(ui)
         .id_salt("activities_table")
         .striped(true)
+        .sense(egui::Sense::click())
         .resizable(true)
         .column(Column::auto().at_least(150.0))
         .column(Column::auto().at_least(150.0))
@@ -67,8 +74,16 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState) {
         .body(|body| {
             body.rows(theme::ROW_HEIGHT, rows.len(), |mut row| {
                 let a = &rows[row.index()];
+                let is_marked = marked == Some(row.index());
+                row.set_selected(is_marked);
+                let mut pick = false;
                 row.col(|ui| {
-                    ui.label(theme::format_time(a.date_start.0, local));
+                    pick = ui
+                        .selectable_label(is_marked, theme::format_time(a.date_start.0, local))
+                        .on_hover_text(
+                            "Highlight this activity on the map and move the cursor to its start",
+                        )
+                        .clicked();
                 });
                 row.col(|ui| {
                     ui.label(theme::format_time(a.date_stop.0, local));
@@ -90,6 +105,11 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState) {
                     ui.label(&a.last_position_address)
                         .on_hover_text(&a.last_position_address);
                 });
+                if pick || row.response().clicked() {
+                    let i = row.index();
+                    let again = state.timeline.selected_activity == Some(i);
+                    actions.push(Action::SelectActivity((!again).then_some(i)));
+                }
             });
         });
 }

@@ -9,7 +9,7 @@ use egui_extras::{Column, TableBuilder};
 
 use super::theme;
 use crate::api::model::FaultRow;
-use crate::app::AppState;
+use crate::app::{Action, AppState};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SortColumn {
@@ -75,7 +75,18 @@ pub fn visible_rows<'a>(rows: &'a [FaultRow], view: &FaultsView) -> Vec<&'a Faul
     out
 }
 
-pub fn faults_ui(ui: &mut egui::Ui, state: &AppState, view: &mut FaultsView) {
+/// The row of `visible` nearest in time to `cursor`.
+fn nearest_row(visible: &[&FaultRow], cursor: Option<i64>) -> Option<usize> {
+    let c = cursor?;
+    (0..visible.len()).min_by_key(|i| (visible[*i].date.0 - c).unsigned_abs())
+}
+
+pub fn faults_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut FaultsView,
+    actions: &mut Vec<Action>,
+) {
     if let Some(e) = state.faults.error() {
         ui.colored_label(theme::ERROR, e);
     }
@@ -126,9 +137,11 @@ pub fn faults_ui(ui: &mut egui::Ui, state: &AppState, view: &mut FaultsView) {
         return;
     }
     let local = state.local_time;
+    let nearest = nearest_row(&visible, state.timeline.cursor);
     TableBuilder::new(ui)
         .id_salt("faults_table")
         .striped(true)
+        .sense(egui::Sense::click())
         .resizable(true)
         .column(Column::auto().at_least(150.0))
         .column(Column::auto().at_least(60.0))
@@ -167,9 +180,15 @@ pub fn faults_ui(ui: &mut egui::Ui, state: &AppState, view: &mut FaultsView) {
         .body(|body| {
             body.rows(theme::ROW_HEIGHT, visible.len(), |mut row| {
                 let f = visible[row.index()];
+                let marked = nearest == Some(row.index());
+                row.set_selected(marked);
                 let color = theme::level_color(level_of(f));
+                let mut seek = false;
                 row.col(|ui| {
-                    ui.label(theme::format_time(f.date.0, local));
+                    seek = ui
+                        .selectable_label(marked, theme::format_time(f.date.0, local))
+                        .on_hover_text("Move the time cursor here")
+                        .clicked();
                 });
                 row.col(|ui| {
                     ui.label(
@@ -186,6 +205,9 @@ pub fn faults_ui(ui: &mut egui::Ui, state: &AppState, view: &mut FaultsView) {
                 row.col(|ui| {
                     ui.label(&f.description).on_hover_text(&f.description);
                 });
+                if seek || row.response().clicked() {
+                    actions.push(Action::SeekTo(f.date.0));
+                }
             });
         });
 }

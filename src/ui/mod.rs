@@ -7,6 +7,9 @@ mod connection;
 mod equipment;
 mod faults;
 mod history;
+pub mod map;
+pub mod plots;
+mod replay;
 mod status;
 pub mod theme;
 mod window;
@@ -21,6 +24,8 @@ pub struct ViewState {
     pub faults: faults::FaultsView,
     pub connection: connection::ConnectionView,
     pub catalog: catalog::CatalogView,
+    pub map: map::MapView,
+    pub plots: plots::PlotsView,
 }
 
 /// The whole window; `now` is the wall clock, for ages and "today".
@@ -82,24 +87,42 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
                 actions.push(Action::Refresh);
             }
         });
-        ui.horizontal(|ui| {
-            for (tab, label) in [
-                (Tab::Faults, "Faults"),
-                (Tab::Activities, "Activities"),
-                (Tab::History, "Daily history"),
-            ] {
-                if ui.selectable_label(state.tab == tab, label).clicked() {
-                    actions.push(Action::SetTab(tab));
+        // Tables below; map and plots above, sharing the time cursor.
+        egui::Panel::bottom("tables")
+            .resizable(true)
+            .default_size(260.0)
+            .min_size(120.0)
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    for (tab, label) in [
+                        (Tab::Faults, "Faults"),
+                        (Tab::Activities, "Activities"),
+                        (Tab::History, "Daily history"),
+                    ] {
+                        if ui.selectable_label(state.tab == tab, label).clicked() {
+                            actions.push(Action::SetTab(tab));
+                        }
+                    }
+                });
+                ui.separator();
+                match state.tab {
+                    Tab::Faults => faults::faults_ui(ui, state, &mut view.faults, &mut actions),
+                    Tab::Activities => activities::activities_ui(ui, state, &mut actions),
+                    Tab::History => history::history_ui(ui, state),
+                    Tab::Catalog => {}
                 }
-            }
+            });
+        replay::replay_ui(ui, state, &mut actions);
+        egui::Panel::left("map")
+            .resizable(true)
+            .default_size(ui.available_width() * 0.45)
+            .min_size(200.0)
+            .show(ui, |ui| {
+                map::map_ui(ui, state, &mut view.map, &mut actions);
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            plots::plots_ui(ui, state, &mut view.plots, &mut actions);
         });
-        ui.separator();
-        match state.tab {
-            Tab::Faults => faults::faults_ui(ui, state, &mut view.faults),
-            Tab::Activities => activities::activities_ui(ui, state),
-            Tab::History => history::history_ui(ui, state),
-            Tab::Catalog => {}
-        }
     });
     actions
 }

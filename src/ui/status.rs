@@ -30,6 +30,8 @@ pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64) {
                 let what = match target {
                     Target::Series(s) => crate::app::source_label(*s).to_owned(),
                     Target::History => "daily history".to_owned(),
+                    Target::Plot(k) => format!("plot: {}", k.display_name()),
+                    Target::Track => "positions".to_owned(),
                     other => format!("{other:?}").to_lowercase(),
                 };
                 (

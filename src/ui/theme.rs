@@ -16,6 +16,65 @@ pub const UNKNOWN: Color32 = Color32::from_rgb(0x9A, 0x9A, 0x9A);
 pub const CRITICAL: Color32 = Color32::from_rgb(0xC0, 0x3A, 0xE0);
 pub const OFFLINE: Color32 = Color32::from_rgb(0xF5, 0xA5, 0x24);
 
+/// The time cursor, in plots and on the map.
+pub const CURSOR: Color32 = Color32::from_rgb(0xFF, 0xD2, 0x4A);
+/// Estimated samples (hollow markers).
+pub const ESTIMATED: Color32 = Color32::from_rgb(0xFF, 0x8C, 0x42);
+/// Start and end of the track.
+pub const TRACK_START: Color32 = Color32::from_rgb(0x3C, 0xC8, 0x6E);
+pub const TRACK_END: Color32 = Color32::from_rgb(0xE5, 0x48, 0x4D);
+/// Under a selected activity's part of the track.
+pub const ACTIVITY_HALO: Color32 = Color32::from_rgb(0xF0, 0xF0, 0xF0);
+
+/// Distinct line colours for the channels of one plot.
+pub fn series_color(k: usize) -> Color32 {
+    const C: [Color32; 6] = [
+        Color32::from_rgb(0x4C, 0x9A, 0xFF),
+        Color32::from_rgb(0x3C, 0xC8, 0x6E),
+        Color32::from_rgb(0xE0, 0x6C, 0xC8),
+        Color32::from_rgb(0xF5, 0xA5, 0x24),
+        Color32::from_rgb(0x5A, 0xD2, 0xD2),
+        Color32::from_rgb(0xB4, 0x8C, 0xFF),
+    ];
+    C[k % C.len()]
+}
+
+/// The colour of a state in a lane: known states fixed, others by name.
+pub fn state_color(label: &str) -> Color32 {
+    match label {
+        "started" | "true" | "charging" | "running" => Color32::from_rgb(0x3C, 0xA8, 0x5E),
+        "stopped" | "false" | "idle" | "off" => Color32::from_rgb(0x6A, 0x70, 0x76),
+        other => {
+            // A stable colour per label.
+            let h = other
+                .bytes()
+                .fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+            series_color(h as usize)
+        }
+    }
+}
+
+/// Speed colour scale of the track: blue (slow) through green and yellow to
+/// red (fast); `frac` is 0..1 of the scale, missing speeds grey.
+pub fn speed_color(frac: f32) -> Color32 {
+    if !frac.is_finite() {
+        return UNKNOWN;
+    }
+    const STOPS: [(f32, [u8; 3]); 5] = [
+        (0.0, [0x3B, 0x6E, 0xF0]),
+        (0.3, [0x2C, 0xC8, 0xC0]),
+        (0.55, [0x6C, 0xD0, 0x4A]),
+        (0.8, [0xF5, 0xC5, 0x24]),
+        (1.0, [0xE5, 0x48, 0x4D]),
+    ];
+    let f = frac.clamp(0.0, 1.0);
+    let k = STOPS.iter().position(|(x, _)| *x >= f).unwrap_or(4).max(1);
+    let ((x0, c0), (x1, c1)) = (STOPS[k - 1], STOPS[k]);
+    let t = if x1 > x0 { (f - x0) / (x1 - x0) } else { 0.0 };
+    let mix = |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * t).round() as u8;
+    Color32::from_rgb(mix(c0[0], c1[0]), mix(c0[1], c1[1]), mix(c0[2], c1[2]))
+}
+
 /// The colour of a fault level label (D9: any label may come; unknown ones
 /// are grey).
 pub fn level_color(label: &str) -> Color32 {
@@ -30,16 +89,28 @@ pub fn level_color(label: &str) -> Color32 {
 
 /// A date-time for people: UTC, or the machine's local time.
 pub fn format_time(secs: i64, local: bool) -> String {
+    in_zone(secs, local, "%Y-%m-%d %H:%M:%S")
+}
+
+fn in_zone(secs: i64, local: bool, format: &str) -> String {
     let Some(utc) = chrono::DateTime::from_timestamp(secs, 0) else {
         return NULL.to_owned();
     };
     if local {
-        utc.with_timezone(&chrono::Local)
-            .format("%Y-%m-%d %H:%M:%S")
-            .to_string()
+        utc.with_timezone(&chrono::Local).format(format).to_string()
     } else {
-        utc.format("%Y-%m-%d %H:%M:%S").to_string()
+        utc.format(format).to_string()
     }
+}
+
+/// A day, for time axes spanning days.
+pub fn format_date(secs: i64, local: bool) -> String {
+    in_zone(secs, local, "%Y-%m-%d")
+}
+
+/// A time of day with its day, for short time axes.
+pub fn format_clock(secs: i64, local: bool) -> String {
+    in_zone(secs, local, "%m-%d %H:%M")
 }
 
 /// The zone the times are shown in.
@@ -79,5 +150,10 @@ mod tests {
         assert_eq!(number(Some(2.345), 1), "2.3");
         assert_eq!(level_color("Critical"), CRITICAL);
         assert_eq!(level_color("whatever"), UNKNOWN);
+        assert_eq!(format_clock(3600, false), "01-01 01:00");
+        assert_eq!(speed_color(0.0), Color32::from_rgb(0x3B, 0x6E, 0xF0));
+        assert_eq!(speed_color(1.0), Color32::from_rgb(0xE5, 0x48, 0x4D));
+        assert_eq!(speed_color(f32::NAN), UNKNOWN);
+        assert_eq!(state_color("stopped"), state_color("false"));
     }
 }

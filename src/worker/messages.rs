@@ -11,7 +11,8 @@ use crate::api::model::{
     CreateIntegration, DataSource, EquipmentHistory, Integration, UpdateIntegration,
 };
 use crate::api::time::TimeWindow;
-use crate::api::{ApiError, ClientConfig, SeriesSource};
+use crate::api::{ApiError, ClientConfig, DataKind, SeriesSource};
+use crate::series::{PlotSeries, Track};
 
 /// Numbers each command; events carry the number of the command they answer.
 pub type RequestId = u64;
@@ -24,6 +25,10 @@ pub enum Target {
     ConnectionTest,
     Fleet,
     Series(SeriesSource),
+    /// A data kind decoded for plotting.
+    Plot(DataKind),
+    /// Positions decoded into a map track.
+    Track,
     History,
     Catalog,
     /// A catalog write, one per integration (or per form for creates).
@@ -56,6 +61,17 @@ pub enum Command {
         source: SeriesSource,
         window: TimeWindow,
         offline: bool,
+    },
+    /// A data kind through the cache, decoded and indexed for plotting.
+    FetchPlot {
+        equipment: i64,
+        kind: DataKind,
+        window: TimeWindow,
+    },
+    /// Positions through the cache, projected into a map track.
+    FetchTrack {
+        equipment: i64,
+        window: TimeWindow,
     },
     /// The single-equipment history (identity, daily usage, ...).
     FetchHistory {
@@ -92,6 +108,8 @@ impl Command {
             }
             Command::TestConnection { .. } => Target::ConnectionTest,
             Command::FetchSeries { source, .. } => Target::Series(*source),
+            Command::FetchPlot { kind, .. } => Target::Plot(*kind),
+            Command::FetchTrack { .. } => Target::Track,
             Command::FetchHistory { .. } => Target::History,
             Command::DiscoverFleet { .. } => Target::Fleet,
             Command::LoadCatalog => Target::Catalog,
@@ -139,6 +157,20 @@ pub enum Event {
         source: SeriesSource,
         fetched: Arc<Fetched>,
     },
+    Plot {
+        request: RequestId,
+        equipment: i64,
+        kind: DataKind,
+        series: Arc<PlotSeries>,
+        /// Served from the cache with the service away.
+        offline: bool,
+    },
+    Track {
+        request: RequestId,
+        equipment: i64,
+        track: Arc<Track>,
+        offline: bool,
+    },
     History {
         request: RequestId,
         equipment: i64,
@@ -174,6 +206,8 @@ impl Event {
             | Event::ConnectionTested { request, .. }
             | Event::Progress { request, .. }
             | Event::Series { request, .. }
+            | Event::Plot { request, .. }
+            | Event::Track { request, .. }
             | Event::History { request, .. }
             | Event::FleetPage { request, .. }
             | Event::Catalog { request, .. }

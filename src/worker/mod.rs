@@ -19,8 +19,11 @@ use futures_util::StreamExt;
 use tokio::sync::mpsc as tmpsc;
 use tokio::task::AbortHandle;
 
-use crate::api::{ApiClient, ApiError, ClientConfig};
+use crate::api::model::PositionRow;
+use crate::api::time::TimeWindow;
+use crate::api::{ApiClient, ApiError, ClientConfig, DataKind, SeriesSource};
 use crate::cache::Cache;
+use crate::series::{PlotSeries, Track, TrackSample};
 pub use fetch::{Fetched, Progress, SeriesRequest};
 pub use messages::{CatalogChange, Command, Event, RequestId, Target};
 pub use tokens::{TokenPlace, TokenStore};
@@ -345,6 +348,23 @@ async fn run(
     }
 }
 
+/// Decoding and indexing a large window takes CPU time: it runs on a
+/// blocking thread so the async threads keep serving other requests.
+async fn decode_off_thread<T: Send + 'static>(
+    endpoint: &str,
+    work: impl FnOnce() -> Result<T, serde_json::Error> + Send + 'static,
+) -> Result<T, ApiError> {
+    let decode_error = |message: String| ApiError::Decode {
+        endpoint: endpoint.to_owned(),
+        message,
+        transient: false,
+    };
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| decode_error(e.to_string()))?
+        .map_err(|e| decode_error(e.to_string()))
+}
+
 struct TaskCtx {
     client: Option<Arc<ApiClient>>,
     cache: Option<Arc<Cache>>,
@@ -377,6 +397,36 @@ impl TaskCtx {
         }
     }
 
+    /// A series window through the cache, reporting progress.
+    async fn fetch(
+        &self,
+        equipment: i64,
+        source: SeriesSource,
+        window: TimeWindow,
+        offline: bool,
+    ) -> Result<Fetched, ApiError> {
+        let req = SeriesRequest {
+            equipment,
+            source,
+            window,
+            offline,
+        };
+        fetch::fetch_series(
+            self.client.as_deref(),
+            self.cache.as_deref(),
+            &self.base_url,
+            req,
+            |progress| {
+                self.emit(Event::Progress {
+                    target: self.target.clone(),
+                    request: self.id,
+                    progress,
+                })
+            },
+        )
+        .await
+    }
+
     async fn execute(&self, command: Command) -> Result<(), ApiError> {
         let id = self.id;
         match command {
@@ -386,31 +436,66 @@ impl TaskCtx {
                 window,
                 offline,
             } => {
-                let req = SeriesRequest {
-                    equipment,
-                    source,
-                    window,
-                    offline,
-                };
-                let fetched = fetch::fetch_series(
-                    self.client.as_deref(),
-                    self.cache.as_deref(),
-                    &self.base_url,
-                    req,
-                    |progress| {
-                        self.emit(Event::Progress {
-                            target: self.target.clone(),
-                            request: id,
-                            progress,
-                        })
-                    },
-                )
-                .await?;
+                let fetched = self.fetch(equipment, source, window, offline).await?;
                 self.emit(Event::Series {
                     request: id,
                     equipment,
                     source,
                     fetched: Arc::new(fetched),
+                });
+            }
+            Command::FetchPlot {
+                equipment,
+                kind,
+                window,
+            } => {
+                let fetched = self
+                    .fetch(equipment, SeriesSource::Kind(kind), window, false)
+                    .await?;
+                let offline = fetched.offline;
+                let series =
+                    decode_off_thread(kind.wire(), move || fetched.series().map(PlotSeries::new))
+                        .await?;
+                self.emit(Event::Plot {
+                    request: id,
+                    equipment,
+                    kind,
+                    series: Arc::new(series),
+                    offline,
+                });
+            }
+            Command::FetchTrack { equipment, window } => {
+                let fetched = self
+                    .fetch(
+                        equipment,
+                        SeriesSource::Kind(DataKind::Positions),
+                        window,
+                        false,
+                    )
+                    .await?;
+                let offline = fetched.offline;
+                let track = decode_off_thread("positions", move || {
+                    fetched.typed::<PositionRow>().map(|rows| {
+                        Track::new(
+                            rows.into_iter()
+                                .map(|r| TrackSample {
+                                    time: r.date.0,
+                                    lat: r.latitude,
+                                    lon: r.longitude,
+                                    speed_kmh: r.speed,
+                                    heading_deg: r.heading,
+                                    altitude_m: r.altitude,
+                                })
+                                .collect(),
+                        )
+                    })
+                })
+                .await?;
+                self.emit(Event::Track {
+                    request: id,
+                    equipment,
+                    track: Arc::new(track),
+                    offline,
                 });
             }
             Command::FetchHistory { equipment, window } => {

@@ -1,0 +1,192 @@
+//! What the map and the plots share: the data kinds plotted, the track,
+//! and one time cursor, moved by hovering a plot, clicking a row or the
+//! track, or replaying the window in (accelerated) real time.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::loadable::Loadable;
+use crate::api::DataKind;
+use crate::api::model::EngineConditionRow;
+use crate::series::{PlotSeries, Track};
+
+/// Replay speeds offered, in seconds of data per second.
+pub const REPLAY_SPEEDS: [f64; 7] = [1.0, 10.0, 60.0, 300.0, 600.0, 1800.0, 3600.0];
+/// Without engine events, a pause between positions longer than this is
+/// taken as the engine being off.
+const POSITION_GAP_SECS: i64 = 30 * 60;
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Replay {
+    pub playing: bool,
+    pub speed: f64,
+    /// Jump over the periods the engine is off.
+    pub skip_engine_off: bool,
+    /// Keep the map centred on the machine.
+    pub follow: bool,
+}
+
+impl Default for Replay {
+    fn default() -> Self {
+        Self {
+            playing: false,
+            speed: 600.0,
+            skip_engine_off: true,
+            follow: true,
+        }
+    }
+}
+
+/// Map options that survive a restart.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MapSettings {
+    /// Draw online tiles (OpenStreetMap by default) over the offline basemap.
+    pub online_tiles: bool,
+    /// `{z}`, `{x}`, `{y}` template of the online tiles.
+    pub tile_url: String,
+}
+
+impl Default for MapSettings {
+    fn default() -> Self {
+        Self {
+            online_tiles: false,
+            tile_url: crate::basemap::OSM_TEMPLATE.to_owned(),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct TimelineState {
+    /// Data kinds plotted, in the order picked.
+    pub plot_kinds: Vec<DataKind>,
+    pub plots: BTreeMap<DataKind, Loadable<Arc<PlotSeries>>>,
+    pub track: Loadable<Arc<Track>>,
+    /// The time everything points at, if any.
+    pub cursor: Option<i64>,
+    /// Bumped when plots and map should bring the cursor into view.
+    pub seek: u64,
+    pub replay: Replay,
+    /// Index of the activity highlighted on the map.
+    pub selected_activity: Option<usize>,
+}
+
+impl TimelineState {
+    pub fn default_kinds() -> Vec<DataKind> {
+        vec![DataKind::FuelRemaining, DataKind::EngineCondition]
+    }
+
+    /// Another machine or window: nothing of the last one may show.
+    pub fn clear_data(&mut self) {
+        self.plots.clear();
+        self.track.clear();
+        self.cursor = None;
+        self.selected_activity = None;
+        self.replay.playing = false;
+    }
+
+    pub fn seek_to(&mut self, time: i64) {
+        self.cursor = Some(time);
+        self.seek += 1;
+    }
+
+    /// Moves the replay on by `dt_secs` of wall time, within `since..=until`;
+    /// with `skip_engine_off`, a cursor landing in an engine-off period
+    /// jumps to its end. Returns whether the replay is still playing.
+    pub fn advance_replay(
+        &mut self,
+        dt_secs: f64,
+        since: i64,
+        until: i64,
+        engine: &[EngineConditionRow],
+    ) -> bool {
+        if !self.replay.playing {
+            return false;
+        }
+        let start = self
+            .cursor
+            .filter(|c| (since..until).contains(c))
+            .unwrap_or(since);
+        let step = (dt_secs.max(0.0) * self.replay.speed).round() as i64;
+        let mut t = start.saturating_add(step.max(1));
+        if self.replay.skip_engine_off {
+            let off = match self.track.value() {
+                _ if !engine.is_empty() => engine_off_end(engine, t),
+                Some(track) => position_gap_end(track, t),
+                None => None,
+            };
+            if let Some(end) = off {
+                t = t.max(end);
+            }
+        }
+        if t >= until {
+            t = until;
+            self.replay.playing = false;
+        }
+        self.cursor = Some(t);
+        self.replay.playing
+    }
+}
+
+/// If `t` is in a period with the engine off, when that period ends. D10:
+/// `running: true` is the engine stopping, `false` it starting.
+fn engine_off_end(events: &[EngineConditionRow], t: i64) -> Option<i64> {
+    let k = events.partition_point(|e| e.date.0 <= t);
+    let last = events.get(k.checked_sub(1)?)?;
+    if !last.running {
+        return None; // started: running now
+    }
+    // Stopped: off until the next start (or the end of what is known).
+    events[k..].iter().find(|e| !e.running).map(|e| e.date.0)
+}
+
+/// If `t` is inside a long pause between positions, when it ends.
+fn position_gap_end(track: &Track, t: i64) -> Option<i64> {
+    let k = track.samples.partition_point(|s| s.time <= t);
+    let (before, after) = (track.samples.get(k.checked_sub(1)?)?, track.samples.get(k)?);
+    (after.time - before.time > POSITION_GAP_SECS).then_some(after.time)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::Timestamp;
+
+    fn ev(t: i64, running: bool) -> EngineConditionRow {
+        EngineConditionRow {
+            date: Timestamp(t),
+            running,
+        }
+    }
+
+    #[test]
+    fn replay_moves_at_its_speed_and_stops_at_the_end() {
+        let mut s = TimelineState::default();
+        s.replay.speed = 60.0;
+        s.replay.skip_engine_off = false;
+        s.replay.playing = true;
+        assert!(s.advance_replay(0.5, 1000, 2000, &[]));
+        assert_eq!(s.cursor, Some(1030));
+        assert!(!s.advance_replay(100.0, 1000, 2000, &[]));
+        assert_eq!(s.cursor, Some(2000));
+        // Paused: nothing moves.
+        assert!(!s.advance_replay(1.0, 1000, 2000, &[]));
+        assert_eq!(s.cursor, Some(2000));
+    }
+
+    #[test]
+    fn replay_skips_engine_off_periods_per_d10() {
+        // Started at 100, stopped at 200 (running: true), started at 900.
+        let events = [ev(100, false), ev(200, true), ev(900, false)];
+        assert_eq!(engine_off_end(&events, 150), None);
+        assert_eq!(engine_off_end(&events, 250), Some(900));
+        assert_eq!(engine_off_end(&events, 50), None);
+        let mut s = TimelineState::default();
+        s.replay.speed = 10.0;
+        s.replay.playing = true;
+        s.cursor = Some(195);
+        s.advance_replay(1.0, 0, 5000, &events);
+        assert_eq!(s.cursor, Some(900));
+    }
+}

@@ -1,0 +1,523 @@
+//! A machine's track, ready for a map at any zoom.
+//!
+//! Positions are projected once to Web Mercator (`x`, `y` in 0..1, `y` down,
+//! as map tiles are). Douglas-Peucker is run once over the whole track to
+//! give each point an *importance*: the tolerance up to which it is still
+//! needed. The points of a zoom level are those more important than half a
+//! pixel there; they are listed once per zoom, when first asked for, in
+//! blocks with bounding boxes so a frame only walks the blocks in view.
+
+use std::sync::OnceLock;
+
+/// Deepest zoom level with its own simplification (walkers goes to ~20).
+pub const MAX_ZOOM: usize = 24;
+/// Tile size the zoom levels are counted in.
+const TILE_PX: f64 = 256.0;
+/// How far a simplified line may stray, in screen points.
+const TOLERANCE_PX: f64 = 0.5;
+/// Points per culling block.
+const CULL_BLOCK: usize = 256;
+/// Douglas-Peucker runs on pieces this long, which bounds its worst case.
+const DP_PIECE: usize = 4096;
+
+/// Web Mercator of a position: `x`, `y` in 0..1 (`y` down). Latitudes are
+/// clamped to the projection's limit; non-finite input gives `None`.
+pub fn mercator(lat_deg: f64, lon_deg: f64) -> Option<[f64; 2]> {
+    if !lat_deg.is_finite() || !lon_deg.is_finite() {
+        return None;
+    }
+    let lat = lat_deg.clamp(-85.051_128_78, 85.051_128_78).to_radians();
+    let x = (lon_deg.clamp(-180.0, 180.0) + 180.0) / 360.0;
+    let y = (1.0 - (lat.tan() + 1.0 / lat.cos()).ln() / std::f64::consts::PI) / 2.0;
+    Some([x, y])
+}
+
+/// The inverse of [`mercator`]: latitude and longitude in degrees.
+pub fn unmercator(p: [f64; 2]) -> (f64, f64) {
+    let lon = p[0] * 360.0 - 180.0;
+    let n = std::f64::consts::PI * (1.0 - 2.0 * p[1]);
+    let lat = n.sinh().atan().to_degrees();
+    (lat, lon)
+}
+
+/// Great-circle distance in metres.
+pub fn haversine_m(a: (f64, f64), b: (f64, f64)) -> f64 {
+    const R_M: f64 = 6_371_008.8;
+    let (la1, lo1, la2, lo2) = (
+        a.0.to_radians(),
+        a.1.to_radians(),
+        b.0.to_radians(),
+        b.1.to_radians(),
+    );
+    let h = ((la2 - la1) / 2.0).sin().powi(2)
+        + la1.cos() * la2.cos() * ((lo2 - lo1) / 2.0).sin().powi(2);
+    2.0 * R_M * h.sqrt().min(1.0).asin()
+}
+
+/// An axis-aligned box in Mercator units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MercRect {
+    pub min: [f64; 2],
+    pub max: [f64; 2],
+}
+
+impl Default for MercRect {
+    fn default() -> Self {
+        Self::EMPTY
+    }
+}
+
+impl MercRect {
+    pub const EMPTY: MercRect = MercRect {
+        min: [f64::INFINITY; 2],
+        max: [f64::NEG_INFINITY; 2],
+    };
+
+    pub fn extend(&mut self, p: [f64; 2]) {
+        self.min = [self.min[0].min(p[0]), self.min[1].min(p[1])];
+        self.max = [self.max[0].max(p[0]), self.max[1].max(p[1])];
+    }
+
+    pub fn intersects(&self, o: &MercRect) -> bool {
+        self.min[0] <= o.max[0]
+            && o.min[0] <= self.max[0]
+            && self.min[1] <= o.max[1]
+            && o.min[1] <= self.max[1]
+    }
+
+    pub fn is_empty(&self) -> bool {
+        !(self.min[0] <= self.max[0] && self.min[1] <= self.max[1])
+    }
+
+    pub fn center(&self) -> [f64; 2] {
+        [
+            (self.min[0] + self.max[0]) / 2.0,
+            (self.min[1] + self.max[1]) / 2.0,
+        ]
+    }
+}
+
+/// One sample of the track, as given.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrackSample {
+    pub time: i64,
+    pub lat: f64,
+    pub lon: f64,
+    pub speed_kmh: Option<f64>,
+    pub heading_deg: Option<f64>,
+    pub altitude_m: Option<f64>,
+}
+
+/// The points of one zoom level, in time order, in culling blocks.
+#[derive(Debug, Default)]
+struct Level {
+    points: Vec<u32>,
+    /// Bounding box of `points[k * CULL_BLOCK ..= (k + 1) * CULL_BLOCK]`
+    /// (each block shares its last point with the next one).
+    boxes: Vec<MercRect>,
+}
+
+#[derive(Debug, Default)]
+pub struct Track {
+    pub samples: Vec<TrackSample>,
+    /// Projected positions, one per sample.
+    pub xy: Vec<[f64; 2]>,
+    /// Speed per sample (reported, else derived from the next leg), km/h.
+    pub speed_kmh: Vec<f32>,
+    pub bounds: MercRect,
+    importance: Vec<f64>,
+    levels: Vec<OnceLock<Level>>,
+}
+
+impl Track {
+    /// Builds a track from samples in any order; samples without a finite
+    /// position are left out.
+    pub fn new(mut samples: Vec<TrackSample>) -> Self {
+        samples.retain(|s| mercator(s.lat, s.lon).is_some());
+        if !samples.is_sorted_by_key(|s| s.time) {
+            samples.sort_by_key(|s| s.time);
+        }
+        let xy: Vec<[f64; 2]> = samples
+            .iter()
+            .filter_map(|s| mercator(s.lat, s.lon))
+            .collect();
+        let mut bounds = MercRect::EMPTY;
+        for p in &xy {
+            bounds.extend(*p);
+        }
+        let speed_kmh = derive_speeds(&samples);
+        let importance = importance(&xy);
+        Self {
+            samples,
+            xy,
+            speed_kmh,
+            bounds,
+            importance,
+            levels: (0..=MAX_ZOOM).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+
+    /// The tolerance of zoom level `z`, in Mercator units.
+    fn tolerance(z: usize) -> f64 {
+        TOLERANCE_PX / (TILE_PX * 2f64.powi(z as i32))
+    }
+
+    fn level(&self, z: usize) -> &Level {
+        let z = z.min(MAX_ZOOM);
+        self.levels[z].get_or_init(|| {
+            let tol = Self::tolerance(z);
+            let points: Vec<u32> = (0..self.xy.len() as u32)
+                .filter(|i| self.importance[*i as usize] > tol)
+                .collect();
+            let boxes = points
+                .chunks(CULL_BLOCK)
+                .enumerate()
+                .map(|(k, _)| {
+                    let end = ((k + 1) * CULL_BLOCK).min(points.len() - 1);
+                    let mut r = MercRect::EMPTY;
+                    for i in &points[k * CULL_BLOCK..=end] {
+                        r.extend(self.xy[*i as usize]);
+                    }
+                    r
+                })
+                .collect();
+            Level { points, boxes }
+        })
+    }
+
+    /// How many points zoom level `z` keeps.
+    pub fn level_len(&self, z: usize) -> usize {
+        self.level(z).points.len()
+    }
+
+    /// The segments to draw for a view, as pairs of sample positions in time
+    /// order: those of the finest level at or below `zoom` whose segments in
+    /// `view` number at most `max_segments` (a dense view falls back to a
+    /// coarser level, so a frame stays bounded at any zoom).
+    pub fn visible_segments(
+        &self,
+        view: &MercRect,
+        zoom: f64,
+        max_segments: usize,
+        out: &mut Vec<(u32, u32)>,
+    ) {
+        out.clear();
+        if self.xy.len() < 2 {
+            return;
+        }
+        // One level finer than the zoom, so fractional zooms stay within
+        // tolerance.
+        let mut z = (zoom.max(0.0).ceil() as usize).min(MAX_ZOOM);
+        loop {
+            out.clear();
+            let level = self.level(z);
+            for (k, b) in level.boxes.iter().enumerate() {
+                if !b.intersects(view) {
+                    continue;
+                }
+                let end = ((k + 1) * CULL_BLOCK).min(level.points.len() - 1);
+                let pts = &level.points[k * CULL_BLOCK..=end];
+                out.extend(pts.windows(2).map(|w| (w[0], w[1])));
+                if out.len() > max_segments {
+                    break;
+                }
+            }
+            if out.len() <= max_segments || z == 0 {
+                out.truncate(max_segments);
+                return;
+            }
+            z -= 1;
+        }
+    }
+
+    /// The sample nearest to `p` (Mercator) among those of the segments
+    /// given, looking at every original sample each segment stands for.
+    pub fn nearest(&self, p: [f64; 2], segments: &[(u32, u32)]) -> Option<(usize, f64)> {
+        // The nearest segment first, then its samples.
+        let (a, b) = segments.iter().copied().min_by(|x, y| {
+            let dx = seg_dist2(p, self.xy[x.0 as usize], self.xy[x.1 as usize]);
+            let dy = seg_dist2(p, self.xy[y.0 as usize], self.xy[y.1 as usize]);
+            dx.total_cmp(&dy)
+        })?;
+        (a as usize..=b as usize)
+            .map(|i| (i, dist2(p, self.xy[i])))
+            .min_by(|x, y| x.1.total_cmp(&y.1))
+            .map(|(i, d2)| (i, d2.sqrt()))
+    }
+
+    /// Where the machine was at `time`: interpolated between the samples
+    /// around it, the first or last one outside the track's time span.
+    pub fn position_at(&self, time: i64) -> Option<[f64; 2]> {
+        let n = self.samples.len();
+        if n == 0 {
+            return None;
+        }
+        let k = self.samples.partition_point(|s| s.time <= time);
+        if k == 0 {
+            return Some(self.xy[0]);
+        }
+        if k == n {
+            return Some(self.xy[n - 1]);
+        }
+        let (s0, s1) = (&self.samples[k - 1], &self.samples[k]);
+        let span = (s1.time - s0.time) as f64;
+        let f = if span > 0.0 {
+            (time - s0.time) as f64 / span
+        } else {
+            0.0
+        };
+        let (a, b) = (self.xy[k - 1], self.xy[k]);
+        Some([a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f])
+    }
+
+    /// The index range of samples with `since <= time <= until`.
+    pub fn range_of(&self, since: i64, until: i64) -> std::ops::Range<usize> {
+        let lo = self.samples.partition_point(|s| s.time < since);
+        let hi = self.samples.partition_point(|s| s.time <= until);
+        lo..hi.max(lo)
+    }
+
+    /// The highest speed most of the track stays under (95th percentile),
+    /// for the colour scale.
+    pub fn speed_scale_kmh(&self) -> f32 {
+        let mut v: Vec<f32> = self
+            .speed_kmh
+            .iter()
+            .copied()
+            .filter(|s| s.is_finite())
+            .collect();
+        if v.is_empty() {
+            return 0.0;
+        }
+        let k = (v.len() - 1) * 95 / 100;
+        let (_, p95, _) = v.select_nth_unstable_by(k, f32::total_cmp);
+        *p95
+    }
+}
+
+/// Reported speeds, or the speed of the leg to the next sample.
+fn derive_speeds(samples: &[TrackSample]) -> Vec<f32> {
+    (0..samples.len())
+        .map(|i| {
+            let s = &samples[i];
+            if let Some(v) = s.speed_kmh.filter(|v| v.is_finite()) {
+                return v as f32;
+            }
+            let Some(next) = samples.get(i + 1) else {
+                return i
+                    .checked_sub(1)
+                    .map_or(f32::NAN, |p| leg_speed(&samples[p], s));
+            };
+            leg_speed(s, next)
+        })
+        .collect()
+}
+
+fn leg_speed(a: &TrackSample, b: &TrackSample) -> f32 {
+    let dt = (b.time - a.time) as f64;
+    if dt <= 0.0 {
+        return f32::NAN;
+    }
+    (haversine_m((a.lat, a.lon), (b.lat, b.lon)) / dt * 3.6) as f32
+}
+
+fn dist2(a: [f64; 2], b: [f64; 2]) -> f64 {
+    let (dx, dy) = (a[0] - b[0], a[1] - b[1]);
+    dx * dx + dy * dy
+}
+
+/// Squared distance from `p` to the segment `a`-`b`.
+fn seg_dist2(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let len2 = dx * dx + dy * dy;
+    if len2 <= 0.0 {
+        return dist2(p, a);
+    }
+    let t = (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2).clamp(0.0, 1.0);
+    dist2(p, [a[0] + t * dx, a[1] + t * dy])
+}
+
+/// Douglas-Peucker importance of every point: the largest tolerance at which
+/// it is still kept. A child is never more important than its parent, so the
+/// levels nest. Piece ends are always kept.
+fn importance(xy: &[[f64; 2]]) -> Vec<f64> {
+    let n = xy.len();
+    let mut imp = vec![0.0; n];
+    if n == 0 {
+        return imp;
+    }
+    let mut stack: Vec<(usize, usize, f64)> = Vec::new();
+    let mut start = 0;
+    while start < n - 1 {
+        let end = (start + DP_PIECE).min(n - 1);
+        imp[start] = f64::INFINITY;
+        imp[end] = f64::INFINITY;
+        stack.push((start, end, f64::INFINITY));
+        while let Some((a, b, parent)) = stack.pop() {
+            if b <= a + 1 {
+                continue;
+            }
+            let (mut best, mut best_d2) = (a + 1, -1.0);
+            for (k, p) in xy.iter().enumerate().take(b).skip(a + 1) {
+                let d2 = seg_dist2(*p, xy[a], xy[b]);
+                if d2 > best_d2 {
+                    best_d2 = d2;
+                    best = k;
+                }
+            }
+            let d = best_d2.sqrt().min(parent);
+            imp[best] = d;
+            stack.push((a, best, d));
+            stack.push((best, b, d));
+        }
+        start = end;
+    }
+    if n == 1 {
+        imp[0] = f64::INFINITY;
+    }
+    imp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(time: i64, lat: f64, lon: f64) -> TrackSample {
+        TrackSample {
+            time,
+            lat,
+            lon,
+            speed_kmh: None,
+            heading_deg: None,
+            altitude_m: None,
+        }
+    }
+
+    /// A wiggly drive of `n` samples around Lyon.
+    fn drive(n: usize) -> Track {
+        Track::new(
+            (0..n)
+                .map(|i| {
+                    let t = i as f64;
+                    sample(
+                        i as i64 * 10,
+                        45.75 + 0.0001 * t.sqrt() * (t / 50.0).sin(),
+                        4.85 + 0.00002 * t + 0.0003 * (t / 7.0).cos(),
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn mercator_round_trips() {
+        for (lat, lon) in [(0.0, 0.0), (45.75, 4.85), (-33.9, 151.2), (60.0, -179.0)] {
+            let p = mercator(lat, lon).expect("finite");
+            let (la, lo) = unmercator(p);
+            assert!((la - lat).abs() < 1e-9 && (lo - lon).abs() < 1e-9);
+        }
+        assert_eq!(mercator(0.0, 0.0), Some([0.5, 0.5]));
+        assert_eq!(mercator(f64::NAN, 0.0), None);
+        let pole = mercator(90.0, 0.0).expect("clamped");
+        assert!(pole[1].abs() < 1e-6);
+    }
+
+    #[test]
+    fn levels_nest_and_keep_the_ends() {
+        let t = drive(20_000);
+        let mut last = 0;
+        for z in 0..=MAX_ZOOM {
+            let n = t.level_len(z);
+            assert!(n >= last, "zoom {z} keeps fewer points than {}", z - 1);
+            last = n;
+            let level = t.level(z);
+            assert_eq!(level.points.first(), Some(&0));
+            assert_eq!(level.points.last(), Some(&19_999));
+        }
+        assert!(t.level_len(5) < 100);
+        // The finest level keeps nearly everything (only points within
+        // millimetres of their neighbours' line go).
+        assert!(t.level_len(MAX_ZOOM) > 19_000);
+    }
+
+    #[test]
+    fn a_simplified_level_stays_within_half_a_pixel() {
+        let t = drive(5_000);
+        for z in [8usize, 12, 16] {
+            let level = t.level(z);
+            let tol = Track::tolerance(z);
+            for w in level.points.windows(2) {
+                let (a, b) = (w[0] as usize, w[1] as usize);
+                for i in a..=b {
+                    let d = seg_dist2(t.xy[i], t.xy[a], t.xy[b]).sqrt();
+                    assert!(d <= tol * 1.000_001, "zoom {z}: point {i} strays {d}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn culling_and_the_segment_budget() {
+        let t = drive(100_000);
+        let mut segs = Vec::new();
+        let all = MercRect {
+            min: [0.0, 0.0],
+            max: [1.0, 1.0],
+        };
+        t.visible_segments(&all, 22.0, 1_000_000, &mut segs);
+        assert_eq!(segs.len(), t.level_len(22) - 1);
+        // A budget makes a coarser level serve.
+        t.visible_segments(&all, 22.0, 500, &mut segs);
+        assert!(segs.len() <= 500 && !segs.is_empty());
+        // A view away from the track shows nothing.
+        let away = MercRect {
+            min: [0.1, 0.1],
+            max: [0.2, 0.2],
+        };
+        t.visible_segments(&away, 18.0, 1_000_000, &mut segs);
+        assert!(segs.is_empty());
+    }
+
+    #[test]
+    fn nearest_and_position_at() {
+        let t = Track::new(vec![
+            sample(100, 45.0, 4.0),
+            sample(0, 45.0, 3.0), // out of order: sorted
+            sample(200, f64::NAN, 4.0),
+            sample(300, 46.0, 4.0),
+        ]);
+        assert_eq!(t.len(), 3);
+        assert_eq!(t.samples[0].time, 0);
+        let mid = t.position_at(50).expect("inside");
+        let (lat, lon) = unmercator(mid);
+        assert!((lat - 45.0).abs() < 0.01 && (lon - 3.5).abs() < 1e-9);
+        assert_eq!(t.position_at(-10), Some(t.xy[0]));
+        assert_eq!(t.position_at(1000), Some(t.xy[2]));
+        let segs = vec![(0, 1), (1, 2)];
+        let p = mercator(45.9, 4.01).expect("finite");
+        assert_eq!(t.nearest(p, &segs).map(|n| n.0), Some(2));
+        assert_eq!(t.range_of(50, 300), 1..3);
+        assert!(Track::new(Vec::new()).position_at(0).is_none());
+    }
+
+    #[test]
+    fn speeds_are_reported_or_derived() {
+        let mut a = sample(0, 45.0, 4.0);
+        a.speed_kmh = Some(50.0);
+        // About 1.11 km in 60 s: ~66.7 km/h.
+        let t = Track::new(vec![a, sample(60, 45.01, 4.0), sample(120, 45.01, 4.0)]);
+        assert_eq!(t.speed_kmh[0], 50.0);
+        assert!((t.speed_kmh[1] - 0.0).abs() < 1e-3);
+        let t = Track::new(vec![sample(0, 45.0, 4.0), sample(60, 45.01, 4.0)]);
+        assert!((t.speed_kmh[0] - 66.7).abs() < 0.5, "{}", t.speed_kmh[0]);
+        assert!(t.speed_scale_kmh() > 60.0);
+    }
+}
