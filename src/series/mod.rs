@@ -16,7 +16,7 @@ pub mod track;
 
 pub use extract::{DecodeError, EnvelopeInfo, decode_envelope, decode_rows};
 pub use minmax::{ColumnGrid, MinMaxIndex, m4_points};
-pub use track::{Track, TrackSample};
+pub use track::{Segment, Track, TrackSample};
 
 /// What a channel holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

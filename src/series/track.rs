@@ -108,10 +108,21 @@ pub struct TrackSample {
     pub altitude_m: Option<f64>,
 }
 
+/// A segment to draw: two sample positions, and the mean speed of the
+/// samples it stands for (km/h, NaN when none is known).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Segment {
+    pub a: u32,
+    pub b: u32,
+    pub speed_kmh: f32,
+}
+
 /// The points of one zoom level, in time order, in culling blocks.
 #[derive(Debug, Default)]
 struct Level {
     points: Vec<u32>,
+    /// Per segment `points[k]..points[k + 1]`: its samples' mean speed.
+    speeds: Vec<f32>,
     /// Bounding box of `points[k * CULL_BLOCK ..= (k + 1) * CULL_BLOCK]`
     /// (each block shares its last point with the next one).
     boxes: Vec<MercRect>,
@@ -189,7 +200,15 @@ impl Track {
                     r
                 })
                 .collect();
-            Level { points, boxes }
+            let speeds = points
+                .windows(2)
+                .map(|w| mean_speed(&self.speed_kmh[w[0] as usize..w[1] as usize]))
+                .collect();
+            Level {
+                points,
+                speeds,
+                boxes,
+            }
         })
     }
 
@@ -207,7 +226,7 @@ impl Track {
         view: &MercRect,
         zoom: f64,
         max_segments: usize,
-        out: &mut Vec<(u32, u32)>,
+        out: &mut Vec<Segment>,
     ) {
         out.clear();
         if self.xy.len() < 2 {
@@ -224,8 +243,11 @@ impl Track {
                     continue;
                 }
                 let end = ((k + 1) * CULL_BLOCK).min(level.points.len() - 1);
-                let pts = &level.points[k * CULL_BLOCK..=end];
-                out.extend(pts.windows(2).map(|w| (w[0], w[1])));
+                out.extend((k * CULL_BLOCK..end).map(|j| Segment {
+                    a: level.points[j],
+                    b: level.points[j + 1],
+                    speed_kmh: level.speeds[j],
+                }));
                 if out.len() > max_segments {
                     break;
                 }
@@ -240,14 +262,14 @@ impl Track {
 
     /// The sample nearest to `p` (Mercator) among those of the segments
     /// given, looking at every original sample each segment stands for.
-    pub fn nearest(&self, p: [f64; 2], segments: &[(u32, u32)]) -> Option<(usize, f64)> {
+    pub fn nearest(&self, p: [f64; 2], segments: &[Segment]) -> Option<(usize, f64)> {
         // The nearest segment first, then its samples.
-        let (a, b) = segments.iter().copied().min_by(|x, y| {
-            let dx = seg_dist2(p, self.xy[x.0 as usize], self.xy[x.1 as usize]);
-            let dy = seg_dist2(p, self.xy[y.0 as usize], self.xy[y.1 as usize]);
+        let s = segments.iter().min_by(|x, y| {
+            let dx = seg_dist2(p, self.xy[x.a as usize], self.xy[x.b as usize]);
+            let dy = seg_dist2(p, self.xy[y.a as usize], self.xy[y.b as usize]);
             dx.total_cmp(&dy)
         })?;
-        (a as usize..=b as usize)
+        (s.a as usize..=s.b as usize)
             .map(|i| (i, dist2(p, self.xy[i])))
             .min_by(|x, y| x.1.total_cmp(&y.1))
             .map(|(i, d2)| (i, d2.sqrt()))
@@ -300,6 +322,19 @@ impl Track {
         let k = (v.len() - 1) * 95 / 100;
         let (_, p95, _) = v.select_nth_unstable_by(k, f32::total_cmp);
         *p95
+    }
+}
+
+/// The mean of the known speeds, NaN when there is none.
+fn mean_speed(speeds: &[f32]) -> f32 {
+    let (sum, n) = speeds
+        .iter()
+        .filter(|v| v.is_finite())
+        .fold((0.0f64, 0u32), |(s, n), v| (s + f64::from(*v), n + 1));
+    if n == 0 {
+        f32::NAN
+    } else {
+        (sum / f64::from(n)) as f32
     }
 }
 
@@ -501,7 +536,12 @@ mod tests {
         assert!((lat - 45.0).abs() < 0.01 && (lon - 3.5).abs() < 1e-9);
         assert_eq!(t.position_at(-10), Some(t.xy[0]));
         assert_eq!(t.position_at(1000), Some(t.xy[2]));
-        let segs = vec![(0, 1), (1, 2)];
+        let seg = |a, b| Segment {
+            a,
+            b,
+            speed_kmh: f32::NAN,
+        };
+        let segs = vec![seg(0, 1), seg(1, 2)];
         let p = mercator(45.9, 4.01).expect("finite");
         assert_eq!(t.nearest(p, &segs).map(|n| n.0), Some(2));
         assert_eq!(t.range_of(50, 300), 1..3);
@@ -519,5 +559,27 @@ mod tests {
         let t = Track::new(vec![sample(0, 45.0, 4.0), sample(60, 45.01, 4.0)]);
         assert!((t.speed_kmh[0] - 66.7).abs() < 0.5, "{}", t.speed_kmh[0]);
         assert!(t.speed_scale_kmh() > 60.0);
+    }
+
+    #[test]
+    fn a_simplified_segment_carries_the_mean_speed_of_its_samples() {
+        // A straight drive: only its ends survive simplification.
+        let samples = (0..5)
+            .map(|i| TrackSample {
+                speed_kmh: Some([0.0, 80.0, 90.0, 70.0, 0.0][i]),
+                ..sample(i as i64 * 60, 45.0 + 0.01 * i as f64, 4.0)
+            })
+            .collect();
+        let t = Track::new(samples);
+        let mut segs = Vec::new();
+        let all = MercRect {
+            min: [0.0, 0.0],
+            max: [1.0, 1.0],
+        };
+        t.visible_segments(&all, 10.0, 100, &mut segs);
+        assert_eq!(segs.len(), 1);
+        assert_eq!((segs[0].a, segs[0].b), (0, 4));
+        assert_eq!(segs[0].speed_kmh, 60.0); // (0 + 80 + 90 + 70) / 4
+        assert!(mean_speed(&[f32::NAN]).is_nan());
     }
 }

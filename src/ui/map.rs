@@ -11,8 +11,8 @@ use walkers::{HttpTiles, Map, MapMemory, Plugin, Projector, Tiles, lat_lon};
 use super::theme;
 use crate::app::{Action, AppState, MapSettings};
 use crate::basemap::{OfflineTiles, Palette, online_tiles};
-use crate::series::Track;
 use crate::series::track::{MercRect, mercator, unmercator};
+use crate::series::{Segment, Track};
 
 /// Segments drawn per frame at most: 4 vertices each, so a frame stays
 /// under 100k vertices however long the track.
@@ -30,7 +30,7 @@ pub struct MapView {
     fitted: usize,
     fit_requested: bool,
     last_seek: u64,
-    segments: Vec<(u32, u32)>,
+    segments: Vec<Segment>,
     tile_url: String,
 }
 
@@ -134,30 +134,28 @@ pub fn track_mesh(
     frame: &MapFrame,
     zoom: f64,
     highlight: Option<std::ops::Range<usize>>,
-    segments: &mut Vec<(u32, u32)>,
+    segments: &mut Vec<Segment>,
 ) -> Mesh {
     track.visible_segments(&frame.view, zoom, MAX_SEGMENTS, segments);
     let scale = track.speed_scale_kmh().max(1.0);
     let mut mesh = Mesh::default();
     mesh.reserve_vertices(segments.len() * 4);
     mesh.reserve_triangles(segments.len() * 2);
+    let ends = |s: &Segment| {
+        (
+            frame.to_screen(track.xy[s.a as usize]),
+            frame.to_screen(track.xy[s.b as usize]),
+        )
+    };
     if let Some(range) = highlight {
-        for &(a, b) in segments.iter() {
-            if range.contains(&(a as usize)) {
-                let (p, q) = (
-                    frame.to_screen(track.xy[a as usize]),
-                    frame.to_screen(track.xy[b as usize]),
-                );
-                add_segment(&mut mesh, p, q, TRACK_WIDTH + 5.0, theme::ACTIVITY_HALO);
-            }
+        for s in segments.iter().filter(|s| range.contains(&(s.a as usize))) {
+            let (p, q) = ends(s);
+            add_segment(&mut mesh, p, q, TRACK_WIDTH + 5.0, theme::ACTIVITY_HALO);
         }
     }
-    for &(a, b) in segments.iter() {
-        let (p, q) = (
-            frame.to_screen(track.xy[a as usize]),
-            frame.to_screen(track.xy[b as usize]),
-        );
-        let color = theme::speed_color(track.speed_kmh[a as usize] / scale);
+    for s in segments.iter() {
+        let (p, q) = ends(s);
+        let color = theme::speed_color(s.speed_kmh / scale);
         add_segment(&mut mesh, p, q, TRACK_WIDTH, color);
     }
     mesh
@@ -173,7 +171,7 @@ struct Picked {
 /// The track layer, rebuilt each frame.
 struct TrackLayer<'a> {
     track: &'a Track,
-    segments: &'a mut Vec<(u32, u32)>,
+    segments: &'a mut Vec<Segment>,
     highlight: Option<std::ops::Range<usize>>,
     cursor: Option<i64>,
     local: bool,
@@ -250,7 +248,7 @@ fn fit(bounds: &MercRect, size: egui::Vec2) -> (f64, [f64; 2]) {
     let zx = (f64::from(size.x.max(50.0)) / (dx * 256.0)).log2();
     let zy = (f64::from(size.y.max(50.0)) / (dy * 256.0)).log2();
     // A margin, and not closer than street level.
-    ((zx.min(zy) - 0.3).clamp(2.0, 17.0), bounds.center())
+    ((zx.min(zy) - 0.6).clamp(2.0, 17.0), bounds.center())
 }
 
 fn center_at(memory: &mut MapMemory, p: [f64; 2]) {

@@ -145,14 +145,21 @@ pub fn time_grid(input: GridInput) -> Vec<GridMark> {
     marks
 }
 
+/// Short tick labels, so neighbours do not collide: months over long
+/// spans, days over days, hours within a day (with the day at midnight).
 fn time_axis_label(mark: GridMark, range: &RangeInclusive<f64>, local: bool) -> String {
     let t = mark.value as i64;
     let span = range.end() - range.start();
-    if span > 3.0 * 86400.0 {
-        theme::format_date(t, local)
+    let format = if span > 120.0 * 86400.0 {
+        "%Y-%m"
+    } else if mark.step_size >= 86400.0 || span > 3.0 * 86400.0 || theme::is_midnight(t, local) {
+        "%m-%d"
+    } else if mark.step_size < 60.0 {
+        "%H:%M:%S"
     } else {
-        theme::format_clock(t, local)
-    }
+        "%H:%M"
+    };
+    theme::format_in_zone(t, local, format)
 }
 
 /// The state label of sample `i` of a lane channel.

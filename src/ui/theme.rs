@@ -89,10 +89,11 @@ pub fn level_color(label: &str) -> Color32 {
 
 /// A date-time for people: UTC, or the machine's local time.
 pub fn format_time(secs: i64, local: bool) -> String {
-    in_zone(secs, local, "%Y-%m-%d %H:%M:%S")
+    format_in_zone(secs, local, "%Y-%m-%d %H:%M:%S")
 }
 
-fn in_zone(secs: i64, local: bool, format: &str) -> String {
+/// A date-time in UTC or local time, with a chrono format.
+pub fn format_in_zone(secs: i64, local: bool, format: &str) -> String {
     let Some(utc) = chrono::DateTime::from_timestamp(secs, 0) else {
         return NULL.to_owned();
     };
@@ -103,14 +104,9 @@ fn in_zone(secs: i64, local: bool, format: &str) -> String {
     }
 }
 
-/// A day, for time axes spanning days.
-pub fn format_date(secs: i64, local: bool) -> String {
-    in_zone(secs, local, "%Y-%m-%d")
-}
-
-/// A time of day with its day, for short time axes.
-pub fn format_clock(secs: i64, local: bool) -> String {
-    in_zone(secs, local, "%m-%d %H:%M")
+/// Whether `secs` is 00:00:00 in the zone shown.
+pub fn is_midnight(secs: i64, local: bool) -> bool {
+    format_in_zone(secs, local, "%H:%M:%S") == "00:00:00"
 }
 
 /// The zone the times are shown in.
@@ -150,7 +146,8 @@ mod tests {
         assert_eq!(number(Some(2.345), 1), "2.3");
         assert_eq!(level_color("Critical"), CRITICAL);
         assert_eq!(level_color("whatever"), UNKNOWN);
-        assert_eq!(format_clock(3600, false), "01-01 01:00");
+        assert_eq!(format_in_zone(3600, false, "%H:%M"), "01:00");
+        assert!(is_midnight(86400, false) && !is_midnight(3600, false));
         assert_eq!(speed_color(0.0), Color32::from_rgb(0x3B, 0x6E, 0xF0));
         assert_eq!(speed_color(1.0), Color32::from_rgb(0xE5, 0x48, 0x4D));
         assert_eq!(speed_color(f32::NAN), UNKNOWN);
