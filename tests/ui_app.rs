@@ -3,8 +3,9 @@
 
 mod common;
 
+use common::ui::{type_into, wait_until};
+
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -30,39 +31,8 @@ fn harness(options: AppOptions) -> Harness<'static, FleetApp> {
         .build_eframe(move |cc| FleetApp::new(cc, options))
 }
 
-/// Steps the app until `cond` holds (the worker answers asynchronously).
-fn wait_until(h: &mut Harness<'static, FleetApp>, what: &str, cond: impl Fn(&FleetApp) -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !cond(h.state()) {
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what}; connection {:?}, notifications {:?}",
-            h.state().state().connection.status,
-            h.state().state().notifications
-        );
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    // A couple more frames so the UI shows what the state now holds.
-    h.step();
-    h.step();
-}
-
 fn fleet_loaded(app: &FleetApp) -> bool {
     !app.state().fleet.loading && app.state().fleet.equipments.len() == 60
-}
-
-/// Focuses a text field (found by role and name) and types into it.
-fn type_into(
-    h: &mut Harness<'static, FleetApp>,
-    role: egui::accesskit::Role,
-    name: &str,
-    text: &str,
-) {
-    h.get_by_role_and_label(role, name).focus();
-    h.step();
-    h.get_by_role_and_label(role, name).type_text(text);
-    h.run_steps(2);
 }
 
 /// Asks the app's own sandbox, over HTTP, what the service has.

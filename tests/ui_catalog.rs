@@ -3,9 +3,10 @@
 
 mod common;
 
+use common::ui::{type_into, wait_until};
+
 use std::io::Write;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -45,27 +46,6 @@ fn log_capture() -> LogFile {
         log
     })
     .clone()
-}
-
-fn wait_until(h: &mut Harness<'static, FleetApp>, what: &str, cond: impl Fn(&FleetApp) -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !cond(h.state()) {
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what}: {:?}",
-            h.state().state().notifications
-        );
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    h.run_steps(3);
-}
-
-fn type_into(h: &mut Harness<'static, FleetApp>, role: Role, name: &str, text: &str) {
-    h.get_by_role_and_label(role, name).focus();
-    h.step();
-    h.get_by_role_and_label(role, name).type_text(text);
-    h.run_steps(2);
 }
 
 fn integration_status(app: &FleetApp, name: &str) -> Option<String> {

@@ -3,7 +3,8 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use common::ui::wait_until;
+
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -20,21 +21,6 @@ fn harness() -> Harness<'static, FleetApp> {
     Harness::builder()
         .with_size(egui::vec2(1600.0, 1000.0))
         .build_eframe(move |cc| FleetApp::new(cc, options))
-}
-
-fn wait_until(h: &mut Harness<'static, FleetApp>, what: &str, cond: impl Fn(&FleetApp) -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !cond(h.state()) {
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what}; notifications {:?}",
-            h.state().state().notifications
-        );
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    h.step();
-    h.step();
 }
 
 fn open_machine(h: &mut Harness<'static, FleetApp>, name: &str, preset: &str) {

@@ -178,6 +178,24 @@ fn lane_label(kind: DataKind, series: &PlotSeries, channel: usize, i: usize) -> 
     }
 }
 
+/// Draws the cursor; returns the time under the pointer.
+fn cursor_ui(pui: &mut egui_plot::PlotUi<'_>, cursor: Option<i64>) -> Option<i64> {
+    if let Some(t) = cursor {
+        pui.vline(VLine::new("", t as f64).color(theme::CURSOR).width(1.5));
+    }
+    pui.pointer_coordinate().map(|p| p.x as i64)
+}
+
+/// The time under the pointer while the plot is hovered, and whether it
+/// was clicked.
+fn hover_and_click(response: &egui_plot::PlotResponse<Option<i64>>) -> (Option<i64>, bool) {
+    let hovered = response.response.hovered();
+    (
+        response.inner.filter(|_| hovered),
+        response.response.clicked(),
+    )
+}
+
 /// One plot of values: aggregated lines, estimated samples as hollow
 /// diamonds named in the legend, and the cursor. Returns the time under the
 /// pointer, and whether the plot was clicked.
@@ -294,16 +312,9 @@ pub fn values_plot_ui(
                     );
                 }
             }
-            if let Some(t) = cursor {
-                pui.vline(VLine::new("", t as f64).color(theme::CURSOR).width(1.5));
-            }
-            pui.pointer_coordinate().map(|p| p.x as i64)
+            cursor_ui(pui, cursor)
         });
-    let hovered = response.response.hovered();
-    (
-        response.inner.filter(|_| hovered),
-        response.response.clicked(),
-    )
+    hover_and_click(&response)
 }
 
 /// Lanes of states for `channels`: one row each, coloured runs per label,
@@ -417,16 +428,9 @@ pub fn lanes_plot_ui(
                     }
                 }
             }
-            if let Some(t) = cursor {
-                pui.vline(VLine::new("", t as f64).color(theme::CURSOR).width(1.5));
-            }
-            pui.pointer_coordinate().map(|p| p.x as i64)
+            cursor_ui(pui, cursor)
         });
-    let hovered = response.response.hovered();
-    (
-        response.inner.filter(|_| hovered),
-        response.response.clicked(),
-    )
+    hover_and_click(&response)
 }
 
 /// The picker of data kinds: every kind the service lists, searchable.

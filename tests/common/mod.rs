@@ -1,6 +1,8 @@
 //! Helpers for tests that talk HTTP to a real sandbox on loopback.
 #![allow(dead_code)] // Each test binary uses a different part of this.
 
+pub mod ui;
+
 use fleetview::api::time::parse_wire;
 use fleetview::sandbox::{Clock, RunningSandbox, SandboxConfig};
 use reqwest::{Method, StatusCode};
