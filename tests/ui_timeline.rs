@@ -5,7 +5,6 @@ mod common;
 
 use common::ui::wait_until;
 
-
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;

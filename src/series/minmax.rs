@@ -5,23 +5,33 @@
 //! where a value is missing. The index is a pyramid of blocks, each holding
 //! the positions of its minimum, its maximum and its first missing value, so
 //! the extremes of any index range cost a few hundred comparisons whatever
-//! its length. It stores positions, not values, so ties resolve exactly as a
-//! full scan does (the first occurrence wins) and the output is identical to
-//! scanning every sample.
+//! its length. Blocks keep positions with their values, so ties resolve
+//! exactly as a full scan does (the first occurrence wins) and the output is
+//! identical to scanning every sample; merging blocks never touches the
+//! samples themselves, which for a year of 1 Hz data are far apart in memory.
 
-/// Samples (or lower-level blocks) per block.
+/// Samples (or lower-level blocks) per block. Large blocks keep the work
+/// of a range sequential in memory, which matters more than its count.
 pub const BLOCK: usize = 64;
+
+use std::ops::RangeInclusive;
 
 const NONE: u32 = u32::MAX;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The extremes of a block. Their values are kept beside their positions
+/// so merging blocks never reads the (large, far away) samples.
+#[derive(Debug, Clone, Copy, PartialEq)]
 struct Block {
+    min_v: f64,
+    max_v: f64,
     min: u32,
     max: u32,
     nan: u32,
 }
 
 const EMPTY: Block = Block {
+    min_v: f64::INFINITY,
+    max_v: f64::NEG_INFINITY,
     min: NONE,
     max: NONE,
     nan: NONE,
@@ -51,27 +61,30 @@ pub struct MinMaxIndex {
     len: usize,
 }
 
-/// Picks the better of two positions: the smaller (or larger) value, the
-/// earlier position on ties.
+/// Merges two blocks: the smaller (larger) value wins, the earlier
+/// position on ties, as a scan keeping the first occurrence would.
 #[inline]
-fn better(values: &[f64], a: u32, b: u32, want_min: bool) -> u32 {
-    if a == NONE {
-        return b;
-    }
-    if b == NONE {
-        return a;
-    }
-    let (va, vb) = (values[a as usize], values[b as usize]);
-    let b_wins = if want_min { vb < va } else { vb > va };
-    if b_wins || (vb == va && b < a) { b } else { a }
-}
-
-#[inline]
-fn merge(values: &[f64], acc: Block, other: Block) -> Block {
+fn merge(a: Block, b: Block) -> Block {
+    let (min, min_v) = if b.min != NONE
+        && (a.min == NONE || b.min_v < a.min_v || (b.min_v == a.min_v && b.min < a.min))
+    {
+        (b.min, b.min_v)
+    } else {
+        (a.min, a.min_v)
+    };
+    let (max, max_v) = if b.max != NONE
+        && (a.max == NONE || b.max_v > a.max_v || (b.max_v == a.max_v && b.max < a.max))
+    {
+        (b.max, b.max_v)
+    } else {
+        (a.max, a.max_v)
+    };
     Block {
-        min: better(values, acc.min, other.min, true),
-        max: better(values, acc.max, other.max, false),
-        nan: acc.nan.min(other.nan),
+        min_v,
+        max_v,
+        min,
+        max,
+        nan: a.nan.min(b.nan),
     }
 }
 
@@ -79,7 +92,6 @@ fn merge(values: &[f64], acc: Block, other: Block) -> Block {
 #[inline]
 fn scan_raw(values: &[f64], lo: usize, hi: usize) -> Block {
     let mut b = EMPTY;
-    let (mut min_v, mut max_v) = (f64::INFINITY, f64::NEG_INFINITY);
     for (i, &v) in values[lo..hi].iter().enumerate() {
         let i = (lo + i) as u32;
         if v.is_nan() {
@@ -90,12 +102,12 @@ fn scan_raw(values: &[f64], lo: usize, hi: usize) -> Block {
         }
         // Strict comparisons keep the first occurrence; the NONE checks
         // take infinities too.
-        if v < min_v || b.min == NONE {
-            min_v = v;
+        if v < b.min_v || b.min == NONE {
+            b.min_v = v;
             b.min = i;
         }
-        if v > max_v || b.max == NONE {
-            max_v = v;
+        if v > b.max_v || b.max == NONE {
+            b.max_v = v;
             b.max = i;
         }
     }
@@ -117,7 +129,7 @@ impl MinMaxIndex {
         while current.len() > 1 {
             let next: Vec<Block> = current
                 .chunks(BLOCK)
-                .map(|c| c.iter().fold(EMPTY, |acc, b| merge(values, acc, *b)))
+                .map(|c| c.iter().fold(EMPTY, |acc, b| merge(acc, *b)))
                 .collect();
             levels.push(current);
             current = next;
@@ -146,7 +158,7 @@ impl MinMaxIndex {
     }
 
     /// Extremes of `values[lo..hi]`; `values` must be what the index was
-    /// built from.
+    /// built from (only the ragged ends of the range are read from it).
     pub fn extremes(&self, values: &[f64], lo: usize, hi: usize) -> Extremes {
         let hi = hi.min(self.len).min(values.len());
         if lo >= hi {
@@ -158,8 +170,8 @@ impl MinMaxIndex {
         if blo >= bhi {
             acc = scan_raw(values, lo, hi);
         } else {
-            acc = merge(values, acc, scan_raw(values, lo, blo * BLOCK));
-            acc = merge(values, acc, scan_raw(values, bhi * BLOCK, hi));
+            acc = merge(acc, scan_raw(values, lo, blo * BLOCK));
+            acc = merge(acc, scan_raw(values, bhi * BLOCK, hi));
             // Whole blocks, level by level: the ragged ends of each level
             // are read there, the middle one level up.
             for level in 0..self.levels.len() {
@@ -168,7 +180,7 @@ impl MinMaxIndex {
                 let last = level + 1 == self.levels.len();
                 if ulo >= uhi || last {
                     for b in &entries[blo..bhi] {
-                        acc = merge(values, acc, *b);
+                        acc = merge(acc, *b);
                     }
                     break;
                 }
@@ -176,7 +188,7 @@ impl MinMaxIndex {
                     .iter()
                     .chain(&entries[uhi * BLOCK..bhi])
                 {
-                    acc = merge(values, acc, *b);
+                    acc = merge(acc, *b);
                 }
                 (blo, bhi) = (ulo, uhi);
             }
@@ -212,81 +224,121 @@ fn column_points(e: Extremes, lo: usize, hi: usize, out: &mut Vec<usize>) {
     }
 }
 
-/// The time range `t0..=t1` split into `columns` equal columns.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ColumnGrid {
-    pub t0: f64,
-    pub t1: f64,
-    pub columns: usize,
+/// The first position at or after `from` whose time is not before `edge`.
+/// Starts from where the times, if evenly spaced, would put it (exact for
+/// regular sampling), then gallops outwards: a few probes per column, not
+/// a search of a whole year of samples, each probe a likely cache miss.
+fn gallop(times: &[i64], from: usize, edge: f64) -> usize {
+    let n = times.len();
+    let before = |i: usize| (times[i] as f64) < edge;
+    if from >= n || !before(from) {
+        return from;
+    }
+    if before(n - 1) {
+        return n;
+    }
+    // times[from] < edge <= times[n - 1]: the answer is in from+1..n.
+    let (t0, t1) = (times[from] as f64, times[n - 1] as f64);
+    let frac = ((edge - t0) / (t1 - t0)).clamp(0.0, 1.0);
+    let guess = (from + 1 + (frac * (n - 1 - from) as f64) as usize).min(n - 1);
+    // Bracket [lo, hi): times[lo - 1] < edge <= times[hi - 1]...
+    let (mut lo, mut hi);
+    if before(guess) {
+        // ... rightwards.
+        let mut step = 1;
+        lo = guess + 1;
+        hi = guess + 1;
+        while hi < n && before(hi) {
+            lo = hi + 1;
+            hi = (hi + step).min(n - 1);
+            step *= 2;
+        }
+        hi += 1;
+    } else {
+        // ... leftwards.
+        let mut step = 1;
+        hi = guess + 1;
+        lo = guess;
+        while lo > from + 1 && !before(lo - 1) {
+            hi = lo;
+            lo = lo.saturating_sub(step).max(from + 1);
+            step *= 2;
+        }
+    }
+    lo + times[lo..hi].partition_point(|t| (*t as f64) < edge)
 }
 
-impl ColumnGrid {
-    /// The first sample index of each column boundary, plus the samples just
-    /// outside the range (so lines run on to the plot's edges).
-    fn boundaries(&self, times: &[i64]) -> Vec<usize> {
-        let columns = self.columns.max(1);
-        let width = (self.t1 - self.t0) / columns as f64;
-        let mut b = Vec::with_capacity(columns + 1);
-        let mut from = 0;
-        for c in 0..=columns {
-            let edge = if c == columns {
-                // Inclusive end: `t < next_up(t1)` is `t <= t1`.
-                self.t1.next_up()
-            } else {
-                self.t0 + width * c as f64
-            };
-            from += times[from..].partition_point(|t| (*t as f64) < edge);
-            b.push(from);
+/// Columns of a fixed lattice: column `k` covers times `k * width ..
+/// (k + 1) * width`. Anchored at time 0 rather than at the view's edge, so
+/// a view that pans at the same zoom keeps its columns and only the newly
+/// exposed ones need computing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lattice {
+    pub width: f64,
+}
+
+impl Lattice {
+    /// A lattice for about `columns` columns over `t0..t1`, its width
+    /// rounded to an eighth of an octave so that panning (which moves both
+    /// edges, with rounding) keeps the same lattice.
+    pub fn for_view(t0: f64, t1: f64, columns: usize) -> Option<Self> {
+        let raw = (t1 - t0) / columns.max(1) as f64;
+        if !(raw.is_finite() && raw > 0.0) {
+            return None;
         }
-        b
+        let width = (raw.log2() * 8.0).floor() / 8.0;
+        Some(Self {
+            width: width.exp2(),
+        })
+    }
+
+    /// The columns covering `t0..=t1`.
+    pub fn columns(&self, t0: f64, t1: f64) -> RangeInclusive<i64> {
+        ((t0 / self.width).floor() as i64)..=((t1 / self.width).floor() as i64)
     }
 }
 
-/// M4 of one channel over a grid: positions into `times`/`values` of the
-/// points to draw, in time order. `times` must be sorted.
-pub fn m4_indices(
+/// M4 of lattice columns `ks`: for each, the positions to draw, sorted:
+/// its first and last samples, its minimum and maximum, and its first
+/// missing value (a break in the line). `times` must be sorted.
+pub fn m4_lattice(
     times: &[i64],
     values: &[f64],
     index: &MinMaxIndex,
-    grid: ColumnGrid,
-) -> Vec<usize> {
+    lattice: Lattice,
+    ks: RangeInclusive<i64>,
+) -> Vec<Vec<usize>> {
     let n = times.len().min(values.len()).min(index.len());
     let times = &times[..n];
-    let ordered = grid.t0 <= grid.t1; // false for NaN too
-    if n == 0 || !ordered {
-        return Vec::new();
-    }
-    let bounds = grid.boundaries(times);
-    let mut out = Vec::with_capacity(grid.columns * 4 + 2);
-    // The sample just before the range, so the line enters from the edge.
-    if bounds[0] > 0 {
-        out.push(bounds[0] - 1);
-    }
-    for w in bounds.windows(2) {
-        let (lo, hi) = (w[0], w[1]);
+    let mut out = Vec::new();
+    let mut from = 0;
+    let mut first = true;
+    for k in ks {
+        let (a, b) = (k as f64 * lattice.width, (k + 1) as f64 * lattice.width);
+        // The first edge is searched from the start, the others onwards.
+        let lo = if first {
+            first = false;
+            gallop(times, 0, a)
+        } else {
+            from
+        };
+        let hi = gallop(times, lo, b);
+        from = hi;
+        let mut col = Vec::new();
         if lo < hi {
-            column_points(index.extremes(values, lo, hi), lo, hi, &mut out);
+            column_points(index.extremes(values, lo, hi), lo, hi, &mut col);
         }
-    }
-    if let Some(&end) = bounds.last()
-        && end < n
-    {
-        out.push(end);
+        out.push(col);
     }
     out
 }
 
-/// M4 as plot points `[time, value]`; a missing value stays NaN (a break).
-pub fn m4_points(
-    times: &[i64],
-    values: &[f64],
-    index: &MinMaxIndex,
-    grid: ColumnGrid,
-) -> Vec<[f64; 2]> {
-    m4_indices(times, values, index, grid)
-        .into_iter()
-        .map(|i| [times[i] as f64, values[i]])
-        .collect()
+/// The last sample before `t0` and the first at or after `t1`, if any: the
+/// points that carry a line on to the edges of the columns `t0..t1`.
+pub fn neighbours(times: &[i64], t0: f64, t1: f64) -> (Option<usize>, Option<usize>) {
+    let before = times.partition_point(|t| (*t as f64) < t0).checked_sub(1);
+    let after = times.partition_point(|t| (*t as f64) < t1);
+    (before, (after < times.len()).then_some(after))
 }
 
 #[cfg(test)]
@@ -294,75 +346,58 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The reference: every sample of every column looked at.
-    fn full_scan(times: &[i64], values: &[f64], grid: ColumnGrid) -> Vec<usize> {
-        let n = times.len().min(values.len());
-        let ordered = grid.t0 <= grid.t1;
-        if n == 0 || !ordered {
-            return Vec::new();
-        }
-        let columns = grid.columns.max(1);
-        let width = (grid.t1 - grid.t0) / columns as f64;
-        let column_of = |t: f64| -> Option<usize> {
-            if t < grid.t0 || t > grid.t1 {
-                return None;
+    /// The reference: every sample looked at, put in its column by the
+    /// column's bounds, `k * width <= t < (k + 1) * width`.
+    fn reference(
+        times: &[i64],
+        values: &[f64],
+        width: f64,
+        ks: RangeInclusive<i64>,
+    ) -> Vec<Vec<usize>> {
+        let (k0, k1) = (*ks.start(), *ks.end());
+        let mut inside: Vec<Vec<usize>> = vec![Vec::new(); (k1 - k0 + 1).max(0) as usize];
+        for (i, &t) in times.iter().enumerate().take(values.len()) {
+            let t = t as f64;
+            let mut k = (t / width).floor() as i64;
+            while t < k as f64 * width {
+                k -= 1;
             }
-            let mut c = columns - 1;
-            // The same edges as the index: `t0 + width * c`.
-            for k in 1..columns {
-                if t < grid.t0 + width * k as f64 {
-                    c = k - 1;
-                    break;
-                }
+            while t >= (k + 1) as f64 * width {
+                k += 1;
             }
-            Some(c)
-        };
-        let mut out = Vec::new();
-        let first_in = (0..n).find(|i| column_of(times[*i] as f64).is_some());
-        let last_in = (0..n).rev().find(|i| column_of(times[*i] as f64).is_some());
-        let (Some(first_in), Some(last_in)) = (first_in, last_in) else {
-            // Nothing inside: the neighbours on either side.
-            let before = (0..n).rev().find(|i| (times[*i] as f64) < grid.t0);
-            let after = (0..n).find(|i| (times[*i] as f64) > grid.t1);
-            return before.into_iter().chain(after).collect();
-        };
-        if first_in > 0 {
-            out.push(first_in - 1);
-        }
-        let mut i = first_in;
-        while i <= last_in {
-            let c = column_of(times[i] as f64);
-            let mut j = i;
-            while j <= last_in && column_of(times[j] as f64) == c {
-                j += 1;
+            if (k0..=k1).contains(&k) {
+                inside[(k - k0) as usize].push(i);
             }
-            let (mut min, mut max, mut nan) = (None::<usize>, None::<usize>, None::<usize>);
-            for k in i..j {
-                let v = values[k];
-                if v.is_nan() {
-                    nan = nan.or(Some(k));
-                    continue;
-                }
-                if min.is_none_or(|m| v < values[m]) {
-                    min = Some(k);
-                }
-                if max.is_none_or(|m| v > values[m]) {
-                    max = Some(k);
-                }
-            }
-            let mut p: Vec<usize> = [Some(i), min, max, nan, Some(j - 1)]
-                .into_iter()
-                .flatten()
-                .collect();
-            p.sort_unstable();
-            p.dedup();
-            out.extend(p);
-            i = j;
         }
-        if last_in + 1 < n {
-            out.push(last_in + 1);
-        }
-        out
+        inside
+            .into_iter()
+            .map(|col| {
+                let (Some(&lo), Some(&hi)) = (col.first(), col.last()) else {
+                    return Vec::new();
+                };
+                let (mut min, mut max, mut nan) = (None::<usize>, None::<usize>, None::<usize>);
+                for &k in &col {
+                    let v = values[k];
+                    if v.is_nan() {
+                        nan = nan.or(Some(k));
+                        continue;
+                    }
+                    if min.is_none_or(|m| v < values[m]) {
+                        min = Some(k);
+                    }
+                    if max.is_none_or(|m| v > values[m]) {
+                        max = Some(k);
+                    }
+                }
+                let mut p: Vec<usize> = [Some(lo), min, max, nan, Some(hi)]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                p.sort_unstable();
+                p.dedup();
+                p
+            })
+            .collect()
     }
 
     fn ramp(n: usize) -> (Vec<i64>, Vec<f64>) {
@@ -392,30 +427,24 @@ mod tests {
     }
 
     #[test]
-    fn a_whole_year_query_is_identical_to_a_full_scan() {
-        // Three levels deep: 300k samples.
+    fn a_whole_view_is_identical_to_a_full_scan() {
+        // Several levels deep: 300k samples; whole, part, and a few samples.
         let (times, values) = ramp(300_000);
         let index = MinMaxIndex::build(&values).expect("index");
-        for grid in [
-            ColumnGrid {
-                t0: 0.0,
-                t1: 299_999.0,
-                columns: 1920,
-            },
-            ColumnGrid {
-                t0: 12_345.5,
-                t1: 250_000.0,
-                columns: 777,
-            },
-            ColumnGrid {
-                t0: 1000.0,
-                t1: 1010.0,
-                columns: 1920,
-            },
+        for (t0, t1, columns) in [
+            (0.0, 299_999.0, 1920),
+            (12_345.5, 250_000.0, 777),
+            (1000.0, 1010.0, 1920),
         ] {
-            let got = m4_indices(&times, &values, &index, grid);
-            assert_eq!(got, full_scan(&times, &values, grid), "{grid:?}");
-            assert!(got.len() <= grid.columns * 5 + 2);
+            let lattice = Lattice::for_view(t0, t1, columns).expect("a lattice");
+            let ks = lattice.columns(t0, t1);
+            let got = m4_lattice(&times, &values, &index, lattice, ks.clone());
+            assert_eq!(
+                got,
+                reference(&times, &values, lattice.width, ks),
+                "{t0}..{t1}"
+            );
+            assert!(got.iter().all(|c| c.len() <= 5));
         }
     }
 
@@ -427,60 +456,107 @@ mod tests {
             *v = f64::NAN;
         }
         let index = MinMaxIndex::build(&values).expect("index");
-        let grid = ColumnGrid {
-            t0: 0.0,
-            t1: 999.0,
-            columns: 10,
-        };
-        let pts = m4_points(&times, &values, &index, grid);
-        assert_eq!(pts.first().map(|p| p[0]), Some(0.0));
-        assert_eq!(pts.last().map(|p| p[0]), Some(999.0));
+        let lattice = Lattice::for_view(0.0, 999.0, 10).expect("a lattice");
+        let cols = m4_lattice(
+            &times,
+            &values,
+            &index,
+            lattice,
+            lattice.columns(0.0, 999.0),
+        );
+        let all: Vec<usize> = cols.iter().flatten().copied().collect();
+        assert_eq!(all.first(), Some(&0));
+        assert_eq!(all.last(), Some(&999));
         // The gap shows as a NaN at its first sample.
-        assert!(pts.iter().any(|p| p[0] == 400.0 && p[1].is_nan()));
-        assert!(pts.len() <= 10 * 5);
+        assert!(all.contains(&400) && values[400].is_nan());
+        assert!(all.len() <= cols.len() * 5);
     }
 
     #[test]
     fn neighbours_outside_the_view_are_kept_so_lines_reach_the_edges() {
         let times: Vec<i64> = (0..100).map(|i| i * 10).collect();
-        let values: Vec<f64> = (0..100).map(f64::from).collect();
-        let index = MinMaxIndex::build(&values).expect("index");
-        let grid = ColumnGrid {
-            t0: 105.0,
-            t1: 195.0,
-            columns: 4,
-        };
-        let got = m4_indices(&times, &values, &index, grid);
-        assert_eq!(got.first(), Some(&10)); // time 100, before the view
-        assert_eq!(got.last(), Some(&20)); // time 200, after it
+        assert_eq!(neighbours(&times, 105.0, 195.0), (Some(10), Some(20)));
         // A view between two samples still joins them.
-        let grid = ColumnGrid {
-            t0: 101.0,
-            t1: 109.0,
-            columns: 4,
-        };
-        assert_eq!(m4_indices(&times, &values, &index, grid), vec![10, 11]);
+        assert_eq!(neighbours(&times, 101.0, 109.0), (Some(10), Some(11)));
+        assert_eq!(neighbours(&times, -5.0, 5000.0), (None, None));
+        assert_eq!(neighbours(&[], 0.0, 1.0), (None, None));
     }
 
     #[test]
     fn empty_and_odd_inputs_do_not_panic() {
         let index = MinMaxIndex::build(&[]).expect("index");
-        let g = ColumnGrid {
-            t0: 0.0,
-            t1: 1.0,
-            columns: 0,
-        };
-        assert!(m4_indices(&[], &[], &index, g).is_empty());
+        let lattice = Lattice { width: 1.0 };
+        assert_eq!(
+            m4_lattice(&[], &[], &index, lattice, 0..=3),
+            vec![Vec::<usize>::new(); 4]
+        );
         let values = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1.0];
         let index = MinMaxIndex::build(&values).expect("index");
         let e = index.extremes(&values, 0, 4);
         assert_eq!((e.min, e.max, e.first_nan), (Some(2), Some(1), Some(0)));
-        let g = ColumnGrid {
-            t0: f64::NAN,
-            t1: 1.0,
-            columns: 10,
-        };
-        assert!(m4_indices(&[0, 1, 2, 3], &values, &index, g).is_empty());
+        assert_eq!(Lattice::for_view(f64::NAN, 1.0, 10), None);
+        assert_eq!(Lattice::for_view(0.0, f64::INFINITY, 10), None);
+        assert_eq!(Lattice::for_view(5.0, 1.0, 10), None);
+    }
+
+    #[test]
+    fn gallop_finds_what_a_binary_search_finds() {
+        // Regular, with duplicates, and lumpy (a burst then a long gap).
+        let regular: Vec<i64> = (0..1000).map(|i| i / 3).collect();
+        let lumpy: Vec<i64> = (0..1000)
+            .map(|i| if i < 900 { i } else { 100_000 + i * 1000 })
+            .collect();
+        for times in [regular, lumpy] {
+            let last = *times.last().unwrap_or(&0) as f64;
+            for from in [0, 1, 5, 500, 899, 900, 998, 999, 1000] {
+                for edge in [
+                    -1.0,
+                    0.0,
+                    0.5,
+                    1.0,
+                    100.0,
+                    332.0,
+                    333.0,
+                    899.5,
+                    5000.0,
+                    last,
+                    last + 1.0,
+                ] {
+                    let expected = from + times[from..].partition_point(|t| (*t as f64) < edge);
+                    assert_eq!(gallop(&times, from, edge), expected, "{from} {edge}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_pan_keeps_the_lattice_and_its_columns() {
+        // Sorted, irregular steps, some gaps.
+        let times: Vec<i64> = (0..50_000).map(|i| i * 3 + (i % 7) / 3).collect();
+        let values: Vec<f64> = (0..50_000)
+            .map(|i| {
+                if i % 997 == 0 {
+                    f64::NAN
+                } else {
+                    ((i * 31) % 113) as f64
+                }
+            })
+            .collect();
+        let index = MinMaxIndex::build(&values).expect("index");
+        let lattice = Lattice::for_view(10_000.0, 110_000.0, 700).expect("a lattice");
+        // Rounded down to an eighth of an octave: about as many columns.
+        let w = 100_000.0 / 700.0;
+        assert!(lattice.width <= w && lattice.width > w * 0.9);
+        let ks = lattice.columns(10_000.0, 110_000.0);
+        let cols = m4_lattice(&times, &values, &index, lattice, ks.clone());
+        assert_eq!(cols, reference(&times, &values, lattice.width, ks.clone()));
+        // Panned by a fraction of a view at the same zoom: same lattice,
+        // and the columns still in view are the same.
+        let panned = Lattice::for_view(10_003.7, 110_003.7, 700).expect("a lattice");
+        assert_eq!(panned, lattice);
+        let (a, b) = (*ks.start(), *ks.end());
+        let again = m4_lattice(&times, &values, &index, lattice, a + 5..=b);
+        assert_eq!(again[..], cols[5..]);
     }
 
     #[test]
@@ -488,7 +564,7 @@ mod tests {
         let values = vec![1.0; 1_000_000];
         let index = MinMaxIndex::build(&values).expect("index");
         // Well under 15 % of the 8 MB of values.
-        assert!(index.size_bytes() * 100 < 8_000_000 * 3);
+        assert!(index.size_bytes() * 100 < 8_000_000 * 8);
     }
 
     proptest! {
@@ -504,7 +580,7 @@ mod tests {
             ),
             steps in proptest::collection::vec(0i64..5, 0..3000),
             a in -50.0f64..4000.0,
-            span in 0.0f64..5000.0,
+            span in 0.001f64..5000.0,
             columns in 1usize..400,
         ) {
             let n = raw.len().min(steps.len());
@@ -513,10 +589,11 @@ mod tests {
             let mut t = 0;
             let times: Vec<i64> = steps[..n].iter().map(|s| { t += s; t }).collect();
             let index = MinMaxIndex::build(values).expect("index");
-            let grid = ColumnGrid { t0: a, t1: a + span, columns };
+            let lattice = Lattice::for_view(a, a + span, columns).expect("a lattice");
+            let ks = lattice.columns(a, a + span);
             prop_assert_eq!(
-                m4_indices(&times, values, &index, grid),
-                full_scan(&times, values, grid)
+                m4_lattice(&times, values, &index, lattice, ks.clone()),
+                reference(&times, values, lattice.width, ks)
             );
         }
     }

@@ -15,7 +15,7 @@ pub mod minmax;
 pub mod track;
 
 pub use extract::{DecodeError, EnvelopeInfo, decode_envelope, decode_rows};
-pub use minmax::{ColumnGrid, MinMaxIndex, m4_points};
+pub use minmax::{Lattice, MinMaxIndex, m4_lattice};
 pub use track::{Segment, Track, TrackSample};
 
 /// What a channel holds.

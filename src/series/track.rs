@@ -136,6 +136,8 @@ pub struct Track {
     /// Speed per sample (reported, else derived from the next leg), km/h.
     pub speed_kmh: Vec<f32>,
     pub bounds: MercRect,
+    /// The speed most of the track stays under, for the colour scale.
+    pub speed_scale_kmh: f32,
     importance: Vec<f64>,
     levels: Vec<OnceLock<Level>>,
 }
@@ -158,11 +160,13 @@ impl Track {
         }
         let speed_kmh = derive_speeds(&samples);
         let importance = importance(&xy);
+        let speed_scale_kmh = speed_scale(&speed_kmh);
         Self {
             samples,
             xy,
             speed_kmh,
             bounds,
+            speed_scale_kmh,
             importance,
             levels: (0..=MAX_ZOOM).map(|_| OnceLock::new()).collect(),
         }
@@ -306,23 +310,18 @@ impl Track {
         let hi = self.samples.partition_point(|s| s.time <= until);
         lo..hi.max(lo)
     }
+}
 
-    /// The highest speed most of the track stays under (95th percentile),
-    /// for the colour scale.
-    pub fn speed_scale_kmh(&self) -> f32 {
-        let mut v: Vec<f32> = self
-            .speed_kmh
-            .iter()
-            .copied()
-            .filter(|s| s.is_finite())
-            .collect();
-        if v.is_empty() {
-            return 0.0;
-        }
-        let k = (v.len() - 1) * 95 / 100;
-        let (_, p95, _) = v.select_nth_unstable_by(k, f32::total_cmp);
-        *p95
+/// The highest speed most of a track stays under (95th percentile): the
+/// top of its colour scale, so one outlier does not wash the rest out.
+fn speed_scale(speeds: &[f32]) -> f32 {
+    let mut v: Vec<f32> = speeds.iter().copied().filter(|s| s.is_finite()).collect();
+    if v.is_empty() {
+        return 0.0;
     }
+    let k = (v.len() - 1) * 95 / 100;
+    let (_, p95, _) = v.select_nth_unstable_by(k, f32::total_cmp);
+    *p95
 }
 
 /// The mean of the known speeds, NaN when there is none.
@@ -558,7 +557,7 @@ mod tests {
         assert!((t.speed_kmh[1] - 0.0).abs() < 1e-3);
         let t = Track::new(vec![sample(0, 45.0, 4.0), sample(60, 45.01, 4.0)]);
         assert!((t.speed_kmh[0] - 66.7).abs() < 0.5, "{}", t.speed_kmh[0]);
-        assert!(t.speed_scale_kmh() > 60.0);
+        assert!(t.speed_scale_kmh > 60.0);
     }
 
     #[test]

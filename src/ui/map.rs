@@ -137,7 +137,7 @@ pub fn track_mesh(
     segments: &mut Vec<Segment>,
 ) -> Mesh {
     track.visible_segments(&frame.view, zoom, MAX_SEGMENTS, segments);
-    let scale = track.speed_scale_kmh().max(1.0);
+    let scale = track.speed_scale_kmh.max(1.0);
     let mut mesh = Mesh::default();
     mesh.reserve_vertices(segments.len() * 4);
     mesh.reserve_triangles(segments.len() * 2);
@@ -443,7 +443,7 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
             picked: &mut picked,
         });
     }
-    let scale = track.as_ref().map(|t| t.speed_scale_kmh().max(1.0));
+    let scale = track.as_ref().map(|t| t.speed_scale_kmh.max(1.0));
     map.show(ui, |ui, _response, projector, _memory| {
         let rect = projector.clip_rect();
         if let Some(scale) = scale {

@@ -21,8 +21,8 @@ use super::theme;
 use crate::api::DataKind;
 use crate::api::model::EngineEvent;
 use crate::app::{Action, AppState};
-use crate::series::minmax::m4_indices;
-use crate::series::{ChannelKind, ColumnGrid, PlotSeries};
+use crate::series::minmax::{Lattice, m4_lattice, neighbours};
+use crate::series::{ChannelKind, PlotSeries};
 
 /// Height of a plot of values, and of one lane of states.
 const PLOT_HEIGHT: f32 = 150.0;
@@ -41,7 +41,7 @@ fn short_name(name: &str) -> String {
     s
 }
 
-/// What one aggregated line was computed for.
+/// What one assembled line was made for.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct LineKey {
     data: usize,
@@ -50,11 +50,84 @@ struct LineKey {
     columns: usize,
 }
 
+/// One channel's aggregated line. Its M4 columns sit on a lattice anchored
+/// at time 0, so while the view pans at one zoom the columns still in view
+/// are kept and only those coming into view are computed.
 #[derive(Debug, Default)]
 pub struct CachedLine {
     key: Option<LineKey>,
+    /// The data and lattice the columns belong to.
+    source: Option<(usize, Lattice)>,
+    /// Lattice column of `columns[0]`.
+    first: i64,
+    columns: Vec<Vec<usize>>,
     points: Vec<PlotPoint>,
     estimated: Vec<PlotPoint>,
+}
+
+impl CachedLine {
+    /// Brings the line up to date for a view of `t0..t1` over `columns`
+    /// pixel columns.
+    fn update(&mut self, series: &PlotSeries, ch: usize, key: LineKey) {
+        if self.key == Some(key) {
+            return;
+        }
+        self.key = Some(key);
+        self.points.clear();
+        self.estimated.clear();
+        let c = &series.series.channels[ch];
+        let times = &series.series.times;
+        let (Some(index), Some(lattice)) = (
+            series.indexes.get(ch).and_then(Option::as_ref),
+            Lattice::for_view(key.t0, key.t1, key.columns),
+        ) else {
+            return;
+        };
+        let ks = lattice.columns(key.t0, key.t1);
+        let (k0, k1) = (*ks.start(), *ks.end());
+        if self.source != Some((key.data, lattice)) {
+            self.source = Some((key.data, lattice));
+            self.columns.clear();
+        }
+        // Keep the overlap with what is held, compute the rest.
+        let held = self.first..self.first + self.columns.len() as i64;
+        let (keep_lo, keep_hi) = (k0.max(held.start), (k1 + 1).min(held.end));
+        let mut cols = if keep_lo < keep_hi {
+            let kept = self.columns
+                [(keep_lo - self.first) as usize..(keep_hi - self.first) as usize]
+                .to_vec();
+            let mut cols = if k0 < keep_lo {
+                m4_lattice(times, &c.values, index, lattice, k0..=keep_lo - 1)
+            } else {
+                Vec::new()
+            };
+            cols.extend(kept);
+            if keep_hi <= k1 {
+                cols.extend(m4_lattice(times, &c.values, index, lattice, keep_hi..=k1));
+            }
+            cols
+        } else {
+            m4_lattice(times, &c.values, index, lattice, ks)
+        };
+        std::mem::swap(&mut self.columns, &mut cols);
+        self.first = k0;
+        let (before, after) = neighbours(
+            times,
+            k0 as f64 * lattice.width,
+            (k1 + 1) as f64 * lattice.width,
+        );
+        let positions = before
+            .into_iter()
+            .chain(self.columns.iter().flatten().copied())
+            .chain(after);
+        for i in positions {
+            let p = PlotPoint::new(times[i] as f64, c.values[i]);
+            self.points.push(p);
+            if c.estimated_at(i) == Some(true) && c.values[i].is_finite() {
+                self.estimated.push(p);
+            }
+        }
+    }
 }
 
 /// What the plots remember between frames.
@@ -257,9 +330,13 @@ pub fn values_plot_ui(
         .legend(Legend::default().position(egui_plot::Corner::LeftTop))
         .show(ui, |pui| {
             if let Some(t) = seek {
+                // Same zoom, centred on the cursor (a view without data has
+                // no width yet: left alone).
                 let b = pui.plot_bounds();
                 let half = (b.max()[0] - b.min()[0]) / 2.0;
-                pui.set_plot_bounds_x(t as f64 - half..=t as f64 + half);
+                if half.is_finite() && half > 0.0 {
+                    pui.set_plot_bounds_x(t as f64 - half..=t as f64 + half);
+                }
             }
             let b = pui.plot_bounds();
             let columns = (pui.response().rect.width() * pixels_per_point).max(1.0) as usize;
@@ -272,26 +349,7 @@ pub fn values_plot_ui(
             for (k, &ch) in channels.iter().enumerate() {
                 let c = &series.series.channels[ch];
                 let cached = lines.entry((kind, ch)).or_default();
-                if cached.key != Some(key) {
-                    cached.key = Some(key);
-                    cached.points.clear();
-                    cached.estimated.clear();
-                    if let Some(index) = series.indexes.get(ch).and_then(Option::as_ref) {
-                        let grid = ColumnGrid {
-                            t0: key.t0,
-                            t1: key.t1,
-                            columns,
-                        };
-                        let times = &series.series.times;
-                        for i in m4_indices(times, &c.values, index, grid) {
-                            let p = PlotPoint::new(times[i] as f64, c.values[i]);
-                            cached.points.push(p);
-                            if c.estimated_at(i) == Some(true) && c.values[i].is_finite() {
-                                cached.estimated.push(p);
-                            }
-                        }
-                    }
-                }
+                cached.update(series, ch, key);
                 let color = theme::series_color(k);
                 let name = c.title();
                 pui.line(
