@@ -108,3 +108,71 @@ fn clicking_a_fault_row_moves_the_cursor_there() {
     assert!(state.timeline.seek > seek_before);
     h.get_by_label_contains(&format!("Cursor: {text}"));
 }
+
+#[test]
+fn estimated_samples_are_named_in_the_legend() {
+    let mut h = harness();
+    // A telehandler: no fuel telemetry, so its daily fuel is estimated.
+    open_machine(&mut h, "TH-004 Manitou MT 1840 (Rotterdam)", "Last 7 days");
+    let kind = DataKind::DailyFuel;
+    h.get_by_label_contains("Data kinds (").click();
+    h.run_steps(2);
+    h.get_by_role_and_label(Role::TextInput, "Find").focus();
+    h.step();
+    h.get_by_role_and_label(Role::TextInput, "Find")
+        .type_text("daily fuel");
+    h.run_steps(2);
+    h.get_by_role_and_label(Role::CheckBox, kind.display_name())
+        .click();
+    wait_until(&mut h, "the daily fuel", |app| {
+        matches!(
+            app.state().timeline.plots.get(&kind),
+            Some(Loadable::Ready(_))
+        )
+    });
+    let estimated: Vec<String> = {
+        let state = h.state().state();
+        let Some(Loadable::Ready(series)) = state.timeline.plots.get(&kind) else {
+            unreachable!("waited for it");
+        };
+        series
+            .series
+            .channels
+            .iter()
+            .filter(|c| (0..c.values.len()).any(|i| c.estimated_at(i) == Some(true)))
+            .map(|c| format!("{} (estimated)", c.title()))
+            .collect()
+    };
+    assert!(!estimated.is_empty(), "the sandbox estimates TH-004's fuel");
+    for name in estimated {
+        h.get_by_role_and_label(Role::CheckBox, &name);
+    }
+}
+
+#[test]
+fn replay_moves_the_cursor_and_pause_stops_it() {
+    let mut h = harness();
+    open_machine(&mut h, "EX-001 Volvo EC220E (Rotterdam)", "Yesterday");
+    wait_until(&mut h, "the positions", |app| {
+        matches!(app.state().timeline.track, Loadable::Ready(_))
+    });
+    h.get_by_label("Play").click();
+    h.run_steps(10);
+    let first = h
+        .state()
+        .state()
+        .timeline
+        .cursor
+        .expect("replay places the cursor");
+    let window = h.state().state().window.expect("a window");
+    assert!(first >= window.since && first <= window.until);
+    h.run_steps(10);
+    let later = h.state().state().timeline.cursor.expect("still placed");
+    assert!(later > first, "the cursor moves on: {first} -> {later}");
+    h.get_by_label("Pause").click();
+    h.run_steps(2);
+    let paused = h.state().state().timeline.cursor;
+    h.run_steps(10);
+    assert_eq!(h.state().state().timeline.cursor, paused);
+    h.get_by_label_contains("Cursor: ");
+}
