@@ -5,7 +5,7 @@
 //! - [`ui`]: egui panels; view state only; never does I/O.
 //! - [`app`]: the eframe app: state, actions, draining worker events.
 //! - [`basemap`]: the offline map background (Natural Earth), as map tiles.
-//! - [`export`]: CSV and JSON files from fetched data.
+//! - [`export`]: CSV, JSON, GPX and GeoJSON files from fetched data.
 //! - [`worker`]: background thread with a tokio runtime; Commands in, Events out.
 //! - [`cache`]: SQLite store of windows already fetched.
 //! - [`series`]: columnar time series decoded from rows of any shape.

@@ -93,6 +93,10 @@ struct ExportArgs {
 enum FormatArg {
     Csv,
     Json,
+    /// Positions as a GPX track.
+    Gpx,
+    /// Positions as GeoJSON points.
+    Geojson,
 }
 
 #[derive(Debug, Parser)]
@@ -186,6 +190,8 @@ fn run_export(args: ExportArgs) -> anyhow::Result<()> {
         format: match args.format {
             FormatArg::Csv => Format::Csv,
             FormatArg::Json => Format::Json,
+            FormatArg::Gpx => Format::Gpx,
+            FormatArg::Geojson => Format::GeoJson,
         },
         offline: args.offline,
         cache_path,

@@ -269,3 +269,88 @@ fn plain_http_to_a_remote_host_is_refused_before_anything_is_sent() {
     );
     assert!(!err.contains("t0k3n"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn positions_export_as_gpx_and_geojson_that_other_tools_read() {
+    let sb = start().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cache = dir.path().join("cache.sqlite");
+    let since = format_wire(common::now() - 3 * 86_400);
+    let until = format_wire(common::now() - 86_400);
+    let id = (FIRST_ID + 2).to_string();
+    let window = ["--since", since.as_str(), "--until", until.as_str()];
+    let token = Some(sb.token.as_str());
+    let (_, body) = sb
+        .get(&format!(
+            "/v2/fleet/equipments/{id}/positions?since={since}&until={until}"
+        ))
+        .await;
+    let total = body["data"]["total"].as_u64().expect("total") as usize;
+    assert!(total > 100);
+
+    // GPX: well-formed, one trkpt per position of the service.
+    let args = [
+        &["--equipment", &id, "--kind", "positions", "--format", "gpx"][..],
+        &window[..],
+    ]
+    .concat();
+    let out = export_async(&sb.base, token, &cache, &args).await;
+    let (gpx, err) = text(&out);
+    assert!(out.status.success(), "{err}");
+    let mut reader = quick_xml::Reader::from_str(&gpx);
+    let (mut trkpts, mut times) = (0, 0);
+    loop {
+        match reader.read_event().expect("well-formed GPX") {
+            quick_xml::events::Event::Start(e) => {
+                trkpts += usize::from(e.name().as_ref() == b"trkpt");
+                times += usize::from(e.name().as_ref() == b"time");
+            }
+            quick_xml::events::Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert_eq!(trkpts, total, "one trkpt per position");
+    assert_eq!(times, total, "each with its time");
+
+    // GeoJSON: a FeatureCollection of timed Points, one per position.
+    let args = [
+        &[
+            "--equipment",
+            &id,
+            "--kind",
+            "positions",
+            "--format",
+            "geojson",
+        ][..],
+        &window[..],
+    ]
+    .concat();
+    let out = export_async(&sb.base, token, &cache, &args).await;
+    let (geojson, err) = text(&out);
+    assert!(out.status.success(), "{err}");
+    let doc: Value = serde_json::from_str(&geojson).expect("GeoJSON is JSON");
+    assert_eq!(doc["type"], "FeatureCollection");
+    let features = doc["features"].as_array().expect("features");
+    assert_eq!(features.len(), total);
+    for f in features {
+        assert_eq!(f["type"], "Feature");
+        assert_eq!(f["geometry"]["type"], "Point");
+        let c = f["geometry"]["coordinates"]
+            .as_array()
+            .expect("coordinates");
+        let (lon, lat) = (c[0].as_f64().expect("lon"), c[1].as_f64().expect("lat"));
+        assert!((-180.0..=180.0).contains(&lon) && (-90.0..=90.0).contains(&lat));
+        assert!(f["properties"]["time"].as_str().is_some());
+    }
+
+    // Other kinds: a clear refusal, before anything is fetched.
+    let args = [
+        &["--equipment", &id, "--kind", "faults", "--format", "gpx"][..],
+        &window[..],
+    ]
+    .concat();
+    let out = export_async(&sb.base, token, &cache, &args).await;
+    let (_, err) = text(&out);
+    assert!(!out.status.success());
+    assert!(err.contains("GPX applies to positions only"), "{err}");
+}

@@ -3,12 +3,16 @@
 //! CSV: `date`, then one column per channel with its unit in the header
 //! (`fuelUsed (L)`), and the `estimated` flags where the rows carry them.
 //! JSON: the rows as the service sent them, limited to the window.
+//! GPX and GeoJSON, for positions: see [`geo`].
+
+pub mod geo;
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::api::model::PositionRow;
 use crate::api::time::{TimeWindow, format_wire, now_secs};
 use crate::api::{ApiClient, ApiError, ClientConfig, DataKind, SeriesSource};
 use crate::cache::{Cache, CacheError, CacheKey, DEFAULT_CAP_BYTES};
@@ -35,12 +39,28 @@ pub enum ExportError {
     Json(#[from] serde_json::Error),
     #[error("writing: {0}")]
     Io(#[from] std::io::Error),
+    #[error("{format} applies to positions only (use --kind positions, or csv or json)")]
+    NotApplicable { format: &'static str },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Csv,
     Json,
+    /// Positions only.
+    Gpx,
+    /// Positions only.
+    GeoJson,
+}
+
+impl Format {
+    fn positions_only(self) -> Option<&'static str> {
+        match self {
+            Format::Gpx => Some("GPX"),
+            Format::GeoJson => Some("GeoJSON"),
+            Format::Csv | Format::Json => None,
+        }
+    }
 }
 
 /// What to export: a series (any data kind, or faults) or the history.
@@ -103,6 +123,12 @@ pub fn run_export(
         }
         None => None,
     };
+    if let Some(format) = req.format.positions_only()
+        && req.kind != ExportKind::Series(SeriesSource::Kind(DataKind::Positions))
+    {
+        // Said before anything is fetched.
+        return Err(ExportError::NotApplicable { format });
+    }
     let (bytes, summary) = match req.kind {
         ExportKind::History => export_history(req, cache.as_deref(), &mut note)?,
         ExportKind::Series(source) => export_series(req, source, cache, &mut note)?,
@@ -180,6 +206,21 @@ fn export_series(
             write_json(&rows, &mut out)?;
             rows.len()
         }
+        Format::Gpx | Format::GeoJson => {
+            let rows = fetched.typed::<PositionRow>()?;
+            let name = format!("fleetview equipment {}", req.equipment);
+            let skipped = if req.format == Format::Gpx {
+                geo::write_gpx(&rows, &name, &mut out)?
+            } else {
+                geo::write_geojson(&rows, &name, &mut out)?
+            };
+            if skipped > 0 {
+                note(&format!(
+                    "{skipped} rows without a valid position were left out"
+                ));
+            }
+            rows.len() - skipped
+        }
     };
     let summary = ExportSummary {
         rows,
@@ -232,6 +273,12 @@ fn export_history(
     let data = &envelope["data"];
     let mut out = Vec::new();
     let rows = match req.format {
+        Format::Gpx | Format::GeoJson => {
+            // Refused before fetching (positions only).
+            return Err(ExportError::NotApplicable {
+                format: req.format.positions_only().unwrap_or("this format"),
+            });
+        }
         Format::Json => {
             write_json(data, &mut out)?;
             data["dailyUsages"]["rows"].as_array().map_or(0, Vec::len)
