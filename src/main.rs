@@ -39,6 +39,10 @@ struct Cli {
     /// Size of the embedded sandbox's fleet.
     #[arg(long, hide = true)]
     sandbox_fleet_size: Option<u64>,
+    /// Save the app's exports in this directory without asking (for
+    /// desktops where no file dialog can open).
+    #[arg(long)]
+    export_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -220,6 +224,7 @@ fn run_app(cli: Cli) -> anyhow::Result<()> {
         .transpose()
         .context("--now")?;
     options.sandbox_fleet_size = cli.sandbox_fleet_size;
+    options.export_dir = cli.export_dir;
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("fleetview")

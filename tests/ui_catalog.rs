@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::ui::{type_into, wait_until};
+use common::ui::{export_via_ui, type_into, wait_until};
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -73,8 +73,10 @@ fn create_rename_deactivate_activate_delete_and_no_secret_anywhere() {
         }),
         cache_path: Some(cache.clone()),
         clock: Some(common::now()),
+        export_dir: Some(dir.path().join("exports")),
         ..AppOptions::default()
     };
+    std::fs::create_dir_all(dir.path().join("exports")).expect("exports dir");
     let mut h = Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
         .build_eframe(move |cc| FleetApp::new(cc, options));
@@ -105,7 +107,12 @@ fn create_rename_deactivate_activate_delete_and_no_secret_anywhere() {
         .click();
     h.run_steps(3);
     type_into(&mut h, Role::TextInput, "Integration name", "Trucks EU");
-    type_into(&mut h, Role::PasswordInput, "server", "my.geotab.com");
+    type_into(
+        &mut h,
+        Role::PasswordInput,
+        "server",
+        "srv-271828.geotab.example",
+    );
     type_into(&mut h, Role::PasswordInput, "database", "fleet-db-7");
     type_into(&mut h, Role::PasswordInput, "username", "ops-user-3141");
     let before = sb.running.request_count();
@@ -186,16 +193,44 @@ fn create_rename_deactivate_activate_delete_and_no_secret_anywhere() {
     });
     h.get_by_label_contains("3 integrations");
 
-    // The audit: settings, cache file and every log line hold no secret.
+    // Exports of the machine's data are files the app writes too.
+    h.get_by_label("Machine history").click();
+    wait_until(&mut h, "the machine's panels", |app| {
+        let s = app.state();
+        matches!(s.timeline.track, Loadable::Ready(_)) && matches!(s.history, Loadable::Ready(_))
+    });
+    export_via_ui(&mut h, Some("Export positions"), "GPX…", "positions (GPX)");
+    h.get_by_label("Daily history").click();
+    h.run_steps(3);
+    export_via_ui(
+        &mut h,
+        None,
+        "Export daily history (CSV)…",
+        "daily history (CSV)",
+    );
+
+    // The audit: settings, cache, exports and every log line hold no secret.
     let settings = serde_json::to_vec(&h.state().state().settings()).expect("settings");
     drop(h);
     let mut files: Vec<(String, Vec<u8>)> = vec![("settings".into(), settings)];
-    for entry in std::fs::read_dir(dir.path()).expect("dir").flatten() {
-        files.push((
-            entry.path().display().to_string(),
-            std::fs::read(entry.path()).expect("read"),
-        ));
+    let mut dirs = vec![dir.path().to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).expect("dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push((
+                    path.display().to_string(),
+                    std::fs::read(&path).expect("read"),
+                ));
+            }
+        }
     }
+    assert!(
+        files.iter().filter(|(n, _)| n.contains("exports")).count() == 2,
+        "the exports were written"
+    );
     files.push(("log".into(), log.0.lock().expect("log").clone()));
     assert!(
         files
@@ -208,7 +243,7 @@ fn create_rename_deactivate_activate_delete_and_no_secret_anywhere() {
         "the log was written"
     );
     for secret in [
-        "my.geotab.com",
+        "srv-271828.geotab.example",
         "fleet-db-7",
         "ops-user-3141",
         "Pa55-w0rd-XYZZY",

@@ -324,9 +324,12 @@ async fn fleet_discovery_reports_progress_page_by_page() {
     let pages: Vec<(i64, i64)> = events
         .iter()
         .filter_map(|e| match e {
-            Event::FleetPage { request, page, .. } if *request == id => {
-                Some((page.done(), page.total))
-            }
+            Event::FleetPage {
+                request,
+                done,
+                total,
+                ..
+            } if *request == id => Some((*done, *total)),
             _ => None,
         })
         .collect();

@@ -154,7 +154,8 @@ pub struct ApiClient {
     config: ClientConfig,
 }
 
-pub(crate) fn is_loopback_host(host: &str) -> bool {
+/// Whether a URL's host is this machine (`localhost`, 127.0.0.0/8, `::1`).
+pub fn is_loopback_host(host: &str) -> bool {
     let trimmed = host.trim_start_matches('[').trim_end_matches(']');
     trimmed.eq_ignore_ascii_case("localhost")
         || trimmed.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
@@ -642,7 +643,10 @@ fn decode_error(endpoint: &str, message: &str, transient: bool) -> ApiError {
     }
 }
 
-fn decode_json<T: DeserializeOwned>(bytes: &[u8], endpoint: &str) -> Result<T, ApiError> {
+/// Decodes a body as the client does for every endpoint: a typed value, or
+/// a `Decode` error naming the endpoint (transient when the JSON is cut
+/// short or garbled, so that GETs are retried).
+pub fn decode_json<T: DeserializeOwned>(bytes: &[u8], endpoint: &str) -> Result<T, ApiError> {
     serde_json::from_slice(bytes).map_err(|e| {
         use serde_json::error::Category;
         let transient = matches!(e.classify(), Category::Eof | Category::Syntax);
@@ -651,7 +655,7 @@ fn decode_json<T: DeserializeOwned>(bytes: &[u8], endpoint: &str) -> Result<T, A
 }
 
 /// The service's `{message}`, or the start of whatever the body was.
-fn error_message(status: StatusCode, body: &[u8]) -> String {
+pub fn error_message(status: StatusCode, body: &[u8]) -> String {
     if let Ok(e) = serde_json::from_slice::<ErrorBody>(body) {
         return e.message;
     }

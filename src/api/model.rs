@@ -75,6 +75,16 @@ pub struct FaultRow {
     pub level_label: Option<String>,
 }
 
+impl FaultRow {
+    /// The level label as shown: a missing or blank one is `unknown` (D9).
+    pub fn level(&self) -> &str {
+        self.level_label
+            .as_deref()
+            .filter(|l| !l.trim().is_empty())
+            .unwrap_or("unknown")
+    }
+}
+
 /// `/positions` row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PositionRow {

@@ -18,6 +18,10 @@ pub enum Action {
     SetTab(Tab),
     /// Fetch the selected equipment's data again.
     Refresh,
+    /// Write what a panel shows to a file (the worker asks where).
+    Export(crate::export::shown::ExportContent),
+    /// Offline: try the service now rather than at the next retry.
+    RetryNow,
     /// Discover the fleet again.
     ReloadFleet,
     DismissNotification(u64),

@@ -53,6 +53,10 @@ pub struct AppOptions {
     pub online_tiles: bool,
     /// Where online map tiles are cached.
     pub tile_cache_dir: Option<PathBuf>,
+    /// Save exports here without a dialog (`None`: ask with a dialog).
+    pub export_dir: Option<PathBuf>,
+    /// Settings to start from when eframe has no storage (tests, kiosks).
+    pub settings: Option<Settings>,
 }
 
 impl AppOptions {
@@ -136,8 +140,10 @@ impl FleetApp {
             }
         };
         let embedded_url = sandbox.as_ref().map(EmbeddedSandbox::base_url);
-        let settings: Option<Settings> =
-            cc.storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY));
+        let settings: Option<Settings> = cc
+            .storage
+            .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
+            .or_else(|| options.settings.clone());
 
         // Where to start: the command line's service, else the last profile
         // used, else the embedded sandbox.
@@ -216,6 +222,7 @@ impl FleetApp {
         state.embedded_url = embedded_url;
         state.map.online_tiles = options.online_tiles;
         state.tile_cache_dir = options.tile_cache_dir.clone();
+        state.export_dir = options.export_dir.clone();
         if let Some(s) = settings {
             state.restore(s);
         }
@@ -275,6 +282,12 @@ fn host_label(base_url: &str) -> String {
 impl eframe::App for FleetApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         self.poll_worker();
+        let commands = self.state.tick(now_secs());
+        self.send(commands);
+        if self.state.offline.is_some() {
+            // The retry countdown and the next try need frames.
+            ctx.request_repaint_after(std::time::Duration::from_secs(1));
+        }
         let dt_secs = ctx.input(|i| i.stable_dt);
         if self.state.advance_replay(f64::from(dt_secs)) {
             ctx.request_repaint();

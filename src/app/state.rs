@@ -15,13 +15,20 @@ use crate::api::model::{
 };
 use crate::api::time::{SECS_PER_DAY, TimeWindow, civil_from_days, days_from_civil, now_secs};
 use crate::api::{ApiError, ClientConfig, DataKind, SeriesSource};
-use crate::worker::{CatalogChange, Command, Event, Progress, RequestId, Target};
+use crate::export::shown::ExportContent;
+use crate::worker::{
+    CatalogChange, Command, Event, ExportJob, ExportOutcome, Progress, RequestId, Target,
+};
 
 /// How long ago the fleet is looked at to discover it (D2): short, so the
 /// deprecated endpoint's pages stay small.
 const DISCOVERY_WINDOW_SECS: i64 = 3600;
 /// Recently viewed equipments kept.
 const RECENT_MAX: usize = 8;
+/// Offline, the service is tried again after this, then twice as long each
+/// time, up to the maximum.
+const RETRY_FIRST_SECS: i64 = 5;
+const RETRY_MAX_SECS: i64 = 60;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Preset {
@@ -112,30 +119,7 @@ impl CatalogState {
     }
 }
 
-/// One machine of the fleet, as discovered.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EquipmentSummary {
-    pub id: i64,
-    pub name: String,
-    pub make: String,
-    pub model: String,
-    pub serial_number: String,
-}
-
-impl EquipmentSummary {
-    /// Whether every word of `query` is in the name, make, model or serial.
-    pub fn matches(&self, query: &str) -> bool {
-        let hay = format!(
-            "{} {} {} {} {}",
-            self.name, self.make, self.model, self.serial_number, self.id
-        )
-        .to_lowercase();
-        query
-            .to_lowercase()
-            .split_whitespace()
-            .all(|w| hay.contains(w))
-    }
-}
+pub use crate::worker::EquipmentSummary;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FleetState {
@@ -144,6 +128,28 @@ pub struct FleetState {
     pub total: i64,
     pub loading: bool,
     pub error: Option<String>,
+    /// Shown from the cache (service away): when it was discovered.
+    pub cached_at: Option<i64>,
+}
+
+/// The service could not be reached: what is shown comes from the cache.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Offline {
+    /// When the oldest data shown was fetched (`None`: none cached shown).
+    pub data_fetched_at: Option<i64>,
+    /// The last error met.
+    pub reason: String,
+    /// When the service is tried next (wall clock; `None`: at the next tick).
+    pub next_retry: Option<i64>,
+    pub retries: u32,
+    /// A probe is in flight.
+    pub probing: bool,
+}
+
+impl Offline {
+    fn backoff_secs(retries: u32) -> i64 {
+        (RETRY_FIRST_SECS << retries.min(8)).min(RETRY_MAX_SECS)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -256,8 +262,8 @@ pub struct AppState {
     next_notification: u64,
     /// The newest request per target: events of older ones are ignored.
     requests: HashMap<Target, RequestId>,
-    /// Set when the data shown came from the cache with the service away.
-    pub offline_since: Option<i64>,
+    /// Set while the service cannot be reached.
+    pub offline: Option<Offline>,
     pub profiles: Vec<Profile>,
     pub active_profile: Option<usize>,
     /// The embedded sandbox's address, when it runs.
@@ -272,6 +278,10 @@ pub struct AppState {
     pub map: MapSettings,
     /// Where online map tiles are cached (`None`: not on disk).
     pub tile_cache_dir: Option<std::path::PathBuf>,
+    /// Exports are saved here without a dialog (`--export-dir`).
+    pub export_dir: Option<std::path::PathBuf>,
+    /// Exports under way (waiting for a file name, or being written).
+    pub exporting: Vec<String>,
 }
 
 impl AppState {
@@ -295,7 +305,7 @@ impl AppState {
             notifications: Vec::new(),
             next_notification: 1,
             requests: HashMap::new(),
-            offline_since: None,
+            offline: None,
             profiles: Vec::new(),
             active_profile: None,
             embedded_url: None,
@@ -308,6 +318,8 @@ impl AppState {
             },
             map: MapSettings::default(),
             tile_cache_dir: None,
+            export_dir: None,
+            exporting: Vec::new(),
         }
     }
 
@@ -361,6 +373,7 @@ impl AppState {
     pub fn title(&self) -> String {
         let status = match &self.connection.status {
             ConnStatus::Connecting => " (connecting)",
+            ConnStatus::Connected if self.offline.is_some() => " (offline)",
             ConnStatus::Connected => "",
             ConnStatus::Unauthorized(_) => " (token refused)",
             ConnStatus::Failed(_) => " (not connected)",
@@ -408,6 +421,24 @@ impl AppState {
                 out
             }
         }
+    }
+
+    /// Discovers the fleet again, keeping the list shown until the new one
+    /// comes (it is then replaced).
+    fn discover_keeping_list(&mut self) -> Vec<Command> {
+        let now = self.now();
+        self.fleet.loading = true;
+        self.fleet.error = None;
+        if self.fleet.cached_at.is_none() {
+            // Marked so that the first new page replaces the list.
+            self.fleet.cached_at = Some(now);
+        }
+        vec![Command::DiscoverFleet {
+            window: TimeWindow {
+                since: now - DISCOVERY_WINDOW_SECS,
+                until: now,
+            },
+        }]
     }
 
     fn discover(&mut self) -> Vec<Command> {
@@ -583,6 +614,23 @@ impl AppState {
                 Vec::new()
             }
             Action::Refresh => self.fetch_selected(),
+            Action::Export(content) => {
+                let what = content.describe();
+                let file_name = self.export_file_name(&content);
+                self.exporting.push(what);
+                vec![Command::Export(ExportJob {
+                    content,
+                    file_name,
+                    directory: self.export_dir.clone(),
+                })]
+            }
+            Action::RetryNow => match &mut self.offline {
+                Some(o) if !o.probing => {
+                    o.probing = true;
+                    vec![Command::Probe]
+                }
+                _ => Vec::new(),
+            },
             Action::ReloadFleet => self.discover(),
             Action::DismissNotification(id) => {
                 self.notifications.retain(|n| n.id != id);
@@ -661,6 +709,26 @@ impl AppState {
         }
     }
 
+    /// `1003-faults-2025-06-12_2025-06-18.csv`: the machine, what, the window.
+    fn export_file_name(&self, content: &ExportContent) -> String {
+        let window = self.window.unwrap_or_else(|| self.selected_window());
+        let day = |t: i64| {
+            crate::api::time::format_wire(t)
+                .chars()
+                .take(10)
+                .collect::<String>()
+        };
+        format!(
+            "{}-{}-{}_{}.{}",
+            self.selected
+                .map_or_else(|| "fleet".to_owned(), |id| id.to_string()),
+            content.stem(),
+            day(window.since),
+            day(window.until),
+            content.extension()
+        )
+    }
+
     fn load_catalog(&mut self) -> Vec<Command> {
         self.catalog.integrations.start();
         vec![Command::LoadCatalog]
@@ -677,7 +745,7 @@ impl AppState {
         self.activities.clear();
         self.history.clear();
         self.progress.clear();
-        self.offline_since = None;
+        self.offline = None;
         self.catalog = CatalogState::default();
         self.timeline.clear_data();
     }
@@ -695,6 +763,52 @@ impl AppState {
             .map_or(&empty, |h| &h.engine_conditions.rows);
         self.timeline
             .advance_replay(dt_secs, window.since, window.until, engine)
+    }
+
+    /// Notes that the service could not be reached; `fetched_at` is when
+    /// the cached data now shown was fetched.
+    fn went_offline(&mut self, fetched_at: Option<i64>, reason: String) {
+        match &mut self.offline {
+            Some(o) => {
+                o.data_fetched_at = match (o.data_fetched_at, fetched_at) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                o.reason = reason;
+            }
+            None => {
+                tracing::warn!("the service cannot be reached: {reason}");
+                self.offline = Some(Offline {
+                    data_fetched_at: fetched_at,
+                    reason,
+                    next_retry: None,
+                    retries: 0,
+                    probing: false,
+                });
+            }
+        }
+    }
+
+    /// Called every frame with the wall clock: offline, tries the service
+    /// again when it is time (5 s, then twice as long, up to a minute).
+    pub fn tick(&mut self, now: i64) -> Vec<Command> {
+        let Some(o) = &mut self.offline else {
+            return Vec::new();
+        };
+        match o.next_retry {
+            _ if o.probing => Vec::new(),
+            None => {
+                o.next_retry = Some(now + Offline::backoff_secs(o.retries));
+                Vec::new()
+            }
+            Some(t) if now >= t => {
+                o.retries += 1;
+                o.next_retry = Some(now + Offline::backoff_secs(o.retries));
+                o.probing = true;
+                vec![Command::Probe]
+            }
+            Some(_) => Vec::new(),
+        }
     }
 
     pub fn on_event(&mut self, event: Event) -> Vec<Command> {
@@ -742,25 +856,82 @@ impl AppState {
             }
             Event::FleetPage {
                 request,
-                page,
+                equipments,
+                done,
+                total,
                 finished,
             } => {
                 if !self.is_current(&Target::Fleet, request) {
                     return Vec::new();
                 }
-                self.fleet
-                    .equipments
-                    .extend(page.equipments.into_iter().map(|e| EquipmentSummary {
-                        id: e.id,
-                        name: e.name,
-                        make: e.make,
-                        model: e.model,
-                        serial_number: e.serial_number,
-                    }));
-                self.fleet.done = self.fleet.equipments.len() as i64;
-                self.fleet.total = page.total;
+                if self.fleet.cached_at.take().is_some() {
+                    // Back online: the cached list makes way for the new one.
+                    self.fleet.equipments.clear();
+                }
+                self.fleet.equipments.extend(equipments);
+                self.fleet.done = done;
+                self.fleet.total = total;
                 self.fleet.loading = !finished;
                 Vec::new()
+            }
+            Event::FleetCached {
+                request,
+                equipments,
+                fetched_at,
+            } => {
+                if !self.is_current(&Target::Fleet, request) {
+                    return Vec::new();
+                }
+                let n = equipments.len() as i64;
+                self.fleet = FleetState {
+                    equipments,
+                    done: n,
+                    total: n,
+                    loading: false,
+                    error: None,
+                    cached_at: Some(fetched_at),
+                };
+                self.went_offline(Some(fetched_at), "the fleet could not be discovered".into());
+                Vec::new()
+            }
+            Event::Exported { what, outcome, .. } => {
+                if let Some(i) = self.exporting.iter().position(|w| *w == what) {
+                    self.exporting.remove(i);
+                }
+                match outcome {
+                    ExportOutcome::Saved { path, rows } => self.notify(
+                        Level::Info,
+                        format!("Exported {what}"),
+                        format!("{rows} rows written to {}", path.display()),
+                    ),
+                    ExportOutcome::Cancelled => self.notify(
+                        Level::Info,
+                        format!("No file chosen: {what} not exported"),
+                        "Where no file dialog can open, start fleetview with --export-dir DIR to save exports there.",
+                    ),
+                    ExportOutcome::Failed(e) => {
+                        self.notify(Level::Error, format!("Could not export {what}"), e)
+                    }
+                }
+                Vec::new()
+            }
+            Event::Reachable { request } => {
+                if !self.is_current(&Target::Probe, request) || self.offline.is_none() {
+                    return Vec::new();
+                }
+                self.offline = None;
+                self.notify(
+                    Level::Info,
+                    "Back online",
+                    "The service answers again: the view was refreshed.",
+                );
+                // Refreshed in place: what is shown stays until the new data.
+                let mut out = self.discover_keeping_list();
+                out.extend(self.fetch_selected());
+                if self.tab == Tab::Catalog {
+                    out.extend(self.load_catalog());
+                }
+                out
             }
             Event::Series {
                 request,
@@ -773,8 +944,8 @@ impl AppState {
                     return Vec::new();
                 }
                 self.progress.remove(&target);
-                if fetched.offline {
-                    self.offline_since = fetched.oldest_fetch.or(Some(self.now()));
+                if let Some(t) = fetched.offline_since() {
+                    self.went_offline(Some(t), format!("{} served from the cache", source.name()));
                 }
                 match source {
                     SeriesSource::Faults => match fetched.typed::<FaultRow>() {
@@ -805,8 +976,11 @@ impl AppState {
                 let target = Target::Plot(kind);
                 if self.is_current(&target, request) {
                     self.progress.remove(&target);
-                    if offline {
-                        self.offline_since = self.offline_since.or(Some(self.now()));
+                    if let Some(t) = offline {
+                        self.went_offline(
+                            Some(t),
+                            format!("{} served from the cache", kind.wire()),
+                        );
                     }
                     self.timeline.plots.insert(kind, Loadable::Ready(series));
                 }
@@ -820,17 +994,23 @@ impl AppState {
             } => {
                 if self.is_current(&Target::Track, request) {
                     self.progress.remove(&Target::Track);
-                    if offline {
-                        self.offline_since = self.offline_since.or(Some(self.now()));
+                    if let Some(t) = offline {
+                        self.went_offline(Some(t), "positions served from the cache".into());
                     }
                     self.timeline.track = Loadable::Ready(track);
                 }
                 Vec::new()
             }
             Event::History {
-                request, history, ..
+                request,
+                history,
+                offline,
+                ..
             } => {
                 if self.is_current(&Target::History, request) {
+                    if let Some(t) = offline {
+                        self.went_offline(Some(t), "daily history served from the cache".into());
+                    }
                     self.history = Loadable::Ready(history);
                     self.progress.remove(&Target::History);
                 }
@@ -888,6 +1068,13 @@ impl AppState {
 
     fn failed(&mut self, target: &Target, error: &ApiError) {
         let message = error.to_string();
+        if let Target::Probe = target {
+            if let Some(o) = &mut self.offline {
+                o.probing = false;
+                o.reason = message;
+            }
+            return;
+        }
         match target {
             Target::Fleet => {
                 self.fleet.loading = false;
@@ -944,6 +1131,11 @@ impl AppState {
                 );
             }
             self.connection.status = ConnStatus::Unauthorized(service.clone());
+            return;
+        }
+        if error.is_unreachable() && !matches!(target, Target::CatalogWrite(_)) {
+            // The offline mark says it (and retries), not one note per panel.
+            self.went_offline(None, message);
             return;
         }
         let title = match target {
@@ -1080,5 +1272,71 @@ mod tests {
         assert!(e.matches("vce0ex"));
         assert!(e.matches("1001"));
         assert!(!e.matches("volvo hamburg"));
+    }
+
+    #[test]
+    fn offline_retries_back_off_and_a_reachable_service_refreshes_in_place() {
+        let mut s = AppState::new(connection(false, "http://127.0.0.1:1"), Some(1_750_000_000));
+        s.on_action(Action::SelectEquipment(1001));
+        s.faults = Loadable::Ready(Vec::new());
+        s.sent(Target::Series(SeriesSource::Faults), 1);
+        s.on_event(Event::Failed {
+            target: Target::Series(SeriesSource::Faults),
+            request: 1,
+            error: ApiError::Network {
+                endpoint: "GET /x".into(),
+                message: "connection refused".into(),
+            },
+        });
+        assert!(s.offline.is_some());
+        assert!(s.notifications.is_empty(), "the offline mark says it, once");
+        assert!(s.title().ends_with("(offline)"));
+        // First tick schedules, then tries at 5 s, then 10 s after that.
+        assert!(s.tick(100).is_empty());
+        assert!(s.tick(104).is_empty());
+        assert!(matches!(s.tick(105).as_slice(), [Command::Probe]));
+        assert!(s.tick(200).is_empty(), "one probe at a time");
+        s.sent(Target::Probe, 2);
+        s.on_event(Event::Failed {
+            target: Target::Probe,
+            request: 2,
+            error: ApiError::Timeout {
+                endpoint: "GET /catalog/dataSources".into(),
+                timeout_secs: 60,
+            },
+        });
+        assert!(s.tick(114).is_empty());
+        assert!(matches!(s.tick(115).as_slice(), [Command::Probe]));
+        // The service answers: a refresh that keeps what is shown meanwhile.
+        s.sent(Target::Probe, 3);
+        let commands = s.on_event(Event::Reachable { request: 3 });
+        assert!(s.offline.is_none());
+        assert!(
+            commands
+                .iter()
+                .any(|c| matches!(c, Command::DiscoverFleet { .. }))
+        );
+        assert!(commands.iter().any(|c| matches!(
+            c,
+            Command::FetchSeries {
+                source: SeriesSource::Faults,
+                ..
+            }
+        )));
+        assert_eq!(
+            s.faults.value().map(Vec::len),
+            Some(0),
+            "kept while refreshing"
+        );
+        assert!(s.tick(1_000).is_empty());
+    }
+
+    #[test]
+    fn the_backoff_stops_at_a_minute() {
+        assert_eq!(Offline::backoff_secs(0), 5);
+        assert_eq!(Offline::backoff_secs(1), 10);
+        assert_eq!(Offline::backoff_secs(3), 40);
+        assert_eq!(Offline::backoff_secs(4), 60);
+        assert_eq!(Offline::backoff_secs(u32::MAX), 60);
     }
 }

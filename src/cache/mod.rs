@@ -287,6 +287,19 @@ impl Cache {
         Ok(true)
     }
 
+    /// Stores the last answer seen for exactly this window, settled or not:
+    /// what is shown when the service cannot be reached. Callers keep it
+    /// under a kind of its own, so it never stands in for settled data.
+    pub fn put_snapshot(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+        body: &[u8],
+        fetched_at: i64,
+    ) -> Result<(), CacheError> {
+        self.replace(key, w, body, fetched_at, Replace::Exact)
+    }
+
     /// A whole answer stored for exactly this window, if any.
     pub fn get_document(
         &self,
@@ -627,5 +640,39 @@ mod tests {
             .filter_map(Result::ok)
             .any(|e| e.file_name().to_string_lossy().contains("corrupt"));
         assert!(moved);
+    }
+
+    #[test]
+    fn snapshots_keep_unsettled_answers_and_survive_a_restart() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("cache.sqlite");
+        let key = CacheKey::new("http://h", 7, "history/latest");
+        let w = TimeWindow {
+            since: 0,
+            until: 1_000,
+        };
+        {
+            let (cache, _) = Cache::open(&path, DEFAULT_CAP_BYTES).expect("opens");
+            // Fetched at the very end of its window: a document is refused...
+            assert!(!cache.put_document(&key, w, b"{}", 1_000).expect("put"));
+            // ...a snapshot is kept, and a newer one replaces it.
+            cache
+                .put_snapshot(&key, w, b"{\"v\":1}", 1_000)
+                .expect("put");
+            cache
+                .put_snapshot(&key, w, b"{\"v\":2}", 1_010)
+                .expect("put");
+        }
+        let (cache, _) = Cache::open(&path, DEFAULT_CAP_BYTES).expect("reopens");
+        let doc = cache.get_document(&key, w).expect("get").expect("kept");
+        assert_eq!(
+            (doc.rows_json.as_slice(), doc.fetched_at),
+            (&b"{\"v\":2}"[..], 1_010)
+        );
+        let other = TimeWindow {
+            since: 0,
+            until: 999,
+        };
+        assert!(cache.get_document(&key, other).expect("get").is_none());
     }
 }

@@ -6,6 +6,7 @@
 //! GPX and GeoJSON, for positions: see [`geo`].
 
 pub mod geo;
+pub mod shown;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -135,12 +136,7 @@ pub fn run_export(
     };
     match &req.output {
         None => std::io::stdout().lock().write_all(&bytes)?,
-        Some(path) => {
-            // Written aside and renamed: an error never leaves half a file.
-            let partial = path.with_extension("partial");
-            std::fs::write(&partial, &bytes)?;
-            std::fs::rename(&partial, path)?;
-        }
+        Some(path) => write_file(path, &bytes)?,
     }
     Ok(summary)
 }
@@ -235,7 +231,11 @@ fn export_history(
     cache: Option<&Cache>,
     note: &mut impl FnMut(&str),
 ) -> Result<(Vec<u8>, ExportSummary), ExportError> {
-    let key = CacheKey::new(&req.client.base_url, req.equipment, "history");
+    let key = CacheKey::new(
+        &req.client.base_url,
+        req.equipment,
+        crate::worker::HISTORY_KIND,
+    );
     let cached = match cache {
         Some(c) => c.get_document(&key, req.window)?,
         None => None,
@@ -299,6 +299,16 @@ fn export_history(
             cached_windows: usize::from(requests == 0),
         },
     ))
+}
+
+/// Writes a whole file aside and renames it: an error never leaves half a
+/// file, nor replaces a good one.
+pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let partial = path.with_extension("partial");
+    std::fs::write(&partial, bytes)?;
+    std::fs::rename(&partial, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&partial);
+    })
 }
 
 /// Writes a series as CSV, one line per row.

@@ -235,6 +235,27 @@ impl PlotSeries {
             .collect();
         Self { series, indexes }
     }
+
+    /// The unit a channel is shown with: its own; else, for the one numeric
+    /// channel without a unit, the kind's (`percent` of `fuelRemaining` is %).
+    pub fn shown_unit<'a>(&'a self, channel: usize, kind_unit: &'a str) -> &'a str {
+        let unitless = |c: &Channel| c.unit.as_deref().is_none_or(str::is_empty);
+        let Some(c) = self.series.channels.get(channel) else {
+            return "";
+        };
+        if !unitless(c) {
+            return c.unit.as_deref().unwrap_or_default();
+        }
+        let lone = c.kind == ChannelKind::Numeric
+            && self
+                .series
+                .channels
+                .iter()
+                .filter(|o| o.kind == ChannelKind::Numeric && unitless(o))
+                .count()
+                == 1;
+        if lone { kind_unit } else { "" }
+    }
 }
 
 #[cfg(test)]
@@ -287,5 +308,24 @@ mod tests {
         s.retain_window(2, 3);
         assert_eq!(s.times, vec![2, 3]);
         assert_eq!(s.channels[0].values, vec![2.0, 3.0]);
+    }
+
+    #[test]
+    fn a_lone_unitless_channel_takes_the_kinds_unit() {
+        let mut s = series(&[1, 2], "percent", &[1.0, 2.0]);
+        let p = PlotSeries::new(s.clone());
+        assert_eq!(p.shown_unit(0, "%"), "%");
+        assert_eq!(p.shown_unit(9, "%"), "");
+        s.channels[0].unit = Some("L".into());
+        let mut other = Channel::new("other".into(), ChannelKind::Numeric);
+        other.values = vec![3.0, 4.0];
+        s.channels.push(other.clone());
+        s.channels.push(Channel {
+            name: "third".into(),
+            ..other
+        });
+        let p = PlotSeries::new(s);
+        assert_eq!(p.shown_unit(0, "%"), "L", "its own unit first");
+        assert_eq!(p.shown_unit(1, "%"), "", "two without a unit: neither");
     }
 }

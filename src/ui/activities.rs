@@ -4,6 +4,7 @@ use egui_extras::{Column, TableBuilder};
 
 use super::theme;
 use crate::app::{Action, AppState};
+use crate::worker::ExportContent;
 
 pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     if let Some(e) = state.activities.error() {
@@ -27,12 +28,31 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
         .iter()
         .map(|a| (a.date_stop.0 - a.date_start.0).max(0))
         .sum();
-    ui.label(format!(
-        "{} activities, {:.2} km in {} of movement",
-        rows.len(),
-        total_m / 1000.0,
-        theme::format_duration(total_secs)
-    ));
+    ui.horizontal(|ui| {
+        ui.label(format!(
+            "{} activities, {:.2} km in {} of movement",
+            rows.len(),
+            total_m / 1000.0,
+            theme::format_duration(total_secs)
+        ));
+        ui.add_enabled_ui(!rows.is_empty(), |ui| {
+            ui.menu_button("Export activities", |ui| {
+                if ui.button("CSV…").clicked() {
+                    actions.push(Action::Export(ExportContent::ActivitiesCsv(rows.clone())));
+                }
+                let track = state.timeline.track.value();
+                let geo = ui
+                    .add_enabled(track.is_some(), egui::Button::new("GeoJSON…"))
+                    .on_hover_text("Each activity as a line along its positions");
+                if let (true, Some(track)) = (geo.clicked(), track) {
+                    actions.push(Action::Export(ExportContent::ActivitiesGeoJson {
+                        rows: rows.clone(),
+                        track: track.clone(),
+                    }));
+                }
+            });
+        });
+    });
     if rows.is_empty() {
         ui.label("No activities in this window.");
         return;

@@ -61,6 +61,12 @@ pub fn equipment_ui(
             fleet.total.max(fleet.done)
         )));
     }
+    if fleet.cached_at.is_some() && !fleet.loading {
+        ui.colored_label(
+            theme::OFFLINE,
+            "Offline: the fleet as last discovered on this computer.",
+        );
+    }
     if let Some(e) = &fleet.error {
         ui.colored_label(theme::ERROR, format!("Discovery failed: {e}"));
         if ui.button("Retry discovery").clicked() {

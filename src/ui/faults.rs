@@ -10,6 +10,7 @@ use egui_extras::{Column, TableBuilder};
 use super::theme;
 use crate::api::model::FaultRow;
 use crate::app::{Action, AppState};
+use crate::worker::ExportContent;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SortColumn {
@@ -41,10 +42,7 @@ impl Default for FaultsView {
 }
 
 fn level_of(f: &FaultRow) -> &str {
-    f.level_label
-        .as_deref()
-        .filter(|l| !l.trim().is_empty())
-        .unwrap_or("unknown")
+    f.level()
 }
 
 /// Rows to show, in order: filtered by level and text, then sorted.
@@ -127,11 +125,24 @@ pub fn faults_ui(
         }
     });
     let visible = visible_rows(rows, view);
-    ui.label(format!(
-        "{} faults shown of {} in the window",
-        visible.len(),
-        rows.len()
-    ));
+    ui.horizontal(|ui| {
+        ui.label(format!(
+            "{} faults shown of {} in the window",
+            visible.len(),
+            rows.len()
+        ));
+        if ui
+            .add_enabled(
+                !visible.is_empty(),
+                egui::Button::new("Export faults (CSV)…"),
+            )
+            .on_hover_text("Save the faults shown, filtered and sorted as here")
+            .clicked()
+        {
+            let shown = visible.iter().map(|f| (*f).clone()).collect();
+            actions.push(Action::Export(ExportContent::Faults(shown)));
+        }
+    });
     if rows.is_empty() {
         ui.label("No faults in this window.");
         return;

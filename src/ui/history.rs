@@ -6,7 +6,8 @@ use egui_extras::{Column, TableBuilder};
 
 use super::theme;
 use crate::api::model::{DailyUsageRow, EngineEvent, EquipmentHistory, Hours};
-use crate::app::AppState;
+use crate::app::{Action, AppState};
+use crate::worker::ExportContent;
 
 /// A daily usage column: its header and how to read a cell.
 struct UsageColumn {
@@ -129,7 +130,7 @@ const COLUMNS: &[UsageColumn] = &[
     },
 ];
 
-pub fn history_ui(ui: &mut egui::Ui, state: &AppState) {
+pub fn history_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     if let Some(e) = state.history.error() {
         ui.colored_label(theme::ERROR, e);
     }
@@ -147,7 +148,18 @@ pub fn history_ui(ui: &mut egui::Ui, state: &AppState) {
     egui::ScrollArea::vertical()
         .id_salt("history_scroll")
         .show(ui, |ui| {
-            ui.strong(format!("Daily usage ({} days)", h.daily_usages.rows.len()));
+            ui.horizontal(|ui| {
+                ui.strong(format!("Daily usage ({} days)", h.daily_usages.rows.len()));
+                if ui
+                    .add_enabled(
+                        !h.daily_usages.rows.is_empty(),
+                        egui::Button::new("Export daily history (CSV)…"),
+                    )
+                    .clicked()
+                {
+                    actions.push(Action::Export(ExportContent::DailyHistory(h.clone())));
+                }
+            });
             usage_table_ui(ui, &h.daily_usages.rows, state.local_time);
             ui.add_space(theme::GAP * 2.0);
             ui.strong(format!(

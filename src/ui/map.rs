@@ -13,6 +13,7 @@ use crate::app::{Action, AppState, MapSettings};
 use crate::basemap::{OfflineTiles, Palette, online_tiles};
 use crate::series::track::{MercRect, mercator, unmercator};
 use crate::series::{Segment, Track};
+use crate::worker::{ExportContent, GeoFormat};
 
 /// Segments drawn per frame at most: 4 vertices each, so a frame stays
 /// under 100k vertices however long the track.
@@ -347,6 +348,20 @@ fn toolbar_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
                     }
                 });
             });
+        let track = state.timeline.track.value().filter(|t| !t.is_empty());
+        ui.add_enabled_ui(track.is_some(), |ui| {
+            ui.menu_button("Export positions", |ui| {
+                for (label, format) in [("GPX…", GeoFormat::Gpx), ("GeoJSON…", GeoFormat::GeoJson)]
+                {
+                    if let (true, Some(track)) = (ui.button(label).clicked(), track) {
+                        actions.push(Action::Export(ExportContent::Positions {
+                            track: track.clone(),
+                            format,
+                        }));
+                    }
+                }
+            });
+        });
         match &state.timeline.track {
             t if t.is_pending() => {
                 ui.spinner();

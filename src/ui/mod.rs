@@ -39,7 +39,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
         ui.add_space(theme::GAP);
     });
     egui::Panel::bottom("status_bar").show(ui, |ui| {
-        status::status_bar_ui(ui, state, now);
+        status::status_bar_ui(ui, state, now, &mut actions);
     });
     egui::Panel::left("equipment")
         .resizable(true)
@@ -108,7 +108,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
                 match state.tab {
                     Tab::Faults => faults::faults_ui(ui, state, &mut view.faults, &mut actions),
                     Tab::Activities => activities::activities_ui(ui, state, &mut actions),
-                    Tab::History => history::history_ui(ui, state),
+                    Tab::History => history::history_ui(ui, state, &mut actions),
                     Tab::Catalog => {}
                 }
             });

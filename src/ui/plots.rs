@@ -23,6 +23,7 @@ use crate::api::model::EngineEvent;
 use crate::app::{Action, AppState};
 use crate::series::minmax::{Lattice, m4_lattice, neighbours};
 use crate::series::{ChannelKind, PlotSeries};
+use crate::worker::ExportContent;
 
 /// Height of a plot of values, and of one lane of states.
 const PLOT_HEIGHT: f32 = 150.0;
@@ -61,9 +62,18 @@ pub struct CachedLine {
     /// Lattice column of `columns[0]`.
     first: i64,
     columns: Vec<Vec<usize>>,
-    points: Vec<PlotPoint>,
+    /// Runs of finite points: a missing value ends a run (a gap). egui_plot
+    /// must never see a NaN: it compares screen positions.
+    runs: Vec<Vec<PlotPoint>>,
+    /// Samples alone between gaps, drawn as dots so they are not lost.
+    dots: Vec<PlotPoint>,
     estimated: Vec<PlotPoint>,
 }
+
+/// Values beyond this are drawn at it. egui_plot pads a flat line by the
+/// time span in view; past ~1e15 that padding is lost to f64 precision and
+/// the bounds degenerate. No telemetry comes near it.
+const PLOT_VALUE_LIMIT: f64 = 1e12;
 
 impl CachedLine {
     /// Brings the line up to date for a view of `t0..t1` over `columns`
@@ -73,7 +83,8 @@ impl CachedLine {
             return;
         }
         self.key = Some(key);
-        self.points.clear();
+        self.runs.clear();
+        self.dots.clear();
         self.estimated.clear();
         let c = &series.series.channels[ch];
         let times = &series.series.times;
@@ -120,13 +131,37 @@ impl CachedLine {
             .into_iter()
             .chain(self.columns.iter().flatten().copied())
             .chain(after);
+        let (mut runs, mut dots) = (
+            std::mem::take(&mut self.runs),
+            std::mem::take(&mut self.dots),
+        );
+        let mut run = Vec::new();
         for i in positions {
-            let p = PlotPoint::new(times[i] as f64, c.values[i]);
-            self.points.push(p);
-            if c.estimated_at(i) == Some(true) && c.values[i].is_finite() {
+            let v = c.values[i];
+            if !v.is_finite() {
+                end_run(&mut run, &mut runs, &mut dots);
+                continue;
+            }
+            let p = PlotPoint::new(
+                times[i] as f64,
+                v.clamp(-PLOT_VALUE_LIMIT, PLOT_VALUE_LIMIT),
+            );
+            run.push(p);
+            if c.estimated_at(i) == Some(true) {
                 self.estimated.push(p);
             }
         }
+        end_run(&mut run, &mut runs, &mut dots);
+        (self.runs, self.dots) = (runs, dots);
+    }
+}
+
+/// Ends a run of points: two or more make a line, a lone one a dot.
+fn end_run(run: &mut Vec<PlotPoint>, runs: &mut Vec<Vec<PlotPoint>>, dots: &mut Vec<PlotPoint>) {
+    match run.len() {
+        0 => {}
+        1 => dots.append(run),
+        _ => runs.push(std::mem::take(run)),
     }
 }
 
@@ -289,12 +324,9 @@ pub fn values_plot_ui(
 ) -> (Option<i64>, bool) {
     let pixels_per_point = ui.ctx().pixels_per_point();
     let data = Arc::as_ptr(series) as usize;
-    // Rows without a unit field: a lone channel is the kind's main value,
-    // whose unit is known (`percent` of `fuelRemaining` is %).
-    let unit = if unit.is_empty() && channels.len() == 1 {
-        kind.unit()
-    } else {
-        unit
+    let unit = match channels {
+        [only] if unit.is_empty() => series.shown_unit(*only, kind.unit()),
+        _ => unit,
     };
     let axis_label = if unit.is_empty() {
         kind.display_name().to_owned()
@@ -352,11 +384,21 @@ pub fn values_plot_ui(
                 cached.update(series, ch, key);
                 let color = theme::series_color(k);
                 let name = c.title();
-                pui.line(
-                    Line::new(name.clone(), PlotPoints::Owned(cached.points.clone()))
-                        .color(color)
-                        .width(1.5),
-                );
+                // Runs and dots share the name: one legend entry.
+                for run in &cached.runs {
+                    pui.line(
+                        Line::new(name.clone(), PlotPoints::Owned(run.clone()))
+                            .color(color)
+                            .width(1.5),
+                    );
+                }
+                if !cached.dots.is_empty() {
+                    pui.points(
+                        Points::new(name.clone(), PlotPoints::Owned(cached.dots.clone()))
+                            .color(color)
+                            .radius(2.0),
+                    );
+                }
                 if !cached.estimated.is_empty() {
                     pui.points(
                         Points::new(
@@ -536,6 +578,42 @@ fn kind_picker_ui(
         });
 }
 
+/// Every channel plotted, each to export as CSV (time, value, unit,
+/// estimated) over the window.
+fn export_menu_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+    let ready: Vec<(DataKind, &Arc<PlotSeries>)> = state
+        .timeline
+        .plot_kinds
+        .iter()
+        .filter_map(|k| Some((*k, state.timeline.plots.get(k)?.value()?)))
+        .filter(|(_, s)| !s.series.is_empty())
+        .collect();
+    ui.add_enabled_ui(!ready.is_empty(), |ui| {
+        MenuButton::new("Export channel").ui(ui, |ui| {
+            for (kind, series) in ready {
+                for (channel, c) in series.series.channels.iter().enumerate() {
+                    if c.kind == ChannelKind::Time {
+                        continue;
+                    }
+                    let unit = series.shown_unit(channel, kind.unit());
+                    let label = if unit.is_empty() {
+                        format!("{}: {} (CSV)…", kind.display_name(), c.name)
+                    } else {
+                        format!("{}: {} ({unit}) (CSV)…", kind.display_name(), c.name)
+                    };
+                    if ui.button(label).clicked() {
+                        actions.push(Action::Export(ExportContent::Channel {
+                            series: series.clone(),
+                            channel,
+                            unit: unit.to_owned(),
+                        }));
+                    }
+                }
+            }
+        });
+    });
+}
+
 /// The plot area: the kind picker, then one stack of plots per kind.
 pub fn plots_ui(
     ui: &mut egui::Ui,
@@ -548,6 +626,7 @@ pub fn plots_ui(
     };
     ui.horizontal(|ui| {
         kind_picker_ui(ui, state, view, actions);
+        export_menu_ui(ui, state, actions);
         ui.label(
             egui::RichText::new("Drag to pan, scroll to zoom, double-click to reset")
                 .small()
@@ -630,6 +709,60 @@ pub fn plots_ui(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_break_at_gaps_keep_lone_samples_and_never_hold_a_nan() {
+        let mut c = crate::series::Channel {
+            name: "v".into(),
+            unit: None,
+            kind: ChannelKind::Numeric,
+            values: vec![
+                1.0,
+                2.0,
+                f64::NAN,
+                3.0,
+                f64::NAN,
+                1e308,
+                -1e308,
+                f64::INFINITY,
+            ],
+            labels: Vec::new(),
+            estimated: None,
+        };
+        c.values.truncate(8);
+        let series = PlotSeries::new(crate::series::Series {
+            times: (0..8).collect(),
+            channels: vec![c],
+            skipped_rows: 0,
+        });
+        let mut line = CachedLine::default();
+        line.update(
+            &series,
+            0,
+            LineKey {
+                data: 1,
+                t0: 0.0,
+                t1: 8.0,
+                columns: 1000,
+            },
+        );
+        assert_eq!(line.runs.len(), 2, "{:?}", line.runs);
+        assert_eq!(line.runs[0].len(), 2);
+        assert_eq!(line.dots.len(), 1, "the lone 3.0");
+        assert_eq!(line.dots[0].y, 3.0);
+        let last = &line.runs[1];
+        assert_eq!(
+            (last[0].y, last[1].y),
+            (PLOT_VALUE_LIMIT, -PLOT_VALUE_LIMIT)
+        );
+        assert!(
+            line.runs
+                .iter()
+                .flatten()
+                .chain(&line.dots)
+                .all(|p| p.x.is_finite() && p.y.is_finite())
+        );
+    }
 
     #[test]
     fn lane_names_are_shortened_to_fit_the_axis() {

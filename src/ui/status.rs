@@ -5,14 +5,29 @@ use super::theme;
 use crate::app::{Action, AppState, Level};
 use crate::worker::Target;
 
-pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64) {
+pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<Action>) {
     ui.horizontal_wrapped(|ui| {
-        if let Some(since) = state.offline_since {
-            let age_min = (now - since).max(0) / 60;
+        if let Some(o) = &state.offline {
+            let age = o.data_fetched_at.map_or_else(
+                || "nothing cached for this view".to_owned(),
+                |t| format!("data fetched {}", theme::format_age(now - t)),
+            );
             ui.colored_label(
                 theme::OFFLINE,
-                format!("OFFLINE: showing cached data, {age_min} min old"),
-            );
+                format!("Offline: showing cached data, {age}"),
+            )
+            .on_hover_text(format!("The service could not be reached: {}", o.reason));
+            if o.probing {
+                ui.spinner();
+                ui.label("trying the service");
+            } else {
+                if let Some(t) = o.next_retry {
+                    ui.label(format!("next try in {} s", (t - now).max(0)));
+                }
+                if ui.small_button("Retry now").clicked() {
+                    actions.push(Action::RetryNow);
+                }
+            }
             ui.separator();
         }
         if state.fleet.loading {

@@ -124,6 +124,16 @@ pub fn format_duration(secs: i64) -> String {
     }
 }
 
+/// How long ago, roughly: `just now`, `12 min`, `3 h`, `2 days`.
+pub fn format_age(secs: i64) -> String {
+    match secs.max(0) {
+        s if s < 60 => "just now".to_owned(),
+        s if s < 3600 => format!("{} min ago", s / 60),
+        s if s < 2 * 86_400 => format!("{} h ago", s / 3600),
+        s => format!("{} days ago", s / 86_400),
+    }
+}
+
 /// A number with a fixed number of decimals, or the null dash.
 pub fn number(v: Option<f64>, decimals: usize) -> String {
     match v {

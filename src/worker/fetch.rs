@@ -57,6 +57,13 @@ impl std::fmt::Debug for Fetched {
 }
 
 impl Fetched {
+    /// When served from the cache with the service away: when its oldest
+    /// part was fetched.
+    pub fn offline_since(&self) -> Option<i64> {
+        self.offline
+            .then(|| self.oldest_fetch.unwrap_or_else(now_secs))
+    }
+
     /// The rows as columns, limited to the window.
     pub fn series(&self) -> Result<Series, serde_json::Error> {
         let mut out = Series::default();

@@ -5,14 +5,65 @@ use std::sync::Arc;
 
 use super::fetch::{Fetched, Progress};
 use super::tokens::TokenPlace;
-use crate::api::client::FleetPage;
 use crate::api::model::SecretValue;
 use crate::api::model::{
     CreateIntegration, DataSource, EquipmentHistory, Integration, UpdateIntegration,
 };
 use crate::api::time::TimeWindow;
 use crate::api::{ApiError, ClientConfig, DataKind, SeriesSource};
+use crate::export::shown::ExportContent;
 use crate::series::{PlotSeries, Track};
+
+/// A file to write from what the app shows.
+#[derive(Debug, Clone)]
+pub struct ExportJob {
+    pub content: ExportContent,
+    /// The name suggested (or used, with `directory`).
+    pub file_name: String,
+    /// Save there without asking (`--export-dir`); `None`: a save dialog.
+    pub directory: Option<std::path::PathBuf>,
+}
+
+/// How an export ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExportOutcome {
+    Saved {
+        path: std::path::PathBuf,
+        rows: usize,
+    },
+    /// No file was chosen.
+    Cancelled,
+    Failed(String),
+}
+
+/// One machine of the fleet, as discovered (D2).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct EquipmentSummary {
+    pub id: i64,
+    pub name: String,
+    pub make: String,
+    pub model: String,
+    pub serial_number: String,
+}
+
+impl EquipmentSummary {
+    /// Whether every word of `query` is in the name, make, model or serial.
+    pub fn matches(&self, query: &str) -> bool {
+        let hay = format!(
+            "{} {} {} {} {}",
+            self.name, self.make, self.model, self.serial_number, self.id
+        )
+        .to_lowercase();
+        query
+            .to_lowercase()
+            .split_whitespace()
+            .all(|w| hay.contains(w))
+    }
+}
+
+/// Set on data served from the cache because the service could not be
+/// reached: when the oldest part of it was fetched (Unix seconds).
+pub type OfflineSince = Option<i64>;
 
 /// Numbers each command; events carry the number of the command they answer.
 pub type RequestId = u64;
@@ -31,6 +82,10 @@ pub enum Target {
     Track,
     History,
     Catalog,
+    /// Whether the service can be reached again (after going offline).
+    Probe,
+    /// Writing an export, per file name.
+    Export(String),
     /// A catalog write, one per integration (or per form for creates).
     CatalogWrite(String),
 }
@@ -84,6 +139,10 @@ pub enum Command {
     },
     /// Data sources and integrations.
     LoadCatalog,
+    /// One cheap authenticated request: is the service back?
+    Probe,
+    /// Ask where to save (unless a directory is set), then write the file.
+    Export(ExportJob),
     CreateIntegration(CreateIntegration),
     UpdateIntegration {
         id: i64,
@@ -113,6 +172,8 @@ impl Command {
             Command::FetchHistory { .. } => Target::History,
             Command::DiscoverFleet { .. } => Target::Fleet,
             Command::LoadCatalog => Target::Catalog,
+            Command::Probe => Target::Probe,
+            Command::Export(job) => Target::Export(job.file_name.clone()),
             Command::CreateIntegration(_) => Target::CatalogWrite("create".into()),
             Command::UpdateIntegration { id, .. }
             | Command::DeleteIntegration { id }
@@ -162,26 +223,42 @@ pub enum Event {
         equipment: i64,
         kind: DataKind,
         series: Arc<PlotSeries>,
-        /// Served from the cache with the service away.
-        offline: bool,
+        offline: OfflineSince,
     },
     Track {
         request: RequestId,
         equipment: i64,
         track: Arc<Track>,
-        offline: bool,
+        offline: OfflineSince,
     },
     History {
         request: RequestId,
         equipment: i64,
         window: TimeWindow,
         history: Arc<EquipmentHistory>,
+        offline: OfflineSince,
     },
-    /// One more page of the fleet: `page.done()` of `page.total` read.
+    /// One more page of the fleet: `done` of `total` read so far.
     FleetPage {
         request: RequestId,
-        page: FleetPage,
+        equipments: Vec<EquipmentSummary>,
+        done: i64,
+        total: i64,
         finished: bool,
+    },
+    /// The service could not be reached: the fleet as last discovered.
+    FleetCached {
+        request: RequestId,
+        equipments: Vec<EquipmentSummary>,
+        fetched_at: i64,
+    },
+    /// The probe reached the service.
+    Reachable { request: RequestId },
+    /// An export ended; `what` it was (`faults (CSV)`).
+    Exported {
+        request: RequestId,
+        what: String,
+        outcome: ExportOutcome,
     },
     Catalog {
         request: RequestId,
@@ -210,6 +287,9 @@ impl Event {
             | Event::Track { request, .. }
             | Event::History { request, .. }
             | Event::FleetPage { request, .. }
+            | Event::FleetCached { request, .. }
+            | Event::Reachable { request }
+            | Event::Exported { request, .. }
             | Event::Catalog { request, .. }
             | Event::CatalogChanged { request, .. }
             | Event::Failed { request, .. } => *request,

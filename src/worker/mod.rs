@@ -19,13 +19,17 @@ use futures_util::StreamExt;
 use tokio::sync::mpsc as tmpsc;
 use tokio::task::AbortHandle;
 
-use crate::api::model::PositionRow;
-use crate::api::time::TimeWindow;
+use crate::api::model::{EquipmentHistory, PositionRow};
+use crate::api::time::{TimeWindow, now_secs};
 use crate::api::{ApiClient, ApiError, ClientConfig, DataKind, SeriesSource};
-use crate::cache::Cache;
+use crate::cache::{Cache, CacheKey};
+pub use crate::export::shown::{ExportContent, GeoFormat};
 use crate::series::{PlotSeries, Track, TrackSample};
 pub use fetch::{Fetched, Progress, SeriesRequest};
-pub use messages::{CatalogChange, Command, Event, RequestId, Target};
+pub use messages::{
+    CatalogChange, Command, EquipmentSummary, Event, ExportJob, ExportOutcome, OfflineSince,
+    RequestId, Target,
+};
 pub use tokens::{TokenPlace, TokenStore};
 
 /// Called after every event, to wake the UI (`Context::request_repaint`).
@@ -348,6 +352,64 @@ async fn run(
     }
 }
 
+/// Cache kinds beside the series: the settled history of a window, the last
+/// history seen of it (for offline use), and the fleet as last discovered.
+pub const HISTORY_KIND: &str = "history";
+const HISTORY_SNAPSHOT_KIND: &str = "history/latest";
+const FLEET_SNAPSHOT_KIND: &str = "fleet/latest";
+const FLEET_SNAPSHOT_WINDOW: TimeWindow = TimeWindow { since: 0, until: 0 };
+
+/// Asks where to save (a native dialog, which waits on the user, not on
+/// the UI thread), then writes the file on a blocking thread.
+async fn export_file(job: ExportJob) -> ExportOutcome {
+    let path = match &job.directory {
+        Some(dir) => Some(dir.join(&job.file_name)),
+        None => {
+            let ext = job.content.extension();
+            rfd::AsyncFileDialog::new()
+                .set_title(format!("Export {}", job.content.describe()))
+                .set_file_name(job.file_name.clone())
+                .add_filter(ext.to_uppercase(), &[ext])
+                .save_file()
+                .await
+                .map(|f| f.path().to_path_buf())
+        }
+    };
+    let Some(path) = path else {
+        return ExportOutcome::Cancelled;
+    };
+    let written = tokio::task::spawn_blocking(move || {
+        let mut bytes = Vec::new();
+        let rows = job.content.write(&mut bytes).map_err(|e| e.to_string())?;
+        crate::export::write_file(&path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok::<_, String>(ExportOutcome::Saved { path, rows })
+    })
+    .await;
+    match written {
+        Ok(Ok(saved)) => saved,
+        Ok(Err(e)) => ExportOutcome::Failed(e),
+        Err(e) => ExportOutcome::Failed(e.to_string()),
+    }
+}
+
+/// A cache read that failed is logged and treated as a miss.
+fn read_or_warn<T>(r: Result<Option<T>, crate::cache::CacheError>) -> Option<T> {
+    r.unwrap_or_else(|e| {
+        tracing::warn!("cache read failed: {e}");
+        None
+    })
+}
+
+fn summary(e: crate::api::model::FleetEquipment) -> EquipmentSummary {
+    EquipmentSummary {
+        id: e.id,
+        name: e.name,
+        make: e.make,
+        model: e.model,
+        serial_number: e.serial_number,
+    }
+}
+
 /// Decoding and indexing a large window takes CPU time: it runs on a
 /// blocking thread so the async threads keep serving other requests.
 async fn decode_off_thread<T: Send + 'static>(
@@ -427,6 +489,121 @@ impl TaskCtx {
         .await
     }
 
+    /// The history of a window: a settled copy from the cache, else the
+    /// service (keeping a snapshot), else, with the service away, the last
+    /// snapshot of that window.
+    async fn history_body(
+        &self,
+        equipment: i64,
+        window: TimeWindow,
+    ) -> Result<(Vec<u8>, OfflineSince), ApiError> {
+        let settled = CacheKey::new(&self.base_url, equipment, HISTORY_KIND);
+        let latest = CacheKey::new(&self.base_url, equipment, HISTORY_SNAPSHOT_KIND);
+        let cache = self.cache.as_deref();
+        if let Some(doc) = cache.and_then(|c| read_or_warn(c.get_document(&settled, window))) {
+            return Ok((doc.rows_json, None));
+        }
+        match self.client()?.history_body(equipment, window).await {
+            Ok(body) => {
+                if let Some(c) = cache {
+                    let now = now_secs();
+                    let stored = c
+                        .put_document(&settled, window, &body, now)
+                        .and_then(|kept| {
+                            if kept {
+                                Ok(())
+                            } else {
+                                c.put_snapshot(&latest, window, &body, now)
+                            }
+                        });
+                    if let Err(e) = stored {
+                        tracing::warn!("could not cache the history: {e}");
+                    }
+                }
+                Ok((body.to_vec(), None))
+            }
+            Err(e) if e.is_unreachable() => {
+                match cache.and_then(|c| read_or_warn(c.get_document(&latest, window))) {
+                    Some(doc) => {
+                        tracing::warn!("{e}; serving the cached history");
+                        Ok((doc.rows_json, Some(doc.fetched_at)))
+                    }
+                    None => Err(e),
+                }
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Pages through the deprecated fleet history (D2), then keeps the list
+    /// for offline starts; with the service away, the list last kept.
+    async fn discover_fleet(&self, window: TimeWindow) -> Result<(), ApiError> {
+        let id = self.id;
+        let key = CacheKey::new(&self.base_url, 0, FLEET_SNAPSHOT_KIND);
+        let cache = self.cache.as_deref();
+        let client = self.client()?;
+        let mut pages = std::pin::pin!(client.fleet_history(window));
+        let mut all: Vec<EquipmentSummary> = Vec::new();
+        let mut last: Option<(Vec<EquipmentSummary>, i64, i64)> = None;
+        while let Some(page) = pages.next().await {
+            let page = match page {
+                Ok(p) => p,
+                Err(e) if e.is_unreachable() => {
+                    let kept = cache
+                        .and_then(|c| read_or_warn(c.get_document(&key, FLEET_SNAPSHOT_WINDOW)));
+                    let Some(doc) = kept else { return Err(e) };
+                    let equipments =
+                        serde_json::from_slice(&doc.rows_json).map_err(|d| ApiError::Decode {
+                            endpoint: "cached fleet".into(),
+                            message: d.to_string(),
+                            transient: false,
+                        })?;
+                    tracing::warn!("{e}; showing the fleet as last discovered");
+                    self.emit(Event::FleetCached {
+                        request: id,
+                        equipments,
+                        fetched_at: doc.fetched_at,
+                    });
+                    return Ok(());
+                }
+                Err(e) => return Err(e),
+            };
+            let (done, total) = (page.done(), page.total);
+            let equipments: Vec<EquipmentSummary> =
+                page.equipments.into_iter().map(summary).collect();
+            all.extend(equipments.iter().cloned());
+            if let Some((equipments, done, total)) = last.replace((equipments, done, total)) {
+                self.emit(Event::FleetPage {
+                    request: id,
+                    equipments,
+                    done,
+                    total,
+                    finished: false,
+                });
+            }
+        }
+        if let Some(c) = cache {
+            let stored = serde_json::to_vec(&all)
+                .map_err(|e| e.to_string())
+                .and_then(|json| {
+                    c.put_snapshot(&key, FLEET_SNAPSHOT_WINDOW, &json, now_secs())
+                        .map_err(|e| e.to_string())
+                });
+            if let Err(e) = stored {
+                tracing::warn!("could not keep the fleet for offline use: {e}");
+            }
+        }
+        let (equipments, done, total) = last.unwrap_or_default();
+        self.emit(Event::FleetPage {
+            request: id,
+            equipments,
+            done,
+            total,
+            finished: true,
+        });
+        Ok(())
+    }
+
     async fn execute(&self, command: Command) -> Result<(), ApiError> {
         let id = self.id;
         match command {
@@ -452,7 +629,7 @@ impl TaskCtx {
                 let fetched = self
                     .fetch(equipment, SeriesSource::Kind(kind), window, false)
                     .await?;
-                let offline = fetched.offline;
+                let offline = fetched.offline_since();
                 let series =
                     decode_off_thread(kind.wire(), move || fetched.series().map(PlotSeries::new))
                         .await?;
@@ -473,7 +650,7 @@ impl TaskCtx {
                         false,
                     )
                     .await?;
-                let offline = fetched.offline;
+                let offline = fetched.offline_since();
                 let track = decode_off_thread("positions", move || {
                     fetched.typed::<PositionRow>().map(|rows| {
                         Track::new(
@@ -499,37 +676,33 @@ impl TaskCtx {
                 });
             }
             Command::FetchHistory { equipment, window } => {
-                let history = self.client()?.history(equipment, window).await?;
+                let (body, offline) = self.history_body(equipment, window).await?;
+                let history = decode_off_thread("history", move || {
+                    serde_json::from_slice::<crate::api::model::Envelope<EquipmentHistory>>(&body)
+                        .map(|e| e.data)
+                })
+                .await?;
                 self.emit(Event::History {
                     request: id,
                     equipment,
                     window,
                     history: Arc::new(history),
+                    offline,
                 });
             }
-            Command::DiscoverFleet { window } => {
-                let client = self.client()?;
-                let mut pages = std::pin::pin!(client.fleet_history(window));
-                let mut last = None;
-                while let Some(page) = pages.next().await {
-                    if let Some(prev) = last.replace(page?) {
-                        self.emit(Event::FleetPage {
-                            request: id,
-                            page: prev,
-                            finished: false,
-                        });
-                    }
-                }
-                let page = last.unwrap_or(crate::api::client::FleetPage {
-                    offset: 0,
-                    total: 0,
-                    equipments: Vec::new(),
-                });
-                self.emit(Event::FleetPage {
+            Command::DiscoverFleet { window } => self.discover_fleet(window).await?,
+            Command::Export(job) => {
+                let what = job.content.describe();
+                let outcome = export_file(job).await;
+                self.emit(Event::Exported {
                     request: id,
-                    page,
-                    finished: true,
+                    what,
+                    outcome,
                 });
+            }
+            Command::Probe => {
+                self.client()?.data_sources().await?;
+                self.emit(Event::Reachable { request: id });
             }
             Command::LoadCatalog => {
                 let client = self.client()?;

@@ -40,3 +40,44 @@ pub fn type_into(
     h.get_by_role_and_label(role, name).type_text(text);
     h.run_steps(2);
 }
+
+/// Exports through the UI: opens `menu` (if any), clicks `item`, waits for
+/// the app to say it saved `what`; returns the file and the rows written.
+pub fn export_via_ui(
+    h: &mut Harness<'static, FleetApp>,
+    menu: Option<&str>,
+    item: &str,
+    what: &str,
+) -> (std::path::PathBuf, usize) {
+    let title = format!("Exported {what}");
+    let newest = |app: &FleetApp| app.state().notifications.iter().map(|n| n.id).max();
+    let before = newest(h.state()).unwrap_or(0);
+    if let Some(menu) = menu {
+        h.get_by_label(menu).click();
+        h.run_steps(2);
+    }
+    h.get_by_label(item).click();
+    wait_until(h, &title, |app| newest(app).is_some_and(|n| n > before));
+    let note = h
+        .state()
+        .state()
+        .notifications
+        .iter()
+        .rev()
+        .find(|n| n.id > before && n.title == title)
+        .unwrap_or_else(|| panic!("{title}: {:?}", h.state().state().notifications))
+        .clone();
+    assert!(
+        h.query_all_by_label(&title).count() >= 1,
+        "{title} is shown"
+    );
+    // "N rows written to PATH"
+    let (rows, path) = note
+        .detail
+        .split_once(" rows written to ")
+        .expect("the note names rows and file");
+    (
+        std::path::PathBuf::from(path),
+        rows.parse().expect("a row count"),
+    )
+}

@@ -1,0 +1,461 @@
+//! Files of what the app shows, for its Export menus: the data handed over
+//! is exactly what the panel shows (its equipment, window, filters and
+//! order), and it is written here, off the UI thread, by the worker.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::{ExportError, geo, write_csv};
+use crate::api::Timestamp;
+use crate::api::model::{ActivityRow, EquipmentHistory, FaultRow, PositionRow};
+use crate::api::time::format_wire;
+use crate::series::{ChannelKind, PlotSeries, Track, decode_rows};
+
+/// How positions are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GeoFormat {
+    Gpx,
+    GeoJson,
+}
+
+/// What to write. Cheap to clone: big data is shared, not copied.
+#[derive(Clone)]
+pub enum ExportContent {
+    /// The map's track, one point per position.
+    Positions {
+        track: Arc<Track>,
+        format: GeoFormat,
+    },
+    /// One plotted channel: date, value, unit (as shown), estimated.
+    Channel {
+        series: Arc<PlotSeries>,
+        channel: usize,
+        unit: String,
+    },
+    /// The fault rows shown, in the order shown.
+    Faults(Vec<FaultRow>),
+    /// The activities as a table.
+    ActivitiesCsv(Vec<ActivityRow>),
+    /// The activities as lines along the track's positions.
+    ActivitiesGeoJson {
+        rows: Vec<ActivityRow>,
+        track: Arc<Track>,
+    },
+    /// The daily usage table of the history.
+    DailyHistory(Arc<EquipmentHistory>),
+}
+
+impl std::fmt::Debug for ExportContent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe())
+    }
+}
+
+/// Same content: the same rows, or the very same shared data.
+impl PartialEq for ExportContent {
+    fn eq(&self, other: &Self) -> bool {
+        use ExportContent as E;
+        match (self, other) {
+            (
+                E::Positions {
+                    track: a,
+                    format: f,
+                },
+                E::Positions {
+                    track: b,
+                    format: g,
+                },
+            ) => Arc::ptr_eq(a, b) && f == g,
+            (
+                E::Channel {
+                    series: a,
+                    channel: c,
+                    unit: u,
+                },
+                E::Channel {
+                    series: b,
+                    channel: d,
+                    unit: v,
+                },
+            ) => Arc::ptr_eq(a, b) && c == d && u == v,
+            (E::Faults(a), E::Faults(b)) => a == b,
+            (E::ActivitiesCsv(a), E::ActivitiesCsv(b)) => a == b,
+            (
+                E::ActivitiesGeoJson { rows: a, track: t },
+                E::ActivitiesGeoJson { rows: b, track: u },
+            ) => a == b && Arc::ptr_eq(t, u),
+            (E::DailyHistory(a), E::DailyHistory(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl ExportContent {
+    /// What it is, for file names and messages: `positions (GPX)`.
+    pub fn describe(&self) -> String {
+        match self {
+            ExportContent::Positions { format, .. } => match format {
+                GeoFormat::Gpx => "positions (GPX)".into(),
+                GeoFormat::GeoJson => "positions (GeoJSON)".into(),
+            },
+            ExportContent::Channel {
+                series, channel, ..
+            } => series
+                .series
+                .channels
+                .get(*channel)
+                .map_or_else(|| "channel".into(), |c| format!("{} (CSV)", c.name)),
+            ExportContent::Faults(_) => "faults (CSV)".into(),
+            ExportContent::ActivitiesCsv(_) => "activities (CSV)".into(),
+            ExportContent::ActivitiesGeoJson { .. } => "activities (GeoJSON)".into(),
+            ExportContent::DailyHistory(_) => "daily history (CSV)".into(),
+        }
+    }
+
+    /// A short name for the file: `positions`, `fuelRemaining-percent`.
+    pub fn stem(&self) -> String {
+        match self {
+            ExportContent::Positions { .. } => "positions".into(),
+            ExportContent::Channel {
+                series, channel, ..
+            } => series.series.channels.get(*channel).map_or_else(
+                || "channel".into(),
+                |c| c.name.replace(['.', '/', ' '], "-"),
+            ),
+            ExportContent::Faults(_) => "faults".into(),
+            ExportContent::ActivitiesCsv(_) | ExportContent::ActivitiesGeoJson { .. } => {
+                "activities".into()
+            }
+            ExportContent::DailyHistory(_) => "daily-history".into(),
+        }
+    }
+
+    pub fn extension(&self) -> &'static str {
+        match self {
+            ExportContent::Positions {
+                format: GeoFormat::Gpx,
+                ..
+            } => "gpx",
+            ExportContent::Positions {
+                format: GeoFormat::GeoJson,
+                ..
+            }
+            | ExportContent::ActivitiesGeoJson { .. } => "geojson",
+            _ => "csv",
+        }
+    }
+
+    /// Writes the file's bytes; returns the rows (or points) written.
+    pub fn write(&self, mut out: impl Write) -> Result<usize, ExportError> {
+        match self {
+            ExportContent::Positions { track, format } => {
+                let rows = positions(track);
+                let name = "fleetview track";
+                let skipped = match format {
+                    GeoFormat::Gpx => geo::write_gpx(&rows, name, &mut out)?,
+                    GeoFormat::GeoJson => geo::write_geojson(&rows, name, &mut out)?,
+                };
+                Ok(rows.len() - skipped)
+            }
+            ExportContent::Channel {
+                series,
+                channel,
+                unit,
+            } => {
+                write_channel(series, *channel, unit, out)?;
+                Ok(series.series.len())
+            }
+            ExportContent::Faults(rows) => write_faults(rows, out),
+            ExportContent::ActivitiesCsv(rows) => write_activities(rows, out),
+            ExportContent::ActivitiesGeoJson { rows, track } => {
+                write_activities_geojson(rows, track, out)
+            }
+            ExportContent::DailyHistory(history) => {
+                // The same table as `fleetview export --kind history`.
+                let rows = serde_json::to_vec(&history.daily_usages.rows)?;
+                let series = decode_rows(&rows).map_err(|crate::series::DecodeError::Json(e)| e)?;
+                write_csv(&series, out)?;
+                Ok(series.len())
+            }
+        }
+    }
+}
+
+fn positions(track: &Track) -> Vec<PositionRow> {
+    track
+        .samples
+        .iter()
+        .map(|s| PositionRow {
+            date: Timestamp(s.time),
+            latitude: s.lat,
+            longitude: s.lon,
+            altitude: s.altitude_m,
+            speed: s.speed_kmh,
+            heading: s.heading_deg,
+        })
+        .collect()
+}
+
+/// `date,value,unit,estimated`: one line per row of the series (a row
+/// without this field has an empty value, so none is lost).
+fn write_channel(
+    series: &PlotSeries,
+    channel: usize,
+    unit: &str,
+    out: impl Write,
+) -> Result<(), ExportError> {
+    let s = &series.series;
+    let c = s
+        .channels
+        .get(channel)
+        .ok_or_else(|| std::io::Error::other("that channel is no longer plotted"))?;
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(["date", "value", "unit", "estimated"])?;
+    for (row, time) in s.times.iter().enumerate() {
+        let v = c.values.get(row).copied().unwrap_or(f64::NAN);
+        let value = match c.kind {
+            _ if v.is_nan() => String::new(),
+            ChannelKind::Numeric => v.to_string(),
+            ChannelKind::Boolean => (v != 0.0).to_string(),
+            ChannelKind::Label => c.label_at(row).unwrap_or_default().to_owned(),
+            ChannelKind::Time => format_wire(v as i64),
+        };
+        let estimated = c
+            .estimated_at(row)
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        w.write_record([format_wire(*time).as_str(), &value, unit, &estimated])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+fn write_faults(rows: &[FaultRow], out: impl Write) -> Result<usize, ExportError> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(["date", "severity", "level", "identifier", "description"])?;
+    for f in rows {
+        w.write_record([
+            format_wire(f.date.0),
+            f.severity.map(|s| s.to_string()).unwrap_or_default(),
+            f.level().to_owned(),
+            f.identifier.clone(),
+            f.description.clone(),
+        ])?;
+    }
+    w.flush()?;
+    Ok(rows.len())
+}
+
+fn write_activities(rows: &[ActivityRow], out: impl Write) -> Result<usize, ExportError> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record([
+        "dateStart",
+        "dateStop",
+        "duration_secs",
+        "distance_m",
+        "average_speed_kmh",
+        "firstPositionAddress",
+        "lastPositionAddress",
+    ])?;
+    let number = |v: f64| {
+        if v.is_finite() {
+            v.to_string()
+        } else {
+            String::new()
+        }
+    };
+    for a in rows {
+        w.write_record([
+            format_wire(a.date_start.0),
+            format_wire(a.date_stop.0),
+            a.date_stop.0.saturating_sub(a.date_start.0).to_string(),
+            number(a.distance_meters),
+            number(a.average_speed_km_h),
+            a.first_position_address.clone(),
+            a.last_position_address.clone(),
+        ])?;
+    }
+    w.flush()?;
+    Ok(rows.len())
+}
+
+/// One Feature per activity: a LineString through the track's positions
+/// inside it (a Point for one position, no geometry for none), with the
+/// activity's fields as properties.
+fn write_activities_geojson(
+    rows: &[ActivityRow],
+    track: &Track,
+    mut out: impl Write,
+) -> Result<usize, ExportError> {
+    let finite = |v: f64| if v.is_finite() { json!(v) } else { Value::Null };
+    let features: Vec<Value> = rows
+        .iter()
+        .map(|a| {
+            let range = track.range_of(a.date_start.0, a.date_stop.0);
+            let coordinates: Vec<Value> = track.samples[range]
+                .iter()
+                .map(|s| json!([s.lon, s.lat]))
+                .collect();
+            let geometry = match coordinates.len() {
+                0 => Value::Null,
+                1 => json!({"type": "Point", "coordinates": coordinates[0]}),
+                _ => json!({"type": "LineString", "coordinates": coordinates}),
+            };
+            json!({
+                "type": "Feature",
+                "geometry": geometry,
+                "properties": {
+                    "dateStart": format_wire(a.date_start.0),
+                    "dateStop": format_wire(a.date_stop.0),
+                    "distanceMeters": finite(a.distance_meters),
+                    "averageSpeedKmH": finite(a.average_speed_km_h),
+                    "firstPositionAddress": a.first_position_address,
+                    "lastPositionAddress": a.last_position_address,
+                },
+            })
+        })
+        .collect();
+    let n = features.len();
+    serde_json::to_writer(
+        &mut out,
+        &json!({"type": "FeatureCollection", "features": features}),
+    )?;
+    out.write_all(b"\n")?;
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::series::TrackSample;
+
+    fn sample(time: i64, lat: f64, lon: f64) -> TrackSample {
+        TrackSample {
+            time,
+            lat,
+            lon,
+            speed_kmh: Some(10.0),
+            heading_deg: None,
+            altitude_m: None,
+        }
+    }
+
+    fn activity(start: i64, stop: i64) -> ActivityRow {
+        ActivityRow {
+            date_start: Timestamp(start),
+            date_stop: Timestamp(stop),
+            distance_meters: 1200.0,
+            average_speed_km_h: f64::NAN,
+            first_position_address: "Quai, Lyon".into(),
+            last_position_address: "Rue \"B\", Lyon".into(),
+        }
+    }
+
+    fn text(content: &ExportContent) -> (usize, String) {
+        let mut out = Vec::new();
+        let n = content.write(&mut out).expect("written");
+        (n, String::from_utf8(out).expect("utf-8"))
+    }
+
+    #[test]
+    fn a_channel_keeps_every_row_with_its_unit_and_flag() {
+        let series = decode_rows(
+            br#"[{"date":"2025-06-01T00:00:00Z","fuelUsed":{"fuelUsed":80.5,"unit":"L","estimated":true}},
+                 {"date":"2025-06-02T00:00:00Z","fuelUsed":{"fuelUsed":null,"unit":"L","estimated":false}},
+                 {"date":"2025-06-03T00:00:00Z","fuelUsed":{"fuelUsed":12,"unit":"L","estimated":false}}]"#,
+        )
+        .expect("rows");
+        let series = Arc::new(PlotSeries::new(series));
+        let channel = series
+            .series
+            .channels
+            .iter()
+            .position(|c| c.name == "fuelUsed.fuelUsed")
+            .expect("channel");
+        let unit = series.shown_unit(channel, "ignored").to_owned();
+        let content = ExportContent::Channel {
+            series,
+            channel,
+            unit,
+        };
+        let (n, csv) = text(&content);
+        assert_eq!(n, 3);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "date,value,unit,estimated",
+                "2025-06-01T00:00:00Z,80.5,L,true",
+                "2025-06-02T00:00:00Z,,L,",
+                "2025-06-03T00:00:00Z,12,L,false",
+            ]
+        );
+        assert_eq!(content.stem(), "fuelUsed-fuelUsed");
+    }
+
+    #[test]
+    fn faults_are_written_in_the_order_given_with_their_shown_level() {
+        let fault = |t, label: Option<&str>, id: &str| FaultRow {
+            date: Timestamp(t),
+            description: "Coolant, high".into(),
+            identifier: id.into(),
+            severity: None,
+            level_label: label.map(str::to_owned),
+        };
+        let rows = vec![fault(60, Some("error"), "B"), fault(0, None, "A")];
+        let (n, csv) = text(&ExportContent::Faults(rows));
+        assert_eq!(n, 2);
+        let mut r = csv::Reader::from_reader(csv.as_bytes());
+        let records: Vec<csv::StringRecord> = r.records().map(|r| r.expect("record")).collect();
+        assert_eq!(&records[0][2], "error");
+        assert_eq!(&records[0][3], "B");
+        assert_eq!(&records[1][2], "unknown");
+        assert_eq!(&records[1][4], "Coolant, high");
+    }
+
+    #[test]
+    fn activities_as_csv_and_as_lines_along_the_track() {
+        let rows = vec![activity(0, 120), activity(500, 600), activity(1000, 1000)];
+        let (n, csv) = text(&ExportContent::ActivitiesCsv(rows.clone()));
+        assert_eq!(n, 3);
+        assert!(
+            csv.lines()
+                .nth(1)
+                .is_some_and(|l| l.contains(",120,1200,,"))
+        );
+        let track = Arc::new(Track::new(vec![
+            sample(0, 45.0, 4.0),
+            sample(60, 45.1, 4.1),
+            sample(120, 45.2, 4.2),
+            sample(1000, 45.3, 4.3),
+        ]));
+        let (n, json) = text(&ExportContent::ActivitiesGeoJson { rows, track });
+        assert_eq!(n, 3);
+        let doc: Value = serde_json::from_str(&json).expect("JSON");
+        let f = doc["features"].as_array().expect("features");
+        assert_eq!(f[0]["geometry"]["type"], "LineString");
+        assert_eq!(
+            f[0]["geometry"]["coordinates"].as_array().map(Vec::len),
+            Some(3)
+        );
+        assert_eq!(f[1]["geometry"], Value::Null);
+        assert_eq!(f[2]["geometry"]["type"], "Point");
+        assert_eq!(f[0]["properties"]["averageSpeedKmH"], Value::Null);
+        assert_eq!(f[0]["properties"]["lastPositionAddress"], "Rue \"B\", Lyon");
+    }
+
+    #[test]
+    fn positions_as_gpx_count_the_track_points() {
+        let track = Arc::new(Track::new(vec![
+            sample(0, 45.0, 4.0),
+            sample(60, 45.1, 4.1),
+        ]));
+        let (n, gpx) = text(&ExportContent::Positions {
+            track,
+            format: GeoFormat::Gpx,
+        });
+        assert_eq!((n, gpx.matches("<trkpt ").count()), (2, 2));
+    }
+}

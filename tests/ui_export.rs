@@ -1,0 +1,249 @@
+//! Exports from the app, clicked through its menus (egui_kittest) against
+//! the real embedded sandbox: each file is read back by a parser (CSV,
+//! GeoJSON, GPX) and holds exactly what the panel shows, which is what the
+//! service's `total` says for the window, or the filtered rows.
+
+mod common;
+
+use common::ui::{export_via_ui, wait_until};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use fleetview::api::time::TimeWindow;
+use fleetview::app::{AppOptions, FleetApp, Loadable, Preset};
+use fleetview::sandbox::simulate::FIRST_ID;
+use serde_json::Value;
+
+fn block<T>(f: impl std::future::Future<Output = T>) -> T {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("rt")
+        .block_on(f)
+}
+
+/// The service's `total` (or the body) for one endpoint over a window.
+async fn service(base: &str, id: i64, segment: &str, w: TimeWindow) -> Value {
+    let http = reqwest::Client::new();
+    let token = common::login(&http, base).await;
+    http.get(format!(
+        "{base}/v2/fleet/equipments/{id}/{segment}?{}",
+        common::window_query(w.since, w.until)
+    ))
+    .header("x-access-token", token)
+    .send()
+    .await
+    .expect("sent")
+    .json()
+    .await
+    .expect("json")
+}
+
+fn csv_rows(path: &std::path::Path) -> Vec<csv::StringRecord> {
+    csv::Reader::from_path(path)
+        .expect("CSV opens")
+        .records()
+        .map(|r| r.expect("a CSV record"))
+        .collect()
+}
+
+/// A GeoJSON FeatureCollection whose features have valid geometries.
+fn geojson_features(path: &std::path::Path) -> Vec<Value> {
+    let doc: Value = serde_json::from_slice(&std::fs::read(path).expect("read")).expect("JSON");
+    assert_eq!(doc["type"], "FeatureCollection");
+    let features = doc["features"].as_array().expect("features").clone();
+    for f in &features {
+        assert_eq!(f["type"], "Feature");
+        let g = &f["geometry"];
+        match g["type"].as_str() {
+            None => assert!(g.is_null(), "a geometry or null: {g}"),
+            Some("Point") => {
+                let c = g["coordinates"].as_array().expect("coordinates");
+                assert!(c.len() >= 2 && c.iter().all(Value::is_f64));
+                let (lon, lat) = (
+                    c[0].as_f64().unwrap_or(999.0),
+                    c[1].as_f64().unwrap_or(999.0),
+                );
+                assert!((-180.0..=180.0).contains(&lon) && (-90.0..=90.0).contains(&lat));
+            }
+            Some("LineString") => {
+                let c = g["coordinates"].as_array().expect("coordinates");
+                assert!(c.len() >= 2, "a line has two positions at least");
+            }
+            Some(other) => panic!("unexpected geometry {other}"),
+        }
+    }
+    features
+}
+
+/// `trkpt` elements of a well-formed GPX file, each with a time.
+fn gpx_points(path: &std::path::Path) -> usize {
+    let text = std::fs::read_to_string(path).expect("read");
+    let mut reader = quick_xml::Reader::from_str(&text);
+    let (mut points, mut times, mut depth) = (0, 0, 0i32);
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            quick_xml::events::Event::Start(e) => {
+                depth += 1;
+                points += usize::from(e.name().as_ref() == b"trkpt");
+                times += usize::from(e.name().as_ref() == b"time");
+            }
+            quick_xml::events::Event::End(_) => depth -= 1,
+            quick_xml::events::Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert_eq!(depth, 0);
+    assert_eq!(points, times, "every trkpt has its time");
+    points
+}
+
+#[test]
+fn every_export_holds_what_the_panel_shows() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let export_dir = dir.path().to_path_buf();
+    let options = AppOptions {
+        clock: Some(common::now()),
+        export_dir: Some(export_dir.clone()),
+        ..AppOptions::default()
+    };
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .build_eframe(move |cc| FleetApp::new(cc, options));
+    wait_until(&mut h, "the fleet", |app| {
+        !app.state().fleet.loading && app.state().fleet.equipments.len() == 60
+    });
+    let base = h.state().state().connection.base_url.clone();
+
+    // A machine that moved and had faults in the last 7 days (the default).
+    let w = Preset::Last7Days.window(common::now(), (0, 0));
+    let total = |id: i64, segment: &str| {
+        block(service(&base, id, segment, w))["data"]["total"]
+            .as_u64()
+            .unwrap_or(0) as usize
+    };
+    let id = (0..30)
+        .map(|i| FIRST_ID + i)
+        .find(|id| total(*id, "faults") > 1 && total(*id, "activities") > 0)
+        .expect("a machine with faults and activities in 7 days");
+    let name = h
+        .state()
+        .state()
+        .fleet
+        .equipments
+        .iter()
+        .find(|e| e.id == id)
+        .expect("listed")
+        .name
+        .clone();
+    h.get_by_label(&name).click();
+    wait_until(&mut h, "every panel", |app| {
+        let s = app.state();
+        matches!(s.faults, Loadable::Ready(_))
+            && matches!(s.activities, Loadable::Ready(_))
+            && matches!(s.history, Loadable::Ready(_))
+            && matches!(s.timeline.track, Loadable::Ready(_))
+            && s.timeline
+                .plots
+                .values()
+                .all(|p| matches!(p, Loadable::Ready(_)))
+    });
+
+    // Positions: GPX and GeoJSON, one point per position of the service.
+    let positions = total(id, "positions");
+    assert!(positions > 0);
+    let (gpx, n) = export_via_ui(&mut h, Some("Export positions"), "GPX…", "positions (GPX)");
+    assert!(gpx.starts_with(&export_dir));
+    assert!(gpx.to_string_lossy().ends_with(&format!(
+        "{id}-positions-{}_{}.gpx",
+        &w.since_wire()[..10],
+        &w.until_wire()[..10]
+    )));
+    assert_eq!((n, gpx_points(&gpx)), (positions, positions));
+    let (geo, n) = export_via_ui(
+        &mut h,
+        Some("Export positions"),
+        "GeoJSON…",
+        "positions (GeoJSON)",
+    );
+    assert_eq!((n, geojson_features(&geo).len()), (positions, positions));
+
+    // One plotted channel (fuel remaining is plotted by default).
+    let fuel = total(id, "fuelRemaining");
+    let (path, n) = export_via_ui(
+        &mut h,
+        Some("Export channel"),
+        "Fuel remaining: percent (%) (CSV)…",
+        "percent (CSV)",
+    );
+    let rows = csv_rows(&path);
+    assert_eq!((n, rows.len()), (fuel, fuel));
+    assert!(
+        rows.iter()
+            .all(|r| &r[2] == "%" && r[1].parse::<f64>().is_ok())
+    );
+
+    // Faults: all of them, then only what a level filter leaves.
+    let faults = total(id, "faults");
+    let (path, n) = export_via_ui(&mut h, None, "Export faults (CSV)…", "faults (CSV)");
+    assert_eq!((n, csv_rows(&path).len()), (faults, faults));
+    let all_rows = csv_rows(&path);
+    let level = all_rows[0][2].to_owned();
+    let others = all_rows.iter().filter(|r| r[2] != *level).count();
+    h.get_all_by_label_contains(&format!("{level} ("))
+        .next()
+        .expect("the level's checkbox")
+        .click();
+    h.run_steps(3);
+    h.get_by_label_contains(&format!("{others} faults shown of {faults}"));
+    if others > 0 {
+        let (path, n) = export_via_ui(&mut h, None, "Export faults (CSV)…", "faults (CSV)");
+        let rows = csv_rows(&path);
+        assert_eq!((n, rows.len()), (others, others));
+        assert!(rows.iter().all(|r| r[2] != *level), "the filter applies");
+    }
+
+    // Activities: CSV, and GeoJSON lines along the track.
+    let activities = total(id, "activities");
+    h.get_by_label("Activities").click();
+    h.run_steps(3);
+    let (path, n) = export_via_ui(
+        &mut h,
+        Some("Export activities"),
+        "CSV…",
+        "activities (CSV)",
+    );
+    assert_eq!((n, csv_rows(&path).len()), (activities, activities));
+    let (path, n) = export_via_ui(
+        &mut h,
+        Some("Export activities"),
+        "GeoJSON…",
+        "activities (GeoJSON)",
+    );
+    let features = geojson_features(&path);
+    assert_eq!((n, features.len()), (activities, activities));
+    assert!(
+        features
+            .iter()
+            .any(|f| f["geometry"]["type"] == "LineString"),
+        "a trip is a line"
+    );
+
+    // Daily history: one row per day of the service's history.
+    let days = block(service(&base, id, "history", w))["data"]["dailyUsages"]["total"]
+        .as_u64()
+        .expect("days") as usize;
+    h.get_by_label("Daily history").click();
+    h.run_steps(3);
+    let (path, n) = export_via_ui(
+        &mut h,
+        None,
+        "Export daily history (CSV)…",
+        "daily history (CSV)",
+    );
+    assert_eq!((n, csv_rows(&path).len()), (days, days));
+    // Nothing half-written is left beside the files.
+    for entry in std::fs::read_dir(&export_dir).expect("dir").flatten() {
+        assert!(!entry.file_name().to_string_lossy().ends_with(".partial"));
+    }
+}
