@@ -237,17 +237,7 @@ fn decode_everything(bytes: &[u8]) {
     let _ = fetched.json_rows();
     if let Ok(positions) = fetched.typed::<PositionRow>() {
         let track = Arc::new(Track::new(
-            positions
-                .iter()
-                .map(|r| TrackSample {
-                    time: r.date.0,
-                    lat: r.latitude,
-                    lon: r.longitude,
-                    speed_kmh: r.speed,
-                    heading_deg: r.heading,
-                    altitude_m: r.altitude,
-                })
-                .collect(),
+            positions.iter().map(TrackSample::from).collect(),
         ));
         for format in [GeoFormat::Gpx, GeoFormat::GeoJson] {
             let content = ExportContent::Positions {

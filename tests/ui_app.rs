@@ -3,14 +3,13 @@
 
 mod common;
 
-use common::ui::{type_into, wait_until};
+use common::ui::{service_body, type_into, wait_until};
 
 use std::sync::Arc;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::api::model::*;
-use fleetview::api::time::TimeWindow;
 use fleetview::api::{ClientConfig, DataKind};
 use fleetview::app::{
     AppOptions, AppState, ConnStatus, Connection, FleetApp, Loadable, Preset, ServiceOptions, Tab,
@@ -35,31 +34,6 @@ fn fleet_loaded(app: &FleetApp) -> bool {
     !app.state().fleet.loading && app.state().fleet.equipments.len() == 60
 }
 
-/// Asks the app's own sandbox, over HTTP, what the service has.
-async fn service_rows(base: &str, id: i64, segment: &str, w: TimeWindow) -> serde_json::Value {
-    let http = reqwest::Client::new();
-    let token = common::login(&http, base).await;
-    http.get(format!(
-        "{base}/v2/fleet/equipments/{id}/{segment}?{}",
-        common::window_query(w.since, w.until)
-    ))
-    .header("x-access-token", token)
-    .send()
-    .await
-    .expect("sent")
-    .json()
-    .await
-    .expect("json")
-}
-
-fn block<T>(f: impl std::future::Future<Output = T>) -> T {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("rt")
-        .block_on(f)
-}
-
 #[test]
 fn pick_a_machine_choose_a_window_and_see_what_the_service_has() {
     let mut h = harness(embedded());
@@ -77,8 +51,8 @@ fn pick_a_machine_choose_a_window_and_see_what_the_service_has() {
     let (id, name, faults, activities) = (0..20)
         .find_map(|i| {
             let id = FIRST_ID + i;
-            let f = block(service_rows(&base, id, "faults", w))["data"]["total"].as_u64()?;
-            let a = block(service_rows(&base, id, "activities", w))["data"]["total"].as_u64()?;
+            let f = service_body(&base, id, "faults", w)["data"]["total"].as_u64()?;
+            let a = service_body(&base, id, "activities", w)["data"]["total"].as_u64()?;
             let name = h
                 .state()
                 .state()
@@ -171,7 +145,7 @@ fn engine_events_read_started_and_stopped_per_d10() {
     });
     let w = Preset::Yesterday.window(common::now(), (0, 0));
     let kind = DataKind::EngineCondition.wire();
-    let events = block(service_rows(&base, FIRST_ID, kind, w));
+    let events = service_body(&base, FIRST_ID, kind, w);
     let rows = events["data"]["rows"].as_array().expect("rows").clone();
     let starts = rows.iter().filter(|r| r["running"] == false).count();
     let stops = rows.iter().filter(|r| r["running"] == true).count();

@@ -5,39 +5,13 @@
 
 mod common;
 
-use common::ui::{export_via_ui, wait_until};
+use common::ui::{equipment_name, export_via_ui, service_body, wait_until};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use fleetview::api::time::TimeWindow;
 use fleetview::app::{AppOptions, FleetApp, Loadable, Preset};
 use fleetview::sandbox::simulate::FIRST_ID;
 use serde_json::Value;
-
-fn block<T>(f: impl std::future::Future<Output = T>) -> T {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("rt")
-        .block_on(f)
-}
-
-/// The service's `total` (or the body) for one endpoint over a window.
-async fn service(base: &str, id: i64, segment: &str, w: TimeWindow) -> Value {
-    let http = reqwest::Client::new();
-    let token = common::login(&http, base).await;
-    http.get(format!(
-        "{base}/v2/fleet/equipments/{id}/{segment}?{}",
-        common::window_query(w.since, w.until)
-    ))
-    .header("x-access-token", token)
-    .send()
-    .await
-    .expect("sent")
-    .json()
-    .await
-    .expect("json")
-}
 
 fn csv_rows(path: &std::path::Path) -> Vec<csv::StringRecord> {
     csv::Reader::from_path(path)
@@ -118,7 +92,7 @@ fn every_export_holds_what_the_panel_shows() {
     // A machine that moved and had faults in the last 7 days (the default).
     let w = Preset::Last7Days.window(common::now(), (0, 0));
     let total = |id: i64, segment: &str| {
-        block(service(&base, id, segment, w))["data"]["total"]
+        service_body(&base, id, segment, w)["data"]["total"]
             .as_u64()
             .unwrap_or(0) as usize
     };
@@ -126,16 +100,7 @@ fn every_export_holds_what_the_panel_shows() {
         .map(|i| FIRST_ID + i)
         .find(|id| total(*id, "faults") > 1 && total(*id, "activities") > 0)
         .expect("a machine with faults and activities in 7 days");
-    let name = h
-        .state()
-        .state()
-        .fleet
-        .equipments
-        .iter()
-        .find(|e| e.id == id)
-        .expect("listed")
-        .name
-        .clone();
+    let name = equipment_name(h.state(), id);
     h.get_by_label(&name).click();
     wait_until(&mut h, "every panel", |app| {
         let s = app.state();
@@ -230,7 +195,7 @@ fn every_export_holds_what_the_panel_shows() {
     );
 
     // Daily history: one row per day of the service's history.
-    let days = block(service(&base, id, "history", w))["data"]["dailyUsages"]["total"]
+    let days = service_body(&base, id, "history", w)["data"]["dailyUsages"]["total"]
         .as_u64()
         .expect("days") as usize;
     h.get_by_label("Daily history").click();

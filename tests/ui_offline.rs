@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::ui::wait_until;
+use common::ui::{equipment_name, wait_until};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -58,16 +58,7 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
         !app.state().fleet.loading && app.state().fleet.equipments.len() == 60
     });
     let id = FIRST_ID + 1;
-    let name = h
-        .state()
-        .state()
-        .fleet
-        .equipments
-        .iter()
-        .find(|e| e.id == id)
-        .expect("listed")
-        .name
-        .clone();
+    let name = equipment_name(h.state(), id);
     h.get_by_label(&name).click();
     h.step();
     h.get_by_label("Last 30 days").click();
@@ -108,6 +99,7 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
     let faults = online.0.unwrap_or_default();
     h.get_by_label_contains(&format!("{faults} faults shown of {faults} in the window"));
     h.get_by_label_contains("Offline: showing cached data, data fetched ");
+    h.get_by_label("offline");
     h.get_by_label_contains("the fleet as last discovered");
     assert!(h.query_all_by_label(&name).count() >= 2, "listed and shown");
 
@@ -138,4 +130,5 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
     assert!(!s.title().contains("offline"));
     h.get_by_label("Back online");
     assert!(h.query_by_label_contains("Offline: showing").is_none());
+    h.get_by_label("online");
 }

@@ -390,3 +390,94 @@ fn the_worker_shuts_down_cleanly_with_work_in_flight() {
         started.elapsed()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_the_service_gone_the_last_history_and_fleet_are_served_marked_offline() {
+    // The sandbox's clock is the real one: today's history is not settled,
+    // so only a snapshot of it can be kept.
+    let sb = start_with(fleetview::sandbox::SandboxConfig::default().fleet_size(7)).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (cache, _) =
+        Cache::open(&dir.path().join("cache.sqlite"), DEFAULT_CAP_BYTES).expect("cache");
+    let cache = Arc::new(cache);
+    let now = fleetview::api::time::now_secs();
+    let today = TimeWindow {
+        since: now - SECS_PER_DAY,
+        until: now,
+    };
+    let s = worker_for(&sb, Some(cache.clone()));
+    let ask = move |worker: Worker| {
+        let history = worker.send(Command::FetchHistory {
+            equipment: FIRST_ID,
+            window: today,
+        });
+        let fleet = worker.send(Command::DiscoverFleet { window: today });
+        let events = collect_until(&worker, Duration::from_secs(60), {
+            let mut answered = 0;
+            move |e| {
+                answered += usize::from(matches!(
+                    e,
+                    Event::History { .. }
+                        | Event::FleetPage { finished: true, .. }
+                        | Event::FleetCached { .. }
+                        | Event::Failed { .. }
+                ));
+                answered == 2
+            }
+        });
+        (events, history, fleet, worker)
+    };
+    let (online, h1, _, _) = tokio::task::spawn_blocking(move || ask(s.worker))
+        .await
+        .expect("join");
+    let served = |events: &[Event], request: u64| {
+        events.iter().find_map(|e| match e {
+            Event::History {
+                request: r,
+                history,
+                offline,
+                ..
+            } if *r == request => Some((history.clone(), *offline)),
+            _ => None,
+        })
+    };
+    let (fresh, offline) = served(&online, h1).expect("the history");
+    assert_eq!(offline, None);
+
+    let Sandbox {
+        running,
+        base,
+        token,
+        ..
+    } = sb;
+    running.shutdown().await;
+    let worker = Worker::spawn(
+        WorkerConfig {
+            client: Some(ClientConfig::new(base).token(token)),
+            cache: Some(cache),
+            offline: false,
+        },
+        Arc::new(|| {}),
+    )
+    .expect("worker");
+    let s = Setup {
+        worker,
+        wakes: Arc::default(),
+    };
+    let (gone, h2, f2, _) = tokio::task::spawn_blocking(move || ask(s.worker))
+        .await
+        .expect("join");
+    let (kept, offline) = served(&gone, h2).unwrap_or_else(|| panic!("{gone:?}"));
+    assert_eq!(kept, fresh, "the same history, from the snapshot");
+    let fetched_at = offline.expect("marked offline with its age");
+    assert!((now - 5..=fleetview::api::time::now_secs()).contains(&fetched_at));
+    let fleet = gone.iter().find_map(|e| match e {
+        Event::FleetCached {
+            request,
+            equipments,
+            ..
+        } if *request == f2 => Some(equipments.len()),
+        _ => None,
+    });
+    assert_eq!(fleet, Some(7), "the fleet as last discovered");
+}

@@ -332,14 +332,7 @@ mod tests {
     use crate::series::TrackSample;
 
     fn sample(time: i64, lat: f64, lon: f64) -> TrackSample {
-        TrackSample {
-            time,
-            lat,
-            lon,
-            speed_kmh: Some(10.0),
-            heading_deg: None,
-            altitude_m: None,
-        }
+        TrackSample::at(time, lat, lon)
     }
 
     fn activity(start: i64, stop: i64) -> ActivityRow {

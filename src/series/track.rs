@@ -108,6 +108,33 @@ pub struct TrackSample {
     pub altitude_m: Option<f64>,
 }
 
+impl TrackSample {
+    /// A position at a time, with nothing else known.
+    pub fn at(time: i64, lat: f64, lon: f64) -> Self {
+        Self {
+            time,
+            lat,
+            lon,
+            speed_kmh: None,
+            heading_deg: None,
+            altitude_m: None,
+        }
+    }
+}
+
+impl From<&crate::api::model::PositionRow> for TrackSample {
+    fn from(r: &crate::api::model::PositionRow) -> Self {
+        Self {
+            time: r.date.0,
+            lat: r.latitude,
+            lon: r.longitude,
+            speed_kmh: r.speed,
+            heading_deg: r.heading,
+            altitude_m: r.altitude,
+        }
+    }
+}
+
 /// A segment to draw: two sample positions, and the mean speed of the
 /// samples it stands for (km/h, NaN when none is known).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -425,14 +452,7 @@ mod tests {
     use super::*;
 
     fn sample(time: i64, lat: f64, lon: f64) -> TrackSample {
-        TrackSample {
-            time,
-            lat,
-            lon,
-            speed_kmh: None,
-            heading_deg: None,
-            altitude_m: None,
-        }
+        TrackSample::at(time, lat, lon)
     }
 
     /// A wiggly drive of `n` samples around Lyon.

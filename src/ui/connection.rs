@@ -39,6 +39,9 @@ pub fn connection_ui(
             .on_hover_text(&c.base_url);
         let (color, text) = match &c.status {
             ConnStatus::Connecting => (theme::INFO, "connecting".to_owned()),
+            ConnStatus::Connected if state.offline.is_some() => {
+                (theme::OFFLINE, "offline".to_owned())
+            }
             ConnStatus::Connected => (theme::INFO, "online".to_owned()),
             ConnStatus::Unauthorized(_) => (theme::ERROR, "token refused".to_owned()),
             ConnStatus::Failed(e) => (theme::ERROR, format!("not connected: {e}")),

@@ -9,6 +9,7 @@ use egui::{Color32, Mesh, Pos2, Rect, Shape, Stroke, pos2, vec2};
 use walkers::{HttpTiles, Map, MapMemory, Plugin, Projector, Tiles, lat_lon};
 
 use super::theme;
+use crate::api::time::TimeWindow;
 use crate::app::{Action, AppState, MapSettings};
 use crate::basemap::{OfflineTiles, Palette, online_tiles};
 use crate::series::track::{MercRect, mercator, unmercator};
@@ -27,8 +28,9 @@ pub struct MapView {
     offline: Option<OfflineTiles>,
     /// Online tiles and the template they were made for.
     online: Option<(String, HttpTiles)>,
-    /// The track last fitted into view (by address).
-    fitted: usize,
+    /// The machine and window whose track was last fitted into view: a
+    /// refresh of the same (back online, *Refresh*) keeps the user's view.
+    fitted: Option<(i64, TimeWindow)>,
     fit_requested: bool,
     last_seek: u64,
     segments: Vec<Segment>,
@@ -44,7 +46,7 @@ impl Default for MapView {
             memory,
             offline: None,
             online: None,
-            fitted: 0,
+            fitted: None,
             fit_requested: false,
             last_seek: 0,
             segments: Vec::new(),
@@ -387,12 +389,14 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         .filter(|t| !t.is_empty())
         .cloned();
     let size = ui.available_size();
-    // A new track is fitted into view once; seeks and the follow camera
-    // bring the cursor into view.
+    // The track of a new machine or window is fitted into view once it has
+    // come (not the previous one shown meanwhile); seeks and the follow
+    // camera bring the cursor into view.
     if let Some(t) = &track {
-        let addr = Arc::as_ptr(t) as usize;
-        if addr != view.fitted || view.fit_requested {
-            view.fitted = addr;
+        let key = state.selected.zip(state.window);
+        let arrived = !state.timeline.track.is_pending();
+        if (arrived && key != view.fitted) || view.fit_requested {
+            view.fitted = key;
             let (zoom, c) = fit(&t.bounds, size);
             let _ = view.memory.set_zoom(zoom);
             center_at(&mut view.memory, c);

@@ -68,8 +68,14 @@ pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mu
                 busy.push((pending.1.to_owned(), "waiting".to_owned()));
             }
         }
+        for what in &state.exporting {
+            ui.spinner();
+            ui.label(format!("Exporting {what}"));
+        }
         if busy.is_empty() {
-            ui.label("Ready");
+            if state.exporting.is_empty() {
+                ui.label("Ready");
+            }
         } else {
             ui.spinner();
             for (what, how) in busy {

@@ -652,20 +652,9 @@ impl TaskCtx {
                     .await?;
                 let offline = fetched.offline_since();
                 let track = decode_off_thread("positions", move || {
-                    fetched.typed::<PositionRow>().map(|rows| {
-                        Track::new(
-                            rows.into_iter()
-                                .map(|r| TrackSample {
-                                    time: r.date.0,
-                                    lat: r.latitude,
-                                    lon: r.longitude,
-                                    speed_kmh: r.speed,
-                                    heading_deg: r.heading,
-                                    altitude_m: r.altitude,
-                                })
-                                .collect(),
-                        )
-                    })
+                    fetched
+                        .typed::<PositionRow>()
+                        .map(|rows| Track::new(rows.iter().map(TrackSample::from).collect()))
                 })
                 .await?;
                 self.emit(Event::Track {

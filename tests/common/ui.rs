@@ -5,7 +5,46 @@ use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use fleetview::api::time::TimeWindow;
 use fleetview::app::FleetApp;
+
+/// Asks a sandbox (logging in first), over HTTP, what it has for one
+/// endpoint of one machine over a window: the whole JSON body. Blocks: for
+/// UI tests, which run on the test's thread.
+pub fn service_body(base: &str, id: i64, segment: &str, w: TimeWindow) -> serde_json::Value {
+    let query = async {
+        let http = reqwest::Client::new();
+        let token = super::login(&http, base).await;
+        http.get(format!(
+            "{base}/v2/fleet/equipments/{id}/{segment}?{}",
+            super::window_query(w.since, w.until)
+        ))
+        .header("x-access-token", token)
+        .send()
+        .await
+        .expect("sent")
+        .json()
+        .await
+        .expect("json")
+    };
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(query)
+}
+
+/// The name the app lists a machine under.
+pub fn equipment_name(app: &FleetApp, id: i64) -> String {
+    app.state()
+        .fleet
+        .equipments
+        .iter()
+        .find(|e| e.id == id)
+        .unwrap_or_else(|| panic!("equipment {id} is listed"))
+        .name
+        .clone()
+}
 
 /// Steps the app until `cond` holds (the worker answers asynchronously),
 /// then a few frames more so the UI shows what the state now holds.
