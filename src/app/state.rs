@@ -130,6 +130,8 @@ pub struct FleetState {
     pub error: Option<String>,
     /// Shown from the cache (service away): when it was discovered.
     pub cached_at: Option<i64>,
+    /// The list shown stays until the first page of a new discovery.
+    replace_on_page: bool,
 }
 
 /// The service could not be reached: what is shown comes from the cache.
@@ -429,10 +431,7 @@ impl AppState {
         let now = self.now();
         self.fleet.loading = true;
         self.fleet.error = None;
-        if self.fleet.cached_at.is_none() {
-            // Marked so that the first new page replaces the list.
-            self.fleet.cached_at = Some(now);
-        }
+        self.fleet.replace_on_page = true;
         vec![Command::DiscoverFleet {
             window: TimeWindow {
                 since: now - DISCOVERY_WINDOW_SECS,
@@ -864,9 +863,9 @@ impl AppState {
                 if !self.is_current(&Target::Fleet, request) {
                     return Vec::new();
                 }
-                if self.fleet.cached_at.take().is_some() {
-                    // Back online: the cached list makes way for the new one.
+                if std::mem::take(&mut self.fleet.replace_on_page) {
                     self.fleet.equipments.clear();
+                    self.fleet.cached_at = None;
                 }
                 self.fleet.equipments.extend(equipments);
                 self.fleet.done = done;
@@ -890,6 +889,7 @@ impl AppState {
                     loading: false,
                     error: None,
                     cached_at: Some(fetched_at),
+                    replace_on_page: false,
                 };
                 self.went_offline(Some(fetched_at), "the fleet could not be discovered".into());
                 Vec::new()
