@@ -615,6 +615,11 @@ impl AppState {
             Action::Refresh => self.fetch_selected(),
             Action::Export(content) => {
                 let what = content.describe();
+                if self.exporting.contains(&what) {
+                    // Its dialog is open: one at a time (a second would
+                    // cancel the first, whose end would then never come).
+                    return Vec::new();
+                }
                 let file_name = self.export_file_name(&content);
                 self.exporting.push(what);
                 vec![Command::Export(ExportJob {
@@ -1338,5 +1343,27 @@ mod tests {
         assert_eq!(Offline::backoff_secs(3), 40);
         assert_eq!(Offline::backoff_secs(4), 60);
         assert_eq!(Offline::backoff_secs(u32::MAX), 60);
+    }
+
+    #[test]
+    fn an_export_under_way_is_not_asked_for_twice() {
+        let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(1_750_000_000));
+        s.on_action(Action::SelectEquipment(1003));
+        let faults = || Action::Export(ExportContent::Faults(Vec::new()));
+        let first = s.on_action(faults());
+        assert!(matches!(
+            first.as_slice(),
+            [Command::Export(job)] if job.file_name.starts_with("1003-faults-")
+                && job.file_name.ends_with(".csv")
+        ));
+        assert!(s.on_action(faults()).is_empty(), "its dialog is still open");
+        assert_eq!(s.exporting, vec!["faults (CSV)".to_owned()]);
+        s.on_event(Event::Exported {
+            request: 1,
+            what: "faults (CSV)".into(),
+            outcome: ExportOutcome::Cancelled,
+        });
+        assert!(s.exporting.is_empty());
+        assert_eq!(s.on_action(faults()).len(), 1, "and can be asked for again");
     }
 }
