@@ -26,7 +26,7 @@ use common::{Goals, best_of};
 use egui::{Event, Pos2, RawInput, Rect, pos2, vec2};
 
 use fleetview::api::DataKind;
-use fleetview::series::track::mercator;
+use fleetview::geo::mercator;
 use fleetview::series::{
     Channel, ChannelKind, Lattice, MinMaxIndex, PlotSeries, Series, m4_lattice,
 };
@@ -305,7 +305,7 @@ fn tracks(goals: &mut Goals) {
     let _ = ctx.run_ui(raw_input(Vec::new()), |_| {});
     let rect = Rect::from_min_size(Pos2::ZERO, vec2(SIZE.0, SIZE.1));
     let center = track.bounds.center();
-    let (lat, lon) = fleetview::series::track::unmercator(center);
+    let (lat, lon) = fleetview::geo::unmercator(center);
     let frame_at = |zoom: f64| {
         let mut memory = walkers::MapMemory::default();
         let _ = memory.set_zoom(zoom);

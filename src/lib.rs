@@ -17,6 +17,7 @@ pub mod app;
 pub mod basemap;
 pub mod cache;
 pub mod export;
+pub mod geo;
 pub mod sandbox;
 pub mod series;
 pub mod ui;

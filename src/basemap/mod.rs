@@ -13,7 +13,7 @@ use std::io::Read;
 
 use serde::Deserialize;
 
-use crate::series::track::{MercRect, mercator};
+use crate::geo::{MercRect, mercator};
 pub use tiles::{OSM_TEMPLATE, OfflineTiles, UrlTiles, online_tiles};
 
 /// Tile edge in pixels.

@@ -9,6 +9,8 @@
 
 use std::sync::OnceLock;
 
+use crate::geo::{LatLon, MercRect, haversine_m, mercator};
+
 /// Deepest zoom level with its own simplification (walkers goes to ~20).
 pub const MAX_ZOOM: usize = 24;
 /// Tile size the zoom levels are counted in.
@@ -19,83 +21,6 @@ const TOLERANCE_PX: f64 = 0.5;
 const CULL_BLOCK: usize = 256;
 /// Douglas-Peucker runs on pieces this long, which bounds its worst case.
 const DP_PIECE: usize = 4096;
-
-/// Web Mercator of a position: `x`, `y` in 0..1 (`y` down). Latitudes are
-/// clamped to the projection's limit; non-finite input gives `None`.
-pub fn mercator(lat_deg: f64, lon_deg: f64) -> Option<[f64; 2]> {
-    if !lat_deg.is_finite() || !lon_deg.is_finite() {
-        return None;
-    }
-    let lat = lat_deg.clamp(-85.051_128_78, 85.051_128_78).to_radians();
-    let x = (lon_deg.clamp(-180.0, 180.0) + 180.0) / 360.0;
-    let y = (1.0 - (lat.tan() + 1.0 / lat.cos()).ln() / std::f64::consts::PI) / 2.0;
-    Some([x, y])
-}
-
-/// The inverse of [`mercator`]: latitude and longitude in degrees.
-pub fn unmercator(p: [f64; 2]) -> (f64, f64) {
-    let lon = p[0] * 360.0 - 180.0;
-    let n = std::f64::consts::PI * (1.0 - 2.0 * p[1]);
-    let lat = n.sinh().atan().to_degrees();
-    (lat, lon)
-}
-
-/// Great-circle distance in metres.
-pub fn haversine_m(a: (f64, f64), b: (f64, f64)) -> f64 {
-    const R_M: f64 = 6_371_008.8;
-    let (la1, lo1, la2, lo2) = (
-        a.0.to_radians(),
-        a.1.to_radians(),
-        b.0.to_radians(),
-        b.1.to_radians(),
-    );
-    let h = ((la2 - la1) / 2.0).sin().powi(2)
-        + la1.cos() * la2.cos() * ((lo2 - lo1) / 2.0).sin().powi(2);
-    2.0 * R_M * h.sqrt().min(1.0).asin()
-}
-
-/// An axis-aligned box in Mercator units.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MercRect {
-    pub min: [f64; 2],
-    pub max: [f64; 2],
-}
-
-impl Default for MercRect {
-    fn default() -> Self {
-        Self::EMPTY
-    }
-}
-
-impl MercRect {
-    pub const EMPTY: MercRect = MercRect {
-        min: [f64::INFINITY; 2],
-        max: [f64::NEG_INFINITY; 2],
-    };
-
-    pub fn extend(&mut self, p: [f64; 2]) {
-        self.min = [self.min[0].min(p[0]), self.min[1].min(p[1])];
-        self.max = [self.max[0].max(p[0]), self.max[1].max(p[1])];
-    }
-
-    pub fn intersects(&self, o: &MercRect) -> bool {
-        self.min[0] <= o.max[0]
-            && o.min[0] <= self.max[0]
-            && self.min[1] <= o.max[1]
-            && o.min[1] <= self.max[1]
-    }
-
-    pub fn is_empty(&self) -> bool {
-        !(self.min[0] <= self.max[0] && self.min[1] <= self.max[1])
-    }
-
-    pub fn center(&self) -> [f64; 2] {
-        [
-            (self.min[0] + self.max[0]) / 2.0,
-            (self.min[1] + self.max[1]) / 2.0,
-        ]
-    }
-}
 
 /// One sample of the track, as given.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -387,7 +312,7 @@ fn leg_speed(a: &TrackSample, b: &TrackSample) -> f32 {
     if dt <= 0.0 {
         return f32::NAN;
     }
-    (haversine_m((a.lat, a.lon), (b.lat, b.lon)) / dt * 3.6) as f32
+    (haversine_m(LatLon::new(a.lat, a.lon), LatLon::new(b.lat, b.lon)) / dt * 3.6) as f32
 }
 
 fn dist2(a: [f64; 2], b: [f64; 2]) -> f64 {
@@ -469,19 +394,6 @@ mod tests {
                 })
                 .collect(),
         )
-    }
-
-    #[test]
-    fn mercator_round_trips() {
-        for (lat, lon) in [(0.0, 0.0), (45.75, 4.85), (-33.9, 151.2), (60.0, -179.0)] {
-            let p = mercator(lat, lon).expect("finite");
-            let (la, lo) = unmercator(p);
-            assert!((la - lat).abs() < 1e-9 && (lo - lon).abs() < 1e-9);
-        }
-        assert_eq!(mercator(0.0, 0.0), Some([0.5, 0.5]));
-        assert_eq!(mercator(f64::NAN, 0.0), None);
-        let pole = mercator(90.0, 0.0).expect("clamped");
-        assert!(pole[1].abs() < 1e-6);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::theme;
 use crate::api::time::TimeWindow;
 use crate::app::{Action, AppState, MapSettings};
 use crate::basemap::{OfflineTiles, Palette, online_tiles};
-use crate::series::track::{MercRect, mercator, unmercator};
+use crate::geo::{MercRect, mercator, unmercator};
 use crate::series::{Segment, Track};
 use crate::worker::{ExportContent, GeoFormat};
 

@@ -3,6 +3,7 @@
 
 use super::catalogue::{CLASS_CYCLE, Class, MODELS, Model, SITES, Site, is_tracker_source};
 use crate::api::time::days_from_civil;
+pub use crate::geo::{LatLon, bearing_deg, haversine_m};
 
 /// Equipment ids start here; the fleet is ids `FIRST_ID..FIRST_ID + size`.
 pub const FIRST_ID: i64 = 1001;
@@ -69,58 +70,12 @@ impl Rng {
 
 // --------------------------------------------------------------- geography
 
-pub const EARTH_RADIUS_M: f64 = 6_371_008.8;
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LatLon {
-    pub lat: f64,
-    pub lon: f64,
-}
-
-impl LatLon {
-    /// The point `east_m`, `north_m` metres away (local flat approximation,
-    /// fine within a region of ~100 km).
-    pub fn offset_m(self, east_m: f64, north_m: f64) -> Self {
-        let dlat = north_m / EARTH_RADIUS_M;
-        let dlon = east_m / (EARTH_RADIUS_M * self.lat.to_radians().cos());
-        Self {
-            lat: self.lat + dlat.to_degrees(),
-            lon: self.lon + dlon.to_degrees(),
-        }
+/// A position rounded to 6 decimals (~0.1 m), as positions are reported.
+pub fn rounded(p: LatLon) -> LatLon {
+    LatLon {
+        lat: round_to(p.lat, 1e6),
+        lon: round_to(p.lon, 1e6),
     }
-
-    pub fn lerp(self, to: Self, f: f64) -> Self {
-        Self {
-            lat: self.lat + (to.lat - self.lat) * f,
-            lon: self.lon + (to.lon - self.lon) * f,
-        }
-    }
-
-    /// Rounded to 6 decimals (~0.1 m), as positions are reported.
-    pub fn rounded(self) -> Self {
-        Self {
-            lat: round_to(self.lat, 1e6),
-            lon: round_to(self.lon, 1e6),
-        }
-    }
-}
-
-/// Great-circle distance in metres.
-pub fn haversine_m(a: LatLon, b: LatLon) -> f64 {
-    let (p1, p2) = (a.lat.to_radians(), b.lat.to_radians());
-    let dp = p2 - p1;
-    let dl = (b.lon - a.lon).to_radians();
-    let h = (dp / 2.0).sin().powi(2) + p1.cos() * p2.cos() * (dl / 2.0).sin().powi(2);
-    2.0 * EARTH_RADIUS_M * h.sqrt().min(1.0).asin()
-}
-
-/// Initial bearing from `a` to `b`, degrees in [0, 360).
-pub fn bearing_deg(a: LatLon, b: LatLon) -> f64 {
-    let (p1, p2) = (a.lat.to_radians(), b.lat.to_radians());
-    let dl = (b.lon - a.lon).to_radians();
-    let y = dl.sin() * p2.cos();
-    let x = p1.cos() * p2.sin() - p1.sin() * p2.cos() * dl.cos();
-    y.atan2(x).to_degrees().rem_euclid(360.0)
 }
 
 #[inline]

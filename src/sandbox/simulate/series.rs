@@ -10,7 +10,9 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use super::catalogue::{DIESEL_FAULTS, ELECTRIC_FAULTS, level_label};
 use super::day::{Cumulative, SegKind, Totals};
-use super::machine::{Feed, LatLon, Machine, address, hash3, haversine_m, round_to, unit};
+use super::machine::{
+    Feed, LatLon, Machine, address, hash3, haversine_m, round_to, rounded, unit,
+};
 use super::{DayCtx, Simulator, is_refuel_day};
 use crate::api::DataKind;
 use crate::api::model::*;
@@ -300,7 +302,7 @@ impl Simulator {
                 let points: Vec<_> = instants
                     .iter()
                     .filter(|t| g.start <= **t && **t <= g.stop)
-                    .map(|t| ctx.plan.position_at(*t).0.rounded())
+                    .map(|t| rounded(ctx.plan.position_at(*t).0))
                     .collect();
                 let distance_m: f64 = points.windows(2).map(|p| haversine_m(p[0], p[1])).sum();
                 let secs = (g.stop - g.start).max(1) as f64;
@@ -559,7 +561,7 @@ fn charges_matter(kind: DataKind) -> bool {
 }
 
 fn position_row(m: &Machine, (p, speed, heading): (LatLon, f64, f64), t: i64) -> PositionRow {
-    let p = p.rounded();
+    let p = rounded(p);
     let tracker = matches!(m.feed, Feed::Tracker { .. });
     // Generic AEMP feeds carry no altitude; OEM feeds no speed or heading.
     let altitude = (m.model.source != "AEMP_GENERIC").then(|| m.altitude_m(p));
