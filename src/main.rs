@@ -170,7 +170,7 @@ async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
 
 #[allow(clippy::print_stderr)] // Progress and warnings go to stderr by design.
 fn run_export(args: ExportArgs) -> anyhow::Result<()> {
-    use fleetview::export::{ExportKind, ExportRequest, Format, run_export};
+    use fleetview::cli::export::{ExportKind, ExportRequest, Format, run_export};
     let kind: ExportKind = args.kind.parse()?;
     let window = TimeWindow::parse(args.since.as_deref(), args.until.as_deref(), now_secs())
         .context("--since/--until")?;
@@ -210,7 +210,7 @@ fn run_export(args: ExportArgs) -> anyhow::Result<()> {
 }
 
 fn run_app(cli: Cli) -> anyhow::Result<()> {
-    use fleetview::app::{AppOptions, FleetApp, ServiceOptions};
+    use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
     let mut options = AppOptions::desktop();
     options.service = cli.base_url.map(|base_url| ServiceOptions {
         base_url,

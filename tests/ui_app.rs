@@ -9,12 +9,11 @@ use std::sync::Arc;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use fleetview::api::DataKind;
 use fleetview::api::model::*;
-use fleetview::api::{ClientConfig, DataKind};
-use fleetview::app::{
-    AppOptions, AppState, ConnStatus, Connection, FleetApp, Loadable, Preset, ServiceOptions, Tab,
-};
+use fleetview::app::{AppState, ConnStatus, Connection, Loadable, Preset, Tab};
 use fleetview::sandbox::simulate::FIRST_ID;
+use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
 use fleetview::ui::{ViewState, app_ui};
 
 fn embedded() -> AppOptions {
@@ -31,7 +30,7 @@ fn harness(options: AppOptions) -> Harness<'static, FleetApp> {
 }
 
 fn fleet_loaded(app: &FleetApp) -> bool {
-    !app.state().fleet.loading && app.state().fleet.equipments.len() == 60
+    !app.state().fleet().loading && app.state().fleet().equipments.len() == 60
 }
 
 #[test]
@@ -44,7 +43,7 @@ fn pick_a_machine_choose_a_window_and_see_what_the_service_has() {
             .title()
             .starts_with("fleetview: Embedded sandbox")
     );
-    let base = h.state().state().connection.base_url.clone();
+    let base = h.state().state().connection().base_url.clone();
 
     // A machine among the first rows that has both faults and activities.
     let w = Preset::Last30Days.window(common::now(), (0, 0));
@@ -56,7 +55,7 @@ fn pick_a_machine_choose_a_window_and_see_what_the_service_has() {
             let name = h
                 .state()
                 .state()
-                .fleet
+                .fleet()
                 .equipments
                 .iter()
                 .find(|e| e.id == id)?
@@ -70,10 +69,10 @@ fn pick_a_machine_choose_a_window_and_see_what_the_service_has() {
     h.step();
     h.get_by_label("Last 30 days").click();
     wait_until(&mut h, "faults and activities", |app| {
-        matches!(app.state().faults, Loadable::Ready(_))
-            && matches!(app.state().activities, Loadable::Ready(_))
+        matches!(app.state().faults(), Loadable::Ready(_))
+            && matches!(app.state().activities(), Loadable::Ready(_))
     });
-    assert_eq!(h.state().state().selected, Some(id));
+    assert_eq!(h.state().state().selected(), Some(id));
     h.get_by_label_contains(&format!("{faults} faults shown of {faults} in the window"));
     h.get_by_label_contains(&format!(
         "since {} until {}",
@@ -107,7 +106,7 @@ fn search_narrows_the_list() {
     let volvos = h
         .state()
         .state()
-        .fleet
+        .fleet()
         .equipments
         .iter()
         .filter(|e| e.matches("volvo"))
@@ -134,14 +133,14 @@ fn search_narrows_the_list() {
 fn engine_events_read_started_and_stopped_per_d10() {
     let mut h = harness(embedded());
     wait_until(&mut h, "the fleet", fleet_loaded);
-    let base = h.state().state().connection.base_url.clone();
+    let base = h.state().state().connection().base_url.clone();
     h.get_by_label("EX-001 Volvo EC220E (Rotterdam)").click();
     h.step();
     h.get_by_label("Yesterday").click();
     h.step();
     h.get_by_label("Daily history").click();
     wait_until(&mut h, "the history", |app| {
-        matches!(app.state().history, Loadable::Ready(_))
+        matches!(app.state().history(), Loadable::Ready(_))
     });
     let w = Preset::Yesterday.window(common::now(), (0, 0));
     let kind = DataKind::EngineCondition.wire();
@@ -179,7 +178,7 @@ fn a_refused_token_shows_the_service_message_and_a_new_token_fixes_it() {
     };
     let mut h = harness(options);
     wait_until(&mut h, "the refusal", |app| {
-        matches!(app.state().connection.status, ConnStatus::Unauthorized(_))
+        matches!(app.state().connection().status, ConnStatus::Unauthorized(_))
     });
     h.get_by_label_contains("The service refused the access token: the access token is malformed");
     assert!(h.state().state().title().contains("token refused"));
@@ -192,7 +191,7 @@ fn a_refused_token_shows_the_service_message_and_a_new_token_fixes_it() {
     h.get_by_label("Use token").click();
     wait_until(&mut h, "the fleet with the new token", fleet_loaded);
     assert!(matches!(
-        h.state().state().connection.status,
+        h.state().state().connection().status,
         ConnStatus::Connected
     ));
     // The notification can be dismissed.
@@ -207,17 +206,12 @@ fn a_refused_token_shows_the_service_message_and_a_new_token_fixes_it() {
 
 /// A state with odd data, drawn by the real panels.
 fn odd_state() -> AppState {
-    let connection = Connection {
-        label: "test".into(),
-        base_url: "http://127.0.0.1:1".into(),
-        embedded: false,
-        status: ConnStatus::Connected,
-        config: ClientConfig::new("http://127.0.0.1:1"),
-    };
+    let mut connection = Connection::service("http://127.0.0.1:1", false);
+    connection.status = ConnStatus::Connected;
     let mut s = AppState::new(connection, Some(common::now()));
-    s.selected = Some(42);
+    s.machine.selected = Some(42);
     let t = common::now();
-    s.faults = Loadable::Ready(vec![
+    s.machine.faults = Loadable::Ready(vec![
         FaultRow {
             date: Timestamp(t),
             description: "".into(),
@@ -240,7 +234,7 @@ fn odd_state() -> AppState {
             level_label: Some("".into()),
         },
     ]);
-    s.activities = Loadable::Ready(vec![ActivityRow {
+    s.machine.activities = Loadable::Ready(vec![ActivityRow {
         date_start: Timestamp(t),
         date_stop: Timestamp(t - 100),
         distance_meters: f64::NAN,
@@ -250,7 +244,7 @@ fn odd_state() -> AppState {
     }]);
     let day = serde_json::from_value::<DailyUsageRow>(serde_json::json!({"date": "2025-06-18T00:00:00Z",
         "operatingHours": {"hour": null}, "fuelUsed": {"fuelUsed": 3.5, "unit": "L", "estimated": true}})).expect("row");
-    s.history = Loadable::Ready(Arc::new(EquipmentHistory {
+    s.machine.history = Loadable::Ready(Arc::new(EquipmentHistory {
         id: 42,
         name: "Odd".into(),
         make: "".into(),
@@ -332,7 +326,7 @@ fn a_large_fleet_stays_fluid() {
         ..embedded()
     });
     wait_until(&mut h, "10,000 machines", |app| {
-        !app.state().fleet.loading && app.state().fleet.equipments.len() == 10_000
+        !app.state().fleet().loading && app.state().fleet().equipments.len() == 10_000
     });
     h.get_by_label_contains("10000 of 10000 shown");
     // Virtualised: only the rows on screen exist, not 10,000.
@@ -341,7 +335,7 @@ fn a_large_fleet_stays_fluid() {
     let last = h
         .state()
         .state()
-        .fleet
+        .fleet()
         .equipments
         .last()
         .map(|e| e.name.clone())
@@ -355,7 +349,7 @@ fn a_large_fleet_stays_fluid() {
     h.get_by_label_contains("1 of 10000 shown");
     h.get_by_label(&last).click();
     h.step();
-    assert_eq!(h.state().state().selected, Some(FIRST_ID + 9_999));
+    assert_eq!(h.state().state().selected(), Some(FIRST_ID + 9_999));
 }
 
 #[test]
@@ -388,20 +382,22 @@ fn connection_profiles_test_connect_switch_and_keep_no_token() {
         &service.token,
     );
     h.get_by_label("Test connection").click();
-    wait_until(&mut h, "the test", |app| app.state().test_result.is_some());
+    wait_until(&mut h, "the test", |app| {
+        app.state().test_result().is_some()
+    });
     h.get_by_label_contains("The service answered: 3 integrations.");
 
     h.get_by_label("Save").click();
     h.run_steps(2);
-    assert_eq!(h.state().state().profiles.len(), 1);
+    assert_eq!(h.state().state().profiles().len(), 1);
     h.get_by_label("Edit").click();
     h.run_steps(2);
     // The token typed for the test is still there (masked): connect with it.
     h.get_by_label("Save and connect").click();
     wait_until(&mut h, "the service's fleet", |app| {
-        !app.state().fleet.loading && app.state().fleet.equipments.len() == 25
+        !app.state().fleet().loading && app.state().fleet().equipments.len() == 25
     });
-    assert_eq!(h.state().state().connection.label, "Test service");
+    assert_eq!(h.state().state().connection().label, "Test service");
     assert!(h.state().state().title().contains("Test service"));
     h.get_by_label_contains("the token is kept");
 
@@ -417,6 +413,6 @@ fn connection_profiles_test_connect_switch_and_keep_no_token() {
     h.get_by_label("Embedded sandbox: a simulated fleet on this computer")
         .click();
     wait_until(&mut h, "the embedded fleet again", fleet_loaded);
-    assert!(h.state().state().connection.embedded);
+    assert!(h.state().state().connection().embedded);
     drop(service);
 }

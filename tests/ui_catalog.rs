@@ -12,7 +12,8 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::api::model::SecretValue;
-use fleetview::app::{AppOptions, FleetApp, Loadable, ServiceOptions};
+use fleetview::app::Loadable;
+use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
 
 /// Everything logged, by any thread, at any level.
 #[derive(Clone, Default)]
@@ -50,7 +51,7 @@ fn log_capture() -> LogFile {
 
 fn integration_status(app: &FleetApp, name: &str) -> Option<String> {
     app.state()
-        .catalog
+        .catalog()
         .integrations
         .value()?
         .iter()
@@ -81,17 +82,17 @@ fn create_rename_deactivate_activate_delete_and_no_secret_anywhere() {
         .with_size(egui::vec2(1400.0, 1000.0))
         .build_eframe(move |cc| FleetApp::new(cc, options));
     wait_until(&mut h, "the fleet", |app| {
-        !app.state().fleet.loading && !app.state().fleet.equipments.is_empty()
+        !app.state().fleet().loading && !app.state().fleet().equipments.is_empty()
     });
     // Some history goes through the cache too, so the audit covers it.
     h.get_by_label("EX-001 Volvo EC220E (Rotterdam)").click();
     wait_until(&mut h, "the faults", |app| {
-        matches!(app.state().faults, Loadable::Ready(_))
+        matches!(app.state().faults(), Loadable::Ready(_))
     });
 
     h.get_by_label("Integrations").click();
     wait_until(&mut h, "the catalog", |app| {
-        matches!(app.state().catalog.integrations, Loadable::Ready(_))
+        matches!(app.state().catalog().integrations, Loadable::Ready(_))
     });
     h.get_by_label_contains("3 integrations");
     // The data sources table, and the seeded integration of that source.
@@ -135,7 +136,7 @@ fn create_rename_deactivate_activate_delete_and_no_secret_anywhere() {
     let id = h
         .state()
         .state()
-        .catalog
+        .catalog()
         .selected
         .expect("the new integration is selected");
 
@@ -197,7 +198,8 @@ fn create_rename_deactivate_activate_delete_and_no_secret_anywhere() {
     h.get_by_label("Machine history").click();
     wait_until(&mut h, "the machine's panels", |app| {
         let s = app.state();
-        matches!(s.timeline.track, Loadable::Ready(_)) && matches!(s.history, Loadable::Ready(_))
+        matches!(s.timeline().track, Loadable::Ready(_))
+            && matches!(*s.history(), Loadable::Ready(_))
     });
     export_via_ui(&mut h, Some("Export positions"), "GPX…", "positions (GPX)");
     h.get_by_label("Daily history").click();
@@ -280,7 +282,7 @@ fn the_services_refusal_shows_beside_the_form_and_nothing_typed_is_lost() {
     h.run_steps(2);
     h.get_by_label("Integrations").click();
     wait_until(&mut h, "the catalog", |app| {
-        matches!(app.state().catalog.integrations, Loadable::Ready(_))
+        matches!(app.state().catalog().integrations, Loadable::Ready(_))
     });
     h.get_by_role_and_label(Role::ComboBox, "Data source")
         .click();
@@ -295,7 +297,7 @@ fn the_services_refusal_shows_beside_the_form_and_nothing_typed_is_lost() {
     type_into(&mut h, Role::PasswordInput, "apiToken", "tok-kept-123");
     h.get_by_label("Create integration").click();
     wait_until(&mut h, "the refusal", |app| {
-        app.state().catalog.create_error.is_some()
+        app.state().catalog().create_error.is_some()
     });
     h.get_by_label_contains("The service said: chaos: injected 500");
     let name = h
@@ -303,7 +305,7 @@ fn the_services_refusal_shows_beside_the_form_and_nothing_typed_is_lost() {
         .value();
     assert_eq!(name.as_deref(), Some("Kept name"), "what was typed is kept");
     assert!(
-        h.state().state().notifications.is_empty(),
+        h.state().state().notifications().is_empty(),
         "shown beside the form, not as a notification"
     );
 }

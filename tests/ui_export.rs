@@ -9,8 +9,9 @@ use common::ui::{equipment_name, export_via_ui, service_body, wait_until};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use fleetview::app::{AppOptions, FleetApp, Loadable, Preset};
+use fleetview::app::{Loadable, Preset};
 use fleetview::sandbox::simulate::FIRST_ID;
+use fleetview::shell::{AppOptions, FleetApp};
 use serde_json::Value;
 
 fn csv_rows(path: &std::path::Path) -> Vec<csv::StringRecord> {
@@ -85,9 +86,9 @@ fn every_export_holds_what_the_panel_shows() {
         .with_size(egui::vec2(1600.0, 1000.0))
         .build_eframe(move |cc| FleetApp::new(cc, options));
     wait_until(&mut h, "the fleet", |app| {
-        !app.state().fleet.loading && app.state().fleet.equipments.len() == 60
+        !app.state().fleet().loading && app.state().fleet().equipments.len() == 60
     });
-    let base = h.state().state().connection.base_url.clone();
+    let base = h.state().state().connection().base_url.clone();
 
     // A machine that moved and had faults in the last 7 days (the default).
     let w = Preset::Last7Days.window(common::now(), (0, 0));
@@ -104,11 +105,11 @@ fn every_export_holds_what_the_panel_shows() {
     h.get_by_label(&name).click();
     wait_until(&mut h, "every panel", |app| {
         let s = app.state();
-        matches!(s.faults, Loadable::Ready(_))
-            && matches!(s.activities, Loadable::Ready(_))
-            && matches!(s.history, Loadable::Ready(_))
-            && matches!(s.timeline.track, Loadable::Ready(_))
-            && s.timeline
+        matches!(*s.faults(), Loadable::Ready(_))
+            && matches!(*s.activities(), Loadable::Ready(_))
+            && matches!(*s.history(), Loadable::Ready(_))
+            && matches!(s.timeline().track, Loadable::Ready(_))
+            && s.timeline()
                 .plots
                 .values()
                 .all(|p| matches!(p, Loadable::Ready(_)))

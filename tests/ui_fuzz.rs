@@ -12,7 +12,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::api::model::{ActivityRow, FaultRow};
 use fleetview::api::time::TimeWindow;
-use fleetview::api::{ClientConfig, DataKind, Timestamp};
+use fleetview::api::{DataKind, Timestamp};
 use fleetview::app::{AppState, ConnStatus, Connection, Loadable, Tab};
 use fleetview::series::{PlotSeries, Track, TrackSample, decode_rows};
 use fleetview::ui::{ViewState, app_ui};
@@ -129,16 +129,11 @@ fn state(
     cursor: Option<i64>,
     selected_activity: Option<usize>,
 ) -> AppState {
-    let connection = Connection {
-        label: "fuzz".into(),
-        base_url: "http://127.0.0.1:1".into(),
-        embedded: false,
-        status: ConnStatus::Connected,
-        config: ClientConfig::new("http://127.0.0.1:1"),
-    };
+    let mut connection = Connection::service("http://127.0.0.1:1", false);
+    connection.status = ConnStatus::Connected;
     let mut s = AppState::new(connection, Some(common::now()));
-    s.selected = Some(7);
-    s.window = Some(window);
+    s.machine.selected = Some(7);
+    s.machine.window = Some(window);
     let bytes = serde_json::to_vec(rows).expect("rows serialise");
     let series = decode_rows(&bytes).expect("rows of any shape decode");
     let series = Arc::new(PlotSeries::new(series));
@@ -154,8 +149,8 @@ fn state(
     s.timeline.track = Loadable::Ready(Arc::new(Track::new(samples)));
     s.timeline.cursor = cursor;
     s.timeline.selected_activity = selected_activity;
-    s.faults = Loadable::Ready(faults);
-    s.activities = Loadable::Ready(activities);
+    s.machine.faults = Loadable::Ready(faults);
+    s.machine.activities = Loadable::Ready(activities);
     s
 }
 

@@ -10,8 +10,9 @@ use common::ui::{equipment_name, wait_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::api::model::SecretValue;
-use fleetview::app::{AppOptions, FleetApp, Loadable, Preset, ServiceOptions};
+use fleetview::app::{Loadable, Preset};
 use fleetview::sandbox::simulate::FIRST_ID;
+use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
 
 fn harness(options: AppOptions) -> Harness<'static, FleetApp> {
     Harness::builder()
@@ -21,10 +22,10 @@ fn harness(options: AppOptions) -> Harness<'static, FleetApp> {
 
 fn all_loaded(app: &FleetApp) -> bool {
     let s = app.state();
-    matches!(s.faults, Loadable::Ready(_))
-        && matches!(s.activities, Loadable::Ready(_))
-        && matches!(s.history, Loadable::Ready(_))
-        && matches!(s.timeline.track, Loadable::Ready(_))
+    matches!(*s.faults(), Loadable::Ready(_))
+        && matches!(*s.activities(), Loadable::Ready(_))
+        && matches!(*s.history(), Loadable::Ready(_))
+        && matches!(s.timeline().track, Loadable::Ready(_))
 }
 
 #[test]
@@ -55,7 +56,7 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
     // First run, online: a machine and a window, everything fetched.
     let mut h = harness(options());
     wait_until(&mut h, "the fleet", |app| {
-        !app.state().fleet.loading && app.state().fleet.equipments.len() == 60
+        !app.state().fleet().loading && app.state().fleet().equipments.len() == 60
     });
     let id = FIRST_ID + 1;
     let name = equipment_name(h.state(), id);
@@ -66,10 +67,10 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
     let shown = |app: &FleetApp| {
         let s = app.state();
         (
-            s.faults.value().map(Vec::len),
-            s.activities.value().map(Vec::len),
-            s.timeline.track.value().map(|t| t.len()),
-            s.history.value().map(|h| h.daily_usages.rows.len()),
+            s.faults().value().map(Vec::len),
+            s.activities().value().map(Vec::len),
+            s.timeline().track.value().map(|t| t.len()),
+            s.history().value().map(|h| h.daily_usages.rows.len()),
         )
     };
     let online = shown(h.state());
@@ -77,7 +78,7 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
         online.0.is_some_and(|n| n > 0),
         "faults to show: {online:?}"
     );
-    assert!(h.state().state().offline.is_none());
+    assert!(h.state().state().offline().is_none());
     let settings = h.state().state().settings();
     drop(h);
 
@@ -88,13 +89,19 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
         ..options()
     });
     wait_until(&mut h, "the offline start", |app| {
-        all_loaded(app) && app.state().offline.is_some() && app.state().fleet.cached_at.is_some()
+        all_loaded(app)
+            && app.state().offline().is_some()
+            && app.state().fleet().cached_at.is_some()
     });
     let s = h.state().state();
-    assert_eq!(s.selected, Some(id), "the last equipment");
-    assert_eq!(s.preset, Preset::Last30Days, "the last window");
+    assert_eq!(s.selected(), Some(id), "the last equipment");
+    assert_eq!(s.machine.preset, Preset::Last30Days, "the last window");
     assert_eq!(shown(h.state()), online, "the same data, from the cache");
-    assert_eq!(s.fleet.equipments.len(), 60, "the fleet as last discovered");
+    assert_eq!(
+        s.fleet().equipments.len(),
+        60,
+        "the fleet as last discovered"
+    );
     assert!(s.title().ends_with("(offline)"), "{}", s.title());
     let faults = online.0.unwrap_or_default();
     h.get_by_label_contains(&format!("{faults} faults shown of {faults} in the window"));
@@ -109,7 +116,7 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
         common::fixed_config().listen(addr).data_dir(&sandbox_dir),
     ));
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
-    while h.state().state().offline.is_some() {
+    while h.state().state().offline().is_some() {
         assert!(
             std::time::Instant::now() < deadline,
             "never came back online"
@@ -121,12 +128,15 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     wait_until(&mut h, "the refresh", |app| {
-        all_loaded(app) && !app.state().fleet.loading
+        all_loaded(app) && !app.state().fleet().loading
     });
     let s = h.state().state();
-    assert_eq!((s.selected, s.preset), (Some(id), Preset::Last30Days));
+    assert_eq!(
+        (s.selected(), s.machine.preset),
+        (Some(id), Preset::Last30Days)
+    );
     assert_eq!(shown(h.state()), online, "the view is kept");
-    assert!(s.fleet.cached_at.is_none() && s.fleet.equipments.len() == 60);
+    assert!(s.fleet().cached_at.is_none() && s.fleet().equipments.len() == 60);
     assert!(!s.title().contains("offline"));
     h.get_by_label("Back online");
     assert!(h.query_by_label_contains("Offline: showing").is_none());

@@ -9,7 +9,8 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::api::DataKind;
-use fleetview::app::{AppOptions, FleetApp, Loadable};
+use fleetview::app::Loadable;
+use fleetview::shell::{AppOptions, FleetApp};
 use fleetview::ui::theme;
 
 fn harness() -> Harness<'static, FleetApp> {
@@ -24,7 +25,7 @@ fn harness() -> Harness<'static, FleetApp> {
 
 fn open_machine(h: &mut Harness<'static, FleetApp>, name: &str, preset: &str) {
     wait_until(h, "the fleet", |app| {
-        !app.state().fleet.loading && !app.state().fleet.equipments.is_empty()
+        !app.state().fleet().loading && !app.state().fleet().equipments.is_empty()
     });
     h.get_by_label(name).click();
     h.step();
@@ -53,10 +54,10 @@ fn a_chosen_data_kind_shows_its_series_in_the_legend() {
     h.get_by_role_and_label(Role::CheckBox, kind.display_name())
         .click();
     h.run_steps(2);
-    assert!(h.state().state().timeline.plot_kinds.contains(&kind));
+    assert!(h.state().state().timeline().plot_kinds.contains(&kind));
     wait_until(&mut h, "the plotted kind", |app| {
         matches!(
-            app.state().timeline.plots.get(&kind),
+            app.state().timeline().plots.get(&kind),
             Some(Loadable::Ready(_))
         )
     });
@@ -86,11 +87,11 @@ fn clicking_a_fault_row_moves_the_cursor_there() {
     let mut h = harness();
     open_machine(&mut h, "TH-004 Manitou MT 1840 (Rotterdam)", "Last 30 days");
     wait_until(&mut h, "the faults", |app| {
-        matches!(app.state().faults, Loadable::Ready(_))
+        matches!(app.state().faults(), Loadable::Ready(_))
     });
     let date = {
         let state = h.state().state();
-        let Loadable::Ready(faults) = &state.faults else {
+        let Loadable::Ready(faults) = state.faults() else {
             unreachable!("waited for it");
         };
         faults
@@ -99,7 +100,7 @@ fn clicking_a_fault_row_moves_the_cursor_there() {
             .date
             .0
     };
-    let seek_before = h.state().state().timeline.seek;
+    let seek_before = h.state().state().timeline().seek;
     let text = theme::format_time(date, false);
     h.get_by_label(&text).click();
     h.run_steps(3);
@@ -126,7 +127,7 @@ fn estimated_samples_are_named_in_the_legend() {
         .click();
     wait_until(&mut h, "the daily fuel", |app| {
         matches!(
-            app.state().timeline.plots.get(&kind),
+            app.state().timeline().plots.get(&kind),
             Some(Loadable::Ready(_))
         )
     });
@@ -154,25 +155,25 @@ fn replay_moves_the_cursor_and_pause_stops_it() {
     let mut h = harness();
     open_machine(&mut h, "EX-001 Volvo EC220E (Rotterdam)", "Yesterday");
     wait_until(&mut h, "the positions", |app| {
-        matches!(app.state().timeline.track, Loadable::Ready(_))
+        matches!(app.state().timeline().track, Loadable::Ready(_))
     });
     h.get_by_label("Play").click();
     h.run_steps(10);
     let first = h
         .state()
         .state()
-        .timeline
+        .timeline()
         .cursor
         .expect("replay places the cursor");
-    let window = h.state().state().window.expect("a window");
+    let window = h.state().state().window().expect("a window");
     assert!(first >= window.since && first <= window.until);
     h.run_steps(10);
-    let later = h.state().state().timeline.cursor.expect("still placed");
+    let later = h.state().state().timeline().cursor.expect("still placed");
     assert!(later > first, "the cursor moves on: {first} -> {later}");
     h.get_by_label("Pause").click();
     h.run_steps(2);
-    let paused = h.state().state().timeline.cursor;
+    let paused = h.state().state().timeline().cursor;
     h.run_steps(10);
-    assert_eq!(h.state().state().timeline.cursor, paused);
+    assert_eq!(h.state().state().timeline().cursor, paused);
     h.get_by_label_contains("Cursor: ");
 }

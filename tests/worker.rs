@@ -100,8 +100,13 @@ async fn a_newer_command_cancels_the_older_and_no_stale_data_arrives() {
         let ev = collect_until(&s.worker, Duration::from_secs(10), |e| {
             matches!(e, Event::Series { .. })
         });
-        // Wait a little longer: the old request must stay silent.
-        std::thread::sleep(Duration::from_millis(800));
+        // Until no task runs: the old request was aborted and can say
+        // nothing more; it must have stayed silent.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while s.worker.in_flight() > 0 {
+            assert!(std::time::Instant::now() < deadline, "tasks still running");
+            std::thread::yield_now();
+        }
         let mut all = ev;
         all.extend(s.worker.drain());
         (all, s.wakes.load(Ordering::Relaxed))
@@ -410,6 +415,8 @@ async fn with_the_service_gone_the_last_history_and_fleet_are_served_marked_offl
         let history = worker.send(Command::FetchHistory {
             equipment: FIRST_ID,
             window: today,
+            keep_body: false,
+            offline: false,
         });
         let fleet = worker.send(Command::DiscoverFleet { window: today });
         let events = collect_until(&worker, Duration::from_secs(60), {

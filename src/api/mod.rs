@@ -4,6 +4,7 @@
 //! `fleet-service.md`, `data_kind` the `{dataKind}` values, `time` the wire
 //! date format and the D8 windows.
 
+pub mod address;
 pub mod client;
 pub mod data_kind;
 pub mod error;

@@ -431,6 +431,44 @@ pub struct FleetEquipment {
     pub daily_usages: Page<FleetDailyUsageRow>,
 }
 
+/// One machine of the fleet as the app lists it: its identity, whichever
+/// endpoint it was discovered through (D2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EquipmentSummary {
+    pub id: i64,
+    pub name: String,
+    pub make: String,
+    pub model: String,
+    pub serial_number: String,
+}
+
+impl EquipmentSummary {
+    /// Whether every word of `query` is in the name, make, model or serial.
+    pub fn matches(&self, query: &str) -> bool {
+        let hay = format!(
+            "{} {} {} {} {}",
+            self.name, self.make, self.model, self.serial_number, self.id
+        )
+        .to_lowercase();
+        query
+            .to_lowercase()
+            .split_whitespace()
+            .all(|w| hay.contains(w))
+    }
+}
+
+impl From<FleetEquipment> for EquipmentSummary {
+    fn from(e: FleetEquipment) -> Self {
+        Self {
+            id: e.id,
+            name: e.name,
+            make: e.make,
+            model: e.model,
+            serial_number: e.serial_number,
+        }
+    }
+}
+
 // ---------------------------------------------------------------- catalog
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

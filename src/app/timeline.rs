@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 use super::loadable::Loadable;
 use crate::api::DataKind;
 use crate::api::model::EngineConditionRow;
+use crate::api::time::TimeWindow;
 use crate::series::{PlotSeries, Track};
+use crate::worker::{Command, Target};
 
 /// Replay speeds offered, in seconds of data per second.
 pub const REPLAY_SPEEDS: [f64; 7] = [1.0, 10.0, 60.0, 300.0, 600.0, 1800.0, 3600.0];
@@ -57,6 +59,22 @@ impl Default for MapSettings {
     }
 }
 
+#[derive(Debug, Clone, PartialEq)]
+pub enum TimelineAction {
+    /// Plot a data kind, or stop plotting it.
+    SetPlotKind {
+        kind: DataKind,
+        on: bool,
+    },
+    /// The pointer is over this time in a plot.
+    HoverTime(Option<i64>),
+    /// Move the cursor to a time and bring it into view (plots and map).
+    SeekTo(i64),
+    /// Highlight an activity (by row) on the map and seek to its start.
+    SelectActivity(Option<usize>),
+    SetReplay(Replay),
+}
+
 #[derive(Debug, Default)]
 pub struct TimelineState {
     /// Data kinds plotted, in the order picked.
@@ -84,6 +102,74 @@ impl TimelineState {
         self.cursor = None;
         self.selected_activity = None;
         self.replay.playing = false;
+    }
+
+    /// Starts loading the track and every plotted kind of a machine over a
+    /// window (what is shown stays until the answers come).
+    pub fn fetch(&mut self, equipment: i64, window: TimeWindow) -> Vec<Command> {
+        self.track.start();
+        let mut out = vec![Command::FetchTrack { equipment, window }];
+        for kind in self.plot_kinds.clone() {
+            out.push(self.fetch_plot(equipment, kind, window));
+        }
+        out
+    }
+
+    fn fetch_plot(&mut self, equipment: i64, kind: DataKind, window: TimeWindow) -> Command {
+        self.plots.entry(kind).or_default().start();
+        Command::FetchPlot {
+            equipment,
+            kind,
+            window,
+        }
+    }
+
+    /// Applies an action. `shown` is the machine and window on screen (to
+    /// fetch a newly plotted kind), `window` the one selected, and
+    /// `activity_start` when each activity starts.
+    pub fn on_action(
+        &mut self,
+        action: TimelineAction,
+        shown: Option<(i64, TimeWindow)>,
+        window: TimeWindow,
+        activity_start: impl Fn(usize) -> Option<i64>,
+    ) -> Vec<Command> {
+        match action {
+            TimelineAction::SetPlotKind { kind, on } => {
+                self.plot_kinds.retain(|k| *k != kind);
+                if !on {
+                    self.plots.remove(&kind);
+                    return vec![Command::Cancel(Target::Plot(kind))];
+                }
+                self.plot_kinds.push(kind);
+                if let Some((equipment, window)) = shown {
+                    return vec![self.fetch_plot(equipment, kind, window)];
+                }
+            }
+            TimelineAction::HoverTime(t) => {
+                // Hovering only moves a cursor that is not replaying.
+                if !self.replay.playing {
+                    self.cursor = t.or(self.cursor);
+                }
+            }
+            TimelineAction::SeekTo(t) => self.seek_to(t),
+            TimelineAction::SelectActivity(i) => {
+                self.selected_activity = i;
+                if let Some(t) = i.and_then(activity_start) {
+                    self.seek_to(t);
+                }
+            }
+            TimelineAction::SetReplay(replay) => {
+                if replay.playing && !self.replay.playing {
+                    // Starting over from the end: back to the beginning.
+                    if self.cursor.is_none_or(|c| c >= window.until) {
+                        self.cursor = Some(window.since);
+                    }
+                }
+                self.replay = replay;
+            }
+        }
+        Vec::new()
     }
 
     pub fn seek_to(&mut self, time: i64) {

@@ -7,17 +7,32 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::{ExportError, geo, write_csv};
+use super::error::ExportError;
+use super::geo;
+use super::table::write_csv;
 use crate::api::Timestamp;
 use crate::api::model::{ActivityRow, EquipmentHistory, FaultRow, PositionRow};
 use crate::api::time::format_wire;
 use crate::series::{ChannelKind, PlotSeries, Track, decode_rows};
 
 /// How positions are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GeoFormat {
     Gpx,
     GeoJson,
+}
+
+/// Which export a piece of content is, whatever its rows: one of each may
+/// be under way at a time.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ExportKey {
+    Positions(GeoFormat),
+    /// A plotted channel, by its name in the series.
+    Channel(String),
+    Faults,
+    ActivitiesCsv,
+    ActivitiesGeoJson,
+    DailyHistory,
 }
 
 /// What to write. Cheap to clone: big data is shared, not copied.
@@ -93,6 +108,25 @@ impl PartialEq for ExportContent {
 }
 
 impl ExportContent {
+    pub fn key(&self) -> ExportKey {
+        match self {
+            ExportContent::Positions { format, .. } => ExportKey::Positions(*format),
+            ExportContent::Channel {
+                series, channel, ..
+            } => ExportKey::Channel(
+                series
+                    .series
+                    .channels
+                    .get(*channel)
+                    .map_or_else(String::new, |c| c.name.clone()),
+            ),
+            ExportContent::Faults(_) => ExportKey::Faults,
+            ExportContent::ActivitiesCsv(_) => ExportKey::ActivitiesCsv,
+            ExportContent::ActivitiesGeoJson { .. } => ExportKey::ActivitiesGeoJson,
+            ExportContent::DailyHistory(_) => ExportKey::DailyHistory,
+        }
+    }
+
     /// What it is, for file names and messages: `positions (GPX)`.
     pub fn describe(&self) -> String {
         match self {

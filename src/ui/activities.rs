@@ -3,16 +3,17 @@
 use egui_extras::{Column, TableBuilder};
 
 use super::theme;
+use crate::app::TimelineAction;
 use crate::app::{Action, AppState};
-use crate::worker::ExportContent;
+use crate::export::shown::ExportContent;
 
 pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
-    if let Some(e) = state.activities.error() {
+    if let Some(e) = state.machine.activities.error() {
         ui.colored_label(theme::ERROR, e);
     }
     let empty = Vec::new();
-    let rows = state.activities.value().unwrap_or(&empty);
-    if state.activities.is_pending() && rows.is_empty() {
+    let rows = state.machine.activities.value().unwrap_or(&empty);
+    if state.machine.activities.is_pending() && rows.is_empty() {
         ui.horizontal(|ui| {
             ui.spinner();
             ui.label("Loading activities");
@@ -128,7 +129,7 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
                 if pick || row.response().clicked() {
                     let i = row.index();
                     let again = state.timeline.selected_activity == Some(i);
-                    actions.push(Action::SelectActivity((!again).then_some(i)));
+                    actions.push(TimelineAction::SelectActivity((!again).then_some(i)).into());
                 }
             });
         });

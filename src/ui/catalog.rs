@@ -15,6 +15,7 @@ use super::theme;
 use crate::api::model::{
     CreateIntegration, Credentials, DataSource, SecretValue, UpdateIntegration, status,
 };
+use crate::app::CatalogAction;
 use crate::app::{Action, AppState};
 
 #[derive(Default)]
@@ -88,7 +89,7 @@ pub fn catalog_ui(
     ui.horizontal(|ui| {
         ui.heading("Integrations");
         if ui.button("Refresh list").clicked() {
-            actions.push(Action::LoadCatalog);
+            actions.push(CatalogAction::Load.into());
         }
         if cat.integrations.is_pending() {
             ui.spinner();
@@ -150,7 +151,7 @@ fn integrations_table_ui(
                         .selectable_label(cat.selected == Some(it.id), &it.name)
                         .clicked()
                     {
-                        actions.push(Action::SelectIntegration(it.id));
+                        actions.push(CatalogAction::Select(it.id).into());
                     }
                 });
                 row.col(|ui| {
@@ -172,19 +173,25 @@ fn integrations_table_ui(
                             .add_enabled(!running, egui::Button::new("Activate").small())
                             .clicked()
                         {
-                            actions.push(Action::SetIntegrationActive {
-                                id: it.id,
-                                active: true,
-                            });
+                            actions.push(
+                                CatalogAction::SetActive {
+                                    id: it.id,
+                                    active: true,
+                                }
+                                .into(),
+                            );
                         }
                         if ui
                             .add_enabled(running, egui::Button::new("Deactivate").small())
                             .clicked()
                         {
-                            actions.push(Action::SetIntegrationActive {
-                                id: it.id,
-                                active: false,
-                            });
+                            actions.push(
+                                CatalogAction::SetActive {
+                                    id: it.id,
+                                    active: false,
+                                }
+                                .into(),
+                            );
                         }
                         if ui.small_button("Delete").clicked() {
                             view.confirm_delete = Some(it.id);
@@ -258,7 +265,7 @@ fn create_form_ui(
             Err(problem) => view.create_problem = Some(problem),
             Ok(body) => {
                 view.create_problem = None;
-                actions.push(Action::CreateIntegration(body));
+                actions.push(CatalogAction::Create(body).into());
             }
         }
     }
@@ -379,13 +386,16 @@ fn edit_form_ui(
         } else {
             view.edit_problem = None;
             let creds = (!filled.is_empty()).then(|| credentials(&view.edit_creds));
-            actions.push(Action::UpdateIntegration {
-                id: it.id,
-                body: UpdateIntegration {
-                    integration_credentials: creds,
-                    integration_name: view.edit_name.trim().to_owned(),
-                },
-            });
+            actions.push(
+                CatalogAction::Update {
+                    id: it.id,
+                    body: UpdateIntegration {
+                        integration_credentials: creds,
+                        integration_name: view.edit_name.trim().to_owned(),
+                    },
+                }
+                .into(),
+            );
         }
     }
     if let Some(p) = &view.edit_problem {
@@ -413,7 +423,7 @@ fn delete_confirmation_ui(
         ui.label(format!("Delete '{name}' (id {id})? This cannot be undone."));
         ui.horizontal(|ui| {
             if ui.button("Delete permanently").clicked() {
-                actions.push(Action::DeleteIntegration(id));
+                actions.push(CatalogAction::Delete(id).into());
                 view.confirm_delete = None;
             }
             if ui.button("Cancel").clicked() {

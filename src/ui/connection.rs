@@ -4,6 +4,7 @@
 
 use super::theme;
 use crate::api::model::SecretValue;
+use crate::app::ConnectionAction;
 use crate::app::{Action, AppState, ConnStatus, Profile};
 
 #[derive(Default)]
@@ -31,7 +32,7 @@ pub fn connection_ui(
     view: &mut ConnectionView,
     actions: &mut Vec<Action>,
 ) {
-    let c = &state.connection;
+    let c = &state.conn.current;
     ui.horizontal_wrapped(|ui| {
         ui.label(egui::RichText::new("fleetview").strong());
         ui.separator();
@@ -39,7 +40,7 @@ pub fn connection_ui(
             .on_hover_text(&c.base_url);
         let (color, text) = match &c.status {
             ConnStatus::Connecting => (theme::INFO, "connecting".to_owned()),
-            ConnStatus::Connected if state.offline.is_some() => {
+            ConnStatus::Connected if state.conn.offline.is_some() => {
                 (theme::OFFLINE, "offline".to_owned())
             }
             ConnStatus::Connected => (theme::INFO, "online".to_owned()),
@@ -92,7 +93,7 @@ pub fn connection_ui(
                 )
                 .clicked();
             if clicked && let Some(token) = take_token(&mut view.token) {
-                actions.push(Action::UseToken(token));
+                actions.push(ConnectionAction::UseToken(token).into());
             }
         });
     }
@@ -112,8 +113,8 @@ fn connections_window_ui(
     actions: &mut Vec<Action>,
 ) {
     ui.label("Choose where fleetview gets its data.");
-    if state.embedded_url.is_some() {
-        let active = state.connection.embedded;
+    if state.conn.embedded.is_some() {
+        let active = state.conn.current.embedded;
         ui.horizontal(|ui| {
             ui.label(if active { "(in use)" } else { "" });
             if ui
@@ -124,12 +125,12 @@ fn connections_window_ui(
                 .clicked()
                 && !active
             {
-                actions.push(Action::UseEmbedded);
+                actions.push(ConnectionAction::UseEmbedded.into());
             }
         });
     }
-    for (i, p) in state.profiles.iter().enumerate() {
-        let active = state.active_profile == Some(i) && !state.connection.embedded;
+    for (i, p) in state.conn.profiles.iter().enumerate() {
+        let active = state.conn.active_profile == Some(i) && !state.conn.current.embedded;
         ui.horizontal(|ui| {
             ui.label(if active { "(in use)" } else { "" });
             ui.label(egui::RichText::new(&p.name).strong());
@@ -138,10 +139,13 @@ fn connections_window_ui(
                 view.editing = Some((Some(i), p.clone()));
             }
             if ui.small_button("Connect").clicked() {
-                actions.push(Action::UseProfile {
-                    index: i,
-                    token: None,
-                });
+                actions.push(
+                    ConnectionAction::UseProfile {
+                        index: i,
+                        token: None,
+                    }
+                    .into(),
+                );
             }
         });
     }
@@ -157,7 +161,7 @@ fn connections_window_ui(
             },
         ));
     }
-    if let Some(note) = &state.token_note {
+    if let Some(note) = &state.conn.token_note {
         ui.label(egui::RichText::new(note).small());
     }
     let Some((index, profile)) = &mut view.editing else {
@@ -215,16 +219,22 @@ fn connections_window_ui(
         if ui.button("Test connection").clicked() {
             let token = (!view.profile_token.trim().is_empty())
                 .then(|| SecretValue::new(view.profile_token.trim()));
-            actions.push(Action::TestProfile {
-                profile: profile.clone(),
-                token,
-            });
+            actions.push(
+                ConnectionAction::TestProfile {
+                    profile: profile.clone(),
+                    token,
+                }
+                .into(),
+            );
         }
         if ui.button("Save").clicked() {
-            actions.push(Action::SaveProfile {
-                index: *index,
-                profile: profile.clone(),
-            });
+            actions.push(
+                ConnectionAction::SaveProfile {
+                    index: *index,
+                    profile: profile.clone(),
+                }
+                .into(),
+            );
         }
         let can_connect = index.is_some();
         if ui
@@ -232,19 +242,25 @@ fn connections_window_ui(
             .clicked()
             && let Some(i) = *index
         {
-            actions.push(Action::SaveProfile {
-                index: Some(i),
-                profile: profile.clone(),
-            });
-            actions.push(Action::UseProfile {
-                index: i,
-                token: take_token(&mut view.profile_token),
-            });
+            actions.push(
+                ConnectionAction::SaveProfile {
+                    index: Some(i),
+                    profile: profile.clone(),
+                }
+                .into(),
+            );
+            actions.push(
+                ConnectionAction::UseProfile {
+                    index: i,
+                    token: take_token(&mut view.profile_token),
+                }
+                .into(),
+            );
         }
         if let Some(i) = *index
             && ui.button("Delete profile").clicked()
         {
-            actions.push(Action::DeleteProfile(i));
+            actions.push(ConnectionAction::DeleteProfile(i).into());
             deleted = true;
         }
     });
@@ -252,7 +268,7 @@ fn connections_window_ui(
         view.editing = None;
         return;
     }
-    match &state.test_result {
+    match &state.conn.test_result {
         Some(Ok(m)) => {
             ui.colored_label(theme::INFO, m);
         }

@@ -3,6 +3,7 @@
 //! laid out, so 10,000 machines scroll as smoothly as 10.
 
 use super::theme;
+use crate::app::MachineAction;
 use crate::app::{Action, AppState};
 
 #[derive(Debug, Default)]
@@ -97,7 +98,7 @@ pub fn equipment_ui(
             match view.manual_id.trim().parse::<i64>() {
                 Ok(id) if id > 0 => {
                     view.manual_error = None;
-                    actions.push(Action::SelectEquipment(id));
+                    actions.push(MachineAction::Select(id).into());
                 }
                 _ => {
                     view.manual_error = Some(format!(
@@ -112,10 +113,10 @@ pub fn equipment_ui(
         ui.colored_label(theme::ERROR, e);
     }
 
-    if !state.recent.is_empty() {
+    if !state.machine.recent.is_empty() {
         ui.label(egui::RichText::new("Recently viewed").strong());
         ui.horizontal_wrapped(|ui| {
-            for id in &state.recent {
+            for id in &state.machine.recent {
                 let name = fleet
                     .equipments
                     .iter()
@@ -126,7 +127,7 @@ pub fn equipment_ui(
                     .on_hover_text(format!("Equipment {id}"))
                     .clicked()
                 {
-                    actions.push(Action::SelectEquipment(*id));
+                    actions.push(MachineAction::Select(*id).into());
                 }
             }
         });
@@ -145,7 +146,7 @@ pub fn equipment_ui(
             ui.with_layout(egui::Layout::top_down_justified(egui::Align::LEFT), |ui| {
                 for &i in &view.filtered[range] {
                     let e = &fleet.equipments[i];
-                    let selected = state.selected == Some(e.id);
+                    let selected = state.machine.selected == Some(e.id);
                     let response = ui
                         .selectable_label(selected, &e.name)
                         .on_hover_text(format!(
@@ -153,7 +154,7 @@ pub fn equipment_ui(
                             e.make, e.model, e.serial_number, e.id
                         ));
                     if response.clicked() {
-                        actions.push(Action::SelectEquipment(e.id));
+                        actions.push(MachineAction::Select(e.id).into());
                     }
                 }
             });

@@ -9,8 +9,9 @@ use egui_extras::{Column, TableBuilder};
 
 use super::theme;
 use crate::api::model::FaultRow;
+use crate::app::TimelineAction;
 use crate::app::{Action, AppState};
-use crate::worker::ExportContent;
+use crate::export::shown::ExportContent;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SortColumn {
@@ -85,12 +86,12 @@ pub fn faults_ui(
     view: &mut FaultsView,
     actions: &mut Vec<Action>,
 ) {
-    if let Some(e) = state.faults.error() {
+    if let Some(e) = state.machine.faults.error() {
         ui.colored_label(theme::ERROR, e);
     }
     let empty = Vec::new();
-    let rows = state.faults.value().unwrap_or(&empty);
-    if state.faults.is_pending() && rows.is_empty() {
+    let rows = state.machine.faults.value().unwrap_or(&empty);
+    if state.machine.faults.is_pending() && rows.is_empty() {
         ui.horizontal(|ui| {
             ui.spinner();
             ui.label("Loading faults");
@@ -217,7 +218,7 @@ pub fn faults_ui(
                     ui.label(&f.description).on_hover_text(&f.description);
                 });
                 if seek || row.response().clicked() {
-                    actions.push(Action::SeekTo(f.date.0));
+                    actions.push(TimelineAction::SeekTo(f.date.0).into());
                 }
             });
         });

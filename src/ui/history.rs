@@ -7,7 +7,7 @@ use egui_extras::{Column, TableBuilder};
 use super::theme;
 use crate::api::model::{DailyUsageRow, EngineEvent, EquipmentHistory, Hours};
 use crate::app::{Action, AppState};
-use crate::worker::ExportContent;
+use crate::export::shown::ExportContent;
 
 /// A daily usage column: its header and how to read a cell.
 struct UsageColumn {
@@ -131,11 +131,11 @@ const COLUMNS: &[UsageColumn] = &[
 ];
 
 pub fn history_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
-    if let Some(e) = state.history.error() {
+    if let Some(e) = state.machine.history.error() {
         ui.colored_label(theme::ERROR, e);
     }
-    let Some(h) = state.history.value() else {
-        if state.history.is_pending() {
+    let Some(h) = state.machine.history.value() else {
+        if state.machine.history.is_pending() {
             ui.horizontal(|ui| {
                 ui.spinner();
                 ui.label("Loading the daily history");

@@ -10,11 +10,12 @@ use walkers::{HttpTiles, Map, MapMemory, Plugin, Projector, Tiles, lat_lon};
 
 use super::theme;
 use crate::api::time::TimeWindow;
+use crate::app::TimelineAction;
 use crate::app::{Action, AppState, MapSettings};
 use crate::basemap::{OfflineTiles, Palette, online_tiles};
+use crate::export::shown::{ExportContent, GeoFormat};
 use crate::geo::{MercRect, mercator, unmercator};
 use crate::series::{Segment, Track};
-use crate::worker::{ExportContent, GeoFormat};
 
 /// Segments drawn per frame at most: 4 vertices each, so a frame stays
 /// under 100k vertices however long the track.
@@ -393,7 +394,7 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
     // come (not the previous one shown meanwhile); seeks and the follow
     // camera bring the cursor into view.
     if let Some(t) = &track {
-        let key = state.selected.zip(state.window);
+        let key = state.machine.selected.zip(state.machine.window);
         let arrived = !state.timeline.track.is_pending();
         if (arrived && key != view.fitted) || view.fit_requested {
             view.fitted = key;
@@ -449,7 +450,7 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
     }
     let mut picked = Picked::default();
     let highlight = state.timeline.selected_activity.and_then(|i| {
-        let a = state.activities.value()?.get(i)?;
+        let a = state.machine.activities.value()?.get(i)?;
         Some(track.as_ref()?.range_of(a.date_start.0, a.date_stop.0))
     });
     if let Some(t) = &track {
@@ -478,7 +479,7 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         );
     });
     if let (Some(i), Some(t)) = (picked.clicked, &track) {
-        actions.push(Action::SeekTo(t.samples[i].time));
+        actions.push(TimelineAction::SeekTo(t.samples[i].time).into());
     }
 }
 

@@ -14,6 +14,7 @@ mod status;
 pub mod theme;
 mod window;
 
+use crate::app::MachineAction;
 use crate::app::{Action, AppState, Tab};
 
 /// What the panels remember between frames that is not app state.
@@ -64,7 +65,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
             catalog::catalog_ui(ui, state, &mut view.catalog, &mut actions);
             return;
         }
-        let Some(id) = state.selected else {
+        let Some(id) = state.machine.selected else {
             ui.add_space(40.0);
             ui.vertical_centered(|ui| {
                 ui.heading("Pick a machine on the left to see its history.");
@@ -84,7 +85,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
                 .on_hover_text("Fetch this window again")
                 .clicked()
             {
-                actions.push(Action::Refresh);
+                actions.push(MachineAction::Refresh.into());
             }
         });
         // Tables below; map and plots above, sharing the time cursor.

@@ -20,10 +20,11 @@ use egui::containers::menu::{MenuButton, MenuConfig};
 use super::theme;
 use crate::api::DataKind;
 use crate::api::model::EngineEvent;
+use crate::app::TimelineAction;
 use crate::app::{Action, AppState};
+use crate::export::shown::ExportContent;
 use crate::series::minmax::{Lattice, m4_lattice, neighbours};
 use crate::series::{ChannelKind, PlotSeries};
-use crate::worker::ExportContent;
 
 /// Height of a plot of values, and of one lane of states.
 const PLOT_HEIGHT: f32 = 150.0;
@@ -571,7 +572,7 @@ fn kind_picker_ui(
                             .on_hover_text(kind.wire())
                             .changed()
                         {
-                            actions.push(Action::SetPlotKind { kind: *kind, on });
+                            actions.push(TimelineAction::SetPlotKind { kind: *kind, on }.into());
                         }
                     }
                 });
@@ -621,7 +622,7 @@ pub fn plots_ui(
     view: &mut PlotsView,
     actions: &mut Vec<Action>,
 ) {
-    let Some(window) = state.window else {
+    let Some(window) = state.machine.window else {
         return;
     };
     ui.horizontal(|ui| {
@@ -698,11 +699,14 @@ pub fn plots_ui(
     view.lines
         .retain(|(k, _), _| state.timeline.plot_kinds.contains(k));
     if let Some(t) = hover {
-        actions.push(if clicked {
-            Action::SeekTo(t)
-        } else {
-            Action::HoverTime(Some(t))
-        });
+        actions.push(
+            if clicked {
+                TimelineAction::SeekTo(t)
+            } else {
+                TimelineAction::HoverTime(Some(t))
+            }
+            .into(),
+        );
     }
 }
 

@@ -2,6 +2,7 @@
 //! time with optional skipping of engine-off periods and a follow camera.
 
 use super::theme;
+use crate::app::TimelineAction;
 use crate::app::{Action, AppState, REPLAY_SPEEDS, Replay};
 
 fn speed_label(speed: f64) -> String {
@@ -10,7 +11,9 @@ fn speed_label(speed: f64) -> String {
 
 pub fn replay_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     let r = state.timeline.replay;
-    let set = |actions: &mut Vec<Action>, replay: Replay| actions.push(Action::SetReplay(replay));
+    let set = |actions: &mut Vec<Action>, replay: Replay| {
+        actions.push(TimelineAction::SetReplay(replay).into())
+    };
     ui.horizontal(|ui| {
         let (text, hint) = if r.playing {
             ("Pause", "Stop the replay here")

@@ -2,12 +2,12 @@
 //! mark, and dismissable notifications with their detail.
 
 use super::theme;
+use crate::app::ConnectionAction;
 use crate::app::{Action, AppState, Level};
-use crate::worker::Target;
 
 pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<Action>) {
     ui.horizontal_wrapped(|ui| {
-        if let Some(o) = &state.offline {
+        if let Some(o) = &state.conn.offline {
             let age = o.data_fetched_at.map_or_else(
                 || "nothing cached for this view".to_owned(),
                 |t| format!("data fetched {}", theme::format_age(now - t)),
@@ -25,7 +25,7 @@ pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mu
                     ui.label(format!("next try in {} s", (t - now).max(0)));
                 }
                 if ui.small_button("Retry now").clicked() {
-                    actions.push(Action::RetryNow);
+                    actions.push(ConnectionAction::RetryNow.into());
                 }
             }
             ui.separator();
@@ -39,16 +39,9 @@ pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mu
             ui.separator();
         }
         let mut busy: Vec<(String, String)> = state
-            .progress
-            .iter()
-            .map(|(target, p)| {
-                let what = match target {
-                    Target::Series(s) => crate::app::source_label(*s).to_owned(),
-                    Target::History => "daily history".to_owned(),
-                    Target::Plot(k) => format!("plot: {}", k.display_name()),
-                    Target::Track => "positions".to_owned(),
-                    other => format!("{other:?}").to_lowercase(),
-                };
+            .fetches()
+            .into_iter()
+            .map(|(what, p)| {
                 (
                     what,
                     format!(
@@ -60,20 +53,20 @@ pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mu
             .collect();
         busy.sort();
         for pending in [
-            (&state.faults.is_pending(), "faults"),
-            (&state.activities.is_pending(), "activities"),
-            (&state.history.is_pending(), "daily history"),
+            (&state.machine.faults.is_pending(), "faults"),
+            (&state.machine.activities.is_pending(), "activities"),
+            (&state.machine.history.is_pending(), "daily history"),
         ] {
             if *pending.0 && !busy.iter().any(|(w, _)| w.eq_ignore_ascii_case(pending.1)) {
                 busy.push((pending.1.to_owned(), "waiting".to_owned()));
             }
         }
-        for what in &state.exporting {
+        for what in state.exports.describe_under_way() {
             ui.spinner();
             ui.label(format!("Exporting {what}"));
         }
         if busy.is_empty() {
-            if state.exporting.is_empty() {
+            if state.exports.under_way.is_empty() {
                 ui.label("Ready");
             }
         } else {
@@ -84,7 +77,7 @@ pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mu
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             ui.label(
-                egui::RichText::new(&state.connection.base_url)
+                egui::RichText::new(&state.conn.current.base_url)
                     .small()
                     .weak(),
             );
@@ -93,7 +86,7 @@ pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mu
 }
 
 pub fn notifications_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
-    for n in &state.notifications {
+    for n in state.notifications() {
         let color = match n.level {
             Level::Error => theme::ERROR,
             Level::Warning => theme::WARNING,

@@ -3,6 +3,7 @@
 
 use super::theme;
 use crate::api::time::{SECS_PER_DAY, civil_from_days, days_from_civil, format_wire};
+use crate::app::MachineAction;
 use crate::app::{Action, AppState, Preset};
 
 #[derive(Debug, Default)]
@@ -34,16 +35,19 @@ pub fn window_ui(
         ui.label("Window:");
         for preset in Preset::ALL {
             if ui
-                .selectable_label(state.preset == preset, preset.label())
+                .selectable_label(state.machine.preset == preset, preset.label())
                 .clicked()
-                && state.preset != preset
+                && state.machine.preset != preset
             {
-                actions.push(Action::SetPreset(preset));
+                actions.push(MachineAction::SetPreset(preset).into());
             }
         }
-        if state.preset == Preset::Custom {
+        if state.machine.preset == Preset::Custom {
             let (first, last) = *view.editing.get_or_insert_with(|| {
-                (to_date(state.custom_days.0), to_date(state.custom_days.1))
+                (
+                    to_date(state.machine.custom_days.0),
+                    to_date(state.machine.custom_days.1),
+                )
             });
             let (mut a, mut b) = (first, last);
             ui.label("from");
@@ -52,10 +56,13 @@ pub fn window_ui(
             ui.add(egui_extras::DatePickerButton::new(&mut b).id_salt("window_to"));
             if (a, b) != (first, last) {
                 view.editing = Some((a, b));
-                actions.push(Action::SetCustomDays {
-                    first_day: to_day(a),
-                    last_day: to_day(b),
-                });
+                actions.push(
+                    MachineAction::SetCustomDays {
+                        first_day: to_day(a),
+                        last_day: to_day(b),
+                    }
+                    .into(),
+                );
             }
         } else {
             view.editing = None;
@@ -70,7 +77,10 @@ pub fn window_ui(
             actions.push(Action::SetLocalTime(local));
         }
     });
-    let w = state.window.unwrap_or_else(|| state.selected_window());
+    let w = state
+        .machine
+        .window
+        .unwrap_or_else(|| state.selected_window());
     let days = (w.until - w.since + 1) / SECS_PER_DAY;
     ui.label(
         egui::RichText::new(format!(

@@ -1,18 +1,10 @@
-//! What the UI and the worker say to each other. The UI sends `Command`s and
-//! drains `Event`s once a frame; it sees no HTTP, SQL or async types.
+//! What the UI (or the command line) asks of the worker: `Command`s, each
+//! for a [`Target`]. A newer command for a target replaces the older one.
 
-use std::sync::Arc;
-
-use super::fetch::{Fetched, Progress};
-use super::tokens::TokenPlace;
-use crate::api::model::SecretValue;
-use crate::api::model::{
-    CreateIntegration, DataSource, EquipmentHistory, Integration, UpdateIntegration,
-};
+use crate::api::model::{CreateIntegration, SecretValue, UpdateIntegration};
 use crate::api::time::TimeWindow;
-use crate::api::{ApiError, ClientConfig, DataKind, SeriesSource};
-use crate::export::shown::ExportContent;
-use crate::series::{PlotSeries, Track};
+use crate::api::{ClientConfig, DataKind, SeriesSource};
+use crate::export::shown::{ExportContent, ExportKey};
 
 /// A file to write from what the app shows.
 #[derive(Debug, Clone)]
@@ -36,31 +28,6 @@ pub enum ExportOutcome {
     Failed(String),
 }
 
-/// One machine of the fleet, as discovered (D2).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct EquipmentSummary {
-    pub id: i64,
-    pub name: String,
-    pub make: String,
-    pub model: String,
-    pub serial_number: String,
-}
-
-impl EquipmentSummary {
-    /// Whether every word of `query` is in the name, make, model or serial.
-    pub fn matches(&self, query: &str) -> bool {
-        let hay = format!(
-            "{} {} {} {} {}",
-            self.name, self.make, self.model, self.serial_number, self.id
-        )
-        .to_lowercase();
-        query
-            .to_lowercase()
-            .split_whitespace()
-            .all(|w| hay.contains(w))
-    }
-}
-
 /// Set on data served from the cache because the service could not be
 /// reached: when the oldest part of it was fetched (Unix seconds).
 pub type OfflineSince = Option<i64>;
@@ -75,7 +42,12 @@ pub enum Target {
     Connection,
     ConnectionTest,
     Fleet,
+    /// Raw rows of a series (for the command line's exports).
     Series(SeriesSource),
+    /// The fault rows of a window, decoded.
+    Faults,
+    /// The activities of a window, decoded.
+    Activities,
     /// A data kind decoded for plotting.
     Plot(DataKind),
     /// Positions decoded into a map track.
@@ -84,10 +56,12 @@ pub enum Target {
     Catalog,
     /// Whether the service can be reached again (after going offline).
     Probe,
-    /// Writing an export, per file name.
-    Export(String),
-    /// A catalog write, one per integration (or per form for creates).
-    CatalogWrite(String),
+    /// Writing one kind of export.
+    Export(ExportKey),
+    /// Creating an integration (the form's one write).
+    CatalogCreate,
+    /// A write on one integration, by its id.
+    Integration(i64),
 }
 
 #[derive(Debug, Clone)]
@@ -110,12 +84,22 @@ pub enum Command {
         config: ClientConfig,
         token: Option<SecretValue>,
     },
-    /// Fetch a series through the cache.
+    /// Raw rows of a series through the cache.
     FetchSeries {
         equipment: i64,
         source: SeriesSource,
         window: TimeWindow,
         offline: bool,
+    },
+    /// The fault rows of a window through the cache, decoded.
+    FetchFaults {
+        equipment: i64,
+        window: TimeWindow,
+    },
+    /// The activities of a window through the cache, decoded.
+    FetchActivities {
+        equipment: i64,
+        window: TimeWindow,
     },
     /// A data kind through the cache, decoded and indexed for plotting.
     FetchPlot {
@@ -128,10 +112,14 @@ pub enum Command {
         equipment: i64,
         window: TimeWindow,
     },
-    /// The single-equipment history (identity, daily usage, ...).
+    /// The single-equipment history (identity, daily usage, ...); with
+    /// `keep_body`, the service's JSON comes along (for exports).
     FetchHistory {
         equipment: i64,
         window: TimeWindow,
+        keep_body: bool,
+        /// Read only the cache, never the service.
+        offline: bool,
     },
     /// Discover the fleet through the deprecated fleet history (D2).
     DiscoverFleet {
@@ -167,132 +155,20 @@ impl Command {
             }
             Command::TestConnection { .. } => Target::ConnectionTest,
             Command::FetchSeries { source, .. } => Target::Series(*source),
+            Command::FetchFaults { .. } => Target::Faults,
+            Command::FetchActivities { .. } => Target::Activities,
             Command::FetchPlot { kind, .. } => Target::Plot(*kind),
             Command::FetchTrack { .. } => Target::Track,
             Command::FetchHistory { .. } => Target::History,
             Command::DiscoverFleet { .. } => Target::Fleet,
             Command::LoadCatalog => Target::Catalog,
             Command::Probe => Target::Probe,
-            Command::Export(job) => Target::Export(job.file_name.clone()),
-            Command::CreateIntegration(_) => Target::CatalogWrite("create".into()),
+            Command::Export(job) => Target::Export(job.content.key()),
+            Command::CreateIntegration(_) => Target::CatalogCreate,
             Command::UpdateIntegration { id, .. }
             | Command::DeleteIntegration { id }
-            | Command::SetIntegrationActive { id, .. } => Target::CatalogWrite(id.to_string()),
+            | Command::SetIntegrationActive { id, .. } => Target::Integration(*id),
             Command::Cancel(t) => t.clone(),
-        }
-    }
-}
-
-/// What a catalog write did.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CatalogChange {
-    Created { id: Option<i64> },
-    Updated { id: i64 },
-    Deleted { id: i64 },
-    StatusSet { id: i64, active: bool },
-}
-
-#[derive(Debug, Clone)]
-pub enum Event {
-    /// The worker now talks to this base URL; `token_place` says where its
-    /// token is kept, when it came from a profile.
-    Connected {
-        request: RequestId,
-        base_url: String,
-        token_place: Option<TokenPlace>,
-    },
-    /// A connection test's outcome: integrations counted, or the error.
-    ConnectionTested {
-        request: RequestId,
-        result: Result<usize, ApiError>,
-    },
-    Progress {
-        target: Target,
-        request: RequestId,
-        progress: Progress,
-    },
-    /// A series window, merged from the cache and the service.
-    Series {
-        request: RequestId,
-        equipment: i64,
-        source: SeriesSource,
-        fetched: Arc<Fetched>,
-    },
-    Plot {
-        request: RequestId,
-        equipment: i64,
-        kind: DataKind,
-        series: Arc<PlotSeries>,
-        offline: OfflineSince,
-    },
-    Track {
-        request: RequestId,
-        equipment: i64,
-        track: Arc<Track>,
-        offline: OfflineSince,
-    },
-    History {
-        request: RequestId,
-        equipment: i64,
-        window: TimeWindow,
-        history: Arc<EquipmentHistory>,
-        offline: OfflineSince,
-    },
-    /// One more page of the fleet: `done` of `total` read so far.
-    FleetPage {
-        request: RequestId,
-        equipments: Vec<EquipmentSummary>,
-        done: i64,
-        total: i64,
-        finished: bool,
-    },
-    /// The service could not be reached: the fleet as last discovered.
-    FleetCached {
-        request: RequestId,
-        equipments: Vec<EquipmentSummary>,
-        fetched_at: i64,
-    },
-    /// The probe reached the service.
-    Reachable { request: RequestId },
-    /// An export ended; `what` it was (`faults (CSV)`).
-    Exported {
-        request: RequestId,
-        what: String,
-        outcome: ExportOutcome,
-    },
-    Catalog {
-        request: RequestId,
-        sources: Vec<DataSource>,
-        integrations: Vec<Integration>,
-    },
-    CatalogChanged {
-        request: RequestId,
-        change: CatalogChange,
-    },
-    Failed {
-        target: Target,
-        request: RequestId,
-        error: ApiError,
-    },
-}
-
-impl Event {
-    pub fn request(&self) -> RequestId {
-        match self {
-            Event::Connected { request, .. }
-            | Event::ConnectionTested { request, .. }
-            | Event::Progress { request, .. }
-            | Event::Series { request, .. }
-            | Event::Plot { request, .. }
-            | Event::Track { request, .. }
-            | Event::History { request, .. }
-            | Event::FleetPage { request, .. }
-            | Event::FleetCached { request, .. }
-            | Event::Reachable { request }
-            | Event::Exported { request, .. }
-            | Event::Catalog { request, .. }
-            | Event::CatalogChanged { request, .. }
-            | Event::Failed { request, .. } => *request,
         }
     }
 }

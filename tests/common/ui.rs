@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::api::time::TimeWindow;
-use fleetview::app::FleetApp;
+use fleetview::shell::FleetApp;
 
 /// Asks a sandbox (logging in first), over HTTP, what it has for one
 /// endpoint of one machine over a window: the whole JSON body. Blocks: for
@@ -37,7 +37,7 @@ pub fn service_body(base: &str, id: i64, segment: &str, w: TimeWindow) -> serde_
 /// The name the app lists a machine under.
 pub fn equipment_name(app: &FleetApp, id: i64) -> String {
     app.state()
-        .fleet
+        .fleet()
         .equipments
         .iter()
         .find(|e| e.id == id)
@@ -58,8 +58,8 @@ pub fn wait_until(
         assert!(
             Instant::now() < deadline,
             "timed out waiting for {what}; connection {:?}, notifications {:?}",
-            h.state().state().connection.status,
-            h.state().state().notifications
+            h.state().state().connection().status,
+            h.state().state().notifications()
         );
         h.step();
         std::thread::sleep(Duration::from_millis(10));
@@ -89,7 +89,7 @@ pub fn export_via_ui(
     what: &str,
 ) -> (std::path::PathBuf, usize) {
     let title = format!("Exported {what}");
-    let newest = |app: &FleetApp| app.state().notifications.iter().map(|n| n.id).max();
+    let newest = |app: &FleetApp| app.state().notifications().iter().map(|n| n.id).max();
     let before = newest(h.state()).unwrap_or(0);
     if let Some(menu) = menu {
         h.get_by_label(menu).click();
@@ -100,11 +100,11 @@ pub fn export_via_ui(
     let note = h
         .state()
         .state()
-        .notifications
+        .notifications()
         .iter()
         .rev()
         .find(|n| n.id > before && n.title == title)
-        .unwrap_or_else(|| panic!("{title}: {:?}", h.state().state().notifications))
+        .unwrap_or_else(|| panic!("{title}: {:?}", h.state().state().notifications()))
         .clone();
     assert!(
         h.query_all_by_label(&title).count() >= 1,

@@ -1,0 +1,393 @@
+//! The service the app talks to: the connection in use and its state, the
+//! saved profiles, the embedded sandbox's login, the offline mark with its
+//! back-off, and what a refused token does (one notice, a field for a new
+//! token; nothing else stops working).
+
+use serde::{Deserialize, Serialize};
+
+use crate::api::ClientConfig;
+use crate::api::address::host_label;
+use crate::api::model::SecretValue;
+use crate::worker::{Command, TokenPlace};
+
+/// Offline, the service is tried again after this, then twice as long each
+/// time, up to the maximum.
+const RETRY_FIRST_SECS: i64 = 5;
+const RETRY_MAX_SECS: i64 = 60;
+const EMBEDDED_LABEL: &str = "Embedded sandbox";
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConnStatus {
+    Connecting,
+    Connected,
+    /// The service refused the token; its message.
+    Unauthorized(String),
+    Failed(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct Connection {
+    /// What the user calls it: "Embedded sandbox" or the service's host.
+    pub label: String,
+    pub base_url: String,
+    pub embedded: bool,
+    pub status: ConnStatus,
+    /// Options to rebuild the client with a new token (no token inside).
+    pub config: ClientConfig,
+}
+
+impl Connection {
+    fn new(label: String, config: ClientConfig, embedded: bool) -> Self {
+        Self {
+            label,
+            base_url: config.base_url.clone(),
+            embedded,
+            status: ConnStatus::Connecting,
+            config,
+        }
+    }
+
+    /// The embedded sandbox at `base_url`.
+    pub fn embedded(base_url: &str) -> Self {
+        Self::new(EMBEDDED_LABEL.into(), ClientConfig::new(base_url), true)
+    }
+
+    /// A service given on the command line.
+    pub fn service(base_url: &str, allow_insecure_http: bool) -> Self {
+        let mut config = ClientConfig::new(base_url);
+        config.allow_insecure_http = allow_insecure_http;
+        Self::new(host_label(base_url), config, false)
+    }
+
+    /// A saved profile's service (or its sandbox address).
+    pub fn profile(p: &Profile) -> Self {
+        Self::new(p.name.clone(), p.client_config(), false)
+    }
+}
+
+/// A saved service: its address and its separate sandbox address.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    pub name: String,
+    pub base_url: String,
+    pub sandbox_url: String,
+    /// Talk to the sandbox address instead of the service's.
+    pub use_sandbox: bool,
+    #[serde(default)]
+    pub allow_insecure_http: bool,
+}
+
+impl Profile {
+    /// The address in use.
+    pub fn url(&self) -> &str {
+        if self.use_sandbox && !self.sandbox_url.trim().is_empty() {
+            self.sandbox_url.trim()
+        } else {
+            self.base_url.trim()
+        }
+    }
+
+    pub fn client_config(&self) -> ClientConfig {
+        let mut c = ClientConfig::new(self.url().to_owned());
+        c.allow_insecure_http = self.allow_insecure_http;
+        c
+    }
+}
+
+/// How to log in to the embedded sandbox (its built-in account, given by
+/// whoever started it).
+#[derive(Debug, Clone)]
+pub struct EmbeddedLogin {
+    pub base_url: String,
+    pub username: String,
+    pub password: SecretValue,
+}
+
+impl EmbeddedLogin {
+    pub fn command(&self) -> Command {
+        Command::Login {
+            username: self.username.clone(),
+            password: self.password.clone(),
+        }
+    }
+}
+
+/// The service could not be reached: what is shown comes from the cache.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Offline {
+    /// When the oldest data shown was fetched (`None`: none cached shown).
+    pub data_fetched_at: Option<i64>,
+    /// The last error met.
+    pub reason: String,
+    /// When the service is tried next (wall clock; `None`: at the next tick).
+    pub next_retry: Option<i64>,
+    pub retries: u32,
+    /// A probe is in flight.
+    pub probing: bool,
+}
+
+impl Offline {
+    pub fn backoff_secs(retries: u32) -> i64 {
+        (RETRY_FIRST_SECS << retries.min(8)).min(RETRY_MAX_SECS)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConnectionAction {
+    /// Offline: try the service now rather than at the next retry.
+    RetryNow,
+    /// Connect to the embedded sandbox.
+    UseEmbedded,
+    /// Connect to a saved profile, keeping `token` if one was typed.
+    UseProfile {
+        index: usize,
+        token: Option<SecretValue>,
+    },
+    /// Add (`index: None`) or change a profile.
+    SaveProfile {
+        index: Option<usize>,
+        profile: Profile,
+    },
+    DeleteProfile(usize),
+    /// Try a profile's address with one authenticated request.
+    TestProfile {
+        profile: Profile,
+        token: Option<SecretValue>,
+    },
+    /// Use a new access token for the current service.
+    UseToken(SecretValue),
+}
+
+/// What a connection action asks of the rest of the app.
+#[derive(Debug, Default)]
+pub struct ConnectionOutcome {
+    pub commands: Vec<Command>,
+    /// Another service is now in use: nothing of the last one may show.
+    pub switched: bool,
+    /// Something to tell the user (an error).
+    pub error: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct ConnectionState {
+    pub current: Connection,
+    /// Set while the service cannot be reached.
+    pub offline: Option<Offline>,
+    pub profiles: Vec<Profile>,
+    pub active_profile: Option<usize>,
+    /// The embedded sandbox's login, when it runs.
+    pub embedded: Option<EmbeddedLogin>,
+    /// Where the token of the current profile is kept.
+    pub token_note: Option<String>,
+    /// The last connection test: what the service said, or the error.
+    pub test_result: Option<Result<String, String>>,
+}
+
+impl ConnectionState {
+    pub fn new(current: Connection) -> Self {
+        Self {
+            current,
+            offline: None,
+            profiles: Vec::new(),
+            active_profile: None,
+            embedded: None,
+            token_note: None,
+            test_result: None,
+        }
+    }
+
+    pub fn on_action(&mut self, action: ConnectionAction) -> ConnectionOutcome {
+        let mut out = ConnectionOutcome::default();
+        match action {
+            ConnectionAction::RetryNow => {
+                if let Some(o) = &mut self.offline
+                    && !o.probing
+                {
+                    o.probing = true;
+                    out.commands.push(Command::Probe);
+                }
+            }
+            ConnectionAction::UseEmbedded => {
+                let Some(login) = self.embedded.clone() else {
+                    out.error = Some("The embedded sandbox is not running".into());
+                    return out;
+                };
+                self.switch_to(Connection::embedded(&login.base_url));
+                self.active_profile = None;
+                self.token_note = None;
+                out.switched = true;
+                out.commands = vec![
+                    Command::Connect(ClientConfig::new(login.base_url.clone())),
+                    login.command(),
+                ];
+            }
+            ConnectionAction::UseProfile { index, token } => {
+                let Some(p) = self.profiles.get(index).cloned() else {
+                    return out;
+                };
+                self.switch_to(Connection::profile(&p));
+                self.active_profile = Some(index);
+                out.switched = true;
+                out.commands.push(Command::UseProfile {
+                    config: p.client_config(),
+                    token,
+                });
+            }
+            ConnectionAction::SaveProfile { index, profile } => {
+                match index.filter(|i| *i < self.profiles.len()) {
+                    Some(i) => self.profiles[i] = profile,
+                    None => self.profiles.push(profile),
+                }
+            }
+            ConnectionAction::DeleteProfile(index) => {
+                if index < self.profiles.len() {
+                    self.profiles.remove(index);
+                    self.active_profile = match self.active_profile {
+                        Some(a) if a == index => None,
+                        Some(a) if a > index => Some(a - 1),
+                        other => other,
+                    };
+                }
+            }
+            ConnectionAction::TestProfile { profile, token } => {
+                self.test_result = None;
+                out.commands.push(Command::TestConnection {
+                    config: profile.client_config(),
+                    token,
+                });
+            }
+            ConnectionAction::UseToken(token) => {
+                self.current.status = ConnStatus::Connecting;
+                let mut config = self.current.config.clone();
+                config.token = Some(token);
+                out.commands.push(Command::Connect(config));
+            }
+        }
+        out
+    }
+
+    fn switch_to(&mut self, connection: Connection) {
+        self.current = connection;
+        self.offline = None;
+    }
+
+    /// The worker now talks to the service.
+    pub fn connected(&mut self, token_place: Option<TokenPlace>) {
+        self.token_note = token_place.map(|p| p.describe());
+        self.current.status = ConnStatus::Connected;
+    }
+
+    pub fn tested(&mut self, result: Result<String, String>) {
+        self.test_result = Some(result);
+    }
+
+    /// The service refused the token: whether this is news (to say once).
+    pub fn refused(&mut self, service_message: &str) -> bool {
+        let news = !matches!(self.current.status, ConnStatus::Unauthorized(_));
+        self.current.status = ConnStatus::Unauthorized(service_message.to_owned());
+        news
+    }
+
+    /// Notes that the service could not be reached; `fetched_at` is when
+    /// the cached data now shown was fetched.
+    pub fn went_offline(&mut self, fetched_at: Option<i64>, reason: String) {
+        match &mut self.offline {
+            Some(o) => {
+                o.data_fetched_at = match (o.data_fetched_at, fetched_at) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                o.reason = reason;
+            }
+            None => {
+                tracing::warn!("the service cannot be reached: {reason}");
+                self.offline = Some(Offline {
+                    data_fetched_at: fetched_at,
+                    reason,
+                    next_retry: None,
+                    retries: 0,
+                    probing: false,
+                });
+            }
+        }
+    }
+
+    /// A probe failed: still offline, for this reason.
+    pub fn probe_failed(&mut self, reason: String) {
+        if let Some(o) = &mut self.offline {
+            o.probing = false;
+            o.reason = reason;
+        }
+    }
+
+    /// The service answers again: whether it was offline.
+    pub fn back_online(&mut self) -> bool {
+        self.offline.take().is_some()
+    }
+
+    /// Called every frame with the wall clock: offline, tries the service
+    /// again when it is time (5 s, then twice as long, up to a minute).
+    pub fn tick(&mut self, now: i64) -> Option<Command> {
+        let o = self.offline.as_mut()?;
+        match o.next_retry {
+            _ if o.probing => None,
+            None => {
+                o.next_retry = Some(now + Offline::backoff_secs(o.retries));
+                None
+            }
+            Some(t) if now >= t => {
+                o.retries += 1;
+                o.next_retry = Some(now + Offline::backoff_secs(o.retries));
+                o.probing = true;
+                Some(Command::Probe)
+            }
+            Some(_) => None,
+        }
+    }
+
+    pub fn title(&self) -> String {
+        let status = match &self.current.status {
+            ConnStatus::Connecting => " (connecting)",
+            ConnStatus::Connected if self.offline.is_some() => " (offline)",
+            ConnStatus::Connected => "",
+            ConnStatus::Unauthorized(_) => " (token refused)",
+            ConnStatus::Failed(_) => " (not connected)",
+        };
+        format!("fleetview: {}{status}", self.current.label)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backoff_stops_at_a_minute() {
+        assert_eq!(Offline::backoff_secs(0), 5);
+        assert_eq!(Offline::backoff_secs(1), 10);
+        assert_eq!(Offline::backoff_secs(3), 40);
+        assert_eq!(Offline::backoff_secs(4), 60);
+        assert_eq!(Offline::backoff_secs(u32::MAX), 60);
+    }
+
+    #[test]
+    fn each_kind_of_connection_is_built_one_way() {
+        let e = Connection::embedded("http://127.0.0.1:9");
+        assert!(e.embedded && e.label == EMBEDDED_LABEL && e.base_url == "http://127.0.0.1:9");
+        let s = Connection::service("https://fleet.example.com", true);
+        assert!(!s.embedded && s.label == "fleet.example.com" && s.config.allow_insecure_http);
+        let p = Profile {
+            name: "Prod".into(),
+            base_url: "https://a.example".into(),
+            sandbox_url: "https://b.example".into(),
+            use_sandbox: true,
+            allow_insecure_http: false,
+        };
+        let c = Connection::profile(&p);
+        assert_eq!(
+            (c.label.as_str(), c.base_url.as_str()),
+            ("Prod", "https://b.example")
+        );
+        assert_eq!(c.status, ConnStatus::Connecting);
+    }
+}

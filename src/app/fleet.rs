@@ -1,0 +1,146 @@
+//! The fleet as discovered (D2): the machines to pick from, how far the
+//! discovery has come, and the list last kept when the service is away.
+
+use crate::api::model::EquipmentSummary;
+use crate::api::time::TimeWindow;
+use crate::worker::Command;
+
+/// How long ago the fleet is looked at to discover it (D2): short, so the
+/// deprecated endpoint's pages stay small.
+const DISCOVERY_WINDOW_SECS: i64 = 3600;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FleetState {
+    pub equipments: Vec<EquipmentSummary>,
+    pub done: i64,
+    pub total: i64,
+    pub loading: bool,
+    pub error: Option<String>,
+    /// Shown from the cache (service away): when it was discovered.
+    pub cached_at: Option<i64>,
+    /// The list shown stays until the first page of a new discovery.
+    replace_on_page: bool,
+}
+
+impl FleetState {
+    fn command(now: i64) -> Command {
+        Command::DiscoverFleet {
+            window: TimeWindow {
+                since: now - DISCOVERY_WINDOW_SECS,
+                until: now,
+            },
+        }
+    }
+
+    /// Discovers the fleet from scratch.
+    pub fn discover(&mut self, now: i64) -> Command {
+        *self = FleetState {
+            loading: true,
+            ..FleetState::default()
+        };
+        Self::command(now)
+    }
+
+    /// Discovers the fleet again, keeping the list shown until the new one
+    /// comes (it is then replaced).
+    pub fn rediscover(&mut self, now: i64) -> Command {
+        self.loading = true;
+        self.error = None;
+        self.replace_on_page = true;
+        Self::command(now)
+    }
+
+    pub fn on_page(
+        &mut self,
+        equipments: Vec<EquipmentSummary>,
+        done: i64,
+        total: i64,
+        finished: bool,
+    ) {
+        if std::mem::take(&mut self.replace_on_page) {
+            self.equipments.clear();
+            self.cached_at = None;
+        }
+        self.equipments.extend(equipments);
+        self.done = done;
+        self.total = total;
+        self.loading = !finished;
+    }
+
+    /// The service is away: the fleet as last discovered.
+    pub fn on_cached(&mut self, equipments: Vec<EquipmentSummary>, fetched_at: i64) {
+        let n = equipments.len() as i64;
+        *self = FleetState {
+            equipments,
+            done: n,
+            total: n,
+            loading: false,
+            error: None,
+            cached_at: Some(fetched_at),
+            replace_on_page: false,
+        };
+    }
+
+    pub fn failed(&mut self, message: String) {
+        self.loading = false;
+        self.error = Some(message);
+    }
+
+    /// The name a machine is listed under, or "Equipment N".
+    pub fn name_of(&self, id: i64) -> String {
+        self.equipments
+            .iter()
+            .find(|e| e.id == id)
+            .map_or_else(|| format!("Equipment {id}"), |e| e.name.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn machine(id: i64) -> EquipmentSummary {
+        EquipmentSummary {
+            id,
+            name: format!("M-{id}"),
+            make: "Volvo".into(),
+            model: "EC220E".into(),
+            serial_number: "S".into(),
+        }
+    }
+
+    #[test]
+    fn search_matches_every_word_anywhere() {
+        let e = EquipmentSummary {
+            id: 1001,
+            name: "EX-001 Volvo EC220E (Rotterdam)".into(),
+            make: "Volvo".into(),
+            model: "EC220E".into(),
+            serial_number: "VCE0EX52047".into(),
+        };
+        assert!(e.matches("volvo rotter"));
+        assert!(e.matches("vce0ex"));
+        assert!(e.matches("1001"));
+        assert!(!e.matches("volvo hamburg"));
+    }
+
+    #[test]
+    fn a_rediscovery_keeps_the_list_until_its_first_page() {
+        let mut f = FleetState::default();
+        f.discover(0);
+        f.on_page(vec![machine(1), machine(2)], 2, 2, true);
+        f.on_cached(vec![machine(1)], 5);
+        assert_eq!((f.equipments.len(), f.cached_at), (1, Some(5)));
+        f.rediscover(10);
+        assert_eq!(f.equipments.len(), 1, "kept while loading");
+        f.on_page(vec![machine(3)], 1, 2, false);
+        assert_eq!(
+            (f.equipments.len(), f.cached_at, f.loading),
+            (1, None, true)
+        );
+        f.on_page(vec![machine(4)], 2, 2, true);
+        assert_eq!((f.equipments.len(), f.loading), (2, false));
+        assert_eq!(f.name_of(4), "M-4");
+        assert_eq!(f.name_of(9), "Equipment 9");
+    }
+}

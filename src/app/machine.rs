@@ -1,0 +1,140 @@
+//! The machine being looked at: which one, over which window (a preset or
+//! custom days), and its tables as loaded (faults, activities, daily
+//! history). Map and plots are the timeline's.
+
+use std::sync::Arc;
+
+use super::loadable::Loadable;
+use super::settings::Preset;
+use crate::api::model::{ActivityRow, EquipmentHistory, FaultRow};
+use crate::api::time::{SECS_PER_DAY, TimeWindow};
+use crate::worker::Command;
+
+/// Recently viewed equipments kept.
+const RECENT_MAX: usize = 8;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum MachineAction {
+    Select(i64),
+    SetPreset(Preset),
+    /// A custom window of whole UTC days (days since 1970-01-01), inclusive.
+    SetCustomDays {
+        first_day: i64,
+        last_day: i64,
+    },
+    /// Fetch the selected equipment's data again.
+    Refresh,
+}
+
+#[derive(Debug)]
+pub struct MachineView {
+    pub selected: Option<i64>,
+    pub recent: Vec<i64>,
+    pub preset: Preset,
+    pub custom_days: (i64, i64),
+    /// The window of the data shown (as sent to the service).
+    pub window: Option<TimeWindow>,
+    pub faults: Loadable<Vec<FaultRow>>,
+    pub activities: Loadable<Vec<ActivityRow>>,
+    pub history: Loadable<Arc<EquipmentHistory>>,
+}
+
+impl MachineView {
+    pub fn new(today: i64) -> Self {
+        Self {
+            selected: None,
+            recent: Vec::new(),
+            preset: Preset::Last7Days,
+            custom_days: (today - 6, today),
+            window: None,
+            faults: Loadable::Idle,
+            activities: Loadable::Idle,
+            history: Loadable::Idle,
+        }
+    }
+
+    /// The window the preset gives now.
+    pub fn selected_window(&self, now: i64) -> TimeWindow {
+        self.preset.window(now, self.custom_days)
+    }
+
+    /// Applies an action; whether the selection's data is to be fetched
+    /// again, and whether it is another machine (nothing of the last may
+    /// show).
+    pub fn on_action(&mut self, action: MachineAction) -> (bool, bool) {
+        match action {
+            MachineAction::Select(id) => {
+                let other = self.selected != Some(id);
+                if other {
+                    self.clear_data();
+                }
+                self.selected = Some(id);
+                self.recent.retain(|r| *r != id);
+                self.recent.insert(0, id);
+                self.recent.truncate(RECENT_MAX);
+                (true, other)
+            }
+            MachineAction::SetPreset(p) => {
+                self.preset = p;
+                (true, false)
+            }
+            MachineAction::SetCustomDays {
+                first_day,
+                last_day,
+            } => {
+                self.preset = Preset::Custom;
+                self.custom_days = (first_day.min(last_day), first_day.max(last_day));
+                (true, false)
+            }
+            MachineAction::Refresh => (true, false),
+        }
+    }
+
+    /// Starts loading the tables of the selection over the preset's window
+    /// (what is shown stays until the answers come); the equipment and the
+    /// window, for the timeline to fetch the same.
+    pub fn fetch(&mut self, now: i64) -> Option<(i64, TimeWindow, Vec<Command>)> {
+        let equipment = self.selected?;
+        let window = self.selected_window(now);
+        self.window = Some(window);
+        self.faults.start();
+        self.activities.start();
+        self.history.start();
+        let commands = vec![
+            Command::FetchFaults { equipment, window },
+            Command::FetchActivities { equipment, window },
+            Command::FetchHistory {
+                equipment,
+                window,
+                keep_body: false,
+                offline: false,
+            },
+        ];
+        Some((equipment, window, commands))
+    }
+
+    /// Whether an answer about `equipment` over `window` is for what is
+    /// shown now (an answer for another machine or window is dropped).
+    pub fn answers(&self, equipment: i64, window: TimeWindow) -> bool {
+        self.selected == Some(equipment) && self.window == Some(window)
+    }
+
+    pub fn clear_data(&mut self) {
+        self.faults.clear();
+        self.activities.clear();
+        self.history.clear();
+    }
+
+    /// Another service: no machine of the last one.
+    pub fn forget(&mut self) {
+        self.selected = None;
+        self.recent.clear();
+        self.window = None;
+        self.clear_data();
+    }
+
+    /// Today in whole UTC days.
+    pub fn today(now: i64) -> i64 {
+        now.div_euclid(SECS_PER_DAY)
+    }
+}

@@ -1,0 +1,4 @@
+//! The command line's own jobs, run without a display: each drives the
+//! background worker through its commands, with the same cache as the app.
+
+pub mod export;

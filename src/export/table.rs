@@ -1,0 +1,78 @@
+//! A series as a CSV table: `date`, then one column per channel with its
+//! unit in the header (`fuelUsed (L)`), and the `estimated` flags where the
+//! rows carry them.
+
+use std::io::Write;
+
+use super::error::ExportError;
+use crate::api::time::format_wire;
+use crate::series::{ChannelKind, Series};
+
+/// Writes a series as CSV, one line per row.
+pub fn write_csv(series: &Series, out: impl Write) -> Result<(), ExportError> {
+    let mut w = csv::Writer::from_writer(out);
+    let flagged: Vec<usize> = (0..series.channels.len())
+        .filter(|i| series.channels[*i].estimated.is_some())
+        .collect();
+    let mut header = vec!["date".to_owned()];
+    for (i, c) in series.channels.iter().enumerate() {
+        header.push(c.title());
+        if flagged.contains(&i) {
+            header.push(if flagged.len() == 1 {
+                "estimated".to_owned()
+            } else {
+                format!("{} estimated", c.name)
+            });
+        }
+    }
+    w.write_record(&header)?;
+    let mut record: Vec<String> = Vec::with_capacity(header.len());
+    for row in 0..series.len() {
+        record.clear();
+        record.push(format_wire(series.times[row]));
+        for (i, c) in series.channels.iter().enumerate() {
+            let v = c.values[row];
+            record.push(match c.kind {
+                _ if v.is_nan() => String::new(),
+                ChannelKind::Numeric => v.to_string(),
+                ChannelKind::Boolean => (v != 0.0).to_string(),
+                ChannelKind::Label => c.label_at(row).unwrap_or_default().to_owned(),
+                ChannelKind::Time => format_wire(v as i64),
+            });
+            if flagged.contains(&i) {
+                record.push(
+                    c.estimated_at(row)
+                        .map(|e| e.to_string())
+                        .unwrap_or_default(),
+                );
+            }
+        }
+        w.write_record(&record)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::series::decode_rows;
+
+    #[test]
+    fn csv_has_units_in_headers_and_an_estimated_column() {
+        let s = decode_rows(
+            br#"[{"date":"2024-01-01T00:00:00Z","fuelUsed":80.5,"unit":"L","estimated":true,"state":"a, b"},
+                 {"date":"2024-01-02T00:00:00Z","fuelUsed":null,"unit":"L","estimated":false,"state":"c"}]"#,
+        )
+        .expect("rows");
+        let mut out = Vec::new();
+        write_csv(&s, &mut out).expect("csv");
+        let text = String::from_utf8(out).expect("utf8");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "date,fuelUsed (L),estimated,state");
+        assert_eq!(lines[1], "2024-01-01T00:00:00Z,80.5,true,\"a, b\"");
+        // No value, so nothing to flag as estimated.
+        assert_eq!(lines[2], "2024-01-02T00:00:00Z,,,c");
+        assert_eq!(lines.len(), 3);
+    }
+}

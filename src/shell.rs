@@ -1,0 +1,268 @@
+//! The shell: the eframe app and its start-up. It starts the embedded
+//! sandbox, opens the cache, restores the settings, spawns the worker and
+//! logs in; then, each frame, `logic` drains the worker's events into the
+//! model and `ui` draws the views and applies the actions they return.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::api::model::SecretValue;
+use crate::api::time::now_secs;
+use crate::app::{AppState, Connection, EmbeddedLogin, Level, Settings};
+use crate::cache::{Cache, DEFAULT_CAP_BYTES};
+use crate::sandbox::embedded::EmbeddedSandbox;
+use crate::sandbox::{Clock, SandboxConfig};
+use crate::ui::ViewState;
+use crate::worker::{Command, Worker, WorkerConfig};
+
+const SETTINGS_KEY: &str = "fleetview-settings";
+
+/// A real service to connect to.
+#[derive(Debug, Clone)]
+pub struct ServiceOptions {
+    pub base_url: String,
+    pub token: Option<SecretValue>,
+    pub allow_insecure_http: bool,
+}
+
+/// How the app starts.
+#[derive(Debug, Clone, Default)]
+pub struct AppOptions {
+    /// `None`: start the embedded sandbox and log in to it.
+    pub service: Option<ServiceOptions>,
+    /// Where the embedded sandbox keeps its integrations (`None`: in memory).
+    pub sandbox_data_dir: Option<PathBuf>,
+    /// The local cache file (`None`: no cache).
+    pub cache_path: Option<PathBuf>,
+    /// A fixed "now" for the embedded sandbox and the window presets.
+    pub clock: Option<i64>,
+    /// Fleet size of the embedded sandbox (default: about 60).
+    pub sandbox_fleet_size: Option<u64>,
+    /// Online map tiles on at first start (the user's choice is kept after).
+    pub online_tiles: bool,
+    /// Where online map tiles are cached.
+    pub tile_cache_dir: Option<PathBuf>,
+    /// Save exports here without a dialog (`None`: ask with a dialog).
+    pub export_dir: Option<PathBuf>,
+    /// Settings to start from when eframe has no storage (tests, kiosks).
+    pub settings: Option<Settings>,
+}
+
+impl AppOptions {
+    /// The defaults of a desktop install: cache and sandbox data in the
+    /// user's directories.
+    pub fn desktop() -> Self {
+        Self {
+            cache_path: Cache::default_path(),
+            sandbox_data_dir: dirs::data_dir().map(|d| d.join("fleetview").join("sandbox")),
+            online_tiles: true,
+            tile_cache_dir: dirs::cache_dir().map(|d| d.join("fleetview").join("tiles")),
+            ..Self::default()
+        }
+    }
+}
+
+pub struct FleetApp {
+    state: AppState,
+    view: ViewState,
+    worker: Worker,
+    title: String,
+    // Dropped last: the worker may still talk to it while stopping.
+    _sandbox: Option<EmbeddedSandbox>,
+}
+
+impl std::fmt::Debug for FleetApp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FleetApp")
+            .field("title", &self.title)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Opens the cache; a problem is said, never fatal.
+fn open_cache(path: Option<&PathBuf>, problems: &mut Vec<(String, String)>) -> Option<Arc<Cache>> {
+    match Cache::open(path?, DEFAULT_CAP_BYTES) {
+        Ok((cache, warning)) => {
+            if let Some(w) = warning {
+                problems.push(("The local cache was rebuilt".into(), w));
+            }
+            Some(Arc::new(cache))
+        }
+        Err(e) => {
+            problems.push(("Working without a local cache".into(), e.to_string()));
+            None
+        }
+    }
+}
+
+/// Starts the embedded sandbox; it always runs, so switching to it is
+/// instant.
+fn start_sandbox(
+    options: &AppOptions,
+    problems: &mut Vec<(String, String)>,
+) -> Option<EmbeddedSandbox> {
+    let mut config = SandboxConfig::default()
+        .clock(options.clock.map_or(Clock::System, Clock::Fixed))
+        .fleet_size(
+            options
+                .sandbox_fleet_size
+                .unwrap_or(crate::sandbox::DEFAULT_FLEET_SIZE),
+        );
+    if let Some(dir) = &options.sandbox_data_dir {
+        config = config.data_dir(dir);
+    }
+    EmbeddedSandbox::start(config)
+        .inspect_err(|e| {
+            problems.push(("The embedded sandbox did not start".into(), e.to_string()));
+        })
+        .ok()
+}
+
+impl FleetApp {
+    pub fn new(cc: &eframe::CreationContext<'_>, options: AppOptions) -> Self {
+        let ctx = cc.egui_ctx.clone();
+        let wake = Arc::new(move || ctx.request_repaint());
+        let mut problems: Vec<(String, String)> = Vec::new();
+        let cache = open_cache(options.cache_path.as_ref(), &mut problems);
+        let sandbox = start_sandbox(&options, &mut problems);
+        let embedded = sandbox.as_ref().map(|s| EmbeddedLogin {
+            base_url: s.base_url(),
+            username: crate::sandbox::auth::DEMO_USER.to_owned(),
+            password: SecretValue::new(crate::sandbox::auth::DEMO_PASSWORD),
+        });
+        let settings: Option<Settings> = cc
+            .storage
+            .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
+            .or_else(|| options.settings.clone());
+
+        // Where to start: the command line's service, else the last profile
+        // used, else the embedded sandbox.
+        let profile = settings
+            .as_ref()
+            .filter(|_| options.service.is_none())
+            .and_then(|s| s.active_profile.and_then(|i| s.profiles.get(i).cloned()));
+        let (connection, token) = match (&options.service, &profile) {
+            (Some(s), _) => (
+                Connection::service(&s.base_url, s.allow_insecure_http),
+                s.token.clone(),
+            ),
+            (None, Some(p)) => (Connection::profile(p), None),
+            (None, None) => (
+                Connection::embedded(
+                    embedded
+                        .as_ref()
+                        .map_or("http://127.0.0.1:0", |e| e.base_url.as_str()),
+                ),
+                None,
+            ),
+        };
+
+        let mut client = connection.config.clone();
+        client.token = token;
+        let worker = match Worker::spawn(
+            WorkerConfig {
+                client: Some(client),
+                cache: cache.clone(),
+                offline: false,
+            },
+            wake.clone(),
+        ) {
+            Ok(w) => w,
+            Err(e) => {
+                problems.push(("Could not connect".into(), e.to_string()));
+                // Still run, without a service: the user can fix the connection.
+                let offline = WorkerConfig {
+                    client: None,
+                    cache,
+                    offline: true,
+                };
+                match Worker::spawn(offline, wake) {
+                    Ok(w) => w,
+                    Err(e) => panic!("the background worker cannot start: {e}"),
+                }
+            }
+        };
+
+        let mut state = AppState::new(connection, options.clock);
+        state.conn.embedded = embedded;
+        state.map.online_tiles = options.online_tiles;
+        state.tile_cache_dir = options.tile_cache_dir.clone();
+        state.exports.directory = options.export_dir.clone();
+        if let Some(s) = settings {
+            state.restore(s);
+        }
+        for (title, detail) in problems {
+            state.notify(Level::Error, title, detail);
+        }
+        let first = match (&options.service, &profile, &state.conn.embedded) {
+            (Some(_), _, _) => state.start(),
+            (None, Some(p), _) => vec![Command::UseProfile {
+                config: p.client_config(),
+                token: None,
+            }],
+            (None, None, Some(login)) => vec![login.command()],
+            // No sandbox: the error is said; the user picks a connection.
+            (None, None, None) => Vec::new(),
+        };
+        let mut app = Self {
+            title: String::new(),
+            view: ViewState::default(),
+            worker,
+            state,
+            _sandbox: sandbox,
+        };
+        app.send(first);
+        app
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    fn send(&mut self, commands: Vec<Command>) {
+        for c in commands {
+            self.worker.send(c);
+        }
+    }
+
+    /// Applies whatever the worker has said since the last frame.
+    pub fn poll_worker(&mut self) {
+        for event in self.worker.drain() {
+            let commands = self.state.on_event(event);
+            self.send(commands);
+        }
+    }
+}
+
+impl eframe::App for FleetApp {
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        self.poll_worker();
+        let commands = self.state.tick(now_secs());
+        self.send(commands);
+        if self.state.offline().is_some() {
+            // The retry countdown and the next try need frames.
+            ctx.request_repaint_after(std::time::Duration::from_secs(1));
+        }
+        let dt_secs = ctx.input(|i| i.stable_dt);
+        if self.state.advance_replay(f64::from(dt_secs)) {
+            ctx.request_repaint();
+        }
+        let title = self.state.title();
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let actions = crate::ui::app_ui(ui, &self.state, &mut self.view, now_secs());
+        for action in actions {
+            let commands = self.state.on_action(action);
+            self.send(commands);
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, SETTINGS_KEY, &self.state.settings());
+    }
+}

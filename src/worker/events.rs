@@ -1,0 +1,153 @@
+//! What the worker answers: `Event`s, decoded and ready to show. Each
+//! carries the request it answers and what it is about (machine, window),
+//! so a reader can match it to what it asked.
+
+use std::sync::Arc;
+
+use super::fetch::{Fetched, Progress};
+use super::messages::{ExportOutcome, OfflineSince, RequestId, Target};
+use super::tokens::TokenPlace;
+use crate::api::model::{
+    ActivityRow, DataSource, EquipmentHistory, EquipmentSummary, FaultRow, Integration,
+};
+use crate::api::time::TimeWindow;
+use crate::api::{ApiError, DataKind, SeriesSource};
+use crate::export::shown::ExportKey;
+use crate::series::{PlotSeries, Track};
+
+/// What a catalog write did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CatalogChange {
+    Created { id: Option<i64> },
+    Updated { id: i64 },
+    Deleted { id: i64 },
+    StatusSet { id: i64, active: bool },
+}
+
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// The worker now talks to this base URL; `token_place` says where its
+    /// token is kept, when it came from a profile.
+    Connected {
+        request: RequestId,
+        base_url: String,
+        token_place: Option<TokenPlace>,
+    },
+    /// A connection test's outcome: integrations counted, or the error.
+    ConnectionTested {
+        request: RequestId,
+        result: Result<usize, ApiError>,
+    },
+    Progress {
+        target: Target,
+        request: RequestId,
+        progress: Progress,
+    },
+    /// Raw rows of a series window, merged from the cache and the service.
+    Series {
+        request: RequestId,
+        equipment: i64,
+        source: SeriesSource,
+        fetched: Arc<Fetched>,
+    },
+    Faults {
+        request: RequestId,
+        equipment: i64,
+        window: TimeWindow,
+        rows: Vec<FaultRow>,
+        offline: OfflineSince,
+    },
+    Activities {
+        request: RequestId,
+        equipment: i64,
+        window: TimeWindow,
+        rows: Vec<ActivityRow>,
+        offline: OfflineSince,
+    },
+    Plot {
+        request: RequestId,
+        equipment: i64,
+        kind: DataKind,
+        window: TimeWindow,
+        series: Arc<PlotSeries>,
+        offline: OfflineSince,
+    },
+    Track {
+        request: RequestId,
+        equipment: i64,
+        window: TimeWindow,
+        track: Arc<Track>,
+        offline: OfflineSince,
+    },
+    History {
+        request: RequestId,
+        equipment: i64,
+        window: TimeWindow,
+        history: Arc<EquipmentHistory>,
+        /// The service's JSON, when asked for (`keep_body`).
+        body: Option<Arc<Vec<u8>>>,
+        offline: OfflineSince,
+        /// Requests made to the service for it (0: from the cache).
+        requests: usize,
+    },
+    /// One more page of the fleet: `done` of `total` read so far.
+    FleetPage {
+        request: RequestId,
+        equipments: Vec<EquipmentSummary>,
+        done: i64,
+        total: i64,
+        finished: bool,
+    },
+    /// The service could not be reached: the fleet as last discovered.
+    FleetCached {
+        request: RequestId,
+        equipments: Vec<EquipmentSummary>,
+        fetched_at: i64,
+    },
+    /// The probe reached the service.
+    Reachable { request: RequestId },
+    /// An export ended; `what` it was (`faults (CSV)`).
+    Exported {
+        request: RequestId,
+        key: ExportKey,
+        what: String,
+        outcome: ExportOutcome,
+    },
+    Catalog {
+        request: RequestId,
+        sources: Vec<DataSource>,
+        integrations: Vec<Integration>,
+    },
+    CatalogChanged {
+        request: RequestId,
+        change: CatalogChange,
+    },
+    Failed {
+        target: Target,
+        request: RequestId,
+        error: ApiError,
+    },
+}
+
+impl Event {
+    pub fn request(&self) -> RequestId {
+        match self {
+            Event::Connected { request, .. }
+            | Event::ConnectionTested { request, .. }
+            | Event::Progress { request, .. }
+            | Event::Series { request, .. }
+            | Event::Faults { request, .. }
+            | Event::Activities { request, .. }
+            | Event::Plot { request, .. }
+            | Event::Track { request, .. }
+            | Event::History { request, .. }
+            | Event::FleetPage { request, .. }
+            | Event::FleetCached { request, .. }
+            | Event::Reachable { request }
+            | Event::Exported { request, .. }
+            | Event::Catalog { request, .. }
+            | Event::CatalogChanged { request, .. }
+            | Event::Failed { request, .. } => *request,
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! What each command does once it runs as a task: fetch, decode and index
+//! off the async threads, and say so in one event.
+
+use std::sync::Arc;
+
+use super::events::{CatalogChange, Event};
+use super::export::export_file;
+use super::messages::Command;
+use super::task::{TaskCtx, decode_off_thread};
+use crate::api::model::{ActivityRow, Envelope, EquipmentHistory, FaultRow, PositionRow};
+use crate::api::{ApiError, DataKind, SeriesSource};
+use crate::series::{PlotSeries, Track, TrackSample};
+
+impl TaskCtx {
+    pub async fn run(self, command: Command) {
+        if let Err(e) = self.execute(command).await {
+            self.fail(e);
+        }
+    }
+
+    async fn execute(&self, command: Command) -> Result<(), ApiError> {
+        let id = self.id;
+        match command {
+            Command::FetchSeries {
+                equipment,
+                source,
+                window,
+                offline,
+            } => {
+                let fetched = self.fetch(equipment, source, window, offline).await?;
+                self.emit(Event::Series {
+                    request: id,
+                    equipment,
+                    source,
+                    fetched: Arc::new(fetched),
+                });
+            }
+            Command::FetchFaults { equipment, window } => {
+                let fetched = self
+                    .fetch(equipment, SeriesSource::Faults, window, false)
+                    .await?;
+                let offline = fetched.offline_since();
+                let rows = decode_off_thread("faults", move || fetched.typed::<FaultRow>()).await?;
+                self.emit(Event::Faults {
+                    request: id,
+                    equipment,
+                    window,
+                    rows,
+                    offline,
+                });
+            }
+            Command::FetchActivities { equipment, window } => {
+                let source = SeriesSource::Kind(DataKind::Activities);
+                let fetched = self.fetch(equipment, source, window, false).await?;
+                let offline = fetched.offline_since();
+                let rows =
+                    decode_off_thread("activities", move || fetched.typed::<ActivityRow>()).await?;
+                self.emit(Event::Activities {
+                    request: id,
+                    equipment,
+                    window,
+                    rows,
+                    offline,
+                });
+            }
+            Command::FetchPlot {
+                equipment,
+                kind,
+                window,
+            } => {
+                let fetched = self
+                    .fetch(equipment, SeriesSource::Kind(kind), window, false)
+                    .await?;
+                let offline = fetched.offline_since();
+                let series =
+                    decode_off_thread(kind.wire(), move || fetched.series().map(PlotSeries::new))
+                        .await?;
+                self.emit(Event::Plot {
+                    request: id,
+                    equipment,
+                    kind,
+                    window,
+                    series: Arc::new(series),
+                    offline,
+                });
+            }
+            Command::FetchTrack { equipment, window } => {
+                let source = SeriesSource::Kind(DataKind::Positions);
+                let fetched = self.fetch(equipment, source, window, false).await?;
+                let offline = fetched.offline_since();
+                let track = decode_off_thread("positions", move || {
+                    fetched
+                        .typed::<PositionRow>()
+                        .map(|rows| Track::new(rows.iter().map(TrackSample::from).collect()))
+                })
+                .await?;
+                self.emit(Event::Track {
+                    request: id,
+                    equipment,
+                    window,
+                    track: Arc::new(track),
+                    offline,
+                });
+            }
+            Command::FetchHistory {
+                equipment,
+                window,
+                keep_body,
+                offline,
+            } => {
+                let (body, served_offline, requests) =
+                    self.history_body(equipment, window, offline).await?;
+                let body = Arc::new(body);
+                let decoded = body.clone();
+                let history = decode_off_thread("history", move || {
+                    serde_json::from_slice::<Envelope<EquipmentHistory>>(&decoded).map(|e| e.data)
+                })
+                .await?;
+                self.emit(Event::History {
+                    request: id,
+                    equipment,
+                    window,
+                    history: Arc::new(history),
+                    body: keep_body.then_some(body),
+                    offline: served_offline,
+                    requests,
+                });
+            }
+            Command::DiscoverFleet { window } => self.discover_fleet(window).await?,
+            Command::Export(job) => {
+                let what = job.content.describe();
+                let key = job.content.key();
+                let outcome = export_file(job).await;
+                self.emit(Event::Exported {
+                    request: id,
+                    key,
+                    what,
+                    outcome,
+                });
+            }
+            Command::Probe => {
+                self.client()?.data_sources().await?;
+                self.emit(Event::Reachable { request: id });
+            }
+            Command::LoadCatalog => {
+                let client = self.client()?;
+                let (sources, integrations) =
+                    tokio::try_join!(client.data_sources(), client.integrations())?;
+                self.emit(Event::Catalog {
+                    request: id,
+                    sources,
+                    integrations,
+                });
+            }
+            Command::CreateIntegration(body) => {
+                let resp = self.client()?.create_integration(&body).await?;
+                self.emit(Event::CatalogChanged {
+                    request: id,
+                    change: CatalogChange::Created {
+                        id: resp.integration_id,
+                    },
+                });
+            }
+            Command::UpdateIntegration {
+                id: integration,
+                body,
+            } => {
+                self.client()?
+                    .update_integration(integration, &body)
+                    .await?;
+                self.emit(Event::CatalogChanged {
+                    request: id,
+                    change: CatalogChange::Updated { id: integration },
+                });
+            }
+            Command::DeleteIntegration { id: integration } => {
+                self.client()?.delete_integration(integration).await?;
+                self.emit(Event::CatalogChanged {
+                    request: id,
+                    change: CatalogChange::Deleted { id: integration },
+                });
+            }
+            Command::SetIntegrationActive {
+                id: integration,
+                active,
+            } => {
+                let client = self.client()?;
+                if active {
+                    client.activate_integration(integration).await?;
+                } else {
+                    client.deactivate_integration(integration).await?;
+                }
+                self.emit(Event::CatalogChanged {
+                    request: id,
+                    change: CatalogChange::StatusSet {
+                        id: integration,
+                        active,
+                    },
+                });
+            }
+            // Handled by the command loop itself.
+            Command::Connect(_)
+            | Command::Login { .. }
+            | Command::UseProfile { .. }
+            | Command::TestConnection { .. }
+            | Command::Cancel(_) => {}
+        }
+        Ok(())
+    }
+}

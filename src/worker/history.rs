@@ -1,0 +1,67 @@
+//! The single-equipment history of a window: a settled copy from the
+//! cache, else the service (keeping the last answer of the window for
+//! offline use), else, with the service away, that last answer.
+
+use super::messages::OfflineSince;
+use super::task::{TaskCtx, read_or_warn};
+use crate::api::ApiError;
+use crate::api::time::{TimeWindow, now_secs};
+use crate::cache::CacheKey;
+
+/// Cache kinds beside the series: the settled history of a window, and the
+/// last history seen of it (for offline use).
+pub const HISTORY_KIND: &str = "history";
+const HISTORY_SNAPSHOT_KIND: &str = "history/latest";
+
+impl TaskCtx {
+    /// The history body of a window, when it was fetched if served from
+    /// the cache with the service away, and the requests made (0 or 1).
+    pub async fn history_body(
+        &self,
+        equipment: i64,
+        window: TimeWindow,
+        offline: bool,
+    ) -> Result<(Vec<u8>, OfflineSince, usize), ApiError> {
+        let settled = CacheKey::new(&self.base_url, equipment, HISTORY_KIND);
+        let latest = CacheKey::new(&self.base_url, equipment, HISTORY_SNAPSHOT_KIND);
+        let cache = self.cache.as_deref();
+        if let Some(doc) = cache.and_then(|c| read_or_warn(c.get_document(&settled, window))) {
+            return Ok((doc.rows_json, None, 0));
+        }
+        let answer = match (offline, self.client()) {
+            (false, Ok(client)) => client.history_body(equipment, window).await,
+            (true, _) => Err(ApiError::NotConnected),
+            (false, Err(e)) => Err(e),
+        };
+        match answer {
+            Ok(body) => {
+                if let Some(c) = cache {
+                    let now = now_secs();
+                    let stored = c
+                        .put_document(&settled, window, &body, now)
+                        .and_then(|kept| {
+                            if kept {
+                                Ok(())
+                            } else {
+                                c.put_snapshot(&latest, window, &body, now)
+                            }
+                        });
+                    if let Err(e) = stored {
+                        tracing::warn!("could not cache the history: {e}");
+                    }
+                }
+                Ok((body.to_vec(), None, 1))
+            }
+            Err(e) if offline || e.is_unreachable() => {
+                match cache.and_then(|c| read_or_warn(c.get_document(&latest, window))) {
+                    Some(doc) => {
+                        tracing::warn!("{e}; serving the cached history");
+                        Ok((doc.rows_json, Some(doc.fetched_at), usize::from(!offline)))
+                    }
+                    None => Err(e),
+                }
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
