@@ -53,10 +53,7 @@ impl AppState {
             conn: ConnectionState::new(connection),
             fleet: FleetState::default(),
             machine: MachineView::new(today),
-            timeline: TimelineState {
-                plot_kinds: TimelineState::default_kinds(),
-                ..TimelineState::default()
-            },
+            timeline: TimelineState::new(),
             catalog: CatalogState::default(),
             exports: Exports::default(),
             notifications: Notifications::default(),

@@ -88,9 +88,21 @@ pub struct TimelineState {
     pub replay: Replay,
     /// Index of the activity highlighted on the map.
     pub selected_activity: Option<usize>,
+    /// Replayed time not yet applied: the cursor moves in whole seconds, so
+    /// at slow speeds a frame's share is carried to the next (without it,
+    /// each frame moved at least a second, 60 s/s at 60 frames a second).
+    replay_carry_secs: f64,
 }
 
 impl TimelineState {
+    /// A timeline plotting the default kinds.
+    pub fn new() -> Self {
+        Self {
+            plot_kinds: Self::default_kinds(),
+            ..Self::default()
+        }
+    }
+
     pub fn default_kinds() -> Vec<DataKind> {
         vec![DataKind::FuelRemaining, DataKind::EngineCondition]
     }
@@ -194,8 +206,10 @@ impl TimelineState {
             .cursor
             .filter(|c| (since..until).contains(c))
             .unwrap_or(since);
-        let step = (dt_secs.max(0.0) * self.replay.speed).round() as i64;
-        let mut t = start.saturating_add(step.max(1));
+        let due = self.replay_carry_secs + dt_secs.max(0.0) * self.replay.speed;
+        let step = due.floor();
+        self.replay_carry_secs = due - step;
+        let mut t = start.saturating_add(step as i64);
         if self.replay.skip_engine_off {
             let off = match self.track.value() {
                 _ if !engine.is_empty() => engine_off_end(engine, t),
@@ -259,6 +273,30 @@ mod tests {
         // Paused: nothing moves.
         assert!(!s.advance_replay(1.0, 1000, 2000, &[]));
         assert_eq!(s.cursor, Some(2000));
+    }
+
+    #[test]
+    fn slow_replays_move_at_their_speed_whatever_the_frame_rate() {
+        for (speed, fps) in [(1.0, 60.0), (10.0, 60.0), (1.0, 13.0), (10.0, 144.0)] {
+            let mut s = TimelineState::default();
+            s.replay = Replay {
+                playing: true,
+                speed,
+                skip_engine_off: false,
+                follow: false,
+            };
+            s.cursor = Some(1_000);
+            let frames = (fps * 10.0) as usize;
+            for _ in 0..frames {
+                s.advance_replay(1.0 / fps, 0, 1_000_000, &[]);
+            }
+            let moved = s.cursor.unwrap_or_default() - 1_000;
+            let expected = (speed * 10.0) as i64;
+            assert!(
+                (moved - expected).abs() <= 1,
+                "{speed}x at {fps} fps moved {moved} s in 10 s, not {expected}"
+            );
+        }
     }
 
     #[test]
