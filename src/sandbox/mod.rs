@@ -8,6 +8,7 @@ pub mod chaos;
 pub mod embedded;
 pub mod encode;
 pub mod routes;
+pub mod shared;
 pub mod simulate;
 
 use std::net::SocketAddr;
@@ -22,6 +23,7 @@ use tokio::task::JoinHandle;
 use auth::Auth;
 use catalog::{Store, StoreError};
 use chaos::{Chaos, ChaosConfig};
+use shared::Shared;
 pub use simulate::Clock;
 use simulate::Simulator;
 
@@ -152,17 +154,6 @@ fn random_key() -> Vec<u8> {
         }
     }
     key
-}
-
-/// State shared by all handlers.
-#[derive(Debug)]
-pub struct Shared {
-    pub sim: Simulator,
-    pub store: Store,
-    pub auth: Auth,
-    pub chaos: Option<Arc<Chaos>>,
-    /// Requests received, for tests that check what a client sent.
-    pub requests: AtomicU64,
 }
 
 #[derive(Debug, thiserror::Error)]
