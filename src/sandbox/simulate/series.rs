@@ -8,7 +8,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::catalogue::{DIESEL_FAULTS, ELECTRIC_FAULTS, level_label};
+use super::catalogue::fault_codes::{DIESEL_FAULTS, ELECTRIC_FAULTS, level_label};
 use super::day::{Cumulative, SegKind, Totals};
 use super::machine::{
     Feed, LatLon, Machine, address, hash3, haversine_m, round_to, rounded, unit,
