@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod catalog;
 pub mod chaos;
+pub mod clock;
 pub mod embedded;
 pub mod encode;
 pub mod routes;
@@ -23,8 +24,8 @@ use tokio::task::JoinHandle;
 use auth::Auth;
 use catalog::{Store, StoreError};
 use chaos::{Chaos, ChaosConfig};
+pub use clock::{Clock, ManualClock};
 use shared::Shared;
-pub use simulate::Clock;
 use simulate::Simulator;
 
 /// Default fleet size: a mixed fleet of about 60 machines.
@@ -102,9 +103,9 @@ impl SandboxConfig {
         };
         let key = store.secret("jwt_key", random_key)?;
         let shared = Arc::new(Shared {
-            sim: Simulator::new(self.fleet_size, self.clock),
+            sim: Simulator::new(self.fleet_size, self.clock.clone()),
             store,
-            auth: Auth::new(&key, self.token_ttl_secs),
+            auth: Auth::new(&key, self.token_ttl_secs, self.clock.clone()),
             chaos: self
                 .chaos
                 .is_active()
