@@ -15,10 +15,11 @@ use common::{Goals, best_of};
 
 use fleetview::api::model::{DailyUsageRow, Envelope, PositionRow, SeriesData};
 use fleetview::api::time::{SECS_PER_DAY, TimeWindow, format_wire, parse_wire};
+use fleetview::sandbox::Clock;
 use fleetview::sandbox::encode::PositionsWriter;
 use fleetview::sandbox::simulate::machine::Feed;
 use fleetview::sandbox::simulate::series::Rows;
-use fleetview::sandbox::simulate::{Clock, Machine, Simulator};
+use fleetview::sandbox::simulate::{Machine, Simulator};
 use fleetview::series::decode_envelope;
 
 /// `min_rows_per_sec` applies to rows of typical size (positions); rows of

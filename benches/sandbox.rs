@@ -19,9 +19,10 @@ use common::{Goals, best_of};
 
 use fleetview::api::model::{Envelope, PositionRow, SeriesData};
 use fleetview::api::time::{SECS_PER_DAY, TimeWindow, parse_wire};
+use fleetview::sandbox::Clock;
 use fleetview::sandbox::encode::{PositionsWriter, positions_envelope};
 use fleetview::sandbox::simulate::machine::Feed;
-use fleetview::sandbox::simulate::{Clock, FIRST_ID, Machine, Simulator};
+use fleetview::sandbox::simulate::{FIRST_ID, Machine, Simulator};
 
 /// What the sandbox's `/positions` handler does: generate and stream.
 fn generate_and_serialise(sim: &Simulator, m: &Machine, w: TimeWindow) -> Vec<u8> {

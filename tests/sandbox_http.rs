@@ -9,6 +9,7 @@ use common::{Sandbox, start, start_with, window_query};
 use fleetview::api::DataKind;
 use fleetview::api::model::*;
 use fleetview::sandbox::simulate::FIRST_ID;
+use fleetview::sandbox::{Clock, ManualClock};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
@@ -86,23 +87,40 @@ async fn every_route_refuses_missing_malformed_expired_and_foreign_tokens() {
     let sb = start().await;
     // A token signed by another sandbox (another key).
     let other = start().await;
-    let expiring = start_with(common::fixed_config().token_ttl_secs(1)).await;
-    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    // A token that expires: its sandbox's clock is moved past its lifetime.
+    let hand = ManualClock::new(common::now());
+    let expiring = start_with(
+        common::fixed_config()
+            .clock(Clock::Manual(hand.clone()))
+            .token_ttl_secs(1),
+    )
+    .await;
+    let (status, _) = expiring.get("/catalog/dataSources").await;
+    assert_eq!(status, StatusCode::OK, "valid before it expires");
+    hand.advance(2);
 
     for (method, path, body) in every_operation() {
-        for (token, what) in [
-            (None, "no token"),
-            (Some("garbage"), "malformed token"),
-            (Some(other.token.as_str()), "token signed by another key"),
-            (Some(expiring.token.as_str()), "expired token"),
+        for (at, token, what) in [
+            (&sb, None, "no token"),
+            (&sb, Some("garbage"), "malformed token"),
+            (
+                &sb,
+                Some(other.token.as_str()),
+                "token signed by another key",
+            ),
+            // At the sandbox that signed it, so that expiry is what fails.
+            (&expiring, Some(expiring.token.as_str()), "expired token"),
         ] {
-            let (status, resp) = sb.call_as(token, method.clone(), &path, body.clone()).await;
+            let (status, resp) = at.call_as(token, method.clone(), &path, body.clone()).await;
             assert_message(
                 status,
                 &resp,
                 StatusCode::UNAUTHORIZED,
                 &format!("{method} {path} with {what}"),
             );
+            if what == "expired token" {
+                assert_eq!(resp["message"], "the access token has expired");
+            }
         }
     }
     // The expired token really was valid at its own sandbox before expiry:

@@ -5,6 +5,8 @@ use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation, decode, encode};
 use serde::{Deserialize, Serialize};
 
+use super::clock::Clock;
+
 /// The sandbox's one account.
 pub const DEMO_USER: &str = "demo";
 pub const DEMO_PASSWORD: &str = "demo";
@@ -22,20 +24,24 @@ pub struct Auth {
     decoding: DecodingKey,
     validation: Validation,
     ttl_secs: i64,
+    clock: Clock,
 }
 
 impl std::fmt::Debug for Auth {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Auth")
             .field("ttl_secs", &self.ttl_secs)
+            .field("clock", &self.clock)
             .finish_non_exhaustive()
     }
 }
 
 impl Auth {
-    pub fn new(secret: &[u8], ttl_secs: i64) -> Self {
+    pub fn new(secret: &[u8], ttl_secs: i64, clock: Clock) -> Self {
         let mut validation = Validation::new(Algorithm::HS256);
-        // Expiry is exact: a token is refused from its `exp` second on.
+        // `verify` checks expiry against `clock`; the library would check it
+        // against the computer's clock.
+        validation.validate_exp = false;
         validation.leeway = 0;
         validation.set_required_spec_claims(&["exp", "sub"]);
         Self {
@@ -43,6 +49,7 @@ impl Auth {
             decoding: DecodingKey::from_secret(secret),
             validation,
             ttl_secs,
+            clock,
         }
     }
 
@@ -50,10 +57,11 @@ impl Auth {
         self.ttl_secs
     }
 
-    /// Issues a token valid for the configured lifetime from now (the real
-    /// clock, whatever clock the simulated data runs on).
+    /// Issues a token valid for the configured lifetime from now: the
+    /// computer's clock whatever instant the simulated data stands at,
+    /// unless time is moved by hand ([`Clock::token_now`]).
     pub fn issue(&self, user: &str) -> Result<String, jsonwebtoken::errors::Error> {
-        self.issue_at(user, crate::api::time::now_secs())
+        self.issue_at(user, self.clock.token_now())
     }
 
     fn issue_at(&self, user: &str, now: i64) -> Result<String, jsonwebtoken::errors::Error> {
@@ -68,9 +76,13 @@ impl Auth {
     /// Checks a token; the error is the message a 401 carries.
     pub fn verify(&self, token: &str) -> Result<(), &'static str> {
         match decode::<Claims>(token, &self.decoding, &self.validation) {
+            // Expiry is exact, with no leeway: a token is accepted up to its
+            // `exp` second and refused after it.
+            Ok(data) if data.claims.exp < self.clock.token_now() => {
+                Err("the access token has expired")
+            }
             Ok(_) => Ok(()),
             Err(e) => Err(match e.kind() {
-                ErrorKind::ExpiredSignature => "the access token has expired",
                 ErrorKind::InvalidSignature => "the access token signature is invalid",
                 _ => "the access token is malformed",
             }),
@@ -85,14 +97,15 @@ impl Auth {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sandbox::clock::ManualClock;
 
     #[test]
     fn issued_tokens_verify_until_they_expire() {
-        let auth = Auth::new(b"k1", 60);
+        let auth = Auth::new(b"k1", 60, Clock::System);
         let now = crate::api::time::now_secs();
         let token = auth.issue("demo").expect("sign");
         assert_eq!(auth.verify(&token), Ok(()));
-        let other = Auth::new(b"k2", 60);
+        let other = Auth::new(b"k2", 60, Clock::System);
         assert_eq!(
             other.verify(&token),
             Err("the access token signature is invalid")
@@ -103,5 +116,22 @@ mod tests {
         );
         let old = auth.issue_at("demo", now - 3600).expect("sign");
         assert_eq!(auth.verify(&old), Err("the access token has expired"));
+    }
+
+    #[test]
+    fn tokens_expire_on_a_clock_moved_by_hand() {
+        let hand = ManualClock::new(1_750_000_000);
+        let auth = Auth::new(b"k1", 60, Clock::Manual(hand.clone()));
+        let token = auth.issue("demo").expect("sign");
+        hand.advance(60);
+        assert_eq!(auth.verify(&token), Ok(()), "valid up to its exp second");
+        hand.advance(1);
+        assert_eq!(auth.verify(&token), Err("the access token has expired"));
+        // Another key is refused for its signature, whatever the time.
+        let other = Auth::new(b"k2", 60, Clock::Manual(hand));
+        assert_eq!(
+            other.verify(&token),
+            Err("the access token signature is invalid")
+        );
     }
 }

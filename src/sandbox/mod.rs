@@ -5,9 +5,11 @@
 pub mod auth;
 pub mod catalog;
 pub mod chaos;
+pub mod clock;
 pub mod embedded;
 pub mod encode;
 pub mod routes;
+pub mod shared;
 pub mod simulate;
 
 use std::net::SocketAddr;
@@ -22,7 +24,8 @@ use tokio::task::JoinHandle;
 use auth::Auth;
 use catalog::{Store, StoreError};
 use chaos::{Chaos, ChaosConfig};
-pub use simulate::Clock;
+pub use clock::{Clock, ManualClock};
+use shared::Shared;
 use simulate::Simulator;
 
 /// Default fleet size: a mixed fleet of about 60 machines.
@@ -100,9 +103,9 @@ impl SandboxConfig {
         };
         let key = store.secret("jwt_key", random_key)?;
         let shared = Arc::new(Shared {
-            sim: Simulator::new(self.fleet_size, self.clock),
+            sim: Simulator::new(self.fleet_size, self.clock.clone()),
             store,
-            auth: Auth::new(&key, self.token_ttl_secs),
+            auth: Auth::new(&key, self.token_ttl_secs, self.clock.clone()),
             chaos: self
                 .chaos
                 .is_active()
@@ -152,17 +155,6 @@ fn random_key() -> Vec<u8> {
         }
     }
     key
-}
-
-/// State shared by all handlers.
-#[derive(Debug)]
-pub struct Shared {
-    pub sim: Simulator,
-    pub store: Store,
-    pub auth: Auth,
-    pub chaos: Option<Arc<Chaos>>,
-    /// Requests received, for tests that check what a client sent.
-    pub requests: AtomicU64,
 }
 
 #[derive(Debug, thiserror::Error)]

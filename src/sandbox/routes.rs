@@ -14,10 +14,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch, post};
 use serde::Serialize;
 
-use super::Shared;
 use super::auth::Auth;
 use super::catalog::{StoreError, data_sources};
 use super::encode::PositionsWriter;
+use super::shared::Shared;
 use super::simulate::Machine;
 use super::simulate::series::Rows;
 use crate::api::DataKind;

@@ -5,7 +5,7 @@
 //! move segments (inside sessions, bounded by engine events), hours and fuel
 //! accrue only inside sessions, counters are sums of daily totals.
 
-use super::catalogue::Class;
+use super::catalogue::models::Class;
 use super::machine::{LatLon, Machine, Rng, bearing_deg, hash2, hash3, haversine_m, unit};
 use crate::api::time::SECS_PER_DAY;
 

@@ -1,7 +1,8 @@
 //! Machine identity as a pure function of the equipment index, plus the small
 //! deterministic RNG and the geography every generator shares.
 
-use super::catalogue::{CLASS_CYCLE, Class, MODELS, Model, SITES, Site, is_tracker_source};
+use super::catalogue::models::{CLASS_CYCLE, Class, MODELS, Model, is_tracker_source};
+use super::catalogue::sites::{SITES, Site};
 use crate::api::time::days_from_civil;
 pub use crate::geo::{LatLon, bearing_deg, haversine_m};
 

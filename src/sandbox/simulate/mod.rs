@@ -17,24 +17,8 @@ use std::sync::Mutex;
 use day::{Cumulative, DayPlan, Totals, totals_until};
 pub use machine::{FIRST_ID, Machine};
 
-use crate::api::time::{SECS_PER_DAY, now_secs};
-
-/// What "now" is for the simulator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Clock {
-    System,
-    /// A fixed instant, so tests see exactly the same data on every run.
-    Fixed(i64),
-}
-
-impl Clock {
-    pub fn now(self) -> i64 {
-        match self {
-            Clock::System => now_secs(),
-            Clock::Fixed(t) => t,
-        }
-    }
-}
+use super::clock::Clock;
+use crate::api::time::SECS_PER_DAY;
 
 /// Days between memoised cumulative checkpoints.
 const CHECKPOINT_DAYS: i64 = 32;

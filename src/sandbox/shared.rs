@@ -1,0 +1,21 @@
+//! The state every request handler shares: the simulator, the catalog
+//! store, the token signer and the fault injector.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+
+use super::auth::Auth;
+use super::catalog::Store;
+use super::chaos::Chaos;
+use super::simulate::Simulator;
+
+/// State shared by all handlers.
+#[derive(Debug)]
+pub struct Shared {
+    pub sim: Simulator,
+    pub store: Store,
+    pub auth: Auth,
+    pub chaos: Option<Arc<Chaos>>,
+    /// Requests received, for tests that check what a client sent.
+    pub requests: AtomicU64,
+}

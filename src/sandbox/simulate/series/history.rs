@@ -1,0 +1,109 @@
+//! The composite operations: an equipment's history and an equipment of
+//! the deprecated fleet history, assembled from the other row families.
+
+use super::rows::{Rows, Val};
+use crate::api::DataKind;
+use crate::api::model::*;
+use crate::api::time::TimeWindow;
+use crate::sandbox::simulate::Simulator;
+use crate::sandbox::simulate::machine::Machine;
+
+impl Simulator {
+    pub fn history(&self, m: &Machine, w: TimeWindow) -> EquipmentHistory {
+        let positions = self
+            .positions(m, w)
+            .into_iter()
+            .map(|p| HistoryPositionRow {
+                latitude: p.latitude,
+                longitude: p.longitude,
+                date: p.date,
+            })
+            .collect();
+        let faults = self
+            .faults(m, w)
+            .into_iter()
+            .map(|f| HistoryFaultRow {
+                level_label: f.level_label,
+                severity: f.severity,
+                identifier: f.identifier,
+                description: f.description,
+                date: f.date,
+            })
+            .collect();
+        EquipmentHistory {
+            id: m.id,
+            name: m.name.clone(),
+            make: m.model.make.to_owned(),
+            model: m.model.model.to_owned(),
+            serial_number: m.serial_number.clone(),
+            pin: m.pin.clone(),
+            vin: m.vin.clone(),
+            positions: Page::of(positions),
+            fault_codes: Page::of(faults),
+            fuel_remainings: Page::of(self.fuel_remainings(m, w)),
+            engine_conditions: Page::of(self.engine_conditions(m, w)),
+            daily_usages: Page::of(self.daily_usages(m, w)),
+        }
+    }
+
+    /// One equipment of the deprecated fleet history: the same data as
+    /// `/history`, less `levelLabel`, `fuelUsed.estimated`, `co2`, PIN and VIN.
+    pub fn fleet_equipment(&self, m: &Machine, w: TimeWindow) -> FleetEquipment {
+        let h = self.history(m, w);
+        FleetEquipment {
+            id: h.id,
+            name: h.name,
+            make: h.make,
+            model: h.model,
+            serial_number: h.serial_number,
+            positions: h.positions,
+            fault_codes: Page::of(
+                h.fault_codes
+                    .rows
+                    .into_iter()
+                    .map(|f| FleetFaultRow {
+                        severity: f.severity,
+                        identifier: f.identifier,
+                        description: f.description,
+                        date: f.date,
+                    })
+                    .collect(),
+            ),
+            fuel_remainings: h.fuel_remainings,
+            engine_conditions: h.engine_conditions,
+            daily_usages: Page::of(h.daily_usages.rows.into_iter().map(Into::into).collect()),
+        }
+    }
+
+    fn fuel_remainings(&self, m: &Machine, w: TimeWindow) -> Vec<FuelRemainingRow> {
+        match self.kind_rows(m, DataKind::FuelRemaining, w) {
+            Rows::Values(rows) => rows
+                .into_iter()
+                .filter_map(|r| match r.get("percent") {
+                    Some(Val::F(percent)) => Some(FuelRemainingRow {
+                        percent,
+                        date: Timestamp(r.date),
+                    }),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn engine_conditions(&self, m: &Machine, w: TimeWindow) -> Vec<EngineConditionRow> {
+        match self.kind_rows(m, DataKind::EngineCondition, w) {
+            Rows::Values(rows) => rows
+                .into_iter()
+                .filter_map(|r| match r.get("running") {
+                    Some(Val::B(running)) => Some(EngineConditionRow {
+                        running,
+                        date: Timestamp(r.date),
+                    }),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! Rows of every data kind over a window, read off the day plans.
+//!
+//! Row shapes follow D7: every row has `date`; values are named as in the
+//! daily-usage members (`hour`, `fuelUsed`+`unit`, `odometer`+`unit`, `count`,
+//! `payload`+`payloadUnit`, `percent`, `speed`+`speedUnit`, `weight`+`unit`)
+//! or plainly (`voltage`, `temperature`, `current`, `energy`, `power`, `state`,
+//! `value`) with a `unit` where one applies.
+
+mod daily;
+mod faults;
+mod figures;
+mod history;
+mod positions;
+mod rows;
+mod values;
+mod walk;
+
+pub use rows::{KindRow, Rows, Val};
+
+pub use values::supports;

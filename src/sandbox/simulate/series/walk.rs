@@ -1,0 +1,64 @@
+//! Walking a window day by day: the days of a machine that overlap the
+//! window and have begun, with the running sums carried from one day to the
+//! next rather than recomputed.
+
+use crate::api::time::{SECS_PER_DAY, TimeWindow};
+use crate::sandbox::simulate::machine::Machine;
+use crate::sandbox::simulate::{DayCtx, Simulator, is_refuel_day};
+
+impl Simulator {
+    /// Calls `f` for each day of `m` that overlaps `w` and has begun, with
+    /// the running sums carried forward instead of recomputed per day.
+    pub(super) fn walk_days(
+        &self,
+        m: &Machine,
+        w: TimeWindow,
+        sums: bool,
+        mut f: impl FnMut(&DayCtx),
+    ) {
+        let now = self.now();
+        let first = w.since.div_euclid(SECS_PER_DAY).max(m.commissioned_day);
+        let last = w.until.min(now).div_euclid(SECS_PER_DAY);
+        if first > last {
+            return;
+        }
+        let mut ctx = self.day_context(m, first, now, sums);
+        loop {
+            f(&ctx);
+            let day = ctx.plan.day + 1;
+            if day > last {
+                break;
+            }
+            let totals = ctx.day_totals();
+            let fuel_at_start = if ctx.refuel.is_some() {
+                totals.fuel_l
+            } else {
+                ctx.fuel_at_start + totals.fuel_l
+            };
+            let before = ctx.before.plus(&totals);
+            let plan = m.plan(day, now);
+            let refuel = if m.model.tank_l > 0.0 && is_refuel_day(m, day) {
+                plan.sessions.first().map(|s| s.start)
+            } else {
+                None
+            };
+            ctx = DayCtx {
+                m,
+                plan,
+                before,
+                refuel,
+                fuel_at_start,
+            };
+        }
+    }
+
+    pub(super) fn in_window(&self, w: TimeWindow, t: i64) -> bool {
+        w.contains(t) && t <= self.now()
+    }
+}
+
+/// Whether a window holds a 00:00:00Z, the date of daily rows.
+pub(super) fn has_day_start(w: TimeWindow) -> bool {
+    w.since.div_euclid(SECS_PER_DAY) != w.until.div_euclid(SECS_PER_DAY)
+        || w.since.rem_euclid(SECS_PER_DAY) == 0
+}
