@@ -143,10 +143,12 @@ pub enum ConnectionAction {
         index: usize,
         token: Option<SecretValue>,
     },
-    /// Add (`index: None`) or change a profile.
+    /// Add (`index: None`) or change a profile, keeping `token` for it if
+    /// one was typed.
     SaveProfile {
         index: Option<usize>,
         profile: Profile,
+        token: Option<SecretValue>,
     },
     DeleteProfile(usize),
     /// Try a profile's address with one authenticated request.
@@ -181,6 +183,8 @@ pub struct ConnectionState {
     pub token_note: Option<String>,
     /// The last connection test: what the service said, or the error.
     pub test_result: Option<Result<String, String>>,
+    /// The notice of the last failure to connect, dismissed once connected.
+    pub failure_note: Option<u64>,
 }
 
 impl ConnectionState {
@@ -193,6 +197,7 @@ impl ConnectionState {
             embedded: None,
             token_note: None,
             test_result: None,
+            failure_note: None,
         }
     }
 
@@ -233,7 +238,17 @@ impl ConnectionState {
                     token,
                 });
             }
-            ConnectionAction::SaveProfile { index, profile } => {
+            ConnectionAction::SaveProfile {
+                index,
+                profile,
+                token,
+            } => {
+                if let Some(token) = token {
+                    out.commands.push(Command::StoreToken {
+                        config: profile.client_config(),
+                        token,
+                    });
+                }
                 match index.filter(|i| *i < self.profiles.len()) {
                     Some(i) => self.profiles[i] = profile,
                     None => self.profiles.push(profile),
@@ -271,10 +286,19 @@ impl ConnectionState {
         self.offline = None;
     }
 
-    /// The worker now talks to the service.
-    pub fn connected(&mut self, token_place: Option<TokenPlace>) {
-        self.token_note = token_place.map(|p| p.describe());
+    /// The worker now talks to the service; the notice of an earlier
+    /// failure to connect, to dismiss.
+    pub fn connected(&mut self, token_place: Option<TokenPlace>) -> Option<u64> {
+        if let Some(p) = token_place {
+            self.token_note = Some(p.describe());
+        }
         self.current.status = ConnStatus::Connected;
+        self.failure_note.take()
+    }
+
+    /// A profile's token was kept.
+    pub fn token_stored(&mut self, place: TokenPlace) {
+        self.token_note = Some(place.describe());
     }
 
     pub fn tested(&mut self, result: Result<String, String>) {

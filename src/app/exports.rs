@@ -47,7 +47,7 @@ impl Exports {
         notes: &mut Notifications,
     ) {
         self.under_way.retain(|(k, _)| k != key);
-        match outcome {
+        let _ = match outcome {
             ExportOutcome::Saved { path, rows } => notes.notify(
                 Level::Info,
                 format!("Exported {what}"),
@@ -59,7 +59,7 @@ impl Exports {
                 "Where no file dialog can open, start fleetview with --export-dir DIR to save exports there.",
             ),
             ExportOutcome::Failed(e) => notes.notify(Level::Error, format!("Could not export {what}"), e),
-        }
+        };
     }
 
     /// What is being exported, for the status bar.

@@ -27,7 +27,13 @@ pub struct Notifications {
 }
 
 impl Notifications {
-    pub fn notify(&mut self, level: Level, title: impl Into<String>, detail: impl Into<String>) {
+    /// Adds a notification; its id, to dismiss it when its cause is gone.
+    pub fn notify(
+        &mut self,
+        level: Level,
+        title: impl Into<String>,
+        detail: impl Into<String>,
+    ) -> u64 {
         self.next_id += 1;
         self.list.push(Notification {
             id: self.next_id,
@@ -38,6 +44,7 @@ impl Notifications {
         if self.list.len() > KEPT {
             self.list.remove(0);
         }
+        self.next_id
     }
 
     pub fn dismiss(&mut self, id: u64) {

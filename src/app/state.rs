@@ -209,8 +209,13 @@ impl AppState {
         }
     }
 
-    pub fn notify(&mut self, level: Level, title: impl Into<String>, detail: impl Into<String>) {
-        self.notifications.notify(level, title, detail);
+    pub fn notify(
+        &mut self,
+        level: Level,
+        title: impl Into<String>,
+        detail: impl Into<String>,
+    ) -> u64 {
+        self.notifications.notify(level, title, detail)
     }
 
     // ----------------------------------------------------------- actions
@@ -359,8 +364,11 @@ impl AppState {
                         .map_err(|e| e.to_string()),
                 );
             }
+            Event::TokenStored { token_place, .. } => self.conn.token_stored(token_place),
             Event::Connected { token_place, .. } => {
-                self.conn.connected(token_place);
+                if let Some(note) = self.conn.connected(token_place) {
+                    self.notifications.dismiss(note);
+                }
                 let mut out = Vec::new();
                 if self.fleet.equipments.is_empty() {
                     out.push(self.fleet.discover(self.now()));
@@ -521,7 +529,8 @@ impl AppState {
                     return;
                 }
             }
-            Target::ConnectionTest | Target::Series(_) | Target::Export(_) => {}
+            Target::ConnectionTest | Target::TokenStore | Target::Series(_) | Target::Export(_) => {
+            }
         }
         if let ApiError::Unauthorized {
             message: service, ..
@@ -554,7 +563,10 @@ impl AppState {
             Target::Catalog => "Could not load the integrations",
             _ => "A request failed",
         };
-        self.notify(Level::Error, title, message);
+        let note = self.notify(Level::Error, title, message);
+        if target == Target::Connection {
+            self.conn.failure_note = Some(note);
+        }
     }
 }
 
@@ -594,6 +606,7 @@ mod tests {
                     use_sandbox: true,
                     allow_insecure_http: false,
                 },
+                token: None,
             }
             .into(),
         );

@@ -278,14 +278,16 @@ mod tests {
     #[test]
     fn slow_replays_move_at_their_speed_whatever_the_frame_rate() {
         for (speed, fps) in [(1.0, 60.0), (10.0, 60.0), (1.0, 13.0), (10.0, 144.0)] {
-            let mut s = TimelineState::default();
-            s.replay = Replay {
-                playing: true,
-                speed,
-                skip_engine_off: false,
-                follow: false,
+            let mut s = TimelineState {
+                replay: Replay {
+                    playing: true,
+                    speed,
+                    skip_engine_off: false,
+                    follow: false,
+                },
+                cursor: Some(1_000),
+                ..TimelineState::default()
             };
-            s.cursor = Some(1_000);
             let frames = (fps * 10.0) as usize;
             for _ in 0..frames {
                 s.advance_replay(1.0 / fps, 0, 1_000_000, &[]);

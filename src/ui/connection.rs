@@ -203,7 +203,7 @@ fn connections_window_ui(
             ui.add(
                 egui::TextEdit::singleline(&mut view.profile_token)
                     .password(true)
-                    .hint_text("kept in the keychain")
+                    .hint_text("kept in the system keychain, else for this session")
                     .desired_width(320.0),
             )
             .labelled_by(l.id);
@@ -227,35 +227,37 @@ fn connections_window_ui(
                 .into(),
             );
         }
+        // A new profile becomes the last one once saved: the editor then
+        // edits it, so saving twice never adds it twice.
+        let saved_index = index.unwrap_or(state.conn.profiles.len());
         if ui.button("Save").clicked() {
             actions.push(
                 ConnectionAction::SaveProfile {
                     index: *index,
                     profile: profile.clone(),
+                    token: take_token(&mut view.profile_token),
                 }
                 .into(),
             );
+            *index = Some(saved_index);
         }
-        let can_connect = index.is_some();
-        if ui
-            .add_enabled(can_connect, egui::Button::new("Save and connect"))
-            .clicked()
-            && let Some(i) = *index
-        {
+        if ui.button("Save and connect").clicked() {
             actions.push(
                 ConnectionAction::SaveProfile {
-                    index: Some(i),
+                    index: *index,
                     profile: profile.clone(),
+                    token: None,
                 }
                 .into(),
             );
             actions.push(
                 ConnectionAction::UseProfile {
-                    index: i,
+                    index: saved_index,
                     token: take_token(&mut view.profile_token),
                 }
                 .into(),
             );
+            *index = Some(saved_index);
         }
         if let Some(i) = *index
             && ui.button("Delete profile").clicked()

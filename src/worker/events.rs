@@ -33,6 +33,11 @@ pub enum Event {
         base_url: String,
         token_place: Option<TokenPlace>,
     },
+    /// A profile's token was kept, there.
+    TokenStored {
+        request: RequestId,
+        token_place: TokenPlace,
+    },
     /// A connection test's outcome: integrations counted, or the error.
     ConnectionTested {
         request: RequestId,
@@ -134,6 +139,7 @@ impl Event {
         match self {
             Event::Connected { request, .. }
             | Event::ConnectionTested { request, .. }
+            | Event::TokenStored { request, .. }
             | Event::Progress { request, .. }
             | Event::Series { request, .. }
             | Event::Faults { request, .. }

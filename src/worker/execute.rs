@@ -203,6 +203,7 @@ impl TaskCtx {
             | Command::Login { .. }
             | Command::UseProfile { .. }
             | Command::TestConnection { .. }
+            | Command::StoreToken { .. }
             | Command::Cancel(_) => {}
         }
         Ok(())

@@ -41,6 +41,8 @@ pub type RequestId = u64;
 pub enum Target {
     Connection,
     ConnectionTest,
+    /// Keeping a profile's token.
+    TokenStore,
     Fleet,
     /// Raw rows of a series (for the command line's exports).
     Series(SeriesSource),
@@ -78,6 +80,11 @@ pub enum Command {
     UseProfile {
         config: ClientConfig,
         token: Option<SecretValue>,
+    },
+    /// Keep a token for a profile's address (keychain, else memory).
+    StoreToken {
+        config: ClientConfig,
+        token: SecretValue,
     },
     /// One authenticated request to see whether a service answers.
     TestConnection {
@@ -154,6 +161,7 @@ impl Command {
                 Target::Connection
             }
             Command::TestConnection { .. } => Target::ConnectionTest,
+            Command::StoreToken { .. } => Target::TokenStore,
             Command::FetchSeries { source, .. } => Target::Series(*source),
             Command::FetchFaults { .. } => Target::Faults,
             Command::FetchActivities { .. } => Target::Activities,

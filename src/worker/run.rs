@@ -111,6 +111,19 @@ pub async fn run(
                 };
                 session.install(result, Some(place), &shared, &target, id);
             }
+            Command::StoreToken { config, token } => {
+                let store = tokens.clone();
+                let key = config.base_url;
+                // The keychain may block (D-Bus): off the async threads.
+                let place = tokio::task::spawn_blocking(move || store.save(&key, &token))
+                    .await
+                    .unwrap_or_else(|e| TokenPlace::SessionOnly(e.to_string()));
+                let event = Event::TokenStored {
+                    request: id,
+                    token_place: place,
+                };
+                shared.emit(&target, id, event);
+            }
             Command::TestConnection { config, token } => {
                 let store = tokens.clone();
                 let key = config.base_url.clone();
