@@ -375,6 +375,7 @@ fn importance(xy: &[[f64; 2]]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geo::unmercator;
 
     fn sample(time: i64, lat: f64, lon: f64) -> TrackSample {
         TrackSample::at(time, lat, lon)
