@@ -11,16 +11,19 @@
 //! `extract.rs` decodes rows (the serde walk) and `builder.rs` turns their
 //! fields into channels; `plot.rs` holds [`PlotSeries`] (sorted, indexed).
 //! For drawing: [`minmax`] aggregates a channel to a few points per pixel
-//! column (M4), [`track`] simplifies positions per zoom level.
+//! column (M4), `columns.rs` keeps a line's M4 columns between frames
+//! ([`CachedLine`]), [`track`] simplifies positions per zoom level.
 
 mod builder;
 mod channel;
+mod columns;
 mod extract;
 pub mod minmax;
 mod plot;
 pub mod track;
 
 pub use channel::{Channel, ChannelKind, ESTIMATED_NO, ESTIMATED_UNKNOWN, ESTIMATED_YES, Series};
+pub use columns::{CachedLine, LineKey, PLOT_VALUE_LIMIT};
 pub use extract::{DecodeError, EnvelopeInfo, decode_envelope, decode_rows};
 pub use minmax::{Lattice, MinMaxIndex, m4_lattice};
 pub use plot::PlotSeries;

@@ -21,8 +21,7 @@ use super::theme;
 use crate::api::DataKind;
 use crate::api::model::EngineEvent;
 use crate::app::{Action, AppState};
-use crate::series::minmax::{Lattice, m4_lattice, neighbours};
-use crate::series::{ChannelKind, PlotSeries};
+use crate::series::{CachedLine, ChannelKind, LineKey, PlotSeries};
 use crate::worker::ExportContent;
 
 /// Height of a plot of values, and of one lane of states.
@@ -40,129 +39,6 @@ fn short_name(name: &str) -> String {
     let mut s: String = name.chars().take(LANE_NAME_CHARS - 1).collect();
     s.push('…');
     s
-}
-
-/// What one assembled line was made for.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct LineKey {
-    data: usize,
-    t0: f64,
-    t1: f64,
-    columns: usize,
-}
-
-/// One channel's aggregated line. Its M4 columns sit on a lattice anchored
-/// at time 0, so while the view pans at one zoom the columns still in view
-/// are kept and only those coming into view are computed.
-#[derive(Debug, Default)]
-pub struct CachedLine {
-    key: Option<LineKey>,
-    /// The data and lattice the columns belong to.
-    source: Option<(usize, Lattice)>,
-    /// Lattice column of `columns[0]`.
-    first: i64,
-    columns: Vec<Vec<usize>>,
-    /// Runs of finite points: a missing value ends a run (a gap). egui_plot
-    /// must never see a NaN: it compares screen positions.
-    runs: Vec<Vec<PlotPoint>>,
-    /// Samples alone between gaps, drawn as dots so they are not lost.
-    dots: Vec<PlotPoint>,
-    estimated: Vec<PlotPoint>,
-}
-
-/// Values beyond this are drawn at it. egui_plot pads a flat line by the
-/// time span in view; past ~1e15 that padding is lost to f64 precision and
-/// the bounds degenerate. No telemetry comes near it.
-const PLOT_VALUE_LIMIT: f64 = 1e12;
-
-impl CachedLine {
-    /// Brings the line up to date for a view of `t0..t1` over `columns`
-    /// pixel columns.
-    fn update(&mut self, series: &PlotSeries, ch: usize, key: LineKey) {
-        if self.key == Some(key) {
-            return;
-        }
-        self.key = Some(key);
-        self.runs.clear();
-        self.dots.clear();
-        self.estimated.clear();
-        let c = &series.series.channels[ch];
-        let times = &series.series.times;
-        let (Some(index), Some(lattice)) = (
-            series.indexes.get(ch).and_then(Option::as_ref),
-            Lattice::for_view(key.t0, key.t1, key.columns),
-        ) else {
-            return;
-        };
-        let ks = lattice.columns(key.t0, key.t1);
-        let (k0, k1) = (*ks.start(), *ks.end());
-        if self.source != Some((key.data, lattice)) {
-            self.source = Some((key.data, lattice));
-            self.columns.clear();
-        }
-        // Keep the overlap with what is held, compute the rest.
-        let held = self.first..self.first + self.columns.len() as i64;
-        let (keep_lo, keep_hi) = (k0.max(held.start), (k1 + 1).min(held.end));
-        let mut cols = if keep_lo < keep_hi {
-            let kept = self.columns
-                [(keep_lo - self.first) as usize..(keep_hi - self.first) as usize]
-                .to_vec();
-            let mut cols = if k0 < keep_lo {
-                m4_lattice(times, &c.values, index, lattice, k0..=keep_lo - 1)
-            } else {
-                Vec::new()
-            };
-            cols.extend(kept);
-            if keep_hi <= k1 {
-                cols.extend(m4_lattice(times, &c.values, index, lattice, keep_hi..=k1));
-            }
-            cols
-        } else {
-            m4_lattice(times, &c.values, index, lattice, ks)
-        };
-        std::mem::swap(&mut self.columns, &mut cols);
-        self.first = k0;
-        let (before, after) = neighbours(
-            times,
-            k0 as f64 * lattice.width,
-            (k1 + 1) as f64 * lattice.width,
-        );
-        let positions = before
-            .into_iter()
-            .chain(self.columns.iter().flatten().copied())
-            .chain(after);
-        let (mut runs, mut dots) = (
-            std::mem::take(&mut self.runs),
-            std::mem::take(&mut self.dots),
-        );
-        let mut run = Vec::new();
-        for i in positions {
-            let v = c.values[i];
-            if !v.is_finite() {
-                end_run(&mut run, &mut runs, &mut dots);
-                continue;
-            }
-            let p = PlotPoint::new(
-                times[i] as f64,
-                v.clamp(-PLOT_VALUE_LIMIT, PLOT_VALUE_LIMIT),
-            );
-            run.push(p);
-            if c.estimated_at(i) == Some(true) {
-                self.estimated.push(p);
-            }
-        }
-        end_run(&mut run, &mut runs, &mut dots);
-        (self.runs, self.dots) = (runs, dots);
-    }
-}
-
-/// Ends a run of points: two or more make a line, a lone one a dot.
-fn end_run(run: &mut Vec<PlotPoint>, runs: &mut Vec<Vec<PlotPoint>>, dots: &mut Vec<PlotPoint>) {
-    match run.len() {
-        0 => {}
-        1 => dots.append(run),
-        _ => runs.push(std::mem::take(run)),
-    }
 }
 
 /// What the plots remember between frames.
@@ -385,25 +261,25 @@ pub fn values_plot_ui(
                 let color = theme::series_color(k);
                 let name = c.title();
                 // Runs and dots share the name: one legend entry.
-                for run in &cached.runs {
+                for run in cached.runs() {
                     pui.line(
-                        Line::new(name.clone(), PlotPoints::Owned(run.clone()))
+                        Line::new(name.clone(), plot_points(run))
                             .color(color)
                             .width(1.5),
                     );
                 }
-                if !cached.dots.is_empty() {
+                if !cached.dots().is_empty() {
                     pui.points(
-                        Points::new(name.clone(), PlotPoints::Owned(cached.dots.clone()))
+                        Points::new(name.clone(), plot_points(cached.dots()))
                             .color(color)
                             .radius(2.0),
                     );
                 }
-                if !cached.estimated.is_empty() {
+                if !cached.estimated().is_empty() {
                     pui.points(
                         Points::new(
                             format!("{name} (estimated)"),
-                            PlotPoints::Owned(cached.estimated.clone()),
+                            plot_points(cached.estimated()),
                         )
                         .shape(MarkerShape::Diamond)
                         .filled(false)
@@ -415,6 +291,11 @@ pub fn values_plot_ui(
             cursor_ui(pui, cursor)
         });
     hover_and_click(&response)
+}
+
+/// The series' `[time, value]` points as egui_plot's.
+fn plot_points(points: &[[f64; 2]]) -> PlotPoints<'static> {
+    points.iter().copied().collect()
 }
 
 /// Lanes of states for `channels`: one row each, coloured runs per label,
@@ -709,60 +590,6 @@ pub fn plots_ui(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lines_break_at_gaps_keep_lone_samples_and_never_hold_a_nan() {
-        let mut c = crate::series::Channel {
-            name: "v".into(),
-            unit: None,
-            kind: ChannelKind::Numeric,
-            values: vec![
-                1.0,
-                2.0,
-                f64::NAN,
-                3.0,
-                f64::NAN,
-                1e308,
-                -1e308,
-                f64::INFINITY,
-            ],
-            labels: Vec::new(),
-            estimated: None,
-        };
-        c.values.truncate(8);
-        let series = PlotSeries::new(crate::series::Series {
-            times: (0..8).collect(),
-            channels: vec![c],
-            skipped_rows: 0,
-        });
-        let mut line = CachedLine::default();
-        line.update(
-            &series,
-            0,
-            LineKey {
-                data: 1,
-                t0: 0.0,
-                t1: 8.0,
-                columns: 1000,
-            },
-        );
-        assert_eq!(line.runs.len(), 2, "{:?}", line.runs);
-        assert_eq!(line.runs[0].len(), 2);
-        assert_eq!(line.dots.len(), 1, "the lone 3.0");
-        assert_eq!(line.dots[0].y, 3.0);
-        let last = &line.runs[1];
-        assert_eq!(
-            (last[0].y, last[1].y),
-            (PLOT_VALUE_LIMIT, -PLOT_VALUE_LIMIT)
-        );
-        assert!(
-            line.runs
-                .iter()
-                .flatten()
-                .chain(&line.dots)
-                .all(|p| p.x.is_finite() && p.y.is_finite())
-        );
-    }
 
     #[test]
     fn lane_names_are_shortened_to_fit_the_axis() {
