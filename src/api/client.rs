@@ -486,21 +486,6 @@ impl ApiClient {
         .await
     }
 
-    /// One data kind over a window, decoded into columns.
-    pub async fn data_kind(
-        &self,
-        id: i64,
-        kind: DataKind,
-        w: TimeWindow,
-    ) -> Result<(crate::series::EnvelopeInfo, crate::series::Series), ApiError> {
-        let path = Self::equipment_path(id, &kind.path_segment());
-        self.get_with(&path, &Self::window_query(w), |b, endpoint| {
-            crate::series::decode_envelope(b)
-                .map_err(|e| decode_error(endpoint, &e.to_string(), json_is_transient(b)))
-        })
-        .await
-    }
-
     /// Bodies of the given chunks, fetched `concurrency` at a time and
     /// yielded in chunk order.
     pub fn chunk_bodies(
@@ -622,11 +607,6 @@ impl ApiClient {
         )
         .await
     }
-}
-
-/// A body cut short or garbled is transient; one of the wrong shape is not.
-fn json_is_transient(bytes: &[u8]) -> bool {
-    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_err()
 }
 
 fn check_json(bytes: &[u8], endpoint: &str) -> Result<(), ApiError> {
