@@ -6,7 +6,7 @@ mod common;
 use std::time::Duration;
 
 use common::{Sandbox, start, start_with};
-use fleetview::api::client::{FleetPage, split_window};
+use fleetview::api::fleet::{FleetPage, split_window};
 use fleetview::api::model::*;
 use fleetview::api::time::{SECS_PER_DAY, TimeWindow};
 use fleetview::api::{ApiClient, ApiError, ClientConfig, DataKind, RetryPolicy, SeriesSource};
