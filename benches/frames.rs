@@ -28,7 +28,7 @@ use egui::{Event, Pos2, RawInput, Rect, pos2, vec2};
 use fleetview::api::DataKind;
 use fleetview::geo::mercator;
 use fleetview::series::{
-    Channel, ChannelKind, Lattice, MinMaxIndex, PlotSeries, Series, m4_lattice,
+    CachedLine, Channel, ChannelKind, Lattice, MinMaxIndex, PlotSeries, Series, m4_lattice,
 };
 use fleetview::series::{Track, TrackSample};
 use fleetview::ui::map::{MapFrame, track_mesh};
@@ -77,7 +77,7 @@ fn plot_series(secs: i64) -> Arc<PlotSeries> {
 struct PlotBench {
     ctx: egui::Context,
     series: Arc<PlotSeries>,
-    lines: HashMap<(DataKind, usize), fleetview::ui::plots::CachedLine>,
+    lines: HashMap<(DataKind, usize), CachedLine>,
     frame: i64,
 }
 

@@ -267,7 +267,7 @@ async fn writer(
 fn is_loopback(base: &str) -> bool {
     reqwest::Url::parse(base)
         .ok()
-        .and_then(|u| u.host_str().map(fleetview::api::client::is_loopback_host))
+        .and_then(|u| u.host_str().map(fleetview::api::config::is_loopback_host))
         .unwrap_or(false)
 }
 

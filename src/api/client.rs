@@ -1,150 +1,24 @@
-//! The async HTTP client: one method per operation of the service.
+//! The async HTTP client: one method per operation of the service, how a
+//! request is sent, retried and its body decoded, and the login.
 //!
 //! GETs are retried with exponential backoff and jitter on network errors,
 //! timeouts, 5xx, 429 and bodies cut short (bounded); POST, PATCH and DELETE
-//! are never retried. Long windows are fetched as grid-aligned chunks with
-//! bounded concurrency and returned in order (see [`ApiClient::chunk_bodies`]).
+//! are never retried. The operations live by what they reach: `fleet.rs`
+//! the equipments' series over time windows (long windows fetched as
+//! grid-aligned chunks with bounded concurrency, returned in order: see
+//! [`ApiClient::chunk_bodies`]) and the fleet history, `catalog.rs` data
+//! sources and integrations; `config.rs` holds what the client is made from.
 
-use std::net::IpAddr;
 use std::time::Duration;
 
 use bytes::Bytes;
-use futures_util::stream::{self, Stream, StreamExt};
 use reqwest::{Method, StatusCode, Url, header};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::DataKind;
+use super::config::{ClientConfig, USER_AGENT};
 use super::error::ApiError;
-use super::model::*;
-use super::time::{SECS_PER_DAY, TimeWindow, format_wire};
-
-pub const USER_AGENT: &str = concat!(
-    "fleetview/",
-    env!("CARGO_PKG_VERSION"),
-    " (desktop fleet telematics viewer)"
-);
-
-/// The service never returns more than this many equipments per page (D5).
-pub const MAX_PAGE: i64 = 50;
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct RetryPolicy {
-    pub max_retries: u32,
-    pub base_delay: Duration,
-    pub max_delay: Duration,
-}
-
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        Self {
-            max_retries: 4,
-            base_delay: Duration::from_millis(250),
-            max_delay: Duration::from_secs(8),
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub struct ClientConfig {
-    pub base_url: String,
-    pub token: Option<SecretValue>,
-    /// D12: allow sending the token over plain http beyond loopback.
-    pub allow_insecure_http: bool,
-    pub connect_timeout: Duration,
-    pub request_timeout: Duration,
-    pub retry: RetryPolicy,
-    /// Chunk requests in flight at once.
-    pub concurrency: usize,
-}
-
-impl ClientConfig {
-    pub fn new(base_url: impl Into<String>) -> Self {
-        Self {
-            base_url: base_url.into(),
-            token: None,
-            allow_insecure_http: false,
-            connect_timeout: Duration::from_secs(5),
-            request_timeout: Duration::from_secs(60),
-            retry: RetryPolicy::default(),
-            concurrency: 4,
-        }
-    }
-
-    pub fn token(mut self, token: impl Into<String>) -> Self {
-        self.token = Some(SecretValue::new(token));
-        self
-    }
-}
-
-/// One page of the deprecated fleet history, with where it stands.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FleetPage {
-    pub offset: i64,
-    pub total: i64,
-    pub equipments: Vec<FleetEquipment>,
-}
-
-impl FleetPage {
-    /// Equipments read so far, including this page.
-    pub fn done(&self) -> i64 {
-        self.offset + self.equipments.len() as i64
-    }
-}
-
-/// What a chunked fetch is for: a data kind (activities and positions
-/// included) or faults.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SeriesSource {
-    Kind(DataKind),
-    Faults,
-}
-
-impl SeriesSource {
-    /// The path segment after `/v2/fleet/equipments/{id}/`.
-    pub fn path_segment(self) -> String {
-        match self {
-            SeriesSource::Kind(k) => k.path_segment(),
-            SeriesSource::Faults => "faults".to_owned(),
-        }
-    }
-
-    /// A stable name (the wire name), used as a cache key.
-    pub fn name(self) -> &'static str {
-        match self {
-            SeriesSource::Kind(k) => k.wire(),
-            SeriesSource::Faults => "faults",
-        }
-    }
-
-    /// Chunk length: a week of dense series, a year of daily ones.
-    pub fn chunk_secs(self) -> i64 {
-        match self {
-            SeriesSource::Kind(k) if k.is_daily() => 366 * SECS_PER_DAY,
-            SeriesSource::Faults => 92 * SECS_PER_DAY,
-            _ => 7 * SECS_PER_DAY,
-        }
-    }
-}
-
-/// Splits `w` at multiples of `chunk_secs` since the epoch, so the same
-/// chunks come back for overlapping windows (and can be cached as such).
-/// Windows are inclusive, so chunks never share a second.
-pub fn split_window(w: TimeWindow, chunk_secs: i64) -> Vec<TimeWindow> {
-    let chunk_secs = chunk_secs.max(1);
-    let mut out = Vec::new();
-    let mut since = w.since;
-    while since <= w.until {
-        let grid_end = (since.div_euclid(chunk_secs) + 1) * chunk_secs - 1;
-        let until = grid_end.min(w.until);
-        out.push(TimeWindow { since, until });
-        if until == i64::MAX {
-            break;
-        }
-        since = until + 1;
-    }
-    out
-}
+use super::model::{ErrorBody, LoginRequest, LoginResponse, SecretValue};
 
 #[derive(Debug, Clone)]
 pub struct ApiClient {
@@ -154,40 +28,9 @@ pub struct ApiClient {
     config: ClientConfig,
 }
 
-/// Whether a URL's host is this machine (`localhost`, 127.0.0.0/8, `::1`).
-pub fn is_loopback_host(host: &str) -> bool {
-    let trimmed = host.trim_start_matches('[').trim_end_matches(']');
-    trimmed.eq_ignore_ascii_case("localhost")
-        || trimmed.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
-}
-
 impl ApiClient {
     pub fn new(config: ClientConfig) -> Result<Self, ApiError> {
-        let invalid = |reason: &str| ApiError::InvalidBaseUrl {
-            url: config.base_url.clone(),
-            reason: reason.into(),
-        };
-        let mut base = Url::parse(config.base_url.trim()).map_err(|e| invalid(&e.to_string()))?;
-        if !matches!(base.scheme(), "http" | "https") {
-            return Err(invalid("the scheme must be http or https"));
-        }
-        let host = base
-            .host_str()
-            .ok_or_else(|| invalid("no host"))?
-            .to_owned();
-        let loopback = is_loopback_host(&host);
-        if base.scheme() == "http"
-            && config.token.is_some()
-            && !loopback
-            && !config.allow_insecure_http
-        {
-            return Err(ApiError::InsecureTransport { host });
-        }
-        // Paths are joined below the base path.
-        if !base.path().ends_with('/') {
-            let path = format!("{}/", base.path());
-            base.set_path(&path);
-        }
+        let (base, loopback) = config.checked_base()?;
         let mut builder = reqwest::Client::builder()
             .user_agent(USER_AGENT)
             .connect_timeout(config.connect_timeout)
@@ -196,7 +39,9 @@ impl ApiClient {
         if loopback {
             builder = builder.no_proxy();
         }
-        let http = builder.build().map_err(|e| invalid(&e.to_string()))?;
+        let http = builder
+            .build()
+            .map_err(|e| config.invalid_base(&e.to_string()))?;
         Ok(Self {
             http,
             base,
@@ -318,7 +163,7 @@ impl ApiClient {
     }
 
     /// GET with retries; `decode` turns the body into the result.
-    async fn get_with<T>(
+    pub(super) async fn get_with<T>(
         &self,
         path: &str,
         query: &[(&str, String)],
@@ -347,7 +192,7 @@ impl ApiClient {
         }
     }
 
-    async fn get_json<T: DeserializeOwned>(
+    pub(super) async fn get_json<T: DeserializeOwned>(
         &self,
         path: &str,
         query: &[(&str, String)],
@@ -356,7 +201,7 @@ impl ApiClient {
     }
 
     /// A request that changes state: sent once, never retried.
-    async fn write<T: DeserializeOwned>(
+    pub(super) async fn write<T: DeserializeOwned>(
         &self,
         method: Method,
         path: &str,
@@ -398,238 +243,10 @@ impl ApiClient {
         let resp: LoginResponse = decode_json(&bytes, endpoint)?;
         Ok(resp.token)
     }
-
-    // ---------------------------------------------------------- time series
-
-    fn window_query(w: TimeWindow) -> Vec<(&'static str, String)> {
-        vec![
-            ("since", format_wire(w.since)),
-            ("until", format_wire(w.until)),
-        ]
-    }
-
-    fn equipment_path(id: i64, segment: &str) -> String {
-        format!("v2/fleet/equipments/{id}/{segment}")
-    }
-
-    pub async fn activities(
-        &self,
-        id: i64,
-        w: TimeWindow,
-    ) -> Result<SeriesData<ActivityRow>, ApiError> {
-        let env: Envelope<_> = self
-            .get_json(
-                &Self::equipment_path(id, "activities"),
-                &Self::window_query(w),
-            )
-            .await?;
-        Ok(env.data)
-    }
-
-    pub async fn faults(&self, id: i64, w: TimeWindow) -> Result<SeriesData<FaultRow>, ApiError> {
-        let env: Envelope<_> = self
-            .get_json(&Self::equipment_path(id, "faults"), &Self::window_query(w))
-            .await?;
-        Ok(env.data)
-    }
-
-    pub async fn positions(
-        &self,
-        id: i64,
-        w: TimeWindow,
-    ) -> Result<SeriesData<PositionRow>, ApiError> {
-        let env: Envelope<_> = self
-            .get_json(
-                &Self::equipment_path(id, "positions"),
-                &Self::window_query(w),
-            )
-            .await?;
-        Ok(env.data)
-    }
-
-    pub async fn history(&self, id: i64, w: TimeWindow) -> Result<EquipmentHistory, ApiError> {
-        let env: Envelope<_> = self
-            .get_json(&Self::equipment_path(id, "history"), &Self::window_query(w))
-            .await?;
-        Ok(env.data)
-    }
-
-    /// The raw body of `/{id}/history` (checked to be whole JSON).
-    pub async fn history_body(&self, id: i64, w: TimeWindow) -> Result<Bytes, ApiError> {
-        self.get_with(
-            &Self::equipment_path(id, "history"),
-            &Self::window_query(w),
-            |b, endpoint| {
-                check_json(b, endpoint)?;
-                Ok(Bytes::copy_from_slice(b))
-            },
-        )
-        .await
-    }
-
-    /// The raw body of `/{id}/{source}` for a window (an envelope).
-    pub async fn series_body(
-        &self,
-        id: i64,
-        source: SeriesSource,
-        w: TimeWindow,
-    ) -> Result<Bytes, ApiError> {
-        self.get_with(
-            &Self::equipment_path(id, &source.path_segment()),
-            &Self::window_query(w),
-            |b, endpoint| {
-                // Check it is whole JSON now, so a body cut short is retried.
-                check_json(b, endpoint)?;
-                Ok(Bytes::copy_from_slice(b))
-            },
-        )
-        .await
-    }
-
-    /// One data kind over a window, decoded into columns.
-    pub async fn data_kind(
-        &self,
-        id: i64,
-        kind: DataKind,
-        w: TimeWindow,
-    ) -> Result<(crate::series::EnvelopeInfo, crate::series::Series), ApiError> {
-        let path = Self::equipment_path(id, &kind.path_segment());
-        self.get_with(&path, &Self::window_query(w), |b, endpoint| {
-            crate::series::decode_envelope(b)
-                .map_err(|e| decode_error(endpoint, &e.to_string(), json_is_transient(b)))
-        })
-        .await
-    }
-
-    /// Bodies of the given chunks, fetched `concurrency` at a time and
-    /// yielded in chunk order.
-    pub fn chunk_bodies(
-        &self,
-        id: i64,
-        source: SeriesSource,
-        chunks: Vec<TimeWindow>,
-    ) -> impl Stream<Item = (TimeWindow, Result<Bytes, ApiError>)> + '_ {
-        let concurrency = self.config.concurrency.max(1);
-        stream::iter(chunks)
-            .map(move |w| async move { (w, self.series_body(id, source, w).await) })
-            .buffered(concurrency)
-    }
-
-    // ------------------------------------------------------ fleet (deprecated)
-
-    pub async fn fleet_history_page(
-        &self,
-        w: TimeWindow,
-        limit: i64,
-        offset: i64,
-    ) -> Result<FleetHistory, ApiError> {
-        let mut query = Self::window_query(w);
-        query.push(("limit", limit.clamp(1, MAX_PAGE).to_string()));
-        query.push(("offset", offset.max(0).to_string()));
-        let env: Envelope<FleetHistory> =
-            self.get_json("v2/fleet/equipments/history", &query).await?;
-        Ok(env.data)
-    }
-
-    /// Every page of the deprecated fleet history, 50 at a time, as a stream:
-    /// each item tells how far the reading has come.
-    pub fn fleet_history(
-        &self,
-        w: TimeWindow,
-    ) -> impl Stream<Item = Result<FleetPage, ApiError>> + '_ {
-        stream::try_unfold(Some((0i64, None::<i64>)), move |state| async move {
-            let Some((offset, total)) = state else {
-                return Ok(None);
-            };
-            if total.is_some_and(|t| offset >= t) {
-                return Ok(None);
-            }
-            let page = self.fleet_history_page(w, MAX_PAGE, offset).await?;
-            let total = i64::from(page.total);
-            let count = page.rows.len() as i64;
-            let next = if count == 0 {
-                None
-            } else {
-                Some((offset + count, Some(total)))
-            };
-            Ok(Some((
-                FleetPage {
-                    offset,
-                    total,
-                    equipments: page.rows,
-                },
-                next,
-            )))
-        })
-    }
-
-    // -------------------------------------------------------------- catalog
-
-    pub async fn data_sources(&self) -> Result<Vec<DataSource>, ApiError> {
-        let list: DataSourceList = self.get_json("catalog/dataSources", &[]).await?;
-        Ok(list.data_sources)
-    }
-
-    pub async fn integrations(&self) -> Result<Vec<Integration>, ApiError> {
-        let list: IntegrationList = self.get_json("catalog/integrations", &[]).await?;
-        Ok(list.integrations)
-    }
-
-    pub async fn create_integration(
-        &self,
-        body: &CreateIntegration,
-    ) -> Result<CreateIntegrationResponse, ApiError> {
-        self.write(Method::POST, "catalog/integrations", Some(body))
-            .await
-    }
-
-    pub async fn update_integration(
-        &self,
-        id: i64,
-        body: &UpdateIntegration,
-    ) -> Result<UpdateIntegrationResponse, ApiError> {
-        self.write(
-            Method::PATCH,
-            &format!("catalog/integrations/{id}"),
-            Some(body),
-        )
-        .await
-    }
-
-    pub async fn delete_integration(&self, id: i64) -> Result<IntegrationIdResponse, ApiError> {
-        self.write(
-            Method::DELETE,
-            &format!("catalog/integrations/{id}"),
-            None::<&()>,
-        )
-        .await
-    }
-
-    pub async fn activate_integration(&self, id: i64) -> Result<IntegrationIdResponse, ApiError> {
-        self.write(
-            Method::POST,
-            &format!("catalog/integrations/{id}/activate"),
-            None::<&()>,
-        )
-        .await
-    }
-
-    pub async fn deactivate_integration(&self, id: i64) -> Result<IntegrationIdResponse, ApiError> {
-        self.write(
-            Method::POST,
-            &format!("catalog/integrations/{id}/deactivate"),
-            None::<&()>,
-        )
-        .await
-    }
 }
 
-/// A body cut short or garbled is transient; one of the wrong shape is not.
-fn json_is_transient(bytes: &[u8]) -> bool {
-    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_err()
-}
-
-fn check_json(bytes: &[u8], endpoint: &str) -> Result<(), ApiError> {
+/// Checks a body is whole JSON: one cut short is a transient error.
+pub(super) fn check_json(bytes: &[u8], endpoint: &str) -> Result<(), ApiError> {
     serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
         .map(|_| ())
         .map_err(|e| decode_error(endpoint, &e.to_string(), true))
@@ -682,26 +299,6 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn windows_split_on_a_fixed_grid_without_overlap() {
-        let day = SECS_PER_DAY;
-        let w = TimeWindow {
-            since: 3 * day + 100,
-            until: 10 * day + 5,
-        };
-        let chunks = split_window(w, 2 * day);
-        assert_eq!(chunks.first().map(|c| c.since), Some(w.since));
-        assert_eq!(chunks.last().map(|c| c.until), Some(w.until));
-        for pair in chunks.windows(2) {
-            assert_eq!(pair[0].until + 1, pair[1].since);
-            assert_eq!(pair[1].since % (2 * day), 0);
-        }
-        assert_eq!(
-            split_window(TimeWindow { since: 5, until: 5 }, day).len(),
-            1
-        );
-    }
 
     #[test]
     fn plain_http_with_a_token_is_refused_beyond_loopback() {

@@ -1,17 +1,25 @@
 //! The service's wire model, data kinds and time windows.
 //!
-//! `client` is the async HTTP client, `error` its errors; `model` holds serde types for every resource and body of
-//! `fleet-service.md`, `data_kind` the `{dataKind}` values, `time` the wire
-//! date format and the D8 windows.
+//! `client` is the async HTTP client (how requests are sent, retried and
+//! decoded), `config` what it is made from (base URL checks, D12),
+//! `fleet` its calls under `/v2/fleet/` (series over windows, in chunks),
+//! `catalog` its catalog calls, `error` its errors; `model` holds serde
+//! types for every resource and body of `fleet-service.md`, `data_kind` the
+//! `{dataKind}` values, `time` the wire date format and the D8 windows.
 
 pub mod address;
+mod catalog;
 pub mod client;
+pub mod config;
 pub mod data_kind;
 pub mod error;
+pub mod fleet;
 pub mod model;
 pub mod time;
 
-pub use client::{ApiClient, ClientConfig, RetryPolicy, SeriesSource};
+pub use client::ApiClient;
+pub use config::{ClientConfig, RetryPolicy};
 pub use data_kind::{DataKind, UnknownDataKind};
 pub use error::ApiError;
+pub use fleet::SeriesSource;
 pub use time::{TimeError, TimeWindow, Timestamp};

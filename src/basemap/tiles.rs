@@ -12,7 +12,8 @@ use egui::{Rect, TextureHandle, TextureOptions, pos2};
 use walkers::sources::{Attribution, TileSource};
 use walkers::{HeaderValue, HttpOptions, HttpTiles, Tile, TileId, TilePiece, Tiles};
 
-use super::{DETAIL_ZOOM, Outlines, Palette, TILE_SIZE, render_tile};
+use super::outlines::Outlines;
+use super::render::{DETAIL_ZOOM, Palette, TILE_SIZE, render_tile};
 
 /// Deeper than this, tiles are the magnified quarter of their parent: the
 /// outlines hold no more detail.

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
-use crate::api::client::split_window;
+use crate::api::fleet::split_window;
 use crate::api::model::{ActivityRow, FaultRow, PositionRow};
 use crate::api::time::{TimeWindow, now_secs, parse_lenient};
 use crate::api::{ApiClient, ApiError, SeriesSource};

@@ -1,0 +1,107 @@
+//! How to reach the service: the base URL and its checks (D12: no token
+//! over plain http beyond this machine), the token, timeouts, retries and
+//! how many chunk requests may be in flight.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use reqwest::Url;
+
+use super::error::ApiError;
+use super::model::SecretValue;
+
+pub const USER_AGENT: &str = concat!(
+    "fleetview/",
+    env!("CARGO_PKG_VERSION"),
+    " (desktop fleet telematics viewer)"
+);
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetryPolicy {
+    pub max_retries: u32,
+    pub base_delay: Duration,
+    pub max_delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self {
+            max_retries: 4,
+            base_delay: Duration::from_millis(250),
+            max_delay: Duration::from_secs(8),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    pub base_url: String,
+    pub token: Option<SecretValue>,
+    /// D12: allow sending the token over plain http beyond loopback.
+    pub allow_insecure_http: bool,
+    pub connect_timeout: Duration,
+    pub request_timeout: Duration,
+    pub retry: RetryPolicy,
+    /// Chunk requests in flight at once.
+    pub concurrency: usize,
+}
+
+impl ClientConfig {
+    pub fn new(base_url: impl Into<String>) -> Self {
+        Self {
+            base_url: base_url.into(),
+            token: None,
+            allow_insecure_http: false,
+            connect_timeout: Duration::from_secs(5),
+            request_timeout: Duration::from_secs(60),
+            retry: RetryPolicy::default(),
+            concurrency: 4,
+        }
+    }
+
+    pub fn token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(SecretValue::new(token));
+        self
+    }
+
+    /// The base URL, checked (D12): http or https, with a host; a token is
+    /// sent over plain http to this machine only, unless allowed. Returned
+    /// ending in `/`, so paths are joined below it, with whether its host is
+    /// loopback.
+    pub(super) fn checked_base(&self) -> Result<(Url, bool), ApiError> {
+        let invalid = |reason: &str| self.invalid_base(reason);
+        let mut base = Url::parse(self.base_url.trim()).map_err(|e| invalid(&e.to_string()))?;
+        if !matches!(base.scheme(), "http" | "https") {
+            return Err(invalid("the scheme must be http or https"));
+        }
+        let host = base
+            .host_str()
+            .ok_or_else(|| invalid("no host"))?
+            .to_owned();
+        let loopback = is_loopback_host(&host);
+        if base.scheme() == "http" && self.token.is_some() && !loopback && !self.allow_insecure_http
+        {
+            return Err(ApiError::InsecureTransport { host });
+        }
+        // Paths are joined below the base path.
+        if !base.path().ends_with('/') {
+            let path = format!("{}/", base.path());
+            base.set_path(&path);
+        }
+        Ok((base, loopback))
+    }
+
+    pub(super) fn invalid_base(&self, reason: &str) -> ApiError {
+        ApiError::InvalidBaseUrl {
+            url: self.base_url.clone(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Whether a URL's host is this machine (`localhost`, 127.0.0.0/8, `::1`).
+pub fn is_loopback_host(host: &str) -> bool {
+    let trimmed = host.trim_start_matches('[').trim_end_matches(']');
+    trimmed.eq_ignore_ascii_case("localhost")
+        || trimmed.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}

@@ -1,0 +1,171 @@
+//! The state lanes of a kind: its boolean and label channels (engine
+//! started/stopped per D10, charging state, ...), one row each, coloured
+//! runs per state, sampled once per pixel column so any number of changes
+//! stays bounded.
+
+use egui_plot::{GridMark, HoverPosition, Plot, PlotPoint, PlotPoints, Polygon, Text};
+
+use super::time_axis::{Y_AXIS_WIDTH, cursor_ui, hover_and_click, time_axis_label, time_grid};
+use crate::api::DataKind;
+use crate::api::model::EngineEvent;
+use crate::series::{ChannelKind, PlotSeries};
+use crate::ui::theme;
+
+/// Height of one lane of states.
+const LANE_HEIGHT: f32 = 26.0;
+/// Lane names longer than this are shortened, so they fit the y axis.
+const LANE_NAME_CHARS: usize = 16;
+
+fn short_name(name: &str) -> String {
+    if name.chars().count() <= LANE_NAME_CHARS {
+        return name.to_owned();
+    }
+    let mut s: String = name.chars().take(LANE_NAME_CHARS - 1).collect();
+    s.push('…');
+    s
+}
+
+/// The state label of sample `i` of a lane channel.
+fn lane_label(kind: DataKind, series: &PlotSeries, channel: usize, i: usize) -> Option<String> {
+    let c = &series.series.channels[channel];
+    let v = *c.values.get(i)?;
+    if v.is_nan() {
+        return None;
+    }
+    match c.kind {
+        ChannelKind::Label => c.label_at(i).map(str::to_owned),
+        _ if kind == DataKind::EngineCondition && c.name == "running" => {
+            Some(EngineEvent::from_running_flag(v != 0.0).label().to_owned())
+        }
+        _ => Some(if v != 0.0 { "true" } else { "false" }.to_owned()),
+    }
+}
+
+/// Lanes of states for `channels`: one row each, coloured runs per label,
+/// sampled once per pixel column so any number of changes stays bounded.
+#[allow(clippy::too_many_arguments)]
+pub fn lanes_plot_ui(
+    ui: &mut egui::Ui,
+    id: egui::Id,
+    link: egui::Id,
+    kind: DataKind,
+    series: &PlotSeries,
+    channels: &[usize],
+    window: (i64, i64),
+    cursor: Option<i64>,
+    local: bool,
+) -> (Option<i64>, bool) {
+    let pixels_per_point = ui.ctx().pixels_per_point();
+    // One lane: named after the kind; several: after their channels.
+    let names: Vec<String> = if channels.len() == 1 {
+        vec![short_name(kind.display_name())]
+    } else {
+        channels
+            .iter()
+            .map(|c| short_name(&series.series.channels[*c].name))
+            .collect()
+    };
+    let rows = channels.len() as f64;
+    let response = Plot::new("plot")
+        .id(id)
+        .height(LANE_HEIGHT * channels.len() as f32 + 24.0)
+        .link_axis(link, [true, false])
+        .link_cursor(link, [true, false])
+        .default_x_bounds(window.0 as f64, window.1 as f64)
+        .default_y_bounds(0.0, rows)
+        .allow_zoom([true, false])
+        .allow_drag([true, false])
+        .allow_scroll([true, false])
+        .show_grid([true, false])
+        .y_axis_min_width(Y_AXIS_WIDTH)
+        .y_grid_spacer(move |_| {
+            (0..channels.len())
+                .map(|r| GridMark {
+                    value: r as f64 + 0.5,
+                    step_size: 1.0,
+                })
+                .collect()
+        })
+        .y_axis_formatter(move |m, _| {
+            let r = (m.value - 0.5).round();
+            if r >= 0.0 {
+                names.get(r as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .x_grid_spacer(time_grid)
+        .x_axis_formatter(move |m, r| time_axis_label(m, r, local))
+        .label_formatter(move |h| {
+            let p = match h {
+                HoverPosition::NearDataPoint { position, .. }
+                | HoverPosition::Elsewhere { position } => *position,
+            };
+            Some(theme::format_time(p.x as i64, local))
+        })
+        .show(ui, |pui| {
+            let b = pui.plot_bounds();
+            let (t0, t1) = (b.min()[0], b.max()[0]);
+            let columns = (pui.response().rect.width() * pixels_per_point).max(1.0) as usize;
+            let column_secs = (t1 - t0) / columns as f64;
+            let times = &series.series.times;
+            for (row, &ch) in channels.iter().enumerate() {
+                // Runs of the same label, sampled at each column's start.
+                let mut runs: Vec<(f64, f64, String)> = Vec::new();
+                for col in 0..columns {
+                    let t = t0 + column_secs * col as f64;
+                    let k = times.partition_point(|x| (*x as f64) <= t);
+                    let Some(label) = k
+                        .checked_sub(1)
+                        .and_then(|i| lane_label(kind, series, ch, i))
+                    else {
+                        continue;
+                    };
+                    let end = t + column_secs;
+                    match runs.last_mut() {
+                        Some(r) if r.2 == label && (r.1 - t).abs() < column_secs * 0.5 => r.1 = end,
+                        _ => runs.push((t, end, label)),
+                    }
+                }
+                let (y0, y1) = (row as f64 + 0.1, row as f64 + 0.9);
+                for (a, z, label) in runs {
+                    let color = theme::state_color(&label);
+                    pui.polygon(
+                        Polygon::new(
+                            "",
+                            PlotPoints::new(vec![[a, y0], [z, y0], [z, y1], [a, y1]]),
+                        )
+                        .fill_color(color)
+                        .width(0.0)
+                        .allow_hover(false),
+                    );
+                    let px = (z - a) / column_secs / f64::from(pixels_per_point);
+                    if px > 60.0 {
+                        pui.text(
+                            Text::new(
+                                "",
+                                PlotPoint::new((a + z) / 2.0, row as f64 + 0.5),
+                                egui::RichText::new(label).color(egui::Color32::BLACK),
+                            )
+                            .allow_hover(false),
+                        );
+                    }
+                }
+            }
+            cursor_ui(pui, cursor)
+        });
+    hover_and_click(&response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lane_names_are_shortened_to_fit_the_axis() {
+        assert_eq!(short_name("running"), "running");
+        let s = short_name("EV battery charge cycles");
+        assert_eq!(s.chars().count(), LANE_NAME_CHARS);
+        assert!(s.ends_with('…'));
+    }
+}
