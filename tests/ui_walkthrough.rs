@@ -1,0 +1,155 @@
+//! What a fleet manager hits in the first ten minutes, each found by using
+//! the app and replayed here through the accessibility tree (egui_kittest)
+//! against real sandboxes.
+
+mod common;
+
+use common::ui::{type_into, wait_until};
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use fleetview::app::Level;
+use fleetview::shell::{AppOptions, FleetApp};
+
+fn embedded() -> AppOptions {
+    AppOptions {
+        clock: Some(common::now()),
+        ..AppOptions::default()
+    }
+}
+
+fn harness(options: AppOptions) -> Harness<'static, FleetApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .with_step_dt(1.0 / 60.0)
+        .build_eframe(move |cc| FleetApp::new(cc, options))
+}
+
+fn fleet_of(n: usize) -> impl Fn(&FleetApp) -> bool {
+    move |app| !app.state().fleet().loading && app.state().fleet().equipments.len() == n
+}
+
+/// Opens the Connections window and a new profile with these fields.
+fn new_profile(h: &mut Harness<'static, FleetApp>, name: &str, url: &str, token: Option<&str>) {
+    h.get_by_label("Connections").click();
+    h.run_steps(4);
+    h.get_by_label("New profile").click();
+    h.run_steps(2);
+    type_into(h, Role::TextInput, "Name", name);
+    type_into(h, Role::TextInput, "Service URL", url);
+    if let Some(token) = token {
+        type_into(h, Role::PasswordInput, "Access token", token);
+    }
+}
+
+/// Item 9: a new profile tested with a token and saved connects from the
+/// list (the token typed was kept), and "Save and connect" is offered for
+/// it at once, without going through Edit.
+#[test]
+fn a_saved_profile_connects_with_the_token_typed_for_it() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let service = rt.block_on(common::start_with(common::fixed_config().fleet_size(25)));
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the embedded fleet", fleet_of(60));
+
+    new_profile(&mut h, "Test service", &service.base, Some(&service.token));
+    h.get_by_label("Test connection").click();
+    wait_until(&mut h, "the test", |app| {
+        app.state().test_result().is_some()
+    });
+    h.get_by_label_contains("The service answered: 3 integrations.");
+    h.get_by_label("Save").click();
+    h.run_steps(2);
+    assert!(
+        !h.get_by_label("Save and connect")
+            .accesskit_node()
+            .is_disabled(),
+        "a saved profile can be connected to at once"
+    );
+    h.get_by_label("Connect").click();
+    wait_until(&mut h, "the service's fleet", fleet_of(25));
+    assert_eq!(h.state().state().connection().label, "Test service");
+    assert!(
+        h.state()
+            .state()
+            .notifications()
+            .iter()
+            .all(|n| n.level != Level::Error),
+        "no error: {:?}",
+        h.state().state().notifications()
+    );
+    drop(service);
+}
+
+/// Item 9: "Could not connect" goes away once the connection works.
+#[test]
+fn a_failed_connection_notice_goes_once_connected() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let service = rt.block_on(common::start_with(common::fixed_config().fleet_size(25)));
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the embedded fleet", fleet_of(60));
+
+    // No token anywhere: connecting fails, and says so.
+    new_profile(&mut h, "No token yet", &service.base, None);
+    h.get_by_label("Save and connect").click();
+    wait_until(&mut h, "the failure", |app| {
+        app.state()
+            .notifications()
+            .iter()
+            .any(|n| n.title == "Could not connect")
+    });
+    // The token, typed now: connected, and the notice is gone.
+    type_into(&mut h, Role::PasswordInput, "Access token", &service.token);
+    h.get_by_label("Save and connect").click();
+    wait_until(&mut h, "the service's fleet", fleet_of(25));
+    assert!(
+        h.state()
+            .state()
+            .notifications()
+            .iter()
+            .all(|n| n.title != "Could not connect"),
+        "{:?}",
+        h.state().state().notifications()
+    );
+    assert!(h.query_by_label("Could not connect").is_none());
+    drop(service);
+}
+
+/// Item 5: at 1x, a second of frames moves the cursor by a second (it ran
+/// at about 13 s a second at 1x and 10x).
+#[test]
+fn replay_at_1x_moves_one_second_per_second() {
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the fleet", fleet_of(60));
+    let truck = h
+        .state()
+        .state()
+        .fleet()
+        .equipments
+        .iter()
+        .find(|e| e.name.starts_with("RT-"))
+        .map(|e| e.name.clone())
+        .expect("a road truck");
+    h.get_by_label(&truck).click();
+    h.step();
+    h.get_by_label("Yesterday").click();
+    wait_until(&mut h, "the track", |app| {
+        app.state().timeline().track.value().is_some()
+    });
+    h.get_by_label("Speed").click();
+    h.run_steps(2);
+    h.get_by_label("1x").click();
+    h.run_steps(2);
+    assert_eq!(h.state().state().timeline().replay.speed, 1.0);
+    h.get_by_label("Play").click();
+    h.step();
+    let start = h.state().state().timeline().cursor.expect("a cursor");
+    // Two seconds of frames at 60 frames a second.
+    h.run_steps(120);
+    let moved = h.state().state().timeline().cursor.expect("a cursor") - start;
+    assert!(
+        (1..=3).contains(&moved),
+        "moved {moved} s of machine time in 2 s at 1x"
+    );
+}
