@@ -153,3 +153,59 @@ fn replay_at_1x_moves_one_second_per_second() {
         "moved {moved} s of machine time in 2 s at 1x"
     );
 }
+
+/// Item 4: the embedded sandbox's data is cached under one stable name, not
+/// its port (new at each start), so a restart reuses it and the cache does
+/// not grow.
+#[test]
+fn the_embedded_sandbox_is_cached_under_one_name_across_restarts() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cache = dir.path().join("cache.sqlite");
+    let windows = || {
+        let db = rusqlite::Connection::open(&cache).expect("the cache file");
+        let count: i64 = db
+            .query_row("SELECT COUNT(*) FROM windows", [], |r| r.get(0))
+            .expect("count");
+        let names: Vec<String> = db
+            .prepare("SELECT DISTINCT base_url FROM windows")
+            .and_then(|mut q| {
+                q.query_map([], |r| r.get(0))?
+                    .collect::<Result<Vec<String>, _>>()
+            })
+            .expect("names");
+        (count, names)
+    };
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        let options = AppOptions {
+            cache_path: Some(cache.clone()),
+            ..embedded()
+        };
+        let mut h = harness(options);
+        wait_until(&mut h, "the fleet", fleet_of(60));
+        let url = h.state().state().connection().base_url.clone();
+        h.get_by_label("EX-001 Volvo EC220E (Rotterdam)").click();
+        h.step();
+        h.get_by_label("Last 7 days").click();
+        wait_until(&mut h, "the machine's data", |app| {
+            let s = app.state();
+            s.faults().value().is_some()
+                && s.activities().value().is_some()
+                && s.timeline().track.value().is_some()
+        });
+        drop(h);
+        runs.push((url, windows()));
+    }
+    assert_ne!(runs[0].0, runs[1].0, "each start has its own port");
+    let ((_, (first, names)), (_, (second, _))) = (&runs[0], &runs[1]);
+    assert_eq!(
+        names.len(),
+        1,
+        "one name for the embedded sandbox: {names:?}"
+    );
+    assert!(
+        !names[0].contains("127.0.0.1"),
+        "not keyed by the address: {names:?}"
+    );
+    assert_eq!(first, second, "the restart stored no window again");
+}

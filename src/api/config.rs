@@ -44,6 +44,10 @@ pub struct ClientConfig {
     pub retry: RetryPolicy,
     /// Chunk requests in flight at once.
     pub concurrency: usize,
+    /// The name this service's data is kept under in the local cache
+    /// (`None`: its base URL). A service whose address changes from run to
+    /// run (the embedded sandbox's port) gives a stable one.
+    pub cache_scope: Option<String>,
 }
 
 impl ClientConfig {
@@ -56,7 +60,13 @@ impl ClientConfig {
             request_timeout: Duration::from_secs(60),
             retry: RetryPolicy::default(),
             concurrency: 4,
+            cache_scope: None,
         }
+    }
+
+    /// What this service's data is kept under in the local cache.
+    pub fn cache_scope(&self) -> &str {
+        self.cache_scope.as_deref().unwrap_or(&self.base_url)
     }
 
     pub fn token(mut self, token: impl Into<String>) -> Self {

@@ -15,6 +15,10 @@ use crate::worker::{Command, TokenPlace};
 const RETRY_FIRST_SECS: i64 = 5;
 const RETRY_MAX_SECS: i64 = 60;
 const EMBEDDED_LABEL: &str = "Embedded sandbox";
+/// What the embedded sandbox's data is cached under: its port changes at
+/// each start, its data only with the app's version.
+const EMBEDDED_CACHE_SCOPE: &str =
+    concat!("fleetview-embedded-sandbox:", env!("CARGO_PKG_VERSION"));
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ConnStatus {
@@ -49,7 +53,9 @@ impl Connection {
 
     /// The embedded sandbox at `base_url`.
     pub fn embedded(base_url: &str) -> Self {
-        Self::new(EMBEDDED_LABEL.into(), ClientConfig::new(base_url), true)
+        let mut config = ClientConfig::new(base_url);
+        config.cache_scope = Some(EMBEDDED_CACHE_SCOPE.to_owned());
+        Self::new(EMBEDDED_LABEL.into(), config, true)
     }
 
     /// A service given on the command line.
@@ -222,7 +228,7 @@ impl ConnectionState {
                 self.token_note = None;
                 out.switched = true;
                 out.commands = vec![
-                    Command::Connect(ClientConfig::new(login.base_url.clone())),
+                    Command::Connect(self.current.config.clone()),
                     login.command(),
                 ];
             }

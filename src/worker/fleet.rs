@@ -18,7 +18,7 @@ const FLEET_SNAPSHOT_WINDOW: TimeWindow = TimeWindow { since: 0, until: 0 };
 impl TaskCtx {
     pub async fn discover_fleet(&self, window: TimeWindow) -> Result<(), ApiError> {
         let id = self.id;
-        let key = CacheKey::new(&self.base_url, 0, FLEET_SNAPSHOT_KIND);
+        let key = CacheKey::new(&self.cache_scope, 0, FLEET_SNAPSHOT_KIND);
         let cache = self.cache.as_deref();
         let client = self.client()?;
         let mut pages = std::pin::pin!(client.fleet_history(window));

@@ -22,8 +22,8 @@ impl TaskCtx {
         window: TimeWindow,
         offline: bool,
     ) -> Result<(Vec<u8>, OfflineSince, usize), ApiError> {
-        let settled = CacheKey::new(&self.base_url, equipment, HISTORY_KIND);
-        let latest = CacheKey::new(&self.base_url, equipment, HISTORY_SNAPSHOT_KIND);
+        let settled = CacheKey::new(&self.cache_scope, equipment, HISTORY_KIND);
+        let latest = CacheKey::new(&self.cache_scope, equipment, HISTORY_SNAPSHOT_KIND);
         let cache = self.cache.as_deref();
         if let Some(doc) = cache.and_then(|c| read_or_warn(c.get_document(&settled, window))) {
             return Ok((doc.rows_json, None, 0));

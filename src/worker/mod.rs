@@ -79,14 +79,14 @@ impl Worker {
             (Some(c), false) => Some(Arc::new(ApiClient::new(c.clone())?)),
             _ => None,
         };
-        let base_url = config
+        let cache_scope = config
             .client
             .as_ref()
-            .map(|c| c.base_url.clone())
+            .map(|c| c.cache_scope().to_owned())
             .unwrap_or_default();
         let start = run::Start {
             client,
-            base_url,
+            cache_scope,
             cache: config.cache,
         };
         let (cmd_tx, cmd_rx) = tmpsc::unbounded_channel();

@@ -19,14 +19,15 @@ use crate::cache::Cache;
 /// What the worker starts with.
 pub struct Start {
     pub client: Option<Arc<ApiClient>>,
-    pub base_url: String,
+    /// What the service's data is cached under.
+    pub cache_scope: String,
     pub cache: Option<Arc<Cache>>,
 }
 
 /// The service in use.
 struct Session {
     client: Option<Arc<ApiClient>>,
-    base_url: String,
+    cache_scope: String,
 }
 
 impl Session {
@@ -41,11 +42,12 @@ impl Session {
     ) {
         match result {
             Ok(c) => {
-                self.base_url = c.config().base_url.clone();
+                self.cache_scope = c.config().cache_scope().to_owned();
+                let base_url = c.config().base_url.clone();
                 self.client = Some(Arc::new(c));
                 let event = Event::Connected {
                     request: id,
-                    base_url: self.base_url.clone(),
+                    base_url,
                     token_place,
                 };
                 shared.emit(target, id, event);
@@ -70,10 +72,13 @@ pub async fn run(
 ) {
     let Start {
         client,
-        base_url,
+        cache_scope,
         cache,
     } = start;
-    let mut session = Session { client, base_url };
+    let mut session = Session {
+        client,
+        cache_scope,
+    };
     let tokens = Arc::new(TokenStore::default());
     let mut tasks: HashMap<Target, AbortHandle> = HashMap::new();
 
@@ -168,7 +173,7 @@ pub async fn run(
                 let ctx = TaskCtx {
                     client: session.client.clone(),
                     cache: cache.clone(),
-                    base_url: session.base_url.clone(),
+                    cache_scope: session.cache_scope.clone(),
                     shared: shared.clone(),
                     target: target.clone(),
                     id,

@@ -15,7 +15,9 @@ use crate::cache::Cache;
 pub struct TaskCtx {
     pub client: Option<Arc<ApiClient>>,
     pub cache: Option<Arc<Cache>>,
-    pub base_url: String,
+    /// What the service's data is cached under (its base URL, or a
+    /// stable name).
+    pub cache_scope: String,
     pub shared: Shared,
     pub target: Target,
     pub id: RequestId,
@@ -55,7 +57,7 @@ impl TaskCtx {
         fetch::fetch_series(
             self.client.as_deref(),
             self.cache.as_deref(),
-            &self.base_url,
+            &self.cache_scope,
             req,
             |progress| {
                 self.emit(Event::Progress {
