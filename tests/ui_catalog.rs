@@ -110,12 +110,12 @@ fn create_rename_deactivate_activate_delete_and_no_secret_anywhere() {
     type_into(&mut h, Role::TextInput, "Integration name", "Trucks EU");
     type_into(
         &mut h,
-        Role::PasswordInput,
-        "server",
+        Role::TextInput,
+        "Server",
         "srv-271828.geotab.example",
     );
-    type_into(&mut h, Role::PasswordInput, "database", "fleet-db-7");
-    type_into(&mut h, Role::PasswordInput, "username", "ops-user-3141");
+    type_into(&mut h, Role::TextInput, "Database", "fleet-db-7");
+    type_into(&mut h, Role::TextInput, "Username", "ops-user-3141");
     let before = sb.running.request_count();
     h.get_by_label("Create integration").click();
     h.run_steps(3);
@@ -123,7 +123,7 @@ fn create_rename_deactivate_activate_delete_and_no_secret_anywhere() {
     assert_eq!(sb.running.request_count(), before, "nothing was sent");
 
     // Then complete: what was typed is still there; the new row is running.
-    type_into(&mut h, Role::PasswordInput, "password", "Pa55-w0rd-XYZZY");
+    type_into(&mut h, Role::PasswordInput, "Password", "Pa55-w0rd-XYZZY");
     h.get_by_label("Create integration").click();
     wait_until(&mut h, "the new integration", |app| {
         integration_status(app, "Trucks EU").is_some()
@@ -294,7 +294,7 @@ fn the_services_refusal_shows_beside_the_form_and_nothing_typed_is_lost() {
     h.get_by_role_and_label(Role::Button, "Samsara").click();
     h.run_steps(3);
     type_into(&mut h, Role::TextInput, "Integration name", "Kept name");
-    type_into(&mut h, Role::PasswordInput, "apiToken", "tok-kept-123");
+    type_into(&mut h, Role::PasswordInput, "API token", "tok-kept-123");
     h.get_by_label("Create integration").click();
     wait_until(&mut h, "the refusal", |app| {
         app.state().catalog().create_error.is_some()

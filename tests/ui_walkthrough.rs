@@ -209,3 +209,79 @@ fn the_embedded_sandbox_is_cached_under_one_name_across_restarts() {
     );
     assert_eq!(first, second, "the restart stored no window again");
 }
+
+/// Item 10: on the Integrations tab, fields read as words, only secrets are
+/// masked, a stale "Choose a data source first." goes when one is chosen,
+/// and a rename keeps the new name in its field.
+#[test]
+fn the_integration_forms_read_well_and_keep_what_was_saved() {
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the fleet", fleet_of(60));
+    h.get_by_label("Integrations").click();
+    wait_until(&mut h, "the integrations", |app| {
+        app.state().catalog().integrations.value().is_some()
+    });
+    h.run_steps(2);
+    h.get_by_label("Create integration").click();
+    h.run_steps(2);
+    h.get_by_label("Choose a data source first.");
+    h.get_by_role_and_label(Role::ComboBox, "Data source")
+        .click();
+    h.run_steps(3);
+    h.get_by_role_and_label(Role::Button, "Geotab MyGeotab")
+        .click();
+    h.run_steps(3);
+    assert!(
+        h.query_by_label("Choose a data source first.").is_none(),
+        "the note goes once a source is chosen"
+    );
+    // Names are shown, secrets masked, each under a readable label.
+    h.get_by_role_and_label(Role::TextInput, "Username");
+    h.get_by_role_and_label(Role::TextInput, "Server");
+    h.get_by_role_and_label(Role::PasswordInput, "Password");
+    h.get_by_role_and_label(Role::ComboBox, "Data source")
+        .click();
+    h.run_steps(3);
+    h.get_by_role_and_label(Role::Button, "Caterpillar VisionLink")
+        .click();
+    h.run_steps(3);
+    h.get_by_role_and_label(Role::TextInput, "Client ID");
+    h.get_by_role_and_label(Role::PasswordInput, "Client secret");
+    assert!(h.query_by_label("clientSecret").is_none(), "no camelCase");
+
+    // Rename the first integration: the field keeps the new name.
+    let first = h
+        .state()
+        .state()
+        .catalog()
+        .integrations
+        .value()
+        .expect("a list")[0]
+        .clone();
+    h.get_by_label(&first.name).click();
+    h.run_steps(2);
+    let field = || Role::TextInput;
+    h.get_by_role_and_label(field(), "New name").focus();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.step();
+    h.get_by_role_and_label(field(), "New name")
+        .type_text("Renamed fleet feed");
+    h.run_steps(2);
+    h.get_by_label("Save changes").click();
+    wait_until(&mut h, "the rename", |app| {
+        app.state()
+            .catalog()
+            .integrations
+            .value()
+            .is_some_and(|l| l.iter().any(|i| i.name == "Renamed fleet feed"))
+            && !app.state().catalog().integrations.is_pending()
+    });
+    assert_eq!(
+        h.get_by_role_and_label(field(), "New name")
+            .value()
+            .as_deref(),
+        Some("Renamed fleet feed"),
+        "Save again must not undo the rename"
+    );
+}

@@ -83,8 +83,8 @@ pub fn catalog_ui(
     }
     if cat.updated != view.seen_updated {
         view.seen_updated = cat.updated;
+        // The name stays as saved: the list shows it once refreshed.
         wipe(&mut view.edit_creds);
-        view.edit_for = None;
     }
     ui.horizontal(|ui| {
         ui.heading("Integrations");
@@ -227,8 +227,10 @@ fn create_form_ui(
                     .clicked()
                 {
                     view.source = Some(s.code.clone());
-                    // Fields of another source do not apply.
+                    // Fields of another source do not apply, nor does a
+                    // problem found with them.
                     wipe(&mut view.creds);
+                    view.create_problem = None;
                 }
             }
         })
@@ -240,10 +242,10 @@ fn create_form_ui(
     if let Some(s) = source {
         for field in &s.credentials {
             let value = view.creds.entry(field.clone()).or_default();
-            let l = ui.label(field);
+            let l = ui.label(theme::field_label(field));
             ui.add(
                 egui::TextEdit::singleline(&mut **value)
-                    .password(true)
+                    .password(theme::is_secret_field(field))
                     .desired_width(260.0),
             )
             .labelled_by(l.id);
@@ -289,11 +291,13 @@ fn check_create(
     if view.name.trim().is_empty() {
         missing.push("integration name");
     }
+    let mut labels = Vec::new();
     for f in &source.credentials {
         if view.creds.get(f).is_none_or(|v| v.trim().is_empty()) {
-            missing.push(f);
+            labels.push(theme::field_in_sentence(f));
         }
     }
+    missing.extend(labels.iter().map(String::as_str));
     if !missing.is_empty() {
         return Err(format!(
             "Required: {}. Nothing was sent.",
@@ -355,10 +359,10 @@ fn edit_form_ui(
     }
     for field in &fields {
         let value = view.edit_creds.entry(field.clone()).or_default();
-        let l = ui.label(format!("new {field}"));
+        let l = ui.label(format!("New {}", theme::field_in_sentence(field)));
         ui.add(
             egui::TextEdit::singleline(&mut **value)
-                .password(true)
+                .password(theme::is_secret_field(field))
                 .desired_width(260.0),
         )
         .labelled_by(l.id);
@@ -379,9 +383,10 @@ fn edit_form_ui(
         if view.edit_name.trim().is_empty() {
             view.edit_problem = Some("The name must not be empty. Nothing was sent.".into());
         } else if !filled.is_empty() && filled.len() < fields.len() {
+            let names: Vec<String> = fields.iter().map(|f| theme::field_label(f)).collect();
             view.edit_problem = Some(format!(
                 "Replace all of {} or none. Nothing was sent.",
-                fields.join(", ")
+                names.join(", ")
             ));
         } else {
             view.edit_problem = None;

@@ -115,6 +115,67 @@ pub fn zone_label(local: bool) -> &'static str {
 }
 
 /// A duration as `3 h 05 min` or `12 min 30 s`.
+/// A field name as people read it: `clientSecret` as "Client secret",
+/// `apiKey` as "API key", `endpointUrl` as "Endpoint URL".
+pub fn field_label(name: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    for c in name.chars() {
+        if (c.is_uppercase() && !word.is_empty()) || c == '_' || c == ' ' {
+            words.push(std::mem::take(&mut word));
+        }
+        if c != '_' && c != ' ' {
+            word.extend(c.to_lowercase());
+        }
+    }
+    words.push(word);
+    let words: Vec<String> = words
+        .into_iter()
+        .filter(|w| !w.is_empty())
+        .map(|w| match w.as_str() {
+            "api" | "url" | "id" | "pin" | "vin" => w.to_uppercase(),
+            _ => w,
+        })
+        .collect();
+    let mut out = words.join(" ");
+    if let Some(first) = out.get(..1) {
+        out = first.to_uppercase() + &out[1..];
+    }
+    out
+}
+
+/// A field's label inside a sentence: "API key", "client secret".
+pub fn field_in_sentence(name: &str) -> String {
+    let label = field_label(name);
+    let first_word = label.split(' ').next().unwrap_or_default();
+    if first_word.len() > 1 && first_word.chars().all(|c| c.is_uppercase()) {
+        label
+    } else {
+        label
+            .to_lowercase()
+            .split(' ')
+            .zip(label.split(' '))
+            .map(|(low, orig)| {
+                if orig.len() > 1 && orig.chars().all(|c| c.is_uppercase()) {
+                    orig.to_owned()
+                } else {
+                    low.to_owned()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Whether a credential field holds a secret (masked when typed): a
+/// password, secret, key or token; names and numbers are shown.
+pub fn is_secret_field(name: &str) -> bool {
+    let n = name.to_lowercase();
+    ["password", "secret", "key", "token"]
+        .iter()
+        .any(|s| n.contains(s))
+}
+
 pub fn format_duration(secs: i64) -> String {
     let secs = secs.max(0);
     if secs >= 3600 {
@@ -145,6 +206,36 @@ pub fn number(v: Option<f64>, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn field_names_read_as_words() {
+        assert_eq!(field_label("clientSecret"), "Client secret");
+        assert_eq!(field_label("apiKey"), "API key");
+        assert_eq!(field_label("endpointUrl"), "Endpoint URL");
+        assert_eq!(field_label("username"), "Username");
+        assert_eq!(field_label("customer_number"), "Customer number");
+        assert_eq!(field_label(""), "");
+        assert_eq!(field_in_sentence("apiToken"), "API token");
+        assert_eq!(field_in_sentence("clientSecret"), "client secret");
+        assert_eq!(field_in_sentence("endpointUrl"), "endpoint URL");
+    }
+
+    #[test]
+    fn only_secrets_are_masked() {
+        for f in ["password", "clientSecret", "apiKey", "apiToken"] {
+            assert!(is_secret_field(f), "{f}");
+        }
+        for f in [
+            "username",
+            "server",
+            "database",
+            "clientId",
+            "dealerCode",
+            "endpointUrl",
+        ] {
+            assert!(!is_secret_field(f), "{f}");
+        }
+    }
 
     #[test]
     fn formats_for_people() {
