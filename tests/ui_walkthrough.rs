@@ -285,3 +285,38 @@ fn the_integration_forms_read_well_and_keep_what_was_saved() {
         "Save again must not undo the rename"
     );
 }
+
+/// Item 12: an unknown id typed by hand gives one notice in plain words
+/// (it gave six stacked raw errors, one per panel); the raw text is kept as
+/// its detail.
+#[test]
+fn an_unknown_machine_gives_one_plain_notice() {
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the fleet", fleet_of(60));
+    type_into(&mut h, Role::TextInput, "Equipment id", "999999");
+    h.get_by_label("Open").click();
+    wait_until(&mut h, "every panel's answer", |app| {
+        let s = app.state();
+        s.faults().error().is_some()
+            && s.activities().error().is_some()
+            && s.history().error().is_some()
+            && s.timeline().track.error().is_some()
+    });
+    h.run_steps(3);
+    let errors: Vec<_> = h
+        .state()
+        .state()
+        .notifications()
+        .iter()
+        .filter(|n| n.level == Level::Error)
+        .cloned()
+        .collect();
+    assert_eq!(errors.len(), 1, "one notice for one cause: {errors:?}");
+    let title = &errors[0].title;
+    assert!(
+        title.contains("999999") && !title.contains("GET /"),
+        "{title}"
+    );
+    assert!(errors[0].detail.contains("GET /v2/fleet/equipments/999999"));
+    h.get_by_label(title.as_str());
+}

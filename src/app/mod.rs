@@ -5,6 +5,7 @@
 pub mod action;
 pub mod catalog;
 pub mod connection;
+pub mod errors;
 pub mod exports;
 pub mod fleet;
 pub mod loadable;

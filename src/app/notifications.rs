@@ -28,17 +28,27 @@ pub struct Notifications {
 
 impl Notifications {
     /// Adds a notification; its id, to dismiss it when its cause is gone.
+    /// The same message still listed is not added twice (several panels
+    /// failing for one cause make one notice).
     pub fn notify(
         &mut self,
         level: Level,
         title: impl Into<String>,
         detail: impl Into<String>,
     ) -> u64 {
+        let title = title.into();
+        if let Some(same) = self
+            .list
+            .iter()
+            .find(|n| n.level == level && n.title == title)
+        {
+            return same.id;
+        }
         self.next_id += 1;
         self.list.push(Notification {
             id: self.next_id,
             level,
-            title: title.into(),
+            title,
             detail: detail.into(),
         });
         if self.list.len() > KEPT {
@@ -60,6 +70,16 @@ impl Notifications {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_same_message_is_listed_once() {
+        let mut n = Notifications::default();
+        let a = n.notify(Level::Error, "Down", "faults");
+        let b = n.notify(Level::Error, "Down", "activities");
+        assert_eq!((a, n.list().len()), (b, 1));
+        n.notify(Level::Warning, "Down", "");
+        assert_eq!(n.list().len(), 2, "another level is another notice");
+    }
 
     #[test]
     fn the_list_stays_short_and_dismissing_removes_one() {

@@ -12,6 +12,7 @@ use super::catalog::CatalogState;
 use super::connection::{
     ConnStatus, Connection, ConnectionAction, ConnectionState, Offline, Profile,
 };
+use super::errors::explain;
 use super::exports::Exports;
 use super::fleet::FleetState;
 use super::loadable::Loadable;
@@ -552,18 +553,23 @@ impl AppState {
             self.conn.went_offline(None, message);
             return;
         }
-        let title = match target {
-            Target::Fleet => "Could not discover the fleet",
-            Target::Faults => "Could not load the faults",
-            Target::Activities => "Could not load the activities",
-            Target::History => "Could not load the daily history",
-            Target::Plot(_) => "Could not load a plotted data kind",
-            Target::Track => "Could not load the positions",
-            Target::Connection => "Could not connect",
-            Target::Catalog => "Could not load the integrations",
-            _ => "A request failed",
+        let what = match target {
+            Target::Fleet => "the fleet",
+            Target::Faults => "the faults",
+            Target::Activities => "the activities",
+            Target::History => "the daily history",
+            Target::Plot(_) => "a plotted data kind",
+            Target::Track => "the positions",
+            Target::Catalog => "the integrations",
+            _ => "a request",
         };
-        let note = self.notify(Level::Error, title, message);
+        let (title, detail) = explain(error, what);
+        let note = if target == Target::Connection {
+            // Its own title: the connection's notice is dismissed once connected.
+            self.notify(Level::Error, "Could not connect", title)
+        } else {
+            self.notify(Level::Error, title, detail)
+        };
         if target == Target::Connection {
             self.conn.failure_note = Some(note);
         }
