@@ -254,6 +254,7 @@ fn decode_everything(bytes: &[u8]) {
         let series = Arc::new(PlotSeries::new(series));
         for channel in 0..series.series.channels.len() {
             ExportContent::Channel {
+                kind: fleetview::api::DataKind::EngineCondition,
                 series: series.clone(),
                 channel,
                 unit: series.shown_unit(channel, "u").to_owned(),

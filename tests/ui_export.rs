@@ -120,8 +120,14 @@ fn every_export_holds_what_the_panel_shows() {
     assert!(positions > 0);
     let (gpx, n) = export_via_ui(&mut h, Some("Export positions"), "GPX…", "positions (GPX)");
     assert!(gpx.starts_with(&export_dir));
+    // The machine's id and name (its safe characters), what, the window.
+    let safe: String = name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
     assert!(gpx.to_string_lossy().ends_with(&format!(
-        "{id}-positions-{}_{}.gpx",
+        "{id}-{safe}-positions-{}_{}.gpx",
         &w.since_wire()[..10],
         &w.until_wire()[..10]
     )));
@@ -140,7 +146,7 @@ fn every_export_holds_what_the_panel_shows() {
         &mut h,
         Some("Export channel"),
         "Fuel remaining: percent (%) (CSV)…",
-        "percent (CSV)",
+        "Fuel remaining: percent (CSV)",
     );
     let rows = csv_rows(&path);
     assert_eq!((n, rows.len()), (fuel, fuel));

@@ -19,17 +19,18 @@ pub struct Exports {
 impl Exports {
     /// Asks the worker for a file of `content`, unless one of its kind is
     /// under way.
+    /// `machine`: the id and the name it is listed under, if known.
     pub fn start(
         &mut self,
         content: ExportContent,
-        equipment: Option<i64>,
+        machine: Option<(i64, Option<&str>)>,
         window: TimeWindow,
     ) -> Vec<Command> {
         let key = content.key();
         if self.under_way.iter().any(|(k, _)| *k == key) {
             return Vec::new();
         }
-        let file_name = file_name(&content, equipment, window);
+        let file_name = file_name(&content, machine, window);
         self.under_way.push((key, content.describe()));
         vec![Command::Export(ExportJob {
             content,
@@ -68,15 +69,57 @@ impl Exports {
     }
 }
 
-/// `1003-faults-2025-06-12_2025-06-18.csv`: the machine, what, the window.
-fn file_name(content: &ExportContent, equipment: Option<i64>, window: TimeWindow) -> String {
+/// `1003-RT-003-DAF-XF-480-Rotterdam-faults-2025-06-12_2025-06-18.csv`: the
+/// machine (id and name), what, the window; only letters, digits, `-`, `_`
+/// and `.` (D14).
+fn file_name(
+    content: &ExportContent,
+    machine: Option<(i64, Option<&str>)>,
+    window: TimeWindow,
+) -> String {
     let day = |t: i64| format_wire(t).chars().take(10).collect::<String>();
+    let who = match machine {
+        Some((id, Some(name))) => format!("{id}-{name}"),
+        Some((id, None)) => id.to_string(),
+        None => "fleet".to_owned(),
+    };
     format!(
         "{}-{}-{}_{}.{}",
-        equipment.map_or_else(|| "fleet".to_owned(), |id| id.to_string()),
-        content.stem(),
+        safe_name(&who),
+        safe_name(&content.stem()),
         day(window.since),
         day(window.until),
         content.extension()
     )
+}
+
+/// Letters and digits kept, any run of other characters one `-`.
+fn safe_name(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_keep_only_safe_characters() {
+        assert_eq!(
+            safe_name("RT-003 DAF XF 480 (Rotterdam)"),
+            "RT-003-DAF-XF-480-Rotterdam"
+        );
+        assert_eq!(safe_name("a/b\\c:d\ne"), "a-b-c-d-e");
+        assert_eq!(
+            safe_name("evEnergyUsed faults-energy"),
+            "evEnergyUsed-faults-energy"
+        );
+    }
 }

@@ -28,20 +28,19 @@ pub struct Notifications {
 
 impl Notifications {
     /// Adds a notification; its id, to dismiss it when its cause is gone.
-    /// The same message still listed is not added twice (several panels
-    /// failing for one cause make one notice).
+    /// A problem still listed under the same title is not added twice
+    /// (several panels failing for one cause make one notice); news is, when
+    /// its detail differs (another file exported).
     pub fn notify(
         &mut self,
         level: Level,
         title: impl Into<String>,
         detail: impl Into<String>,
     ) -> u64 {
-        let title = title.into();
-        if let Some(same) = self
-            .list
-            .iter()
-            .find(|n| n.level == level && n.title == title)
-        {
+        let (title, detail) = (title.into(), detail.into());
+        if let Some(same) = self.list.iter().find(|n| {
+            n.level == level && n.title == title && (level != Level::Info || n.detail == detail)
+        }) {
             return same.id;
         }
         self.next_id += 1;
@@ -49,7 +48,7 @@ impl Notifications {
             id: self.next_id,
             level,
             title,
-            detail: detail.into(),
+            detail,
         });
         if self.list.len() > KEPT {
             self.list.remove(0);
@@ -79,6 +78,9 @@ mod tests {
         assert_eq!((a, n.list().len()), (b, 1));
         n.notify(Level::Warning, "Down", "");
         assert_eq!(n.list().len(), 2, "another level is another notice");
+        n.notify(Level::Info, "Exported", "to a.csv");
+        n.notify(Level::Info, "Exported", "to b.csv");
+        assert_eq!(n.list().len(), 4, "news with another detail is news");
     }
 
     #[test]

@@ -260,7 +260,11 @@ impl AppState {
             Action::ReloadFleet => vec![self.fleet.discover(self.now())],
             Action::Export(content) => {
                 let window = self.shown_or_selected_window();
-                self.exports.start(content, self.machine.selected, window)
+                let machine = self.machine.selected.map(|id| {
+                    let listed = self.fleet.equipments.iter().find(|e| e.id == id);
+                    (id, listed.map(|e| e.name.as_str()))
+                });
+                self.exports.start(content, machine, window)
             }
             Action::DismissNotification(id) => {
                 self.notifications.dismiss(id);
@@ -579,6 +583,7 @@ impl AppState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::DataKind;
     use crate::api::model::SecretValue;
     use crate::app::machine::MachineAction;
     use crate::app::settings::Preset;
@@ -740,6 +745,56 @@ mod tests {
             "kept while refreshing"
         );
         assert!(s.tick(1_000).is_empty());
+    }
+
+    #[test]
+    fn exports_of_two_kinds_with_the_same_channel_get_their_own_names() {
+        let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(1_750_000_000));
+        s.fleet.on_page(
+            vec![crate::api::model::EquipmentSummary {
+                id: 1021,
+                name: "GE-021 Atlas Copco QAS 150 (Lyon)".into(),
+                make: "Atlas Copco".into(),
+                model: "QAS 150".into(),
+                serial_number: "S".into(),
+            }],
+            1,
+            1,
+            true,
+        );
+        s.on_action(MachineAction::Select(1021).into());
+        let rows = br#"[{"date":"2025-06-01T00:00:00Z","voltage":12.5,"unit":"V"}]"#;
+        let series = std::sync::Arc::new(crate::series::PlotSeries::new(
+            crate::series::decode_rows(rows).expect("rows"),
+        ));
+        let names: Vec<String> = [DataKind::BatteryVoltage, DataKind::DeviceBatteryVoltage]
+            .into_iter()
+            .flat_map(|kind| {
+                s.on_action(Action::Export(ExportContent::Channel {
+                    kind,
+                    series: series.clone(),
+                    channel: 0,
+                    unit: "V".into(),
+                }))
+            })
+            .map(|c| match c {
+                Command::Export(job) => job.file_name,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(names.len(), 2, "both are under way at once");
+        assert_ne!(names[0], names[1]);
+        for n in &names {
+            assert!(
+                n.starts_with("1021-GE-021-Atlas-Copco-QAS-150-Lyon-"),
+                "{n}"
+            );
+            assert!(
+                n.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)),
+                "{n}"
+            );
+        }
     }
 
     #[test]

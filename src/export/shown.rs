@@ -10,9 +10,10 @@ use serde_json::{Value, json};
 use super::error::ExportError;
 use super::geo;
 use super::table::write_csv;
-use crate::api::Timestamp;
+use crate::api::model::EngineEvent;
 use crate::api::model::{ActivityRow, EquipmentHistory, FaultRow, PositionRow};
 use crate::api::time::format_wire;
+use crate::api::{DataKind, Timestamp};
 use crate::series::{ChannelKind, PlotSeries, Track, decode_rows};
 
 /// How positions are written.
@@ -27,8 +28,8 @@ pub enum GeoFormat {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ExportKey {
     Positions(GeoFormat),
-    /// A plotted channel, by its name in the series.
-    Channel(String),
+    /// A plotted channel: its kind and its name in the series.
+    Channel(DataKind, String),
     Faults,
     ActivitiesCsv,
     ActivitiesGeoJson,
@@ -45,6 +46,7 @@ pub enum ExportContent {
     },
     /// One plotted channel: date, value, unit (as shown), estimated.
     Channel {
+        kind: DataKind,
         series: Arc<PlotSeries>,
         channel: usize,
         unit: String,
@@ -85,16 +87,18 @@ impl PartialEq for ExportContent {
             ) => Arc::ptr_eq(a, b) && f == g,
             (
                 E::Channel {
+                    kind: k,
                     series: a,
                     channel: c,
                     unit: u,
                 },
                 E::Channel {
+                    kind: l,
                     series: b,
                     channel: d,
                     unit: v,
                 },
-            ) => Arc::ptr_eq(a, b) && c == d && u == v,
+            ) => k == l && Arc::ptr_eq(a, b) && c == d && u == v,
             (E::Faults(a), E::Faults(b)) => a == b,
             (E::ActivitiesCsv(a), E::ActivitiesCsv(b)) => a == b,
             (
@@ -112,8 +116,12 @@ impl ExportContent {
         match self {
             ExportContent::Positions { format, .. } => ExportKey::Positions(*format),
             ExportContent::Channel {
-                series, channel, ..
+                kind,
+                series,
+                channel,
+                ..
             } => ExportKey::Channel(
+                *kind,
                 series
                     .series
                     .channels
@@ -135,12 +143,14 @@ impl ExportContent {
                 GeoFormat::GeoJson => "positions (GeoJSON)".into(),
             },
             ExportContent::Channel {
-                series, channel, ..
-            } => series
-                .series
-                .channels
-                .get(*channel)
-                .map_or_else(|| "channel".into(), |c| format!("{} (CSV)", c.name)),
+                kind,
+                series,
+                channel,
+                ..
+            } => series.series.channels.get(*channel).map_or_else(
+                || format!("{} (CSV)", kind.display_name()),
+                |c| format!("{}: {} (CSV)", kind.display_name(), c.name),
+            ),
             ExportContent::Faults(_) => "faults (CSV)".into(),
             ExportContent::ActivitiesCsv(_) => "activities (CSV)".into(),
             ExportContent::ActivitiesGeoJson { .. } => "activities (GeoJSON)".into(),
@@ -153,11 +163,20 @@ impl ExportContent {
         match self {
             ExportContent::Positions { .. } => "positions".into(),
             ExportContent::Channel {
-                series, channel, ..
-            } => series.series.channels.get(*channel).map_or_else(
-                || "channel".into(),
-                |c| c.name.replace(['.', '/', ' '], "-"),
-            ),
+                kind,
+                series,
+                channel,
+                ..
+            } => {
+                // The kind and the channel: two kinds may both have a
+                // `voltage` or a `temperature`.
+                let name = series
+                    .series
+                    .channels
+                    .get(*channel)
+                    .map_or("channel", |c| c.name.as_str());
+                format!("{}-{name}", kind.wire())
+            }
             ExportContent::Faults(_) => "faults".into(),
             ExportContent::ActivitiesCsv(_) | ExportContent::ActivitiesGeoJson { .. } => {
                 "activities".into()
@@ -194,11 +213,12 @@ impl ExportContent {
                 Ok(rows.len() - skipped)
             }
             ExportContent::Channel {
+                kind,
                 series,
                 channel,
                 unit,
             } => {
-                write_channel(series, *channel, unit, out)?;
+                write_channel(*kind, series, *channel, unit, out)?;
                 Ok(series.series.len())
             }
             ExportContent::Faults(rows) => write_faults(rows, out),
@@ -233,8 +253,11 @@ fn positions(track: &Track) -> Vec<PositionRow> {
 }
 
 /// `date,value,unit,estimated`: one line per row of the series (a row
-/// without this field has an empty value, so none is lost).
+/// without this field has an empty value, so none is lost). Engine
+/// conditions are written as shown, `started`/`stopped` (D10), with the
+/// service's raw flag beside them (`date,value,raw,unit,estimated`).
 fn write_channel(
+    kind: DataKind,
     series: &PlotSeries,
     channel: usize,
     unit: &str,
@@ -245,8 +268,13 @@ fn write_channel(
         .channels
         .get(channel)
         .ok_or_else(|| std::io::Error::other("that channel is no longer plotted"))?;
+    let engine = kind == DataKind::EngineCondition && c.kind == ChannelKind::Boolean;
     let mut w = csv::Writer::from_writer(out);
-    w.write_record(["date", "value", "unit", "estimated"])?;
+    if engine {
+        w.write_record(["date", "value", "raw", "unit", "estimated"])?;
+    } else {
+        w.write_record(["date", "value", "unit", "estimated"])?;
+    }
     for (row, time) in s.times.iter().enumerate() {
         let v = c.values.get(row).copied().unwrap_or(f64::NAN);
         let value = match c.kind {
@@ -260,7 +288,17 @@ fn write_channel(
             .estimated_at(row)
             .map(|e| e.to_string())
             .unwrap_or_default();
-        w.write_record([format_wire(*time).as_str(), &value, unit, &estimated])?;
+        let date = format_wire(*time);
+        if engine {
+            let shown = if v.is_nan() {
+                ""
+            } else {
+                EngineEvent::from_running_flag(v != 0.0).label()
+            };
+            w.write_record([date.as_str(), shown, &value, unit, &estimated])?;
+        } else {
+            w.write_record([date.as_str(), &value, unit, &estimated])?;
+        }
     }
     w.flush()?;
     Ok(())
@@ -403,6 +441,7 @@ mod tests {
             .expect("channel");
         let unit = series.shown_unit(channel, "ignored").to_owned();
         let content = ExportContent::Channel {
+            kind: DataKind::DailyFuel,
             series,
             channel,
             unit,
@@ -419,7 +458,34 @@ mod tests {
                 "2025-06-03T00:00:00Z,12,L,false",
             ]
         );
-        assert_eq!(content.stem(), "fuelUsed-fuelUsed");
+        // The kind and the channel: unique per content.
+        assert_eq!(content.stem(), "dailyFuel-fuelUsed.fuelUsed");
+    }
+
+    #[test]
+    fn engine_conditions_are_written_as_shown_with_the_raw_flag_beside() {
+        let series = decode_rows(
+            br#"[{"date":"2025-06-01T06:00:00Z","running":false},
+                 {"date":"2025-06-01T12:00:00Z","running":true}]"#,
+        )
+        .expect("rows");
+        let content = ExportContent::Channel {
+            kind: DataKind::EngineCondition,
+            series: Arc::new(PlotSeries::new(series)),
+            channel: 0,
+            unit: String::new(),
+        };
+        let (n, csv) = text(&content);
+        assert_eq!(n, 2);
+        // D10: `running: false` is the engine starting, `true` it stopping.
+        assert_eq!(
+            csv.lines().collect::<Vec<_>>(),
+            [
+                "date,value,raw,unit,estimated",
+                "2025-06-01T06:00:00Z,started,false,,",
+                "2025-06-01T12:00:00Z,stopped,true,,",
+            ]
+        );
     }
 
     #[test]

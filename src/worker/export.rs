@@ -6,7 +6,8 @@ use super::messages::{ExportJob, ExportOutcome};
 
 pub async fn export_file(job: ExportJob) -> ExportOutcome {
     let path = match &job.directory {
-        Some(dir) => Some(dir.join(&job.file_name)),
+        // No dialog to confirm a replacement: never replace, pick a new name.
+        Some(dir) => Some(unused_path(dir, &job.file_name)),
         None => {
             let ext = job.content.extension();
             rfd::AsyncFileDialog::new()
@@ -32,5 +33,38 @@ pub async fn export_file(job: ExportJob) -> ExportOutcome {
         Ok(Ok(saved)) => saved,
         Ok(Err(e)) => ExportOutcome::Failed(e),
         Err(e) => ExportOutcome::Failed(e.to_string()),
+    }
+}
+
+/// `dir/name`, or `dir/stem-2.ext`, `-3`, ... if that file exists.
+fn unused_path(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let first = dir.join(name);
+    if !first.exists() {
+        return first;
+    }
+    let (stem, ext) = match name.rsplit_once('.') {
+        Some((s, e)) => (s, format!(".{e}")),
+        None => (name, String::new()),
+    };
+    (2..)
+        .map(|n| dir.join(format!("{stem}-{n}{ext}")))
+        .find(|p| !p.exists())
+        .unwrap_or(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_existing_file_is_never_replaced() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let a = unused_path(dir.path(), "x.csv");
+        assert_eq!(a, dir.path().join("x.csv"));
+        std::fs::write(&a, "first").expect("write");
+        let b = unused_path(dir.path(), "x.csv");
+        assert_eq!(b, dir.path().join("x-2.csv"));
+        std::fs::write(&b, "second").expect("write");
+        assert_eq!(unused_path(dir.path(), "x.csv"), dir.path().join("x-3.csv"));
     }
 }

@@ -35,6 +35,7 @@ pub(super) fn export_menu_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut 
                     };
                     if ui.button(label).clicked() {
                         actions.push(Action::Export(ExportContent::Channel {
+                            kind,
                             series: series.clone(),
                             channel,
                             unit: unit.to_owned(),
