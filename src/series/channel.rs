@@ -198,10 +198,11 @@ impl Series {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn series(times: &[i64], name: &str, values: &[f64]) -> Series {
+    /// One numeric channel over `times` (shared with the plot's tests).
+    pub(crate) fn series(times: &[i64], name: &str, values: &[f64]) -> Series {
         let mut c = Channel::new(name.into(), ChannelKind::Numeric);
         c.values = values.to_vec();
         Series {

@@ -51,17 +51,8 @@ impl PlotSeries {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::series::channel::tests::series;
     use crate::series::channel::{ESTIMATED_NO, ESTIMATED_YES};
-
-    fn series(times: &[i64], name: &str, values: &[f64]) -> Series {
-        let mut c = Channel::new(name.into(), ChannelKind::Numeric);
-        c.values = values.to_vec();
-        Series {
-            times: times.to_vec(),
-            channels: vec![c],
-            skipped_rows: 0,
-        }
-    }
 
     #[test]
     fn plot_series_are_sorted_and_indexed() {

@@ -56,7 +56,7 @@ pub fn track_mesh(
         )
     };
     if let Some(range) = highlight {
-        for s in segments.iter().filter(|s| range.contains(&(s.a as usize))) {
+        for s in segments.iter().filter(|s| inside(s, &range)) {
             let (p, q) = ends(s);
             add_segment(&mut mesh, p, q, TRACK_WIDTH + 5.0, theme::ACTIVITY_HALO);
         }
@@ -161,4 +161,30 @@ pub(super) fn legend_ui(ui: &egui::Ui, rect: Rect, scale_kmh: f32) {
         font,
         Color32::WHITE,
     );
+}
+
+/// Whether a segment lies within a range of samples (an activity's): both
+/// its ends, not only its start (the leg after the last sample belongs to
+/// whatever comes next).
+fn inside(s: &Segment, range: &std::ops::Range<usize>) -> bool {
+    range.contains(&(s.a as usize)) && range.contains(&(s.b as usize))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_activity_highlights_its_own_legs_only() {
+        let seg = |a, b| Segment {
+            a,
+            b,
+            speed_kmh: 0.0,
+        };
+        // Samples 1 and 2 are the activity's; 0 before it, 3 after it.
+        let range = 1..3;
+        assert!(!inside(&seg(0, 1), &range), "the leg leading to it");
+        assert!(inside(&seg(1, 2), &range));
+        assert!(!inside(&seg(2, 3), &range), "the leg leaving it");
+    }
 }
