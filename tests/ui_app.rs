@@ -14,7 +14,7 @@ use fleetview::api::model::*;
 use fleetview::app::{AppState, ConnStatus, Connection, Loadable, Preset, Tab};
 use fleetview::sandbox::simulate::FIRST_ID;
 use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
-use fleetview::ui::{ViewState, app_ui};
+use fleetview::ui::{ViewState, app_ui, theme};
 
 fn embedded() -> AppOptions {
     AppOptions {
@@ -73,7 +73,10 @@ fn pick_a_machine_choose_a_window_and_see_what_the_service_has() {
             && matches!(app.state().activities(), Loadable::Ready(_))
     });
     assert_eq!(h.state().state().selected(), Some(id));
-    h.get_by_label_contains(&format!("{faults} faults shown of {faults} in the window"));
+    h.get_by_label_contains(&format!(
+        "{} shown of {faults} in the window",
+        theme::count(faults as usize, "fault", "faults")
+    ));
     h.get_by_label_contains(&format!(
         "since {} until {}",
         w.since_wire(),
@@ -302,7 +305,7 @@ fn odd_data_renders_without_a_panic() {
                 h.get_by_label_contains("3 faults shown of 3");
             }
             Tab::Activities => {
-                h.get_by_label_contains("1 activities");
+                h.get_by_label_contains("1 activity,");
                 h.get_by_label("somewhere");
             }
             Tab::Catalog => {

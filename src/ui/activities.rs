@@ -30,10 +30,11 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
         .map(|a| (a.date_stop.0 - a.date_start.0).max(0))
         .sum();
     ui.horizontal(|ui| {
+        // `+ 0.0`: no activity sums to -0.0, shown as "-0.00".
         ui.label(format!(
-            "{} activities, {:.2} km in {} of movement",
-            rows.len(),
-            total_m / 1000.0,
+            "{}, {:.2} km in {} of movement",
+            theme::count(rows.len(), "activity", "activities"),
+            total_m / 1000.0 + 0.0,
             theme::format_duration(total_secs)
         ));
         ui.add_enabled_ui(!rows.is_empty(), |ui| {

@@ -128,8 +128,8 @@ pub fn faults_ui(
     let visible = visible_rows(rows, view);
     ui.horizontal(|ui| {
         ui.label(format!(
-            "{} faults shown of {} in the window",
-            visible.len(),
+            "{} shown of {} in the window",
+            theme::count(visible.len(), "fault", "faults"),
             rows.len()
         ));
         if ui

@@ -176,6 +176,11 @@ pub fn is_secret_field(name: &str) -> bool {
         .any(|s| n.contains(s))
 }
 
+/// `1 fault`, `3 faults`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 pub fn format_duration(secs: i64) -> String {
     let secs = secs.max(0);
     if secs >= 3600 {
@@ -218,6 +223,13 @@ mod tests {
         assert_eq!(field_in_sentence("apiToken"), "API token");
         assert_eq!(field_in_sentence("clientSecret"), "client secret");
         assert_eq!(field_in_sentence("endpointUrl"), "endpoint URL");
+    }
+
+    #[test]
+    fn counts_agree_with_their_number() {
+        assert_eq!(count(0, "fault", "faults"), "0 faults");
+        assert_eq!(count(1, "fault", "faults"), "1 fault");
+        assert_eq!(count(2, "activity", "activities"), "2 activities");
     }
 
     #[test]

@@ -85,7 +85,7 @@ pub(super) fn toolbar_ui(
                 if let Some(e) = t.error() {
                     ui.colored_label(theme::ERROR, e);
                 } else if let Some(track) = t.value() {
-                    ui.label(format!("{} positions", track.len()));
+                    ui.label(theme::count(track.len(), "position", "positions"));
                 }
             }
         }
