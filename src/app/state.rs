@@ -236,6 +236,7 @@ impl AppState {
         let Some((equipment, window, mut out)) = self.machine.fetch(now) else {
             return Vec::new();
         };
+        self.timeline.keep_within(window);
         out.extend(self.timeline.fetch(equipment, window));
         out
     }
@@ -659,6 +660,25 @@ mod tests {
             commands
                 .iter()
                 .any(|c| matches!(c, Command::DiscoverFleet { .. }))
+        );
+    }
+
+    #[test]
+    fn a_cursor_outside_a_new_window_goes() {
+        let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(1_750_000_000));
+        s.on_action(MachineAction::Select(1003).into());
+        s.on_action(MachineAction::SetPreset(Preset::Last30Days).into());
+        let month = s.window().expect("a window");
+        s.on_action(TimelineAction::SeekTo(month.since + 3_600).into());
+        s.on_action(MachineAction::SetPreset(Preset::Yesterday).into());
+        assert_eq!(s.timeline().cursor, None, "not left before the window");
+        let day = s.window().expect("a window");
+        s.on_action(TimelineAction::SeekTo(day.since + 60).into());
+        s.on_action(MachineAction::SetPreset(Preset::Last7Days).into());
+        assert_eq!(
+            s.timeline().cursor,
+            Some(day.since + 60),
+            "kept when still inside"
         );
     }
 

@@ -184,6 +184,19 @@ impl TimelineState {
         Vec::new()
     }
 
+    /// Another window: a cursor outside it goes (nothing there to point
+    /// at), and so does a replay past it.
+    pub fn keep_within(&mut self, window: TimeWindow) {
+        if self
+            .cursor
+            .is_some_and(|c| !(window.since..=window.until).contains(&c))
+        {
+            self.cursor = None;
+            self.replay.playing = false;
+        }
+        self.selected_activity = None;
+    }
+
     pub fn seek_to(&mut self, time: i64) {
         self.cursor = Some(time);
         self.seek += 1;
