@@ -290,6 +290,8 @@ impl ConnectionState {
     fn switch_to(&mut self, connection: Connection) {
         self.current = connection;
         self.offline = None;
+        // A test of another service's address says nothing of this one.
+        self.test_result = None;
     }
 
     /// The worker now talks to the service; the notice of an earlier
@@ -398,6 +400,20 @@ mod tests {
         assert_eq!(Offline::backoff_secs(3), 40);
         assert_eq!(Offline::backoff_secs(4), 60);
         assert_eq!(Offline::backoff_secs(u32::MAX), 60);
+    }
+
+    #[test]
+    fn switching_service_forgets_the_last_test() {
+        let mut s = ConnectionState::new(Connection::service("http://127.0.0.1:9", false));
+        s.embedded = Some(EmbeddedLogin {
+            base_url: "http://127.0.0.1:1".into(),
+            username: "demo".into(),
+            password: SecretValue::new("demo"),
+        });
+        s.tested(Err("refused".into()));
+        let out = s.on_action(ConnectionAction::UseEmbedded);
+        assert!(out.switched);
+        assert_eq!(s.test_result, None);
     }
 
     #[test]
