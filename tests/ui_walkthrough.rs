@@ -320,3 +320,102 @@ fn an_unknown_machine_gives_one_plain_notice() {
     assert!(errors[0].detail.contains("GET /v2/fleet/equipments/999999"));
     h.get_by_label(title.as_str());
 }
+
+/// The fuel plot's x range now (its zoom and pan), if drawn.
+fn fuel_plot(h: &Harness<'static, FleetApp>) -> Option<(egui::Rect, f64, f64)> {
+    let s = h.state().state();
+    let window = s.window()?;
+    let id = fleetview::ui::plots::plot_id(
+        fleetview::api::DataKind::FuelRemaining,
+        0,
+        window,
+        s.timeline().view_generation,
+    );
+    let mem = egui_plot::PlotMemory::load(&h.ctx, id)?;
+    let b = mem.bounds();
+    Some((*mem.transform().frame(), b.min()[0], b.max()[0]))
+}
+
+/// Drags across the middle of a plot, as a person pans it.
+fn pan(h: &mut Harness<'static, FleetApp>, frame: egui::Rect, dx: f32) {
+    let from = frame.center();
+    let to = from + egui::vec2(dx, 0.0);
+    h.hover_at(from);
+    h.step();
+    h.event(egui::Event::PointerButton {
+        pos: from,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    for k in 1..=10 {
+        h.hover_at(from + (to - from) * (k as f32 / 10.0));
+        h.step();
+    }
+    h.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(2);
+}
+
+/// Item 1: once panned, the plots came back to the whole window for no new
+/// machine, window or Refresh (empty plots until a restart).
+#[test]
+fn plots_show_the_whole_window_after_a_pan_and_a_new_choice() {
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the fleet", fleet_of(60));
+    h.get_by_label("EX-001 Volvo EC220E (Rotterdam)").click();
+    h.step();
+    h.get_by_label("Last 7 days").click();
+    wait_until(&mut h, "the fuel plot", |app| {
+        app.state()
+            .timeline()
+            .plots
+            .get(&fleetview::api::DataKind::FuelRemaining)
+            .is_some_and(|p| p.value().is_some())
+    });
+    h.run_steps(3);
+    let whole = |h: &Harness<'static, FleetApp>| {
+        let w = h.state().state().window().expect("a window");
+        let (_, t0, t1) = fuel_plot(h).expect("the fuel plot is drawn");
+        (t0 - w.since as f64).abs() < 1.0 && (t1 - w.until as f64).abs() < 1.0
+    };
+    assert!(whole(&h), "a new machine shows its whole window");
+
+    for (again, label) in [
+        ("Yesterday", "another window"),
+        ("Yesterday", "the same preset again"),
+        ("Refresh", "Refresh"),
+    ] {
+        let (frame, ..) = fuel_plot(&h).expect("the fuel plot");
+        pan(&mut h, frame, -200.0);
+        assert!(!whole(&h), "the pan moved the plot");
+        h.get_by_label(again).click();
+        h.run_steps(4);
+        assert!(whole(&h), "{label} shows the whole window again");
+    }
+
+    // A double-click shows the whole window too.
+    let (frame, ..) = fuel_plot(&h).expect("the fuel plot");
+    pan(&mut h, frame, 150.0);
+    assert!(!whole(&h));
+    let at = frame.center();
+    h.hover_at(at);
+    h.step();
+    for _ in 0..2 {
+        for pressed in [true, false] {
+            h.event(egui::Event::PointerButton {
+                pos: at,
+                button: egui::PointerButton::Primary,
+                pressed,
+                modifiers: egui::Modifiers::NONE,
+            });
+        }
+        h.step();
+    }
+    h.run_steps(4);
+    assert!(whole(&h), "double-click shows the whole window");
+}

@@ -245,6 +245,8 @@ impl AppState {
         match action {
             Action::Machine(a) => {
                 let (fetch, other) = self.machine.on_action(a);
+                // The user chose what to see: the plots show all of it.
+                self.timeline.view_generation += 1;
                 if other {
                     // Another machine: nothing of the last one may show.
                     self.timeline.clear_data();

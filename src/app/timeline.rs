@@ -73,6 +73,8 @@ pub enum TimelineAction {
     /// Highlight an activity (by row) on the map and seek to its start.
     SelectActivity(Option<usize>),
     SetReplay(Replay),
+    /// Show the whole window again, values fitted to what is in view.
+    ResetView,
 }
 
 #[derive(Debug, Default)]
@@ -85,6 +87,10 @@ pub struct TimelineState {
     pub cursor: Option<i64>,
     /// Bumped when plots and map should bring the cursor into view.
     pub seek: u64,
+    /// Bumped when the plots should show the whole window again (another
+    /// machine or window, Refresh, a double-click): their zoom and pan are
+    /// kept per generation.
+    pub view_generation: u64,
     pub replay: Replay,
     /// Index of the activity highlighted on the map.
     pub selected_activity: Option<usize>,
@@ -165,6 +171,7 @@ impl TimelineState {
                 }
             }
             TimelineAction::SeekTo(t) => self.seek_to(t),
+            TimelineAction::ResetView => self.view_generation += 1,
             TimelineAction::SelectActivity(i) => {
                 self.selected_activity = i;
                 if let Some(t) = i.and_then(activity_start) {

@@ -37,8 +37,8 @@ pub fn window_ui(
             if ui
                 .selectable_label(state.machine.preset == preset, preset.label())
                 .clicked()
-                && state.machine.preset != preset
             {
+                // The current preset again: its window afresh (data and view).
                 actions.push(MachineAction::SetPreset(preset).into());
             }
         }

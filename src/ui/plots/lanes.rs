@@ -71,6 +71,9 @@ pub fn lanes_plot_ui(
         .height(LANE_HEIGHT * channels.len() as f32 + 24.0)
         .link_axis(link, [true, false])
         .link_cursor(link, [true, false])
+        // A double-click shows the whole window again (handled by the view,
+        // which starts the plots afresh): not egui_plot's own reset.
+        .allow_double_click_reset(false)
         .default_x_bounds(window.0 as f64, window.1 as f64)
         .default_y_bounds(0.0, rows)
         .allow_zoom([true, false])

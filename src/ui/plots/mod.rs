@@ -19,6 +19,7 @@ mod values;
 use std::collections::{BTreeMap, HashMap};
 
 use crate::api::DataKind;
+use crate::api::time::TimeWindow;
 use crate::app::TimelineAction;
 use crate::app::{Action, AppState};
 use crate::series::{CachedLine, ChannelKind, PlotSeries};
@@ -69,6 +70,19 @@ fn groups(series: &PlotSeries) -> Vec<Group> {
     out
 }
 
+/// The id of a kind's plot (its `group`-th), for one window and view
+/// generation: its zoom and pan live under it.
+pub fn plot_id(kind: DataKind, group: usize, window: TimeWindow, generation: u64) -> egui::Id {
+    egui::Id::unique((
+        "plot",
+        kind.wire(),
+        group,
+        window.since,
+        window.until,
+        generation,
+    ))
+}
+
 /// The plot area: the kind picker, then one stack of plots per kind.
 pub fn plots_ui(
     ui: &mut egui::Ui,
@@ -92,13 +106,16 @@ pub fn plots_ui(
         .then_some(state.timeline.cursor)
         .flatten();
     view.last_seek = state.timeline.seek;
-    let link = egui::Id::unique(("timeline", window.since, window.until));
+    // Zoom and pan are kept per machine view: another window or machine,
+    // Refresh or a double-click start from the whole window.
+    let generation = state.timeline.view_generation;
+    let link = egui::Id::unique(("timeline", window.since, window.until, generation));
     let w = (window.since, window.until);
     let cursor = state.timeline.cursor;
     let local = state.local_time;
     let mut hover = None;
     let mut clicked = false;
-    egui::ScrollArea::vertical()
+    let area = egui::ScrollArea::vertical()
         .id_salt("plots_scroll")
         .auto_shrink([false, false])
         .show(ui, |ui| {
@@ -124,7 +141,7 @@ pub fn plots_ui(
                     continue;
                 }
                 for (g, group) in groups(series).iter().enumerate() {
-                    let id = egui::Id::unique(("plot", kind.wire(), g, window.since, window.until));
+                    let id = plot_id(kind, g, window, generation);
                     let (h, c) = match group {
                         Group::Values { unit, channels } => values_plot_ui(
                             ui,
@@ -152,7 +169,17 @@ pub fn plots_ui(
     // Lines of kinds no longer plotted are forgotten.
     view.lines
         .retain(|(k, _), _| state.timeline.plot_kinds.contains(k));
-    if let Some(t) = hover {
+    let double_clicked = ui.input(|i| {
+        i.pointer
+            .button_double_clicked(egui::PointerButton::Primary)
+            && i.pointer
+                .interact_pos()
+                .is_some_and(|p| area.inner_rect.contains(p))
+    });
+    if double_clicked {
+        actions.push(TimelineAction::ResetView.into());
+    }
+    if let Some(t) = hover.filter(|_| !double_clicked) {
         actions.push(
             if clicked {
                 TimelineAction::SeekTo(t)

@@ -50,6 +50,9 @@ pub fn values_plot_ui(
         .height(PLOT_HEIGHT)
         .link_axis(link, [true, false])
         .link_cursor(link, [true, false])
+        // A double-click shows the whole window again (handled by the view,
+        // which starts the plots afresh): not egui_plot's own reset.
+        .allow_double_click_reset(false)
         .default_x_bounds(window.0 as f64, window.1 as f64)
         .y_axis_min_width(Y_AXIS_WIDTH)
         .y_axis_label(axis_label)
@@ -79,7 +82,8 @@ pub fn values_plot_ui(
                 let b = pui.plot_bounds();
                 let half = (b.max()[0] - b.min()[0]) / 2.0;
                 if half.is_finite() && half > 0.0 {
-                    pui.set_plot_bounds_x(t as f64 - half..=t as f64 + half);
+                    let (lo, hi) = centred_within(t as f64, half, window);
+                    pui.set_plot_bounds_x(lo..=hi);
                 }
             }
             let b = pui.plot_bounds();
@@ -132,4 +136,33 @@ pub fn values_plot_ui(
 /// The series' `[time, value]` points as egui_plot's.
 fn plot_points(points: &[[f64; 2]]) -> PlotPoints<'static> {
     points.iter().copied().collect()
+}
+
+/// `t ± half`, moved to stay inside the window when the span fits in it
+/// (a seek near an edge never shows time outside the window).
+fn centred_within(t: f64, half: f64, window: (i64, i64)) -> (f64, f64) {
+    let (since, until) = (window.0 as f64, window.1 as f64);
+    let (mut lo, mut hi) = (t - half, t + half);
+    if hi - lo <= until - since {
+        if lo < since {
+            (lo, hi) = (since, since + 2.0 * half);
+        } else if hi > until {
+            (lo, hi) = (until - 2.0 * half, until);
+        }
+    }
+    (lo, hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seek_near_an_edge_stays_in_the_window() {
+        assert_eq!(centred_within(50.0, 10.0, (0, 100)), (40.0, 60.0));
+        assert_eq!(centred_within(2.0, 10.0, (0, 100)), (0.0, 20.0));
+        assert_eq!(centred_within(99.0, 10.0, (0, 100)), (80.0, 100.0));
+        // Zoomed out beyond the window: centred as asked.
+        assert_eq!(centred_within(50.0, 80.0, (0, 100)), (-30.0, 130.0));
+    }
 }
