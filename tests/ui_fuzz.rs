@@ -203,7 +203,8 @@ proptest! {
                 h.get_by_label_contains(&format!("shown of {n_faults} in the window"));
             }
             Tab::Activities => {
-                h.get_by_label_contains(&format!("{n_activities} activities"));
+                let noun = if n_activities == 1 { "activity" } else { "activities" };
+                h.get_by_label_contains(&format!("{n_activities} {noun}"));
             }
             _ => {}
         }

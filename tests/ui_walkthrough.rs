@@ -419,3 +419,56 @@ fn plots_show_the_whole_window_after_a_pan_and_a_new_choice() {
     h.run_steps(4);
     assert!(whole(&h), "double-click shows the whole window");
 }
+
+/// Item 2: answers for a machine picked a moment before another never show
+/// as the other's. Every answer is slowed down, so the first machine's come
+/// while the second's are on their way.
+#[test]
+fn a_quick_switch_shows_only_the_second_machines_data() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let chaos =
+        fleetview::sandbox::chaos::ChaosConfig::parse("latency_ms=150,latency=1").expect("spec");
+    let sb = rt.block_on(common::start_with(common::fixed_config().chaos(chaos)));
+    let options = AppOptions {
+        service: Some(fleetview::shell::ServiceOptions {
+            base_url: sb.base.clone(),
+            token: Some(fleetview::api::model::SecretValue::new(sb.token.clone())),
+            allow_insecure_http: false,
+        }),
+        ..embedded()
+    };
+    let mut h = harness(options);
+    wait_until(&mut h, "the fleet", fleet_of(60));
+    let (first, second) = (1001, 1003);
+    let name = |h: &Harness<'static, FleetApp>, id| common::ui::equipment_name(h.state(), id);
+    let (a, b) = (name(&h, first), name(&h, second));
+    h.get_by_label(&a).click();
+    h.step();
+    h.get_by_label("Last 7 days").click();
+    h.step();
+    h.get_by_label(&b).click();
+    h.step();
+    wait_until(&mut h, "the second machine's data", |app| {
+        let s = app.state();
+        s.faults().value().is_some()
+            && s.timeline().track.value().is_some()
+            && s.history().value().is_some()
+            && s.timeline().plots.values().all(|p| p.value().is_some())
+    });
+    let s = h.state().state();
+    assert_eq!(s.selected(), Some(second));
+    let w = s.window().expect("a window");
+    let total = |segment: &str| {
+        common::ui::service_body(&sb.base, second, segment, w)["data"]["total"]
+            .as_u64()
+            .unwrap_or(0) as usize
+    };
+    assert_eq!(s.faults().value().map(Vec::len), Some(total("faults")));
+    assert_eq!(
+        s.timeline().track.value().map(|t| t.len()),
+        Some(total("positions"))
+    );
+    let history = s.history().value().expect("the history");
+    assert_eq!(history.id, second, "the history is the second machine's");
+    drop(sb);
+}
