@@ -488,3 +488,43 @@ async fn with_the_service_gone_the_last_history_and_fleet_are_served_marked_offl
     });
     assert_eq!(fleet, Some(7), "the fleet as last discovered");
 }
+
+/// Switching service drops what the last one was still answering: a slow
+/// fleet discovery of the first service delivers nothing once the second is
+/// chosen (it used to fill the new service's empty list with the old fleet).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_connection_drops_the_last_services_answers() {
+    let chaos = ChaosConfig::parse("latency_ms=300,latency=1").expect("spec");
+    let slow = start_with(common::fixed_config().chaos(chaos)).await;
+    let other = start_with(common::fixed_config().fleet_size(3)).await;
+    let s = worker_for(&slow, None);
+    let now = common::now();
+    s.worker.send(Command::DiscoverFleet {
+        window: TimeWindow {
+            since: now - 3600,
+            until: now,
+        },
+    });
+    // What the app sends on switching service.
+    s.worker.send(Command::CancelReads);
+    s.worker.send(Command::Connect(
+        ClientConfig::new(other.base.clone()).token(other.token.clone()),
+    ));
+    let events = collect_until(&s.worker, Duration::from_secs(20), |e| {
+        matches!(e, Event::Connected { .. })
+    });
+    // Long enough for the slow service's pages to come, were they let through.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let mut late = Vec::new();
+    while Instant::now() < deadline {
+        if let Some(e) = s.worker.recv_timeout(Duration::from_millis(50)) {
+            late.push(e);
+        }
+    }
+    let pages = events
+        .iter()
+        .chain(&late)
+        .filter(|e| matches!(e, Event::FleetPage { .. }))
+        .count();
+    assert_eq!(pages, 0, "no page of the last service: {late:?}");
+}

@@ -308,12 +308,16 @@ impl AppState {
             self.notify(Level::Error, e, "");
         }
         if outcome.switched {
-            // Another service: nothing of the last one may show.
+            // Another service: nothing of the last one may show, not even
+            // an answer it is still sending.
             self.fleet = FleetState::default();
             self.machine.forget();
             self.timeline.clear_data();
             self.catalog = CatalogState::default();
             self.progress.clear();
+            let mut out = vec![Command::CancelReads];
+            out.extend(outcome.commands);
+            return out;
         }
         outcome.commands
     }
@@ -646,6 +650,38 @@ mod tests {
         );
         c.restore(settings);
         assert_eq!((c.selected(), c.profiles().len()), (None, 1));
+    }
+
+    #[test]
+    fn choosing_another_service_first_cancels_the_last_ones_reads() {
+        let mut s = AppState::new(connection(false, "https://a.example"), Some(1_750_000_000));
+        let profile = Profile {
+            name: "B".into(),
+            base_url: "https://b.example".into(),
+            sandbox_url: String::new(),
+            use_sandbox: false,
+            allow_insecure_http: false,
+        };
+        s.on_action(
+            ConnectionAction::SaveProfile {
+                index: None,
+                profile,
+                token: None,
+            }
+            .into(),
+        );
+        let commands = s.on_action(
+            ConnectionAction::UseProfile {
+                index: 0,
+                token: None,
+            }
+            .into(),
+        );
+        assert!(matches!(commands.first(), Some(Command::CancelReads)));
+        assert!(matches!(commands.get(1), Some(Command::UseProfile { .. })));
+        // A new token for the same service keeps its reads going.
+        let commands = s.on_action(ConnectionAction::UseToken(SecretValue::new("t")).into());
+        assert!(!commands.iter().any(|c| matches!(c, Command::CancelReads)));
     }
 
     #[test]

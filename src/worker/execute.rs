@@ -204,7 +204,8 @@ impl TaskCtx {
             | Command::UseProfile { .. }
             | Command::TestConnection { .. }
             | Command::StoreToken { .. }
-            | Command::Cancel(_) => {}
+            | Command::Cancel(_)
+            | Command::CancelReads => {}
         }
         Ok(())
     }

@@ -152,6 +152,9 @@ pub enum Command {
     },
     /// Stop whatever runs for a target.
     Cancel(Target),
+    /// Stop every read of the service in use: another one is being chosen,
+    /// and what the last one still answers is for nothing shown.
+    CancelReads,
 }
 
 impl Command {
@@ -177,6 +180,26 @@ impl Command {
             | Command::DeleteIntegration { id }
             | Command::SetIntegrationActive { id, .. } => Target::Integration(*id),
             Command::Cancel(t) => t.clone(),
+            Command::CancelReads => Target::Connection,
         }
+    }
+}
+
+impl Target {
+    /// Whether it reads from the service in use (writes, exports, tokens and
+    /// connection tests are let finish: their outcome is still news).
+    pub fn is_read(&self) -> bool {
+        matches!(
+            self,
+            Target::Fleet
+                | Target::Series(_)
+                | Target::Faults
+                | Target::Activities
+                | Target::Plot(_)
+                | Target::Track
+                | Target::History
+                | Target::Catalog
+                | Target::Probe
+        )
     }
 }

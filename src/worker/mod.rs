@@ -127,6 +127,7 @@ impl Worker {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         match &command {
             Command::Cancel(t) => self.current.clear(t),
+            Command::CancelReads => self.current.clear_reads(),
             c => self.current.set(c.target(), id),
         }
         if self.commands.send((id, command)).is_err() {

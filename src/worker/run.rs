@@ -83,13 +83,23 @@ pub async fn run(
     let mut tasks: HashMap<Target, AbortHandle> = HashMap::new();
 
     while let Some((id, command)) = commands.recv().await {
+        if matches!(command, Command::CancelReads) {
+            tasks.retain(|t, h| {
+                let keep = !t.is_read();
+                if !keep {
+                    h.abort();
+                }
+                keep
+            });
+            continue;
+        }
         let target = command.target();
         if let Some(old) = tasks.remove(&target) {
             old.abort();
         }
         tasks.retain(|_, h| !h.is_finished());
         match command {
-            Command::Cancel(_) => {}
+            Command::Cancel(_) | Command::CancelReads => {}
             Command::Connect(cfg) => {
                 session.install(ApiClient::new(cfg), None, &shared, &target, id)
             }

@@ -31,6 +31,11 @@ impl Current {
         self.lock().remove(target);
     }
 
+    /// Nothing is current for any read (another service is chosen).
+    pub fn clear_reads(&self) {
+        self.lock().retain(|t, _| !t.is_read());
+    }
+
     pub fn is(&self, target: &Target, request: RequestId) -> bool {
         self.lock().get(target) == Some(&request)
     }
