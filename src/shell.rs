@@ -239,8 +239,13 @@ impl eframe::App for FleetApp {
         self.poll_worker();
         let commands = self.state.tick(now_secs());
         self.send(commands);
-        if self.state.offline().is_some() {
-            // The retry countdown and the next try need frames.
+        let news = self
+            .state
+            .notifications()
+            .iter()
+            .any(|n| n.level != crate::app::Level::Error);
+        if self.state.offline().is_some() || news {
+            // The retry countdown, the next try and news going need frames.
             ctx.request_repaint_after(std::time::Duration::from_secs(1));
         }
         let dt_secs = ctx.input(|i| i.stable_dt);

@@ -1,8 +1,12 @@
 //! Messages for the user: dismissable, each with detail for those who want
-//! it; the list stays short (the oldest go first).
+//! it; the list stays short (the oldest go first). News goes by itself after
+//! a while; a problem stays until dismissed or its cause is gone.
 
 /// Notifications kept at once.
 const KEPT: usize = 6;
+
+/// How long news (an export done, back online) stays, from when first shown.
+pub const NEWS_SECS: i64 = 8;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
@@ -18,6 +22,9 @@ pub struct Notification {
     pub level: Level,
     pub title: String,
     pub detail: String,
+    /// When it was first there at a tick (Unix seconds): news goes
+    /// [`NEWS_SECS`] later.
+    pub shown_at: Option<i64>,
 }
 
 #[derive(Debug, Default)]
@@ -49,11 +56,22 @@ impl Notifications {
             level,
             title,
             detail,
+            shown_at: None,
         });
         if self.list.len() > KEPT {
             self.list.remove(0);
         }
         self.next_id
+    }
+
+    /// Called with the wall clock: dates what is new, and lets news go once
+    /// it has been seen long enough (problems stay).
+    pub fn expire(&mut self, now: i64) {
+        for n in &mut self.list {
+            n.shown_at.get_or_insert(now);
+        }
+        self.list
+            .retain(|n| n.level == Level::Error || n.shown_at.is_none_or(|t| now - t < NEWS_SECS));
     }
 
     pub fn dismiss(&mut self, id: u64) {
@@ -81,6 +99,22 @@ mod tests {
         n.notify(Level::Info, "Exported", "to a.csv");
         n.notify(Level::Info, "Exported", "to b.csv");
         assert_eq!(n.list().len(), 4, "news with another detail is news");
+    }
+
+    #[test]
+    fn news_goes_by_itself_and_problems_stay() {
+        let mut n = Notifications::default();
+        n.notify(Level::Error, "Down", "");
+        n.notify(Level::Info, "Exported", "a.csv");
+        n.expire(100);
+        n.notify(Level::Warning, "Slow", "");
+        n.expire(100 + NEWS_SECS - 1);
+        assert_eq!(n.list().len(), 3, "all still there");
+        n.expire(100 + NEWS_SECS);
+        let titles: Vec<_> = n.list().iter().map(|x| x.title.as_str()).collect();
+        assert_eq!(titles, ["Down", "Slow"], "the news seen longest went");
+        n.expire(100 + 100 * NEWS_SECS);
+        assert_eq!(n.list().len(), 1, "the error stays");
     }
 
     #[test]

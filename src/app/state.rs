@@ -325,6 +325,7 @@ impl AppState {
     /// Called every frame with the wall clock: offline, tries the service
     /// again when it is time.
     pub fn tick(&mut self, now: i64) -> Vec<Command> {
+        self.notifications.expire(now);
         self.conn.tick(now).into_iter().collect()
     }
 

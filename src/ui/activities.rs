@@ -68,6 +68,9 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
     });
     TableBuilder::new(ui)
         .id_salt("activities_table")
+        // As tall as the pane, never taller: the pane keeps its size.
+        .min_scrolled_height(0.0)
+        .auto_shrink([false, false])
         .striped(true)
         .sense(egui::Sense::click())
         .resizable(true)

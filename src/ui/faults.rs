@@ -152,6 +152,9 @@ pub fn faults_ui(
     let nearest = nearest_row(&visible, state.timeline.cursor);
     TableBuilder::new(ui)
         .id_salt("faults_table")
+        // As tall as the pane, never taller: the pane keeps its size.
+        .min_scrolled_height(0.0)
+        .auto_shrink([false, false])
         .striped(true)
         .sense(egui::Sense::click())
         .resizable(true)

@@ -5,7 +5,7 @@
 use egui_extras::{Column, TableBuilder};
 
 use super::theme;
-use crate::api::model::{DailyUsageRow, EngineEvent, EquipmentHistory, Hours};
+use crate::api::model::{DailyUsageRow, EngineConditionRow, EngineEvent, EquipmentHistory, Hours};
 use crate::app::{Action, AppState};
 use crate::export::shown::ExportContent;
 
@@ -81,11 +81,14 @@ const COLUMNS: &[UsageColumn] = &[
     },
     UsageColumn {
         title: "DEF (%)",
+        cell: |r| theme::number(r.def_remaining_ratio.as_ref().map(|d| d.percent), 1),
+    },
+    UsageColumn {
+        title: "DEF tank",
         cell: |r| match &r.def_remaining_ratio {
             Some(d) if d.tank_capacity > 0.0 => format!(
-                "{} of {} {}",
-                theme::number(Some(d.percent), 1),
-                d.tank_capacity,
+                "{} {}",
+                theme::number(Some(d.tank_capacity), 0),
                 d.tank_capacity_unit
             ),
             _ => theme::NULL.to_owned(),
@@ -145,31 +148,59 @@ pub fn history_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>
     };
     identity_ui(ui, h);
     ui.separator();
-    egui::ScrollArea::vertical()
-        .id_salt("history_scroll")
-        .show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.strong(format!("Daily usage ({} days)", h.daily_usages.rows.len()));
-                if ui
-                    .add_enabled(
-                        !h.daily_usages.rows.is_empty(),
-                        egui::Button::new("Export daily history (CSV)…"),
-                    )
-                    .clicked()
-                {
-                    actions.push(Action::Export(ExportContent::DailyHistory(h.clone())));
-                }
+    // Daily usage on the left, engine events on the right: both keep their
+    // headings and scroll on their own within the pane.
+    let events_width = theme::ENGINE_EVENTS_WIDTH.min(ui.available_width() * 0.35);
+    ui.horizontal_top(|ui| {
+        let height = ui.available_height();
+        let usage_width = ui.available_width() - events_width - theme::GAP * 2.0;
+        ui.allocate_ui(egui::vec2(usage_width, height), |ui| {
+            ui.vertical(|ui| {
+                ui.horizontal(|ui| {
+                    ui.strong(format!(
+                        "Daily usage ({}, UTC days)",
+                        theme::count(h.daily_usages.rows.len(), "day", "days")
+                    ));
+                    if ui
+                        .add_enabled(
+                            !h.daily_usages.rows.is_empty(),
+                            egui::Button::new("Export daily history (CSV)…"),
+                        )
+                        .clicked()
+                    {
+                        actions.push(Action::Export(ExportContent::DailyHistory(h.clone())));
+                    }
+                });
+                usage_table_ui(ui, &h.daily_usages.rows);
             });
-            usage_table_ui(ui, &h.daily_usages.rows, state.local_time);
-            ui.add_space(theme::GAP * 2.0);
-            ui.strong(format!(
-                "Engine events ({})",
-                h.engine_conditions.rows.len()
-            ));
-            for e in &h.engine_conditions.rows {
+        });
+        ui.separator();
+        ui.vertical(|ui| {
+            ui.set_width(events_width);
+            engine_events_ui(ui, &h.engine_conditions.rows, state.local_time);
+        });
+    });
+}
+
+fn engine_events_ui(ui: &mut egui::Ui, rows: &[EngineConditionRow], local: bool) {
+    let starts = rows
+        .iter()
+        .filter(|e| e.event() == EngineEvent::Started)
+        .count();
+    ui.strong(format!(
+        "Engine events: {} started, {} stopped",
+        starts,
+        rows.len() - starts
+    ));
+    egui::ScrollArea::vertical()
+        .id_salt("engine_events_scroll")
+        .min_scrolled_height(0.0)
+        .auto_shrink([false, false])
+        .show_rows(ui, theme::ROW_HEIGHT, rows.len(), |ui, range| {
+            for e in &rows[range] {
                 let event = e.event();
                 ui.horizontal(|ui| {
-                    ui.label(theme::format_time(e.date.0, state.local_time));
+                    ui.label(theme::format_time(e.date.0, local));
                     let color = if event == EngineEvent::Started {
                         theme::INFO
                     } else {
@@ -181,71 +212,91 @@ pub fn history_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>
         });
 }
 
+/// The identity on one wrapped line: the pane's height is for the days.
 fn identity_ui(ui: &mut egui::Ui, h: &EquipmentHistory) {
-    egui::Grid::new("identity")
-        .num_columns(4)
-        .spacing([24.0, 4.0])
-        .show(ui, |ui| {
-            let or_dash = |s: &Option<String>| {
-                s.clone()
-                    .filter(|s| !s.is_empty())
-                    .unwrap_or_else(|| theme::NULL.to_owned())
-            };
-            ui.label("Name");
-            ui.strong(&h.name);
-            ui.label("Serial number");
-            ui.strong(&h.serial_number);
-            ui.end_row();
-            ui.label("Make");
-            ui.strong(&h.make);
-            ui.label("PIN");
-            ui.strong(or_dash(&h.pin));
-            ui.end_row();
-            ui.label("Model");
-            ui.strong(&h.model);
-            ui.label("VIN");
-            ui.strong(or_dash(&h.vin));
-            ui.end_row();
-        });
+    let or_dash = |s: &Option<String>| {
+        s.clone()
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| theme::NULL.to_owned())
+    };
+    ui.horizontal_wrapped(|ui| {
+        for (label, value) in [
+            ("Name", h.name.clone()),
+            ("Make", h.make.clone()),
+            ("Model", h.model.clone()),
+            ("Serial number", h.serial_number.clone()),
+            ("PIN", or_dash(&h.pin)),
+            ("VIN", or_dash(&h.vin)),
+        ] {
+            ui.label(egui::RichText::new(label).weak());
+            ui.strong(value);
+            ui.add_space(theme::GAP * 2.0);
+        }
+    });
 }
 
-fn usage_table_ui(ui: &mut egui::Ui, rows: &[DailyUsageRow], local: bool) {
+fn usage_table_ui(ui: &mut egui::Ui, rows: &[DailyUsageRow]) {
     if rows.is_empty() {
         ui.label("No daily usage in this window.");
         return;
     }
-    egui::ScrollArea::horizontal()
+    // One vertical scroll for both halves, so their rows stay side by side;
+    // the Day column stays while the figures scroll sideways. Days are UTC
+    // days, as the service counts its daily figures.
+    egui::ScrollArea::vertical()
         .id_salt("usage_scroll")
+        .min_scrolled_height(0.0)
+        .auto_shrink([false, false])
         .show(ui, |ui| {
-            TableBuilder::new(ui)
-                .id_salt("usage_table")
-                .striped(true)
-                .vscroll(false)
-                .column(Column::auto().at_least(90.0))
-                .columns(Column::auto().at_least(70.0), COLUMNS.len())
-                .header(theme::ROW_HEIGHT, |mut header| {
-                    header.col(|ui| {
-                        ui.strong("Day");
-                    });
-                    for c in COLUMNS {
-                        header.col(|ui| {
-                            ui.strong(c.title);
-                        });
-                    }
-                })
-                .body(|body| {
-                    body.rows(theme::ROW_HEIGHT, rows.len(), |mut row| {
-                        let r = &rows[row.index()];
-                        row.col(|ui| {
-                            let day = theme::format_time(r.date.0, local);
-                            ui.label(day.split(' ').next().unwrap_or_default());
-                        });
-                        for c in COLUMNS {
-                            row.col(|ui| {
-                                ui.label((c.cell)(r));
+            ui.horizontal_top(|ui| {
+                ui.spacing_mut().item_spacing.x = 0.0;
+                ui.push_id("usage_days", |ui| {
+                    TableBuilder::new(ui)
+                        .id_salt("usage_days")
+                        .striped(true)
+                        .vscroll(false)
+                        .column(Column::exact(theme::DAY_COLUMN_WIDTH))
+                        .header(theme::ROW_HEIGHT, |mut header| {
+                            header.col(|ui| {
+                                ui.strong("Day");
                             });
-                        }
-                    });
+                        })
+                        .body(|body| {
+                            body.rows(theme::ROW_HEIGHT, rows.len(), |mut row| {
+                                let r = &rows[row.index()];
+                                row.col(|ui| {
+                                    ui.label(theme::format_in_zone(r.date.0, false, "%Y-%m-%d"));
+                                });
+                            });
+                        });
                 });
+                egui::ScrollArea::horizontal()
+                    .id_salt("usage_figures")
+                    .auto_shrink([false, true])
+                    .show(ui, |ui| {
+                        TableBuilder::new(ui)
+                            .id_salt("usage_table")
+                            .striped(true)
+                            .vscroll(false)
+                            .columns(Column::auto().at_least(70.0), COLUMNS.len())
+                            .header(theme::ROW_HEIGHT, |mut header| {
+                                for c in COLUMNS {
+                                    header.col(|ui| {
+                                        ui.strong(c.title);
+                                    });
+                                }
+                            })
+                            .body(|body| {
+                                body.rows(theme::ROW_HEIGHT, rows.len(), |mut row| {
+                                    let r = &rows[row.index()];
+                                    for c in COLUMNS {
+                                        row.col(|ui| {
+                                            ui.label((c.cell)(r));
+                                        });
+                                    }
+                                });
+                            });
+                    });
+            });
         });
 }

@@ -49,8 +49,8 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
         .show(ui, |ui| {
             equipment::equipment_ui(ui, state, &mut view.picker, &mut actions);
         });
+    status::toasts_ui(ui.ctx(), state, &mut actions);
     egui::CentralPanel::default().show(ui, |ui| {
-        status::notifications_ui(ui, state, &mut actions);
         ui.horizontal(|ui| {
             let catalog = state.tab == Tab::Catalog;
             if ui.selectable_label(!catalog, "Machine history").clicked() && catalog {
@@ -94,6 +94,10 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
             .default_size(260.0)
             .min_size(120.0)
             .show(ui, |ui| {
+                // The pane keeps the size it was given (or dragged to): a
+                // panel shrinks to its content otherwise, and the page above
+                // moved with the number of rows.
+                ui.set_min_height(ui.available_height());
                 ui.horizontal(|ui| {
                     for (tab, label) in [
                         (Tab::Faults, "Faults"),

@@ -85,31 +85,60 @@ pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mu
     });
 }
 
-pub fn notifications_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
-    for n in state.notifications() {
-        let color = match n.level {
-            Level::Error => theme::ERROR,
-            Level::Warning => theme::WARNING,
-            Level::Info => theme::INFO,
-        };
-        egui::Frame::group(ui.style())
-            .stroke(egui::Stroke::new(1.0, color))
-            .show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    ui.colored_label(color, &n.title);
-                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                        if ui.small_button("Dismiss").clicked() {
-                            actions.push(Action::DismissNotification(n.id));
+/// Notices as toasts stacked in the bottom right corner, over the page:
+/// they never move what is under the mouse. Errors stay until dismissed;
+/// news goes by itself (the model expires it).
+pub fn toasts_ui(ctx: &egui::Context, state: &AppState, actions: &mut Vec<Action>) {
+    let list = state.notifications();
+    if list.is_empty() {
+        return;
+    }
+    egui::Area::new(egui::Id::unique("toasts"))
+        .order(egui::Order::Foreground)
+        .anchor(egui::Align2::RIGHT_BOTTOM, -theme::TOAST_MARGIN)
+        .show(ctx, |ui| {
+            ui.set_max_width(theme::TOAST_WIDTH);
+            for n in list {
+                let color = match n.level {
+                    Level::Error => theme::ERROR,
+                    Level::Warning => theme::WARNING,
+                    Level::Info => theme::INFO,
+                };
+                egui::Frame::popup(ui.style())
+                    .stroke(egui::Stroke::new(1.0, color))
+                    .show(ui, |ui| {
+                        ui.set_width(theme::TOAST_WIDTH);
+                        ui.horizontal(|ui| {
+                            ui.with_layout(egui::Layout::right_to_left(egui::Align::Min), |ui| {
+                                if ui.small_button("Dismiss").clicked() {
+                                    actions.push(Action::DismissNotification(n.id));
+                                }
+                                ui.with_layout(
+                                    egui::Layout::left_to_right(egui::Align::Min),
+                                    |ui| {
+                                        ui.add(
+                                            egui::Label::new(
+                                                egui::RichText::new(&n.title).color(color),
+                                            )
+                                            .wrap(),
+                                        );
+                                    },
+                                );
+                            });
+                        });
+                        if !n.detail.is_empty() {
+                            egui::CollapsingHeader::new("Details")
+                                .id_salt(("notification", n.id))
+                                .show(ui, |ui| {
+                                    egui::ScrollArea::vertical()
+                                        .max_height(160.0)
+                                        .show(ui, |ui| {
+                                            ui.add(egui::Label::new(&n.detail).wrap());
+                                        });
+                                });
                         }
                     });
-                });
-                if !n.detail.is_empty() {
-                    egui::CollapsingHeader::new("Details")
-                        .id_salt(("notification", n.id))
-                        .show(ui, |ui| {
-                            ui.label(&n.detail);
-                        });
-                }
-            });
-    }
+                ui.add_space(theme::GAP);
+            }
+        });
 }

@@ -6,6 +6,13 @@ use egui::Color32;
 pub const GAP: f32 = 6.0;
 /// Height of a table or list row.
 pub const ROW_HEIGHT: f32 = 22.0;
+/// Notices float this far from the window's bottom right corner (above the
+/// status bar), at most this wide.
+pub const TOAST_MARGIN: egui::Vec2 = egui::vec2(12.0, 36.0);
+pub const TOAST_WIDTH: f32 = 380.0;
+/// The daily history's engine events column, and its frozen Day column.
+pub const ENGINE_EVENTS_WIDTH: f32 = 250.0;
+pub const DAY_COLUMN_WIDTH: f32 = 90.0;
 /// What a missing value shows as.
 pub const NULL: &str = "—";
 

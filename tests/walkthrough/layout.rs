@@ -1,0 +1,150 @@
+//! Items 7, 11, 14 and 16: what stays put, what a small window still
+//! reaches, what offline shows, and the small things.
+
+use super::*;
+
+/// The top of a widget found by its label (the first one, if several).
+fn top_of(h: &Harness<'static, FleetApp>, label: &str) -> f32 {
+    h.get_all_by_label(label)
+        .next()
+        .unwrap_or_else(|| panic!("{label} is shown"))
+        .rect()
+        .top()
+}
+
+fn tables_loaded(app: &FleetApp) -> bool {
+    let s = app.state();
+    s.faults().value().is_some()
+        && s.activities().value().is_some()
+        && s.history().value().is_some()
+}
+
+/// Item 7: the tables' pane keeps its size whatever it holds (it grew and
+/// shrank with its rows), and a notice floats in a corner instead of
+/// pushing the page down.
+#[test]
+fn panes_keep_their_size_and_notices_push_nothing() {
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the fleet", fleet_of(60));
+    let name = common::ui::equipment_name(h.state(), 1003);
+    h.get_by_label(&name).click();
+    wait_until(&mut h, "the tables", tables_loaded);
+    let tabs = top_of(&h, "Daily history");
+    for tab in ["Activities", "Daily history", "Faults"] {
+        h.get_all_by_label(tab).next().expect("the tab").click();
+        h.run_steps(3);
+        assert_eq!(top_of(&h, "Daily history"), tabs, "after {tab}");
+    }
+    h.get_by_label("Yesterday").click();
+    wait_until(&mut h, "yesterday's tables", tables_loaded);
+    assert_eq!(top_of(&h, "Daily history"), tabs, "with fewer rows");
+
+    let page = top_of(&h, "Machine history");
+    type_into(&mut h, Role::TextInput, "Equipment id", "999999");
+    h.get_by_label("Open").click();
+    wait_until(&mut h, "the notice", |app| {
+        app.state()
+            .notifications()
+            .iter()
+            .any(|n| n.level == Level::Error)
+    });
+    h.run_steps(3);
+    assert_eq!(top_of(&h, "Machine history"), page, "the page stays put");
+    let title = h.state().state().notifications()[0].title.clone();
+    let notice = h.get_by_label(title.as_str()).rect();
+    let screen = h.ctx.content_rect();
+    assert!(
+        notice.right() > screen.center().x && notice.bottom() > screen.center().y,
+        "the notice is in the bottom right corner: {notice:?}"
+    );
+    // Errors stay until dismissed, whatever the time.
+    h.run_steps(30);
+    h.get_by_label("Dismiss").click();
+    h.run_steps(3);
+    assert!(h.query_by_label(title.as_str()).is_none());
+}
+
+fn small_harness(options: AppOptions) -> Harness<'static, FleetApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1000.0, 700.0))
+        .with_step_dt(1.0 / 60.0)
+        .build_eframe(move |cc| FleetApp::new(cc, options))
+}
+
+/// Items 14 and 16: at 1000x700 the daily history shows its days (it
+/// showed one row), the Day column stays while the figures scroll sideways
+/// (it scrolled away), and DEF reads as a percent with the tank apart (it
+/// read "90.6 of 90 L").
+#[test]
+fn the_daily_history_keeps_its_days_in_a_small_window() {
+    let mut h = small_harness(embedded());
+    wait_until(&mut h, "the fleet", fleet_of(60));
+    let name = common::ui::equipment_name(h.state(), 1003);
+    h.get_by_label(&name).click();
+    h.step();
+    h.get_by_label("Last 7 days").click();
+    h.step();
+    h.get_by_label("Daily history").click();
+    wait_until(&mut h, "the history", |app| {
+        app.state().history().value().is_some() && !app.state().history().is_pending()
+    });
+    h.run_steps(3);
+    let history = h
+        .state()
+        .state()
+        .history()
+        .value()
+        .cloned()
+        .expect("history");
+    let screen = h.ctx.content_rect();
+    let days_seen = history
+        .daily_usages
+        .rows
+        .iter()
+        .filter(|r| {
+            let day = chrono::DateTime::from_timestamp(r.date.0, 0)
+                .expect("a date")
+                .format("%Y-%m-%d")
+                .to_string();
+            h.query_all_by_label(&day)
+                .any(|n| screen.contains_rect(n.rect()) && n.rect().height() > 0.0)
+        })
+        .count();
+    assert!(days_seen >= 3, "{days_seen} days readable at 1000x700");
+
+    let day = h.get_by_label("Day").rect();
+    let fuel = h.get_by_label("Fuel (L)").rect();
+    // The wheel sideways over the figures (a trackpad's swipe).
+    let over = fuel.center() + egui::vec2(0.0, 3.0 * fuel.height());
+    h.hover_at(over);
+    for _ in 0..6 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(-120.0, 0.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run_steps(4);
+    }
+    assert!(
+        h.get_by_label("Fuel (L)").rect().left() < fuel.left() - 50.0,
+        "the figures scrolled sideways"
+    );
+    assert_eq!(h.get_by_label("Day").rect(), day, "the Day column stays");
+
+    if let Some(def) = history
+        .daily_usages
+        .rows
+        .iter()
+        .find_map(|r| r.def_remaining_ratio.clone())
+    {
+        let tank = format!("{} {}", def.tank_capacity.round(), def.tank_capacity_unit);
+        assert!(h.query_all_by_label(&tank).next().is_some(), "{tank} apart");
+        assert!(
+            h.query_all_by_label_contains(&format!(" of {}", def.tank_capacity))
+                .next()
+                .is_none()
+        );
+    }
+}
