@@ -264,9 +264,23 @@ async fn each_error_type_is_told_apart() {
     let nobody = ApiClient::new(cfg).expect("client");
     let err = nobody.integrations().await.expect_err("no server");
     assert!(
-        matches!(err, ApiError::Network { .. }) && err.is_unreachable(),
+        matches!(err, ApiError::Network { refused: true, .. }) && err.is_unreachable(),
         "{err:?}"
     );
+    // A refused connection is tried once more, not through the whole
+    // back-off: with minutes of back-off it still answers at once (it kept
+    // the app from its cache for seconds when the service died).
+    let mut cfg = ClientConfig::new(format!("http://127.0.0.1:{port}")).token("t");
+    cfg.retry = RetryPolicy {
+        max_retries: 4,
+        base_delay: std::time::Duration::from_secs(20),
+        max_delay: std::time::Duration::from_secs(600),
+    };
+    let nobody = ApiClient::new(cfg).expect("client");
+    let quick = tokio::time::timeout(std::time::Duration::from_secs(8), nobody.integrations())
+        .await
+        .expect("no wait through the back-off");
+    assert!(quick.is_err());
 
     // Always 500, 429, slow, or garbled: each is its own error.
     for (spec, check) in [

@@ -2,7 +2,8 @@
 //! request is sent, retried and its body decoded, and the login.
 //!
 //! GETs are retried with exponential backoff and jitter on network errors,
-//! timeouts, 5xx, 429 and bodies cut short (bounded); POST, PATCH and DELETE
+//! timeouts, 5xx, 429 and bodies cut short (bounded; a refused connection
+//! once, quickly: the service is down, the cache answers); POST, PATCH and DELETE
 //! are never retried. The operations live by what they reach: `fleet.rs`
 //! the equipments' series over time windows (long windows fetched as
 //! grid-aligned chunks with bounded concurrency, returned in order: see
@@ -19,6 +20,9 @@ use serde::de::DeserializeOwned;
 use super::config::{ClientConfig, USER_AGENT};
 use super::error::ApiError;
 use super::model::{ErrorBody, LoginRequest, LoginResponse, SecretValue};
+
+/// The wait before trying a refused connection again (once).
+const REFUSED_RETRY_DELAY: Duration = Duration::from_millis(250);
 
 #[derive(Debug, Clone)]
 pub struct ApiClient {
@@ -143,6 +147,7 @@ impl ApiClient {
             ApiError::Network {
                 endpoint: endpoint.to_owned(),
                 message: error_chain(e),
+                refused: e.is_connect(),
             }
         }
     }
@@ -181,8 +186,15 @@ impl ApiClient {
                 Err(e) => Err(e),
             };
             match result {
-                Err(e) if e.is_retryable() && attempt < self.config.retry.max_retries => {
-                    let delay = self.backoff(attempt, e.retry_after());
+                Err(e)
+                    if e.is_retryable() && attempt < e.retries(self.config.retry.max_retries) =>
+                {
+                    let delay = if e.is_refused() {
+                        // A restart in progress gets one quick second chance.
+                        self.config.retry.base_delay.min(REFUSED_RETRY_DELAY)
+                    } else {
+                        self.backoff(attempt, e.retry_after())
+                    };
                     tracing::debug!(%endpoint, attempt, ?delay, "retrying: {e}");
                     tokio::time::sleep(delay).await;
                     attempt += 1;

@@ -22,7 +22,14 @@ pub enum ApiError {
         retry_after: Option<Duration>,
     },
     #[error("{endpoint}: network error: {message}")]
-    Network { endpoint: String, message: String },
+    Network {
+        endpoint: String,
+        message: String,
+        /// Nothing answered at the address (refused, no route, no such
+        /// host): the service is down, and waiting through the back-off
+        /// would only keep the user from the cache.
+        refused: bool,
+    },
     #[error("{endpoint}: no answer within {timeout_secs} s")]
     Timeout { endpoint: String, timeout_secs: u64 },
     /// The body could not be read as the expected JSON. `transient` marks a
@@ -58,6 +65,19 @@ impl ApiError {
             ApiError::Decode { transient, .. } => *transient,
             _ => false,
         }
+    }
+
+    /// How many times a GET failing so is tried again: a service that
+    /// refuses the connection once more, quickly; other failures per policy.
+    pub fn retries(&self, max_retries: u32) -> u32 {
+        match self {
+            ApiError::Network { refused: true, .. } => max_retries.min(1),
+            _ => max_retries,
+        }
+    }
+
+    pub fn is_refused(&self) -> bool {
+        matches!(self, ApiError::Network { refused: true, .. })
     }
 
     pub fn retry_after(&self) -> Option<Duration> {

@@ -34,6 +34,8 @@ pub struct CatalogState {
     /// clears (and wipes) what was typed.
     pub created: u64,
     pub updated: u64,
+    /// The list shown is the one last read (the service is away): when.
+    pub cached_at: Option<i64>,
 }
 
 impl CatalogState {
@@ -90,9 +92,15 @@ impl CatalogState {
         self.write_error = None;
     }
 
-    pub fn on_loaded(&mut self, sources: Vec<DataSource>, integrations: Vec<Integration>) {
+    pub fn on_loaded(
+        &mut self,
+        sources: Vec<DataSource>,
+        integrations: Vec<Integration>,
+        cached_at: Option<i64>,
+    ) {
         self.sources = sources;
         self.integrations = Loadable::Ready(integrations);
+        self.cached_at = cached_at;
     }
 
     /// A write succeeded; every change is followed by a fresh list.

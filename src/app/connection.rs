@@ -377,10 +377,19 @@ impl ConnectionState {
         }
     }
 
+    /// The service answered: it is online (until then, connecting).
+    pub fn answered(&mut self) {
+        if self.current.status == ConnStatus::Connecting {
+            self.current.status = ConnStatus::Connected;
+        }
+    }
+
     pub fn title(&self) -> String {
         let status = match &self.current.status {
+            ConnStatus::Connecting | ConnStatus::Connected if self.offline.is_some() => {
+                " (offline)"
+            }
             ConnStatus::Connecting => " (connecting)",
-            ConnStatus::Connected if self.offline.is_some() => " (offline)",
             ConnStatus::Connected => "",
             ConnStatus::Unauthorized(_) => " (token refused)",
             ConnStatus::Failed(_) => " (not connected)",

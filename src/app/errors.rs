@@ -88,6 +88,7 @@ mod tests {
         let e = ApiError::Network {
             endpoint: endpoint("faults"),
             message: "client error (Connect): tcp connect error (os error 111)".into(),
+            refused: true,
         };
         let (title, detail) = explain(&e, "the faults");
         assert_eq!(title, "The service cannot be reached");

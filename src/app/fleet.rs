@@ -20,6 +20,9 @@ pub struct FleetState {
     pub cached_at: Option<i64>,
     /// The list shown stays until the first page of a new discovery.
     replace_on_page: bool,
+    /// Names of machines remembered from the last run, until the fleet is
+    /// known.
+    remembered: Vec<(i64, String)>,
 }
 
 impl FleetState {
@@ -36,6 +39,7 @@ impl FleetState {
     pub fn discover(&mut self, now: i64) -> Command {
         *self = FleetState {
             loading: true,
+            remembered: std::mem::take(&mut self.remembered),
             ..FleetState::default()
         };
         Self::command(now)
@@ -78,6 +82,7 @@ impl FleetState {
             error: None,
             cached_at: Some(fetched_at),
             replace_on_page: false,
+            remembered: std::mem::take(&mut self.remembered),
         };
     }
 
@@ -86,12 +91,30 @@ impl FleetState {
         self.error = Some(message);
     }
 
-    /// The name a machine is listed under, or "Equipment N".
-    pub fn name_of(&self, id: i64) -> String {
+    /// The name a machine is listed under (or was, at the last run), if
+    /// known.
+    pub fn known_name(&self, id: i64) -> Option<&str> {
         self.equipments
             .iter()
             .find(|e| e.id == id)
-            .map_or_else(|| format!("Equipment {id}"), |e| e.name.clone())
+            .map(|e| e.name.as_str())
+            .or_else(|| {
+                self.remembered
+                    .iter()
+                    .find(|(i, _)| *i == id)
+                    .map(|(_, n)| n.as_str())
+            })
+    }
+
+    /// The name a machine is listed under, or "Equipment N".
+    pub fn name_of(&self, id: i64) -> String {
+        self.known_name(id)
+            .map_or_else(|| format!("Equipment {id}"), str::to_owned)
+    }
+
+    /// Names kept from the last run, shown until the fleet is known.
+    pub fn remember(&mut self, names: Vec<(i64, String)>) {
+        self.remembered = names;
     }
 }
 

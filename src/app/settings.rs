@@ -80,6 +80,10 @@ pub struct Settings {
     pub active_profile: Option<usize>,
     pub selected: Option<i64>,
     pub recent: Vec<i64>,
+    /// The names of the selected and recent machines, to show them before
+    /// the fleet is known (an offline start read "Equipment 1011").
+    #[serde(default)]
+    pub names: Vec<(i64, String)>,
     pub preset: Preset,
     pub custom_days: (i64, i64),
     pub tab: Tab,

@@ -186,6 +186,7 @@ impl AppState {
         }
         self.machine.selected = s.selected;
         self.machine.recent = s.recent;
+        self.fleet.remember(s.names);
         self.machine.preset = s.preset;
         self.machine.custom_days = s.custom_days;
         self.tab = s.tab;
@@ -200,6 +201,13 @@ impl AppState {
             active_profile: self.conn.active_profile,
             selected: self.machine.selected,
             recent: self.machine.recent.clone(),
+            names: self
+                .machine
+                .selected
+                .iter()
+                .chain(&self.machine.recent)
+                .filter_map(|id| Some((*id, self.fleet.known_name(*id)?.to_owned())))
+                .collect(),
             preset: self.machine.preset,
             custom_days: self.machine.custom_days,
             tab: self.tab,
@@ -224,9 +232,15 @@ impl AppState {
     /// Commands to start with when the connection is ready: discover the
     /// fleet and load the restored selection.
     pub fn start(&mut self) -> Vec<Command> {
-        self.conn.current.status = ConnStatus::Connected;
+        // "online" only once the service has answered (an offline start
+        // said "online" until the cache was shown).
+        self.conn.current.status = ConnStatus::Connecting;
         let mut out = vec![self.fleet.discover(self.now())];
         out.extend(self.fetch_selected());
+        // Started on the integrations tab: show them.
+        if self.tab == Tab::Catalog {
+            out.extend(self.catalog.load());
+        }
         out
     }
 
@@ -361,6 +375,8 @@ impl AppState {
             return false;
         }
         self.progress.remove(&target);
+        // An answer not marked offline may still come wholly from the
+        // cache (settled windows): it says nothing of the service.
         if let Some(t) = offline {
             self.conn
                 .went_offline(Some(t), format!("{what} served from the cache"));
@@ -404,7 +420,10 @@ impl AppState {
                 total,
                 finished,
                 ..
-            } => self.fleet.on_page(equipments, done, total, finished),
+            } => {
+                self.conn.answered();
+                self.fleet.on_page(equipments, done, total, finished);
+            }
             Event::FleetCached {
                 equipments,
                 fetched_at,
@@ -500,8 +519,17 @@ impl AppState {
             Event::Catalog {
                 sources,
                 integrations,
+                offline,
                 ..
-            } => self.catalog.on_loaded(sources, integrations),
+            } => {
+                match offline {
+                    Some(t) => self
+                        .conn
+                        .went_offline(Some(t), "the integrations served from the cache".into()),
+                    None => self.conn.answered(),
+                }
+                self.catalog.on_loaded(sources, integrations, offline);
+            }
             Event::CatalogChanged { change, .. } => return self.catalog.on_changed(change),
             Event::Failed { target, error, .. } => self.failed(target, &error),
         }
@@ -762,6 +790,7 @@ mod tests {
             error: ApiError::Network {
                 endpoint: "GET /x".into(),
                 message: "connection refused".into(),
+                refused: true,
             },
         });
         assert!(s.offline().is_some());

@@ -122,7 +122,22 @@ fn integrations_table_ui(
     let cat = &state.catalog;
     let empty = Vec::new();
     let rows = cat.integrations.value().unwrap_or(&empty);
-    ui.label(format!("{} integrations", rows.len()));
+    match cat.cached_at {
+        Some(t) => {
+            ui.colored_label(
+                theme::OFFLINE,
+                format!(
+                    "{}: offline, the list as last read at {}",
+                    theme::count(rows.len(), "integration", "integrations"),
+                    theme::format_time(t, state.local_time)
+                ),
+            )
+            .on_hover_text("The service cannot be reached: changes wait until it is back.");
+        }
+        None => {
+            ui.label(theme::count(rows.len(), "integration", "integrations"));
+        }
+    }
     TableBuilder::new(ui)
         .id_salt("integrations_table")
         .striped(true)

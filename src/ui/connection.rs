@@ -39,10 +39,10 @@ pub fn connection_ui(
         ui.label(format!("Connected to: {}", c.label))
             .on_hover_text(&c.base_url);
         let (color, text) = match &c.status {
-            ConnStatus::Connecting => (theme::INFO, "connecting".to_owned()),
-            ConnStatus::Connected if state.conn.offline.is_some() => {
+            ConnStatus::Connecting | ConnStatus::Connected if state.conn.offline.is_some() => {
                 (theme::OFFLINE, "offline".to_owned())
             }
+            ConnStatus::Connecting => (theme::INFO, "connecting".to_owned()),
             ConnStatus::Connected => (theme::INFO, "online".to_owned()),
             ConnStatus::Unauthorized(_) => (theme::ERROR, "token refused".to_owned()),
             ConnStatus::Failed(e) => (theme::ERROR, format!("not connected: {e}")),

@@ -118,10 +118,8 @@ pub fn equipment_ui(
         ui.horizontal_wrapped(|ui| {
             for id in &state.machine.recent {
                 let name = fleet
-                    .equipments
-                    .iter()
-                    .find(|e| e.id == *id)
-                    .map_or_else(|| id.to_string(), |e| short_name(&e.name));
+                    .known_name(*id)
+                    .map_or_else(|| id.to_string(), short_name);
                 if ui
                     .small_button(name)
                     .on_hover_text(format!("Equipment {id}"))

@@ -73,12 +73,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
             return;
         };
         ui.horizontal(|ui| {
-            let name = state
-                .fleet
-                .equipments
-                .iter()
-                .find(|e| e.id == id)
-                .map_or_else(|| format!("Equipment {id}"), |e| e.name.clone());
+            let name = state.fleet.name_of(id);
             ui.heading(name);
             if ui
                 .button("Refresh")

@@ -122,6 +122,8 @@ pub enum Event {
         request: RequestId,
         sources: Vec<DataSource>,
         integrations: Vec<Integration>,
+        /// Read from the cache, the service being away: when it was read.
+        offline: OfflineSince,
     },
     CatalogChanged {
         request: RequestId,

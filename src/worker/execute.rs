@@ -142,16 +142,7 @@ impl TaskCtx {
                 self.client()?.data_sources().await?;
                 self.emit(Event::Reachable { request: id });
             }
-            Command::LoadCatalog => {
-                let client = self.client()?;
-                let (sources, integrations) =
-                    tokio::try_join!(client.data_sources(), client.integrations())?;
-                self.emit(Event::Catalog {
-                    request: id,
-                    sources,
-                    integrations,
-                });
-            }
+            Command::LoadCatalog => self.load_catalog().await?,
             Command::CreateIntegration(body) => {
                 let resp = self.client()?.create_integration(&body).await?;
                 self.emit(Event::CatalogChanged {

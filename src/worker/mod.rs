@@ -7,6 +7,7 @@
 //! and when the UI drains them: once [`Worker::send`] returns, the older
 //! request can deliver nothing more, even an event already queued.
 
+mod catalog;
 mod events;
 mod execute;
 mod export;

@@ -148,3 +148,88 @@ fn the_daily_history_keeps_its_days_in_a_small_window() {
         );
     }
 }
+
+/// Item 11: started while the service is down, the app never says
+/// "online" (it did until the cache was shown), names the last machine in
+/// its recent chip (it read "1002"), and shows the integrations as last
+/// read, marked offline (it emptied the list to "0 integrations").
+#[test]
+fn an_offline_start_says_so_and_keeps_names_and_integrations() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sb = rt.block_on(common::start_with(
+        common::fixed_config().data_dir(dir.path().join("service")),
+    ));
+    let options = {
+        let (base, token) = (sb.base.clone(), sb.token.clone());
+        let cache = dir.path().join("cache.sqlite");
+        move || AppOptions {
+            service: Some(fleetview::shell::ServiceOptions {
+                base_url: base.clone(),
+                token: Some(fleetview::api::model::SecretValue::new(token.clone())),
+                allow_insecure_http: false,
+            }),
+            cache_path: Some(cache.clone()),
+            ..embedded()
+        }
+    };
+    let mut h = harness(options());
+    wait_until(&mut h, "the fleet", fleet_of(60));
+    let name = common::ui::equipment_name(h.state(), 1002);
+    h.get_by_label(&name).click();
+    wait_until(&mut h, "the tables", tables_loaded);
+    h.get_by_label("Integrations").click();
+    wait_until(&mut h, "the integrations", |app| {
+        let c = &app.state().catalog();
+        c.integrations.value().is_some() && !c.integrations.is_pending()
+    });
+    let integrations = h
+        .state()
+        .state()
+        .catalog()
+        .integrations
+        .value()
+        .map(Vec::len);
+    let settings = h.state().state().settings();
+    drop(h);
+    rt.block_on(sb.running.shutdown());
+
+    let mut h = harness(AppOptions {
+        settings: Some(settings),
+        ..options()
+    });
+    let chip = name
+        .split_whitespace()
+        .next()
+        .expect("a short name")
+        .to_owned();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        h.step();
+        assert!(
+            h.query_by_label("online").is_none(),
+            "never online: {:?} {:?}",
+            h.state().state().connection().status,
+            h.state().state().offline()
+        );
+        assert!(h.query_by_label(&chip).is_some(), "the chip reads {chip}");
+        let c = h.state().state().catalog();
+        if c.cached_at.is_some() && h.state().state().offline().is_some() {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "never shown offline");
+    }
+    h.run_steps(3);
+    h.get_by_label("offline");
+    assert_eq!(
+        h.state()
+            .state()
+            .catalog()
+            .integrations
+            .value()
+            .map(Vec::len),
+        integrations,
+        "the list as last read"
+    );
+    h.get_by_label_contains("offline, the list as last read at");
+}
