@@ -113,6 +113,11 @@ pub fn catalog_ui(
     delete_confirmation_ui(ui, state, view, actions);
 }
 
+/// The integrations table's fixed columns.
+const ID_WIDTH: f32 = 40.0;
+const STATUS_WIDTH: f32 = 80.0;
+const ACTIONS_WIDTH: f32 = 210.0;
+
 fn integrations_table_ui(
     ui: &mut egui::Ui,
     state: &AppState,
@@ -138,15 +143,19 @@ fn integrations_table_ui(
             ui.label(theme::count(rows.len(), "integration", "integrations"));
         }
     }
+    // The buttons keep their room; the names share what is left (clipped,
+    // whole on hover), so nothing is cut off in a small window.
+    let fixed = ID_WIDTH + STATUS_WIDTH + ACTIONS_WIDTH + 4.0 * theme::GAP * 2.0;
+    let name_width = ((ui.available_width() - fixed) / 2.0).clamp(90.0, 260.0);
     TableBuilder::new(ui)
         .id_salt("integrations_table")
         .striped(true)
         .vscroll(false)
-        .column(Column::auto().at_least(40.0))
-        .column(Column::auto().at_least(200.0))
-        .column(Column::auto().at_least(200.0))
-        .column(Column::auto().at_least(90.0))
-        .column(Column::remainder())
+        .column(Column::exact(ID_WIDTH))
+        .column(Column::exact(name_width).clip(true))
+        .column(Column::exact(name_width).clip(true))
+        .column(Column::exact(STATUS_WIDTH).clip(true))
+        .column(Column::exact(ACTIONS_WIDTH))
         .header(theme::ROW_HEIGHT, |mut h| {
             for t in ["Id", "Name", "Data source", "Status", ""] {
                 h.col(|ui| {

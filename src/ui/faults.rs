@@ -172,9 +172,11 @@ pub fn faults_ui(
                 (SortColumn::Description, "Description"),
             ] {
                 header.col(|ui| {
+                    // On one line: the column widens rather than wrap.
+                    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                     let arrow = match (view.sort == column, view.ascending) {
-                        (true, true) => " ^",
-                        (true, false) => " v",
+                        (true, true) => theme::SORT_ASCENDING,
+                        (true, false) => theme::SORT_DESCENDING,
                         _ => "",
                     };
                     if ui

@@ -10,6 +10,9 @@ pub const ROW_HEIGHT: f32 = 22.0;
 /// status bar), at most this wide.
 pub const TOAST_MARGIN: egui::Vec2 = egui::vec2(12.0, 36.0);
 pub const TOAST_WIDTH: f32 = 380.0;
+/// After a sorted column's title.
+pub const SORT_ASCENDING: &str = " ⏶";
+pub const SORT_DESCENDING: &str = " ⏷";
 /// The daily history's engine events column, and its frozen Day column.
 pub const ENGINE_EVENTS_WIDTH: f32 = 250.0;
 pub const DAY_COLUMN_WIDTH: f32 = 90.0;
@@ -116,9 +119,21 @@ pub fn is_midnight(secs: i64, local: bool) -> bool {
     format_in_zone(secs, local, "%H:%M:%S") == "00:00:00"
 }
 
-/// The zone the times are shown in.
+/// The zone the times are shown in: `UTC`, or this computer's zone by name
+/// and offset, `local time (Europe/Paris, UTC+01:00)`. Read once: the UI
+/// never does I/O per frame.
 pub fn zone_label(local: bool) -> &'static str {
-    if local { "local time" } else { "UTC" }
+    static LOCAL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    if !local {
+        return "UTC";
+    }
+    LOCAL.get_or_init(|| {
+        let offset = chrono::Local::now().format("UTC%:z").to_string();
+        match iana_time_zone::get_timezone() {
+            Ok(name) if !name.is_empty() => format!("local time ({name}, {offset})"),
+            _ => format!("local time ({offset})"),
+        }
+    })
 }
 
 /// A duration as `3 h 05 min` or `12 min 30 s`.

@@ -51,9 +51,11 @@ pub fn window_ui(
             });
             let (mut a, mut b) = (first, last);
             ui.label("from");
-            ui.add(egui_extras::DatePickerButton::new(&mut a).id_salt("window_from"));
+            ui.add(egui_extras::DatePickerButton::new(&mut a).id_salt("window_from"))
+                .on_hover_text("The first day (UTC)");
             ui.label("to");
-            ui.add(egui_extras::DatePickerButton::new(&mut b).id_salt("window_to"));
+            ui.add(egui_extras::DatePickerButton::new(&mut b).id_salt("window_to"))
+                .on_hover_text("The last day (UTC)");
             if (a, b) != (first, last) {
                 view.editing = Some((a, b));
                 actions.push(
@@ -82,9 +84,16 @@ pub fn window_ui(
         .window
         .unwrap_or_else(|| state.selected_window());
     let days = (w.until - w.since + 1) / SECS_PER_DAY;
+    // The service's days, and so the window's, are UTC days whatever the
+    // zone times are shown in.
+    let utc_days = if state.local_time {
+        "; the window's days are UTC days, as the service counts them"
+    } else {
+        ""
+    };
     ui.label(
         egui::RichText::new(format!(
-            "since {} until {} sent to the service (UTC, {days} days); times below in {}",
+            "since {} until {} sent to the service (UTC, {days} days); times below in {}{utc_days}",
             format_wire(w.since),
             format_wire(w.until),
             theme::zone_label(state.local_time)

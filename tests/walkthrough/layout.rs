@@ -233,3 +233,125 @@ fn an_offline_start_says_so_and_keeps_names_and_integrations() {
     );
     h.get_by_label_contains("offline, the list as last read at");
 }
+
+/// Item 14: at 1000x700 every integration's buttons are inside the window
+/// (Deactivate and Delete were cut off).
+#[test]
+fn the_integrations_buttons_are_reachable_at_1000x700() {
+    let mut h = small_harness(embedded());
+    wait_until(&mut h, "the fleet", fleet_of(60));
+    h.get_by_label("Integrations").click();
+    wait_until(&mut h, "the integrations", |app| {
+        let c = app.state().catalog();
+        c.integrations.value().is_some_and(|l| !l.is_empty()) && !c.integrations.is_pending()
+    });
+    h.run_steps(3);
+    let screen = h.ctx.content_rect();
+    let mut seen = 0;
+    for label in ["Activate", "Deactivate", "Delete"] {
+        for b in h.get_all_by_label(label) {
+            let r = b.rect();
+            assert!(
+                screen.contains_rect(r),
+                "{label} at {r:?} is inside {screen:?}"
+            );
+            seen += 1;
+        }
+    }
+    let rows = h
+        .state()
+        .state()
+        .catalog()
+        .integrations
+        .value()
+        .map_or(0, Vec::len);
+    assert!(
+        seen >= 3 * rows.min(3),
+        "{seen} buttons for {rows} integrations"
+    );
+}
+
+/// Every character of every label shown has a glyph in the app's fonts.
+fn assert_every_glyph(h: &Harness<'static, FleetApp>, screen: &str) {
+    let labels: Vec<String> = h
+        .query_all(
+            egui_kittest::kittest::By::new()
+                .include_labels()
+                .predicate(|n| n.label().is_some()),
+        )
+        .filter_map(|n| n.accesskit_node().label())
+        .collect();
+    assert!(!labels.is_empty(), "{screen}: labels to check");
+    let font = egui::FontId::proportional(14.0);
+    let missing: Vec<&String> = h.ctx.fonts_mut(|f| {
+        labels
+            .iter()
+            .filter(|l| !f.has_glyphs(&font, l.as_str()))
+            .collect()
+    });
+    assert!(
+        missing.is_empty(),
+        "{screen}: glyphs missing in {missing:?}"
+    );
+}
+
+/// Item 16: no missing glyph (the date pickers showed a box), sort arrows
+/// that are arrows and do not wrap the header, and local time that says
+/// which zone, the window's days staying UTC days.
+#[test]
+fn labels_read_well_sorted_dated_and_zoned() {
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the fleet", fleet_of(60));
+    // A machine with faults in the last 7 days.
+    let base = h.state().state().connection().base_url.clone();
+    let week = fleetview::app::Preset::Last7Days.window(common::now(), (0, 0));
+    let id = (1001..1031)
+        .find(|id| {
+            common::ui::service_body(&base, *id, "faults", week)["data"]["total"]
+                .as_u64()
+                .is_some_and(|n| n > 1)
+        })
+        .expect("a machine with faults");
+    let name = common::ui::equipment_name(h.state(), id);
+    h.get_by_label(&name).click();
+    h.step();
+    h.get_by_label("Last 7 days").click();
+    wait_until(&mut h, "a week's tables", |app| {
+        tables_loaded(app) && app.state().faults().value().is_some_and(|f| !f.is_empty())
+    });
+    // Sorted by severity: the header is one line with an arrow.
+    let plain = h.get_by_label("Severity").rect();
+    h.get_by_label("Severity").click();
+    h.run_steps(3);
+    let sorted = h
+        .query_all(egui_kittest::kittest::By::new().label_contains("Severity"))
+        .find(|n| n.accesskit_node().role() == Role::Button)
+        .expect("the sorted header");
+    let label = sorted.accesskit_node().label().unwrap_or_default();
+    assert!(
+        label.ends_with('⏶') || label.ends_with('⏷'),
+        "an arrow: {label}"
+    );
+    assert!(sorted.rect().height() <= plain.height() + 0.5, "one line");
+    assert_every_glyph(&h, "faults sorted");
+    h.get_by_label("Custom").click();
+    h.run_steps(3);
+    assert_every_glyph(&h, "custom window");
+    wait_until(&mut h, "the custom window's tables", |app| {
+        tables_loaded(app) && !app.state().faults().is_pending()
+    });
+    h.get_by_label("Local time").click();
+    h.run_steps(3);
+    let zone = fleetview::ui::theme::zone_label(true);
+    assert!(zone.contains("UTC"), "the zone's offset: {zone}");
+    h.get_by_label_contains(&format!("times below in {zone}"));
+    h.get_by_label_contains("days are UTC days");
+    for tab in ["Activities", "Daily history"] {
+        h.get_all_by_label(tab).next().expect("the tab").click();
+        h.run_steps(3);
+        assert_every_glyph(&h, tab);
+    }
+    h.get_by_label("Integrations").click();
+    h.run_steps(3);
+    assert_every_glyph(&h, "integrations");
+}
