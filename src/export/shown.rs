@@ -320,17 +320,21 @@ fn write_faults(rows: &[FaultRow], out: impl Write) -> Result<usize, ExportError
     Ok(rows.len())
 }
 
+/// An activity's fields, named alike in its CSV columns and its GeoJSON
+/// properties.
+const ACTIVITY_FIELDS: [&str; 7] = [
+    "start",
+    "stop",
+    "duration_secs",
+    "distance_m",
+    "average_speed_kmh",
+    "from_address",
+    "to_address",
+];
+
 fn write_activities(rows: &[ActivityRow], out: impl Write) -> Result<usize, ExportError> {
     let mut w = csv::Writer::from_writer(out);
-    w.write_record([
-        "dateStart",
-        "dateStop",
-        "duration_secs",
-        "distance_m",
-        "average_speed_kmh",
-        "firstPositionAddress",
-        "lastPositionAddress",
-    ])?;
+    w.write_record(ACTIVITY_FIELDS)?;
     let number = |v: f64| {
         if v.is_finite() {
             v.to_string()
@@ -378,14 +382,15 @@ fn write_activities_geojson(
             json!({
                 "type": "Feature",
                 "geometry": geometry,
-                "properties": {
-                    "dateStart": format_wire(a.date_start.0),
-                    "dateStop": format_wire(a.date_stop.0),
-                    "distanceMeters": finite(a.distance_meters),
-                    "averageSpeedKmH": finite(a.average_speed_km_h),
-                    "firstPositionAddress": a.first_position_address,
-                    "lastPositionAddress": a.last_position_address,
-                },
+                "properties": serde_json::Map::from_iter(ACTIVITY_FIELDS.iter().map(|k| (*k).to_owned()).zip([
+                    json!(format_wire(a.date_start.0)),
+                    json!(format_wire(a.date_stop.0)),
+                    json!(a.date_stop.0.saturating_sub(a.date_start.0)),
+                    finite(a.distance_meters),
+                    finite(a.average_speed_km_h),
+                    json!(a.first_position_address),
+                    json!(a.last_position_address),
+                ])),
             })
         })
         .collect();
@@ -535,8 +540,19 @@ mod tests {
         );
         assert_eq!(f[1]["geometry"], Value::Null);
         assert_eq!(f[2]["geometry"]["type"], "Point");
-        assert_eq!(f[0]["properties"]["averageSpeedKmH"], Value::Null);
-        assert_eq!(f[0]["properties"]["lastPositionAddress"], "Rue \"B\", Lyon");
+        assert_eq!(f[0]["properties"]["average_speed_kmh"], Value::Null);
+        assert_eq!(f[0]["properties"]["to_address"], "Rue \"B\", Lyon");
+        // The same names as the CSV's columns, in the same order.
+        let header: Vec<&str> = csv.lines().next().unwrap_or_default().split(',').collect();
+        let mut names: Vec<&str> = f[0]["properties"]
+            .as_object()
+            .map(|o| o.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        names.sort_unstable();
+        let mut sorted = header.clone();
+        sorted.sort_unstable();
+        assert_eq!(names, sorted, "same property names");
+        assert_eq!(header, ACTIVITY_FIELDS);
     }
 
     #[test]

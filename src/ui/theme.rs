@@ -136,7 +136,6 @@ pub fn zone_label(local: bool) -> &'static str {
     })
 }
 
-/// A duration as `3 h 05 min` or `12 min 30 s`.
 /// A field name as people read it: `clientSecret` as "Client secret",
 /// `apiKey` as "API key", `endpointUrl` as "Endpoint URL".
 pub fn field_label(name: &str) -> String {
@@ -203,12 +202,15 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// A duration, everywhere alike: `3 h 05 min`, `12 min`, `45 s`.
 pub fn format_duration(secs: i64) -> String {
     let secs = secs.max(0);
     if secs >= 3600 {
         format!("{} h {:02} min", secs / 3600, secs / 60 % 60)
+    } else if secs >= 60 {
+        format!("{} min", secs / 60)
     } else {
-        format!("{} min {:02} s", secs / 60, secs % 60)
+        format!("{secs} s")
     }
 }
 
@@ -275,7 +277,8 @@ mod tests {
     fn formats_for_people() {
         assert_eq!(format_time(0, false), "1970-01-01 00:00:00");
         assert_eq!(format_duration(3 * 3600 + 5 * 60), "3 h 05 min");
-        assert_eq!(format_duration(750), "12 min 30 s");
+        assert_eq!(format_duration(750), "12 min");
+        assert_eq!(format_duration(45), "45 s");
         assert_eq!(number(Some(f64::NAN), 1), NULL);
         assert_eq!(number(None, 1), NULL);
         assert_eq!(number(Some(2.345), 1), "2.3");

@@ -355,3 +355,49 @@ fn labels_read_well_sorted_dated_and_zoned() {
     h.run_steps(3);
     assert_every_glyph(&h, "integrations");
 }
+
+/// Item 16: the activities' last column ends inside the window (it was
+/// clipped by the pane's edge); at 1000x700, where not every column fits at
+/// its least, the table scrolls sideways to it.
+#[test]
+fn the_activities_last_column_fits_or_scrolls_into_view() {
+    for small in [false, true] {
+        let mut h = if small {
+            small_harness(embedded())
+        } else {
+            harness(embedded())
+        };
+        wait_until(&mut h, "the fleet", fleet_of(60));
+        let name = common::ui::equipment_name(h.state(), 1003);
+        h.get_by_label(&name).click();
+        h.step();
+        h.get_by_label("Last 7 days").click();
+        wait_until(&mut h, "the tables", tables_loaded);
+        h.get_all_by_label("Activities").next().expect("the tab").click();
+        h.run_steps(3);
+        assert!(
+            h.state().state().activities().value().is_some_and(|a| !a.is_empty()),
+            "activities to show"
+        );
+        let screen = h.ctx.content_rect();
+        if small {
+            let start = h.get_by_label("Start").rect();
+            h.hover_at(start.center() + egui::vec2(0.0, 2.0 * start.height()));
+            for _ in 0..10 {
+                h.event(egui::Event::MouseWheel {
+                    unit: egui::MouseWheelUnit::Point,
+                    delta: egui::vec2(-120.0, 0.0),
+                    phase: egui::TouchPhase::Move,
+                    source: egui::MouseWheelSource::Unknown,
+                    modifiers: egui::Modifiers::NONE,
+                });
+                h.run_steps(4);
+            }
+        }
+        let to = h.get_by_label("To").rect();
+        assert!(
+            to.right() <= screen.right() && to.left() >= 0.0,
+            "small {small}: the last column's header {to:?} inside {screen:?}"
+        );
+    }
+}
