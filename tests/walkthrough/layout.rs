@@ -373,10 +373,17 @@ fn the_activities_last_column_fits_or_scrolls_into_view() {
         h.step();
         h.get_by_label("Last 7 days").click();
         wait_until(&mut h, "the tables", tables_loaded);
-        h.get_all_by_label("Activities").next().expect("the tab").click();
+        h.get_all_by_label("Activities")
+            .next()
+            .expect("the tab")
+            .click();
         h.run_steps(3);
         assert!(
-            h.state().state().activities().value().is_some_and(|a| !a.is_empty()),
+            h.state()
+                .state()
+                .activities()
+                .value()
+                .is_some_and(|a| !a.is_empty()),
             "activities to show"
         );
         let screen = h.ctx.content_rect();

@@ -28,8 +28,11 @@ pub(super) fn kind_picker_ui(
             )
             .labelled_by(label.id);
             let query = search.to_lowercase();
+            // A dozen rows at least, wherever the menu opens (it shrank to
+            // two or three near the window's bottom).
             egui::ScrollArea::vertical()
                 .max_height(360.0)
+                .min_scrolled_height(240.0)
                 .show(ui, |ui| {
                     for kind in DataKind::ALL {
                         let name = kind.display_name();
