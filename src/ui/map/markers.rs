@@ -8,20 +8,22 @@ use crate::series::Track;
 use crate::ui::theme;
 
 /// The track's start and end, labelled.
-pub(super) fn ends_ui(painter: &Painter, frame: &MapFrame, t: &Track) {
+pub(super) fn ends_ui(ui: &egui::Ui, painter: &Painter, frame: &MapFrame, t: &Track) {
     for (i, color, text) in [
         (0, theme::TRACK_START, "Start"),
         (t.len() - 1, theme::TRACK_END, "End"),
     ] {
         let p = frame.to_screen(t.xy[i]);
         painter.circle(p, 6.0, color, Stroke::new(2.0, Color32::WHITE));
-        painter.text(
+        let rect = painter.text(
             p + vec2(9.0, -9.0),
             egui::Align2::LEFT_BOTTOM,
             text,
             egui::FontId::proportional(12.0),
             Color32::WHITE,
         );
+        ui.interact(rect, ui.scope_id().with(text), egui::Sense::hover())
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, text));
     }
 }
 

@@ -42,6 +42,8 @@ pub struct MapView {
     last_seek: u64,
     segments: Vec<Segment>,
     tile_url: String,
+    /// The last frame drawn.
+    shown: Option<MapFrame>,
 }
 
 impl Default for MapView {
@@ -58,7 +60,20 @@ impl Default for MapView {
             last_seek: 0,
             segments: Vec::new(),
             tile_url: String::new(),
+            shown: None,
         }
+    }
+}
+
+impl MapView {
+    /// The map's zoom level.
+    pub fn zoom(&self) -> f64 {
+        self.memory.zoom()
+    }
+
+    /// Screen <-> Web Mercator of the last frame drawn.
+    pub fn frame(&self) -> Option<MapFrame> {
+        self.shown
     }
 }
 
@@ -156,13 +171,18 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         });
     }
     let scale = track.as_ref().map(|t| t.speed_scale_kmh.max(1.0));
-    map.show(ui, |ui, _response, projector, _memory| {
+    let shown = map.show(ui, |ui, _response, projector, _memory| {
         let rect = projector.clip_rect();
         if let Some(scale) = scale {
             legend_ui(ui, rect, scale);
         }
         tiles::attribution_ui(ui, rect, attribution.join(" · "));
+        MapFrame::new(projector)
     });
+    shown
+        .response
+        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Map"));
+    view.shown = shown.inner;
     if let (Some(i), Some(t)) = (picked.clicked, &track) {
         actions.push(TimelineAction::SeekTo(t.samples[i].time).into());
     }

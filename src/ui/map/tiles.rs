@@ -43,6 +43,10 @@ pub(super) fn attribution_ui(ui: &mut egui::Ui, rect: Rect, text: String) {
     let at = Rect::from_min_max(rect.right_bottom() - vec2(330.0, 20.0), rect.right_bottom());
     ui.painter()
         .rect_filled(at, 0.0, Color32::from_black_alpha(150));
+    ui.interact(at, ui.scope_id().with("attribution"), egui::Sense::hover())
+        .widget_info(|| {
+            egui::WidgetInfo::labeled(egui::Role::Label, true, format!("Map attribution: {text}"))
+        });
     ui.put(
         at.shrink2(vec2(4.0, 2.0)),
         egui::Label::new(egui::RichText::new(text).small().color(Color32::WHITE)),

@@ -101,7 +101,7 @@ impl Plugin for TrackLayer<'_> {
         let painter = ui.painter().with_clip_rect(projector.clip_rect());
         let mesh = track_mesh(t, &frame, projector.zoom(), self.highlight, self.segments);
         painter.add(Shape::mesh(mesh));
-        markers::ends_ui(&painter, &frame, t);
+        markers::ends_ui(ui, &painter, &frame, t);
         if let Some(p) = self.cursor.and_then(|c| t.position_at(c)) {
             markers::cursor_ui(&painter, frame.to_screen(p));
         }
@@ -161,6 +161,14 @@ pub(super) fn legend_ui(ui: &egui::Ui, rect: Rect, scale_kmh: f32) {
         font,
         Color32::WHITE,
     );
+    ui.interact(bg, ui.scope_id().with("speed_legend"), egui::Sense::hover())
+        .widget_info(|| {
+            egui::WidgetInfo::labeled(
+                egui::Role::Label,
+                true,
+                format!("Speed legend, 0 to {scale_kmh:.0} km/h"),
+            )
+        });
 }
 
 /// Whether a segment lies within a range of samples (an activity's): both
