@@ -219,6 +219,11 @@ impl FleetApp {
         &self.state
     }
 
+    /// What the views remember between frames (the map's zoom, ...).
+    pub fn view(&self) -> &ViewState {
+        &self.view
+    }
+
     fn send(&mut self, commands: Vec<Command>) {
         for c in commands {
             self.worker.send(c);

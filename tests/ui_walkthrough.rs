@@ -475,3 +475,6 @@ fn a_quick_switch_shows_only_the_second_machines_data() {
 
 #[path = "walkthrough/layout.rs"]
 mod layout;
+
+#[path = "walkthrough/map.rs"]
+mod map;

@@ -554,7 +554,10 @@ impl AppState {
                 .entry(*kind)
                 .or_default()
                 .fail(message.clone()),
-            Target::Track => self.timeline.track.fail(message.clone()),
+            Target::Track => {
+                self.timeline.track.fail(message.clone());
+                self.timeline.track_failure = Some(explain(error, "the positions"));
+            }
             Target::Connection => {
                 self.conn.current.status = ConnStatus::Failed(message.clone());
             }

@@ -83,6 +83,9 @@ pub struct TimelineState {
     pub plot_kinds: Vec<DataKind>,
     pub plots: BTreeMap<DataKind, Loadable<Arc<PlotSeries>>>,
     pub track: Loadable<Arc<Track>>,
+    /// Why the track last failed to load: a short title in plain words
+    /// and the technical detail (shown while `track` is failed).
+    pub track_failure: Option<(String, String)>,
     /// The time everything points at, if any.
     pub cursor: Option<i64>,
     /// Bumped when plots and map should bring the cursor into view.

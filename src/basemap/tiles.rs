@@ -1,17 +1,16 @@
 //! walkers' `Tiles` over the offline basemap: tiles are rasterised on a
 //! thread of their own, newest request first; until a tile is ready its
 //! nearest rendered ancestor is shown, magnified, so the map is never blank.
-//! Also the online tile source (OpenStreetMap by default), which this module
-//! owns so the map widget never deals with HTTP.
+//! It also tells whether the tiles in view show anything at all.
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::path::PathBuf;
 use std::sync::mpsc;
 
 use egui::{Rect, TextureHandle, TextureOptions, pos2};
-use walkers::sources::{Attribution, TileSource};
-use walkers::{HeaderValue, HttpOptions, HttpTiles, Tile, TileId, TilePiece, Tiles};
+use walkers::sources::Attribution;
+use walkers::{Tile, TileId, TilePiece, Tiles};
 
+use super::detail::TileDetail;
 use super::outlines::Outlines;
 use super::render::{DETAIL_ZOOM, Palette, TILE_SIZE, render_tile};
 
@@ -27,11 +26,22 @@ const MAX_QUEUE: usize = 48;
 pub struct OfflineTiles {
     ctx: egui::Context,
     requests: mpsc::Sender<TileId>,
-    rendered: mpsc::Receiver<(TileId, Vec<u8>)>,
-    textures: HashMap<TileId, TextureHandle>,
+    rendered: mpsc::Receiver<(TileId, Vec<u8>, TileDetail)>,
+    textures: HashMap<TileId, (TextureHandle, TileDetail)>,
     /// Insertion order, for eviction.
     order: VecDeque<TileId>,
     pending: HashSet<TileId>,
+    /// What the tiles served since [`OfflineTiles::begin_pass`] showed.
+    seen: Seen,
+}
+
+/// What the tiles served in one pass of the map showed.
+#[derive(Debug, Default, Clone, Copy)]
+struct Seen {
+    /// A tile with something drawn on it (a coast, a border).
+    detail: bool,
+    /// A tile still to come (its ancestor, or nothing, shown meanwhile).
+    waiting: bool,
 }
 
 impl std::fmt::Debug for OfflineTiles {
@@ -62,11 +72,23 @@ impl OfflineTiles {
             textures: HashMap::new(),
             order: VecDeque::new(),
             pending: HashSet::new(),
+            seen: Seen::default(),
         }
     }
 
+    /// Starts a pass of the map: what its tiles show is counted afresh.
+    pub fn begin_pass(&mut self) {
+        self.seen = Seen::default();
+    }
+
+    /// Whether the tiles served since [`OfflineTiles::begin_pass`] were all
+    /// rendered and all flat: nothing but land or sea, as at a site's zoom.
+    pub fn flat_in_view(&self) -> bool {
+        !self.seen.detail && !self.seen.waiting
+    }
+
     fn receive(&mut self) {
-        while let Ok((id, rgba)) = self.rendered.try_recv() {
+        while let Ok((id, rgba, detail)) = self.rendered.try_recv() {
             self.pending.remove(&id);
             let size = TILE_SIZE as usize;
             if rgba.len() != size * size * 4 {
@@ -75,7 +97,7 @@ impl OfflineTiles {
             let image = egui::ColorImage::from_rgba_premultiplied([size, size], &rgba);
             let name = format!("basemap-{}-{}-{}", id.zoom, id.x, id.y);
             let texture = self.ctx.load_texture(name, image, TextureOptions::LINEAR);
-            self.textures.insert(id, texture);
+            self.textures.insert(id, (texture, detail));
             self.order.push_back(id);
             while self.order.len() > MAX_TEXTURES {
                 if let Some(old) = self.order.pop_front() {
@@ -92,7 +114,7 @@ impl OfflineTiles {
 }
 
 /// `id`'s ancestor `levels` up, and where `id` sits inside it (uv).
-fn ancestor(id: TileId, levels: u8) -> (TileId, Rect) {
+pub(super) fn ancestor(id: TileId, levels: u8) -> (TileId, Rect) {
     let levels = levels.min(id.zoom);
     let n = 1u32 << levels;
     let parent = TileId {
@@ -113,9 +135,11 @@ impl Tiles for OfflineTiles {
     fn at(&mut self, id: TileId) -> Option<TilePiece> {
         self.receive();
         let (own, own_uv) = ancestor(id, id.zoom.saturating_sub(MAX_RENDER_ZOOM));
-        if let Some(t) = self.textures.get(&own) {
+        if let Some((t, detail)) = self.textures.get(&own) {
+            self.seen.detail |= detail.shows_detail(own_uv);
             return Some(TilePiece::new(Tile::Raster(t.clone()), own_uv));
         }
+        self.seen.waiting = true;
         if self.pending.insert(own) && self.requests.send(own).is_err() {
             self.pending.remove(&own);
         }
@@ -124,7 +148,7 @@ impl Tiles for OfflineTiles {
             let (a, uv) = ancestor(id, up);
             self.textures
                 .get(&a)
-                .map(|t| TilePiece::new(Tile::Raster(t.clone()), uv))
+                .map(|(t, _)| TilePiece::new(Tile::Raster(t.clone()), uv))
         })
     }
 
@@ -144,7 +168,7 @@ impl Tiles for OfflineTiles {
 
 fn render_loop(
     requests: mpsc::Receiver<TileId>,
-    out: mpsc::Sender<(TileId, Vec<u8>)>,
+    out: mpsc::Sender<(TileId, Vec<u8>, TileDetail)>,
     palette: Palette,
     wake: egui::Context,
 ) {
@@ -181,60 +205,12 @@ fn render_loop(
             &coarse
         };
         let rgba = render_tile(outlines, id.x, id.y, id.zoom, palette);
-        if out.send((id, rgba)).is_err() {
+        let detail = TileDetail::of(&rgba);
+        if out.send((id, rgba, detail)).is_err() {
             return;
         }
         wake.request_repaint();
     }
-}
-
-/// An online raster tile source from a URL template with `{z}`, `{x}` and
-/// `{y}` (OpenStreetMap's by default).
-#[derive(Debug, Clone, PartialEq)]
-pub struct UrlTiles {
-    pub template: String,
-}
-
-/// OpenStreetMap's standard tiles.
-pub const OSM_TEMPLATE: &str = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
-
-impl TileSource for UrlTiles {
-    fn tile_url(&self, id: TileId) -> String {
-        self.template
-            .replace("{z}", &id.zoom.to_string())
-            .replace("{x}", &id.x.to_string())
-            .replace("{y}", &id.y.to_string())
-    }
-
-    fn attribution(&self) -> Attribution {
-        Attribution {
-            text: "© OpenStreetMap contributors",
-            url: "https://www.openstreetmap.org/copyright",
-            logo_light: None,
-            logo_dark: None,
-        }
-    }
-}
-
-/// Online tiles from `template`, cached on disk in `cache_dir` (walkers
-/// honours the server's expiry), with a User-Agent naming fleetview.
-pub fn online_tiles(template: &str, cache_dir: Option<PathBuf>, ctx: egui::Context) -> HttpTiles {
-    let options = HttpOptions {
-        cache: cache_dir,
-        user_agent: Some(HeaderValue::from_static(concat!(
-            "fleetview/",
-            env!("CARGO_PKG_VERSION"),
-            " (fleet telematics desktop app)"
-        ))),
-        ..HttpOptions::default()
-    };
-    HttpTiles::with_options(
-        UrlTiles {
-            template: template.to_owned(),
-        },
-        options,
-        ctx,
-    )
 }
 
 #[cfg(test)]
@@ -256,19 +232,5 @@ mod tests {
         assert_eq!(uv, Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)));
         // Never above the world tile.
         assert_eq!(ancestor(id, 9).0.zoom, 0);
-    }
-
-    #[test]
-    fn url_templates() {
-        let t = UrlTiles {
-            template: OSM_TEMPLATE.into(),
-        };
-        let id = TileId {
-            x: 1,
-            y: 2,
-            zoom: 3,
-        };
-        assert_eq!(t.tile_url(id), "https://tile.openstreetmap.org/3/1/2.png");
-        assert_eq!(t.attribution().text, "© OpenStreetMap contributors");
     }
 }

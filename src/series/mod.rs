@@ -27,4 +27,4 @@ pub use columns::{CachedLine, LineKey, PLOT_VALUE_LIMIT};
 pub use extract::{DecodeError, EnvelopeInfo, decode_envelope, decode_rows};
 pub use minmax::{Lattice, MinMaxIndex, m4_lattice};
 pub use plot::PlotSeries;
-pub use track::{Segment, Track, TrackSample};
+pub use track::{Segment, Track, TrackPoint, TrackSample};

@@ -69,6 +69,38 @@ pub struct Segment {
     pub speed_kmh: f32,
 }
 
+/// A point of the track's line: on the leg from sample `leg` to the next,
+/// `fraction` of the way along it (0 at sample `leg`, 1 at the next).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrackPoint {
+    pub leg: usize,
+    pub fraction: f64,
+    /// Where it is, in Mercator units.
+    pub xy: [f64; 2],
+    /// How far it is from the point it was picked for, in Mercator units.
+    pub distance: f64,
+}
+
+impl TrackPoint {
+    /// The sample it is at, if it is at one of its leg's ends.
+    pub fn sample(&self) -> Option<usize> {
+        match self.fraction {
+            f if f <= 0.0 => Some(self.leg),
+            f if f >= 1.0 => Some(self.leg + 1),
+            _ => None,
+        }
+    }
+
+    /// The same point moved onto sample `i` (one of its leg's ends).
+    pub fn at_sample(self, i: usize, xy: [f64; 2]) -> Self {
+        Self {
+            fraction: if i == self.leg { 0.0 } else { 1.0 },
+            xy,
+            ..self
+        }
+    }
+}
+
 /// The points of one zoom level, in time order, in culling blocks.
 #[derive(Debug, Default)]
 struct Level {
@@ -216,19 +248,48 @@ impl Track {
         }
     }
 
-    /// The sample nearest to `p` (Mercator) among those of the segments
-    /// given, looking at every original sample each segment stands for.
-    pub fn nearest(&self, p: [f64; 2], segments: &[Segment]) -> Option<(usize, f64)> {
-        // The nearest segment first, then its samples.
+    /// The point of the line nearest to `p` (Mercator) among the segments
+    /// given, looking at the legs between the original samples each segment
+    /// stands for: a pointer between two sparse positions finds the line
+    /// there, not only the positions.
+    pub fn pick(&self, p: [f64; 2], segments: &[Segment]) -> Option<TrackPoint> {
+        if self.xy.len() == 1 {
+            return Some(TrackPoint {
+                leg: 0,
+                fraction: 0.0,
+                xy: self.xy[0],
+                distance: dist2(p, self.xy[0]).sqrt(),
+            });
+        }
+        // The nearest segment first, then its legs.
         let s = segments.iter().min_by(|x, y| {
             let dx = seg_dist2(p, self.xy[x.a as usize], self.xy[x.b as usize]);
             let dy = seg_dist2(p, self.xy[y.a as usize], self.xy[y.b as usize]);
             dx.total_cmp(&dy)
         })?;
-        (s.a as usize..=s.b as usize)
-            .map(|i| (i, dist2(p, self.xy[i])))
-            .min_by(|x, y| x.1.total_cmp(&y.1))
-            .map(|(i, d2)| (i, d2.sqrt()))
+        let last = self.xy.len() - 1;
+        let (a, b) = ((s.a as usize).min(last), (s.b as usize).min(last));
+        (a.min(b)..a.max(b).max(a + 1).min(last))
+            .map(|k| {
+                let (fraction, xy) = project(p, self.xy[k], self.xy[k + 1]);
+                TrackPoint {
+                    leg: k,
+                    fraction,
+                    xy,
+                    distance: dist2(p, xy).sqrt(),
+                }
+            })
+            .min_by(|x, y| x.distance.total_cmp(&y.distance))
+    }
+
+    /// When the machine was at a point of the line: interpolated along its
+    /// leg.
+    pub fn time_at(&self, point: &TrackPoint) -> i64 {
+        let t0 = self.samples[point.leg].time;
+        let Some(next) = self.samples.get(point.leg + 1) else {
+            return t0;
+        };
+        t0 + ((next.time - t0) as f64 * point.fraction.clamp(0.0, 1.0)).round() as i64
     }
 
     /// Where the machine was at `time`: interpolated between the samples
@@ -320,15 +381,21 @@ fn dist2(a: [f64; 2], b: [f64; 2]) -> f64 {
     dx * dx + dy * dy
 }
 
-/// Squared distance from `p` to the segment `a`-`b`.
-fn seg_dist2(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
+/// The point of the segment `a`-`b` nearest to `p`: how far along it
+/// (0..=1) and where.
+fn project(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> (f64, [f64; 2]) {
     let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
     let len2 = dx * dx + dy * dy;
     if len2 <= 0.0 {
-        return dist2(p, a);
+        return (0.0, a);
     }
     let t = (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2).clamp(0.0, 1.0);
-    dist2(p, [a[0] + t * dx, a[1] + t * dy])
+    (t, [a[0] + t * dx, a[1] + t * dy])
+}
+
+/// Squared distance from `p` to the segment `a`-`b`.
+fn seg_dist2(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
+    dist2(p, project(p, a, b).1)
 }
 
 /// Douglas-Peucker importance of every point: the largest tolerance at which
@@ -475,9 +542,44 @@ mod tests {
         };
         let segs = vec![seg(0, 1), seg(1, 2)];
         let p = mercator(45.9, 4.01).expect("finite");
-        assert_eq!(t.nearest(p, &segs).map(|n| n.0), Some(2));
+        let near = t.pick(p, &segs).expect("a point");
+        assert_eq!(near.leg, 1);
+        assert!(near.fraction > 0.85 && near.fraction < 1.0, "{near:?}");
         assert_eq!(t.range_of(50, 300), 1..3);
         assert!(Track::new(Vec::new()).position_at(0).is_none());
+    }
+
+    #[test]
+    fn picking_between_sparse_positions_finds_the_line_and_its_time() {
+        // Two positions an hour apart, 11 km apart: the middle of the line
+        // is half an hour in.
+        let t = Track::new(vec![
+            sample(0, 45.0, 4.0),
+            sample(3600, 45.1, 4.0),
+            sample(3660, 45.1, 4.001),
+        ]);
+        let seg = |a, b| Segment {
+            a,
+            b,
+            speed_kmh: f32::NAN,
+        };
+        // Simplified into one segment standing for both legs.
+        let segs = vec![seg(0, 2)];
+        let mid = mercator(45.05, 4.0).expect("finite");
+        let p = t.pick(mid, &segs).expect("a point");
+        assert_eq!((p.leg, p.sample()), (0, None));
+        assert!(p.distance < 1e-9, "{p:?}");
+        assert!((t.time_at(&p) - 1800).abs() <= 2, "{}", t.time_at(&p));
+        // Beyond the end: the last position itself.
+        let past = mercator(45.1, 4.01).expect("finite");
+        let p = t.pick(past, &segs).expect("a point");
+        assert_eq!((p.leg, p.sample()), (1, Some(2)));
+        assert_eq!(t.time_at(&p), 3660);
+        assert_eq!(p.at_sample(1, t.xy[1]).sample(), Some(1));
+        // One position: that one.
+        let one = Track::new(vec![sample(5, 45.0, 4.0)]);
+        let p = one.pick(mid, &[]).expect("the only position");
+        assert_eq!((p.sample(), one.time_at(&p)), (Some(0), 5));
     }
 
     #[test]

@@ -113,10 +113,14 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
                 }
             });
         replay::replay_ui(ui, state, &mut actions);
+        // Never so wide that the plots go off-screen (a width once grown
+        // is restored at the next start).
+        let width = ui.available_width();
         egui::Panel::left("map")
             .resizable(true)
-            .default_size(ui.available_width() * 0.45)
+            .default_size(width * 0.45)
             .min_size(200.0)
+            .max_size((width - theme::MIN_PLOTS_WIDTH).max(200.0))
             .show(ui, |ui| {
                 map::map_ui(ui, state, &mut view.map, &mut actions);
             });

@@ -35,6 +35,13 @@ pub const TRACK_START: Color32 = Color32::from_rgb(0x3C, 0xC8, 0x6E);
 pub const TRACK_END: Color32 = Color32::from_rgb(0xE5, 0x48, 0x4D);
 /// Under a selected activity's part of the track.
 pub const ACTIVITY_HALO: Color32 = Color32::from_rgb(0xF0, 0xF0, 0xF0);
+/// Behind what is written on the map (legend, labels, notes), readable on
+/// dark and light tiles alike.
+pub const MAP_OVERLAY_BG: Color32 = Color32::from_black_alpha(190);
+/// Space between the map's edge and what sits on it.
+pub const MAP_MARGIN: f32 = 8.0;
+/// The plots keep at least this width beside the map.
+pub const MIN_PLOTS_WIDTH: f32 = 260.0;
 
 /// Distinct line colours for the channels of one plot.
 pub fn series_color(k: usize) -> Color32 {

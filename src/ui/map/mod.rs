@@ -1,47 +1,60 @@
 //! The map: the offline basemap, online tiles on top when switched on, and
 //! the window's track coloured by speed, with start and end markers, the
-//! selected activity highlighted and the time cursor. Hovering the track
-//! shows the nearest sample; clicking it moves the cursor there.
+//! selected activity highlighted (and fitted into view) and the time
+//! cursor. The wheel zooms about the pointer; buttons zoom and fit the
+//! track. Hovering the line shows where the machine was there; clicking it
+//! moves the cursor there. Where the offline basemap has nothing to show,
+//! the map says so, with the online tiles' state.
 //!
-//! Where to look: `track.rs` the track layer (a walkers plugin) and the
-//! speed legend, `markers.rs` what is drawn on the track, `tiles.rs` the
-//! tile layers, `toolbar.rs` the toolbar, `frame.rs` the screen <-> Web
-//! Mercator mapping of a frame.
+//! Where to look: `track.rs` the track layer (a walkers plugin),
+//! `markers.rs` what is drawn on the track, `overlays.rs` what sits on the
+//! map (legend, attribution, buttons, notes), `tiles.rs` the tile layers,
+//! `toolbar.rs` the toolbar, `frame.rs` the screen <-> Web Mercator mapping
+//! of a frame.
 
 mod frame;
 mod markers;
+mod overlays;
 mod tiles;
 mod toolbar;
 mod track;
 
 use std::sync::Arc;
 
-use walkers::{HttpTiles, Map, MapMemory, Tiles, lat_lon};
+use walkers::{Map, MapMemory, Tiles, lat_lon};
 
 use crate::api::time::TimeWindow;
 use crate::app::TimelineAction;
-use crate::app::{Action, AppState};
-use crate::basemap::OfflineTiles;
+use crate::app::{Action, AppState, MapSettings};
+use crate::basemap::{OfflineTiles, OnlineStatus, OnlineTiles};
 use crate::geo::{MercRect, unmercator};
 use crate::series::{Segment, Track};
 pub use frame::MapFrame;
+use overlays::{FIT_INSETS, Insets, MapButton};
 use toolbar::toolbar_ui;
 pub use track::{MAX_SEGMENTS, track_mesh};
-use track::{Picked, TrackLayer, legend_ui};
+use track::{Picked, TrackLayer};
 
 /// What the map remembers between frames.
 pub struct MapView {
     memory: MapMemory,
     offline: Option<OfflineTiles>,
-    /// Online tiles and the template they were made for.
-    online: Option<(String, HttpTiles)>,
+    online: Option<OnlineTiles>,
     /// The machine and window whose track was last fitted into view: a
     /// refresh of the same (back online, *Refresh*) keeps the user's view.
     fitted: Option<(i64, TimeWindow)>,
+    /// The activity last fitted into view.
+    activity: Option<usize>,
+    /// What was last fitted into view and for which size of the map: while
+    /// the user leaves the map alone, a new size (the layout settling, a
+    /// panel resized) fits it again.
+    framed: Option<(MercRect, egui::Vec2)>,
     fit_requested: bool,
     last_seek: u64,
     segments: Vec<Segment>,
     tile_url: String,
+    /// The last frame drawn.
+    shown: Option<MapFrame>,
 }
 
 impl Default for MapView {
@@ -54,11 +67,26 @@ impl Default for MapView {
             offline: None,
             online: None,
             fitted: None,
+            activity: None,
+            framed: None,
             fit_requested: false,
             last_seek: 0,
             segments: Vec::new(),
             tile_url: String::new(),
+            shown: None,
         }
+    }
+}
+
+impl MapView {
+    /// The map's zoom level.
+    pub fn zoom(&self) -> f64 {
+        self.memory.zoom()
+    }
+
+    /// Screen <-> Web Mercator of the last frame drawn.
+    pub fn frame(&self) -> Option<MapFrame> {
+        self.shown
     }
 }
 
@@ -66,19 +94,40 @@ impl std::fmt::Debug for MapView {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MapView")
             .field("zoom", &self.memory.zoom())
-            .field("online", &self.online.as_ref().map(|o| &o.0))
+            .field("online", &self.online)
             .finish_non_exhaustive()
     }
 }
 
-/// A zoom level and centre that fit `bounds` into `size` points.
-fn fit(bounds: &MercRect, size: egui::Vec2) -> (f64, [f64; 2]) {
+/// A zoom level and centre that fit `bounds` into `size` points, clear of
+/// `insets` (the legend, the buttons).
+fn fit(bounds: &MercRect, size: egui::Vec2, insets: Insets) -> (f64, [f64; 2]) {
+    let free_x = (size.x - insets.left - insets.right).max(50.0);
+    let free_y = (size.y - insets.top - insets.bottom).max(50.0);
     let dx = (bounds.max[0] - bounds.min[0]).max(1e-9);
     let dy = (bounds.max[1] - bounds.min[1]).max(1e-9);
-    let zx = (f64::from(size.x.max(50.0)) / (dx * 256.0)).log2();
-    let zy = (f64::from(size.y.max(50.0)) / (dy * 256.0)).log2();
+    let zx = (f64::from(free_x) / (dx * 256.0)).log2();
+    let zy = (f64::from(free_y) / (dy * 256.0)).log2();
     // A margin, and not closer than street level.
-    ((zx.min(zy) - 0.6).clamp(2.0, 17.0), bounds.center())
+    let zoom = (zx.min(zy) - 0.3).clamp(2.0, 17.0);
+    // The map's centre sits where it puts the bounds in the middle of the
+    // free area.
+    let world_px = 256.0 * 2f64.powf(zoom);
+    let c = bounds.center();
+    let shift = [
+        f64::from(insets.right - insets.left) / 2.0 / world_px,
+        f64::from(insets.bottom - insets.top) / 2.0 / world_px,
+    ];
+    (zoom, [c[0] + shift[0], c[1] + shift[1]])
+}
+
+impl MapView {
+    fn fit_into_view(&mut self, bounds: MercRect, size: egui::Vec2) {
+        let (zoom, c) = fit(&bounds, size, FIT_INSETS);
+        let _ = self.memory.set_zoom(zoom);
+        center_at(&mut self.memory, c);
+        self.framed = Some((bounds, size));
+    }
 }
 
 fn center_at(memory: &mut MapMemory, p: [f64; 2]) {
@@ -86,11 +135,76 @@ fn center_at(memory: &mut MapMemory, p: [f64; 2]) {
     memory.center_at(lat_lon(lat, lon));
 }
 
+/// The box of activity `i`'s part of the track, if it has positions.
+fn activity_bounds(state: &AppState, t: &Track, i: usize) -> Option<MercRect> {
+    let a = state.machine.activities.value()?.get(i)?;
+    let range = t.range_of(a.date_start.0, a.date_stop.0);
+    let mut bounds = MercRect::EMPTY;
+    for p in t.xy.get(range)? {
+        bounds.extend(*p);
+    }
+    (!bounds.is_empty()).then_some(bounds)
+}
+
+/// Brings into view what asks for it this frame: a new track, *Fit*, a
+/// seek or the replay's camera, an activity picked.
+fn bring_into_view(state: &AppState, view: &mut MapView, t: &Track, size: egui::Vec2) {
+    // The track of a new machine or window is fitted into view once it has
+    // come (not the previous one shown meanwhile).
+    let key = state.machine.selected.zip(state.machine.window);
+    let arrived = !state.timeline.track.is_pending();
+    if (arrived && key != view.fitted) || view.fit_requested {
+        view.fitted = key;
+        view.fit_requested = false;
+        view.fit_into_view(t.bounds, size);
+    } else if let Some((bounds, fitted)) = view.framed
+        && (fitted - size).length() > 1.0
+    {
+        view.fit_into_view(bounds, size);
+    }
+    let seek = state.timeline.seek != view.last_seek;
+    let follow = state.timeline.replay.playing && state.timeline.replay.follow;
+    if (seek || follow)
+        && let Some(p) = state.timeline.cursor.and_then(|c| t.position_at(c))
+    {
+        center_at(&mut view.memory, p);
+        view.framed = None;
+    }
+    // An activity picked: its part of the track fills the map (after the
+    // seek to its start, which only centred it).
+    let picked = state.timeline.selected_activity;
+    if picked != view.activity {
+        view.activity = picked;
+        if let Some(bounds) = picked.and_then(|i| activity_bounds(state, t, i)) {
+            view.fit_into_view(bounds, size);
+        }
+    }
+}
+
+/// What the map says when the offline basemap has nothing to draw here,
+/// given the online tiles' state (the toolbar says more); the button
+/// offered, if any.
+fn no_detail_note(online: Option<&OnlineStatus>) -> Option<(String, Option<&'static str>)> {
+    let first = "No offline map detail at this zoom";
+    match online {
+        None => Some((
+            format!("{first}: turn on Online tiles for streets."),
+            Some("Turn on online tiles"),
+        )),
+        Some(OnlineStatus::Loading) => Some((format!("{first}; online tiles loading…"), None)),
+        // Why, on the toolbar's line above.
+        Some(OnlineStatus::Failed { .. }) => {
+            Some((format!("{first}, and online tiles failed."), None))
+        }
+        Some(OnlineStatus::Ready) => None,
+    }
+}
+
 pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: &mut Vec<Action>) {
     toolbar_ui(
         ui,
         state,
-        &mut view.fit_requested,
+        view.online.as_ref().map(OnlineTiles::status),
         &mut view.tile_url,
         actions,
     );
@@ -101,25 +215,8 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         .filter(|t| !t.is_empty())
         .cloned();
     let size = ui.available_size();
-    // The track of a new machine or window is fitted into view once it has
-    // come (not the previous one shown meanwhile); seeks and the follow
-    // camera bring the cursor into view.
     if let Some(t) = &track {
-        let key = state.machine.selected.zip(state.machine.window);
-        let arrived = !state.timeline.track.is_pending();
-        if (arrived && key != view.fitted) || view.fit_requested {
-            view.fitted = key;
-            let (zoom, c) = fit(&t.bounds, size);
-            let _ = view.memory.set_zoom(zoom);
-            center_at(&mut view.memory, c);
-        }
-        let seek = state.timeline.seek != view.last_seek;
-        let follow = state.timeline.replay.playing && state.timeline.replay.follow;
-        if (seek || follow)
-            && let Some(p) = state.timeline.cursor.and_then(|c| t.position_at(c))
-        {
-            center_at(&mut view.memory, p);
-        }
+        bring_into_view(state, view, t, size);
     }
     view.fit_requested = false;
     view.last_seek = state.timeline.seek;
@@ -131,14 +228,25 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         segments,
         ..
     } = view;
-    let (offline, online) = tiles::layers(ui.ctx(), state, offline, online);
+    let (offline, mut online) = tiles::layers(ui.ctx(), state, offline, online);
+    offline.begin_pass();
+    if let Some(o) = online.as_deref_mut() {
+        o.begin_pass();
+    }
     let home = track.as_ref().map_or([0.5, 0.35], |t| t.bounds.center());
     let (lat, lon) = unmercator(home);
     let mut attribution = vec![offline.attribution().text];
-    let mut map = Map::new(Some(offline as &mut dyn Tiles), memory, lat_lon(lat, lon));
-    if let Some(online) = online {
-        attribution.push(online.attribution().text);
-        map = map.with_layer(online, 1.0);
+    // The wheel zooms about the pointer (walkers' default pans with it and
+    // zooms with Ctrl held).
+    let mut map = Map::new(
+        Some(&mut *offline as &mut dyn Tiles),
+        memory,
+        lat_lon(lat, lon),
+    )
+    .zoom_with_ctrl(false);
+    if let Some(o) = online.as_deref_mut() {
+        attribution.push(o.attribution().text);
+        map = map.with_layer(o, 1.0);
     }
     let mut picked = Picked::default();
     let highlight = state.timeline.selected_activity.and_then(|i| {
@@ -156,15 +264,57 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         });
     }
     let scale = track.as_ref().map(|t| t.speed_scale_kmh.max(1.0));
-    map.show(ui, |ui, _response, projector, _memory| {
+    let attribution = attribution.join(" · ");
+    let shown = map.show(ui, |ui, _response, projector, _memory| {
         let rect = projector.clip_rect();
-        if let Some(scale) = scale {
-            legend_ui(ui, rect, scale);
-        }
-        tiles::attribution_ui(ui, rect, attribution.join(" · "));
+        let legend = scale.map(|scale| {
+            overlays::legend_ui(ui, rect, scale);
+            overlays::legend_rect(rect)
+        });
+        overlays::attribution_ui(ui, rect, legend, &attribution);
+        MapFrame::new(projector)
     });
-    if let (Some(i), Some(t)) = (picked.clicked, &track) {
-        actions.push(TimelineAction::SeekTo(t.samples[i].time).into());
+    shown
+        .response
+        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Map"));
+    let rect = shown.response.rect;
+    if shown.response.changed() || shown.response.dragged() {
+        // Moved by hand: what the user sees stays.
+        view.framed = None;
+    }
+    if let Some(o) = online.as_deref_mut() {
+        o.update(ui.input(|i| i.time));
+    }
+    let note = offline
+        .flat_in_view()
+        .then(|| no_detail_note(online.as_deref().map(OnlineTiles::status)))
+        .flatten();
+    if let Some((text, button)) = note
+        && overlays::note_ui(ui, rect, &text, button)
+    {
+        actions.push(Action::SetMapSettings(MapSettings {
+            online_tiles: true,
+            ..state.map.clone()
+        }));
+    }
+    match overlays::buttons_ui(ui, rect, track.is_some()) {
+        Some(MapButton::ZoomIn) => {
+            let _ = view.memory.zoom_in();
+            view.framed = None;
+        }
+        Some(MapButton::ZoomOut) => {
+            let _ = view.memory.zoom_out();
+            view.framed = None;
+        }
+        Some(MapButton::Fit) => {
+            view.fit_requested = true;
+            ui.ctx().request_repaint();
+        }
+        None => {}
+    }
+    view.shown = shown.inner;
+    if let (Some(p), Some(t)) = (picked.clicked, &track) {
+        actions.push(TimelineAction::SeekTo(t.time_at(&p)).into());
     }
 }
 
@@ -183,12 +333,29 @@ mod tests {
             min: [a[0].min(b[0]), a[1].min(b[1])],
             max: [a[0].max(b[0]), a[1].max(b[1])],
         };
-        let (zoom, c) = fit(&bounds, vec2(800.0, 600.0));
+        let none = Insets {
+            left: 0.0,
+            right: 0.0,
+            top: 0.0,
+            bottom: 0.0,
+        };
+        let (zoom, c) = fit(&bounds, vec2(800.0, 600.0), none);
         // About 11 km wide in 800 px: a city zoom.
         assert!((10.0..13.0).contains(&zoom), "{zoom}");
         assert_eq!(c, bounds.center());
         // A single point does not zoom in forever.
-        let (zoom, _) = fit(&MercRect { min: a, max: a }, vec2(800.0, 600.0));
+        let (zoom, _) = fit(&MercRect { min: a, max: a }, vec2(800.0, 600.0), none);
         assert_eq!(zoom, 17.0);
+        // Room kept below: the track sits higher, wholly above it.
+        let insets = Insets {
+            bottom: 80.0,
+            ..none
+        };
+        let (zoom, c) = fit(&bounds, vec2(800.0, 600.0), insets);
+        let world_px = 256.0 * 2f64.powf(zoom);
+        let bottom_px = 300.0 + (bounds.max[1] - c[1]) * world_px;
+        assert!(bottom_px < 600.0 - 80.0, "{bottom_px}");
+        let top_px = 300.0 + (bounds.min[1] - c[1]) * world_px;
+        assert!(top_px > 0.0, "{top_px}");
     }
 }

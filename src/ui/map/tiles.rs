@@ -1,12 +1,8 @@
-//! The map's tiles: the offline basemap (always, made once), online tiles
-//! over it when switched on (made again when their URL changes), and the
-//! attribution strip they require.
-
-use egui::{Color32, Rect, vec2};
-use walkers::HttpTiles;
+//! The map's tiles: the offline basemap (always, made once) and online
+//! tiles over it when switched on (made again when their URL changes).
 
 use crate::app::AppState;
-use crate::basemap::{OfflineTiles, Palette, online_tiles};
+use crate::basemap::{OfflineTiles, OnlineTiles, Palette};
 
 /// The tile layers of this frame: the offline basemap, and the online tiles
 /// when the settings switch them on.
@@ -14,37 +10,24 @@ pub(super) fn layers<'a>(
     ctx: &egui::Context,
     state: &AppState,
     offline: &'a mut Option<OfflineTiles>,
-    online: &'a mut Option<(String, HttpTiles)>,
-) -> (&'a mut OfflineTiles, Option<&'a mut HttpTiles>) {
+    online: &'a mut Option<OnlineTiles>,
+) -> (&'a mut OfflineTiles, Option<&'a mut OnlineTiles>) {
     let offline = offline.get_or_insert_with(|| OfflineTiles::new(ctx.clone(), Palette::default()));
-    let online = if state.map.online_tiles {
-        if online
-            .as_ref()
-            .is_none_or(|(url, _)| *url != state.map.tile_url)
-        {
-            *online = Some((
-                state.map.tile_url.clone(),
-                online_tiles(
-                    &state.map.tile_url,
-                    state.tile_cache_dir.clone(),
-                    ctx.clone(),
-                ),
-            ));
-        }
-        online.as_mut().map(|(_, t)| t)
-    } else {
-        None
-    };
-    (offline, online)
-}
-
-/// The tiles' attributions, in the map's bottom right corner.
-pub(super) fn attribution_ui(ui: &mut egui::Ui, rect: Rect, text: String) {
-    let at = Rect::from_min_max(rect.right_bottom() - vec2(330.0, 20.0), rect.right_bottom());
-    ui.painter()
-        .rect_filled(at, 0.0, Color32::from_black_alpha(150));
-    ui.put(
-        at.shrink2(vec2(4.0, 2.0)),
-        egui::Label::new(egui::RichText::new(text).small().color(Color32::WHITE)),
-    );
+    if !state.map.online_tiles {
+        // Off: forgotten, so switching on again starts afresh (failed
+        // tiles asked for again).
+        *online = None;
+        return (offline, None);
+    }
+    if online
+        .as_ref()
+        .is_none_or(|o| o.template() != state.map.tile_url)
+    {
+        *online = Some(OnlineTiles::new(
+            &state.map.tile_url,
+            state.tile_cache_dir.clone(),
+            ctx.clone(),
+        ));
+    }
+    (offline, online.as_mut())
 }

@@ -1,22 +1,24 @@
 //! The track layer: the window's positions as one mesh of segments
 //! coloured by speed (simplified for the zoom, at most [`MAX_SEGMENTS`] a
-//! frame), the selected activity's halo, picking the sample under the
-//! pointer, and the speed legend.
+//! frame), the selected activity's halo, and picking the point of the line
+//! under the pointer.
 
-use egui::{Color32, Mesh, Pos2, Rect, Shape, vec2};
+use egui::{Color32, Mesh, Pos2, Shape, vec2};
 use walkers::{MapMemory, Plugin, Projector};
 
 use super::frame::MapFrame;
 use super::markers;
-use crate::series::{Segment, Track};
+use crate::series::{Segment, Track, TrackPoint};
 use crate::ui::theme;
 
 /// Segments drawn per frame at most: 4 vertices each, so a frame stays
 /// under 100k vertices however long the track.
 pub const MAX_SEGMENTS: usize = 20_000;
 const TRACK_WIDTH: f32 = 3.0;
-/// How near (in points) the pointer must be to pick a sample.
+/// How near (in points) the pointer must be to pick the line.
 const PICK_RADIUS: f32 = 12.0;
+/// How near (in points) the pointer must be to pick a position itself.
+const SNAP_RADIUS: f32 = 8.0;
 
 /// Adds a segment as a quad (4 vertices) to `mesh`.
 fn add_segment(mesh: &mut Mesh, a: Pos2, b: Pos2, width: f32, color: Color32) {
@@ -56,8 +58,8 @@ pub fn track_mesh(
         )
     };
     if let Some(range) = highlight {
-        for s in segments.iter().filter(|s| inside(s, &range)) {
-            let (p, q) = ends(s);
+        for (a, b) in segments.iter().filter_map(|s| inside(s, &range)) {
+            let (p, q) = (frame.to_screen(track.xy[a]), frame.to_screen(track.xy[b]));
             add_segment(&mut mesh, p, q, TRACK_WIDTH + 5.0, theme::ACTIVITY_HALO);
         }
     }
@@ -72,8 +74,8 @@ pub fn track_mesh(
 /// What the track layer saw this frame.
 #[derive(Debug, Default)]
 pub(super) struct Picked {
-    pub(super) hovered: Option<usize>,
-    pub(super) clicked: Option<usize>,
+    pub(super) hovered: Option<TrackPoint>,
+    pub(super) clicked: Option<TrackPoint>,
 }
 
 /// The track layer, rebuilt each frame.
@@ -101,73 +103,44 @@ impl Plugin for TrackLayer<'_> {
         let painter = ui.painter().with_clip_rect(projector.clip_rect());
         let mesh = track_mesh(t, &frame, projector.zoom(), self.highlight, self.segments);
         painter.add(Shape::mesh(mesh));
-        markers::ends_ui(&painter, &frame, t);
+        markers::ends_ui(ui, &painter, &frame, t);
         if let Some(p) = self.cursor.and_then(|c| t.position_at(c)) {
             markers::cursor_ui(&painter, frame.to_screen(p));
         }
-        // Hover and click: the nearest sample, if near enough.
+        // Hover and click: the nearest point of the line, if near enough;
+        // a position itself when the pointer is on it.
         let Some(pointer) = response.hover_pos() else {
             return;
         };
         let near = t
-            .nearest(frame.to_merc(pointer), self.segments)
-            .filter(|(_, d)| frame.px(*d) <= PICK_RADIUS);
-        let Some((i, _)) = near else { return };
-        self.picked.hovered = Some(i);
-        if response.clicked() {
-            self.picked.clicked = Some(i);
+            .pick(frame.to_merc(pointer), self.segments)
+            .filter(|p| frame.px(p.distance) <= PICK_RADIUS);
+        let Some(mut point) = near else { return };
+        for i in [point.leg, point.leg + 1] {
+            if let Some(xy) = t.xy.get(i)
+                && frame.to_screen(*xy).distance(pointer) <= SNAP_RADIUS
+            {
+                point = point.at_sample(i, *xy);
+                break;
+            }
         }
-        markers::hovered_ui(&painter, &frame, t, i, pointer, self.local);
+        self.picked.hovered = Some(point);
+        if response.clicked() {
+            self.picked.clicked = Some(point);
+        }
+        markers::hovered_ui(response, &painter, &frame, t, &point, self.local);
     }
 }
 
-/// The speed scale of the track's colours, in a corner of the map.
-pub(super) fn legend_ui(ui: &egui::Ui, rect: Rect, scale_kmh: f32) {
-    let painter = ui.painter().with_clip_rect(rect);
-    let bar = Rect::from_min_size(rect.left_bottom() + vec2(12.0, -34.0), vec2(160.0, 10.0));
-    let bg = bar.expand2(vec2(8.0, 20.0)).translate(vec2(0.0, -6.0));
-    painter.rect_filled(bg, 4.0, Color32::from_black_alpha(170));
-    let mut mesh = Mesh::default();
-    let steps = 32;
-    for k in 0..steps {
-        let f0 = k as f32 / steps as f32;
-        let f1 = (k + 1) as f32 / steps as f32;
-        let r = Rect::from_x_y_ranges(
-            bar.left() + bar.width() * f0..=bar.left() + bar.width() * f1,
-            bar.y_range(),
-        );
-        mesh.add_colored_rect(r, theme::speed_color((f0 + f1) / 2.0));
-    }
-    painter.add(Shape::mesh(mesh));
-    let font = egui::FontId::proportional(11.0);
-    painter.text(
-        bar.left_top() - vec2(0.0, 3.0),
-        egui::Align2::LEFT_BOTTOM,
-        "Speed",
-        font.clone(),
-        Color32::WHITE,
-    );
-    painter.text(
-        bar.left_bottom() + vec2(0.0, 2.0),
-        egui::Align2::LEFT_TOP,
-        "0",
-        font.clone(),
-        Color32::WHITE,
-    );
-    painter.text(
-        bar.right_bottom() + vec2(0.0, 2.0),
-        egui::Align2::RIGHT_TOP,
-        format!("{scale_kmh:.0} km/h"),
-        font,
-        Color32::WHITE,
-    );
-}
-
-/// Whether a segment lies within a range of samples (an activity's): both
-/// its ends, not only its start (the leg after the last sample belongs to
-/// whatever comes next).
-fn inside(s: &Segment, range: &std::ops::Range<usize>) -> bool {
-    range.contains(&(s.a as usize)) && range.contains(&(s.b as usize))
+/// The part of a segment within a range of samples (an activity's), as
+/// the samples at its ends: a simplified segment may stand for samples on
+/// both sides of the range, and the samples between its ends lie on it
+/// (within half a pixel). The leg after the range's last sample belongs to
+/// whatever comes next.
+fn inside(s: &Segment, range: &std::ops::Range<usize>) -> Option<(usize, usize)> {
+    let a = (s.a as usize).max(range.start);
+    let b = (s.b as usize).min(range.end.checked_sub(1)?);
+    (a < b).then_some((a, b))
 }
 
 #[cfg(test)]
@@ -183,8 +156,14 @@ mod tests {
         };
         // Samples 1 and 2 are the activity's; 0 before it, 3 after it.
         let range = 1..3;
-        assert!(!inside(&seg(0, 1), &range), "the leg leading to it");
-        assert!(inside(&seg(1, 2), &range));
-        assert!(!inside(&seg(2, 3), &range), "the leg leaving it");
+        assert_eq!(inside(&seg(0, 1), &range), None, "the leg leading to it");
+        assert_eq!(inside(&seg(1, 2), &range), Some((1, 2)));
+        assert_eq!(inside(&seg(2, 3), &range), None, "the leg leaving it");
+        // Simplified, one segment stands for samples 0 to 9: the activity's
+        // part of it is drawn (it was left out, so a straight trip had no
+        // halo at all).
+        assert_eq!(inside(&seg(0, 9), &(3..7)), Some((3, 6)));
+        assert_eq!(inside(&seg(0, 9), &(3..4)), None, "one sample, no leg");
+        assert_eq!(inside(&seg(0, 9), &(3..3)), None);
     }
 }

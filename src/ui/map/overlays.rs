@@ -1,0 +1,239 @@
+//! What sits on the map: the speed legend (bottom left), the tiles'
+//! attribution (bottom right, beside the legend or above it, never over
+//! it), the zoom buttons (top right) and a note when the map has nothing to
+//! show. Their places are pure functions of the map's rectangle, so a
+//! fitted track can keep clear of them.
+
+use egui::{Color32, Mesh, Rect, Shape, Vec2, pos2, vec2};
+
+use crate::ui::theme;
+
+const LEGEND_SIZE: Vec2 = vec2(176.0, 50.0);
+const BUTTON_SIZE: Vec2 = vec2(34.0, 28.0);
+const BUTTON_GAP: f32 = 4.0;
+/// Narrower than this beside the legend, the attribution goes above it.
+const MIN_ATTRIBUTION_WIDTH: f32 = 120.0;
+
+/// Room to keep free at each edge of the map, in points.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Insets {
+    pub(super) left: f32,
+    pub(super) right: f32,
+    pub(super) top: f32,
+    pub(super) bottom: f32,
+}
+
+/// What a fitted track keeps clear of: the legend and attribution below,
+/// the zoom buttons on the right.
+pub(super) const FIT_INSETS: Insets = Insets {
+    left: theme::MAP_MARGIN,
+    right: BUTTON_SIZE.x + 2.0 * theme::MAP_MARGIN,
+    // A one-line note fits above.
+    top: 36.0,
+    bottom: LEGEND_SIZE.y + 2.0 * theme::MAP_MARGIN,
+};
+
+/// Where the legend goes on a map of `rect`.
+pub(super) fn legend_rect(rect: Rect) -> Rect {
+    Rect::from_min_size(
+        rect.left_bottom() + vec2(theme::MAP_MARGIN, -theme::MAP_MARGIN - LEGEND_SIZE.y),
+        LEGEND_SIZE,
+    )
+}
+
+/// The room for the attribution, right-aligned on the map: its widest and
+/// the y of its bottom. Beside the legend when there is room, else above it.
+pub(super) fn attribution_room(rect: Rect, legend: Option<Rect>) -> (f32, f32) {
+    let full = rect.width();
+    match legend {
+        Some(l) => {
+            let beside = rect.right() - l.right() - theme::MAP_MARGIN;
+            if beside >= MIN_ATTRIBUTION_WIDTH {
+                (beside, rect.bottom())
+            } else {
+                (full, l.top() - theme::MAP_MARGIN / 2.0)
+            }
+        }
+        None => (full, rect.bottom()),
+    }
+}
+
+/// The speed scale of the track's colours, in a corner of the map.
+pub(super) fn legend_ui(ui: &egui::Ui, rect: Rect, scale_kmh: f32) {
+    let painter = ui.painter().with_clip_rect(rect);
+    let bg = legend_rect(rect);
+    painter.rect_filled(bg, 4.0, theme::MAP_OVERLAY_BG);
+    let bar = Rect::from_min_size(
+        bg.left_top() + vec2(8.0, 20.0),
+        vec2(LEGEND_SIZE.x - 16.0, 10.0),
+    );
+    let mut mesh = Mesh::default();
+    let steps = 32;
+    for k in 0..steps {
+        let f0 = k as f32 / steps as f32;
+        let f1 = (k + 1) as f32 / steps as f32;
+        let r = Rect::from_x_y_ranges(
+            bar.left() + bar.width() * f0..=bar.left() + bar.width() * f1,
+            bar.y_range(),
+        );
+        mesh.add_colored_rect(r, theme::speed_color((f0 + f1) / 2.0));
+    }
+    painter.add(Shape::mesh(mesh));
+    let font = egui::FontId::proportional(11.0);
+    painter.text(
+        bar.left_top() - vec2(0.0, 3.0),
+        egui::Align2::LEFT_BOTTOM,
+        "Speed",
+        font.clone(),
+        Color32::WHITE,
+    );
+    painter.text(
+        bar.left_bottom() + vec2(0.0, 2.0),
+        egui::Align2::LEFT_TOP,
+        "0",
+        font.clone(),
+        Color32::WHITE,
+    );
+    painter.text(
+        bar.right_bottom() + vec2(0.0, 2.0),
+        egui::Align2::RIGHT_TOP,
+        format!("{scale_kmh:.0} km/h"),
+        font,
+        Color32::WHITE,
+    );
+    ui.interact(bg, ui.scope_id().with("speed_legend"), egui::Sense::hover())
+        .widget_info(|| {
+            egui::WidgetInfo::labeled(
+                egui::Role::Label,
+                true,
+                format!("Speed legend, 0 to {scale_kmh:.0} km/h"),
+            )
+        });
+}
+
+/// The tiles' attributions, bottom right, wrapped to the room left by the
+/// legend (if any).
+pub(super) fn attribution_ui(ui: &egui::Ui, rect: Rect, legend: Option<Rect>, text: &str) {
+    let (width, bottom) = attribution_room(rect, legend);
+    let pad = vec2(4.0, 2.0);
+    let galley = ui.painter().layout(
+        text.to_owned(),
+        egui::FontId::proportional(10.0),
+        Color32::WHITE,
+        (width - 2.0 * pad.x).max(10.0),
+    );
+    let size = galley.size() + 2.0 * pad;
+    let at = Rect::from_min_max(
+        pos2(rect.right() - size.x, bottom - size.y),
+        pos2(rect.right(), bottom),
+    );
+    let painter = ui.painter().with_clip_rect(rect);
+    painter.rect_filled(at, 0.0, theme::MAP_OVERLAY_BG);
+    painter.galley(at.min + pad, galley, Color32::WHITE);
+    ui.interact(at, ui.scope_id().with("attribution"), egui::Sense::hover())
+        .widget_info(|| {
+            egui::WidgetInfo::labeled(egui::Role::Label, true, format!("Map attribution: {text}"))
+        });
+}
+
+/// A button of the map's own.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum MapButton {
+    ZoomIn,
+    ZoomOut,
+    Fit,
+}
+
+/// Zoom in, zoom out and fit the track, in the map's top right corner.
+pub(super) fn buttons_ui(ui: &mut egui::Ui, rect: Rect, has_track: bool) -> Option<MapButton> {
+    let mut clicked = None;
+    let x = rect.right() - theme::MAP_MARGIN - BUTTON_SIZE.x;
+    let buttons = [
+        ("+", "Zoom in", MapButton::ZoomIn, true),
+        ("−", "Zoom out", MapButton::ZoomOut, true),
+        ("Fit", "Fit to track", MapButton::Fit, has_track),
+    ];
+    for (k, (text, name, which, enabled)) in buttons.into_iter().enumerate() {
+        let size = if which == MapButton::Fit { 13.0 } else { 16.0 };
+        let top = rect.top() + theme::MAP_MARGIN + k as f32 * (BUTTON_SIZE.y + BUTTON_GAP);
+        let at = Rect::from_min_size(pos2(x, top), BUTTON_SIZE);
+        let response = ui
+            .scope_builder(egui::UiBuilder::new().max_rect(at), |ui| {
+                ui.add_enabled(
+                    enabled,
+                    egui::Button::new(egui::RichText::new(text).size(size))
+                        .wrap_mode(egui::TextWrapMode::Extend)
+                        .min_size(BUTTON_SIZE),
+                )
+            })
+            .inner
+            .on_hover_text(match which {
+                MapButton::Fit => "Zoom the map to the whole track of the window",
+                _ => name,
+            });
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, name));
+        if response.clicked() {
+            clicked = Some(which);
+        }
+    }
+    clicked
+}
+
+/// A note across the top of the map, left of the buttons, with an optional
+/// button; returns whether the button was clicked.
+pub(super) fn note_ui(ui: &mut egui::Ui, rect: Rect, text: &str, button: Option<&str>) -> bool {
+    let width = (rect.width() - FIT_INSETS.right - theme::MAP_MARGIN).max(80.0);
+    let at = Rect::from_min_size(
+        rect.left_top() + Vec2::splat(theme::MAP_MARGIN),
+        vec2(width, rect.height() / 2.0),
+    );
+    let mut clicked = false;
+    ui.scope_builder(egui::UiBuilder::new().max_rect(at), |ui| {
+        egui::Frame::new()
+            .fill(theme::MAP_OVERLAY_BG)
+            .corner_radius(4.0)
+            .inner_margin(6.0)
+            .show(ui, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    ui.add(
+                        egui::Label::new(egui::RichText::new(text).color(Color32::WHITE))
+                            .selectable(false),
+                    );
+                    if let Some(label) = button {
+                        clicked = ui.button(label).clicked();
+                    }
+                });
+            });
+    });
+    clicked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_attribution_never_covers_the_legend() {
+        for width in (150..1600).step_by(10) {
+            let map = Rect::from_min_size(pos2(300.0, 200.0), vec2(width as f32, 400.0));
+            let legend = legend_rect(map);
+            let (room, bottom) = attribution_room(map, Some(legend));
+            assert!(room <= map.width());
+            // The widest the attribution may be, right-aligned.
+            let at = Rect::from_min_max(
+                pos2(map.right() - room, bottom - 14.0),
+                pos2(map.right(), bottom),
+            );
+            assert!(!at.intersects(legend), "{width}: {at:?} over {legend:?}");
+            assert!(map.contains_rect(at), "{width}");
+        }
+        let map = Rect::from_min_size(pos2(0.0, 0.0), vec2(800.0, 400.0));
+        assert_eq!(attribution_room(map, None), (800.0, 400.0));
+    }
+
+    #[test]
+    fn fitted_tracks_keep_clear_of_the_legend() {
+        let map = Rect::from_min_size(pos2(0.0, 0.0), vec2(800.0, 400.0));
+        assert!(map.bottom() - FIT_INSETS.bottom < legend_rect(map).top());
+    }
+}
