@@ -243,6 +243,7 @@ fn decode_everything(bytes: &[u8]) {
             let content = ExportContent::Positions {
                 track: track.clone(),
                 format,
+                name: "fuzz".into(),
             };
             content
                 .write(std::io::sink())

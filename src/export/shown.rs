@@ -43,6 +43,8 @@ pub enum ExportContent {
     Positions {
         track: Arc<Track>,
         format: GeoFormat,
+        /// The track's name in the file: the machine and the window.
+        name: String,
     },
     /// One plotted channel: date, value, unit (as shown), estimated.
     Channel {
@@ -79,12 +81,14 @@ impl PartialEq for ExportContent {
                 E::Positions {
                     track: a,
                     format: f,
+                    name: m,
                 },
                 E::Positions {
                     track: b,
                     format: g,
+                    name: n,
                 },
-            ) => Arc::ptr_eq(a, b) && f == g,
+            ) => Arc::ptr_eq(a, b) && f == g && m == n,
             (
                 E::Channel {
                     kind: k,
@@ -203,9 +207,12 @@ impl ExportContent {
     /// Writes the file's bytes; returns the rows (or points) written.
     pub fn write(&self, mut out: impl Write) -> Result<usize, ExportError> {
         match self {
-            ExportContent::Positions { track, format } => {
+            ExportContent::Positions {
+                track,
+                format,
+                name,
+            } => {
                 let rows = positions(track);
-                let name = "fleetview track";
                 let skipped = match format {
                     GeoFormat::Gpx => geo::write_gpx(&rows, name, &mut out)?,
                     GeoFormat::GeoJson => geo::write_geojson(&rows, name, &mut out)?,
@@ -564,7 +571,9 @@ mod tests {
         let (n, gpx) = text(&ExportContent::Positions {
             track,
             format: GeoFormat::Gpx,
+            name: "EX-001 Volvo EC220E, 2025-06-12 to 2025-06-18".into(),
         });
         assert_eq!((n, gpx.matches("<trkpt ").count()), (2, 2));
+        assert!(gpx.contains("<name>EX-001 Volvo EC220E, 2025-06-12 to 2025-06-18</name>"));
     }
 }

@@ -43,6 +43,7 @@ pub(super) fn toolbar_ui(
                     actions.push(Action::Export(ExportContent::Positions {
                         track: track.clone(),
                         format,
+                        name: track_name(state),
                     }));
                 }
             }
@@ -132,5 +133,22 @@ fn note_ui(ui: &mut egui::Ui, text: &str, detail: &str) {
     );
     if !detail.is_empty() {
         label.on_hover_text(detail);
+    }
+}
+
+/// What an exported track is called: the machine and the window's days
+/// (UTC), as a GPS tool lists it.
+fn track_name(state: &AppState) -> String {
+    let machine = state
+        .machine
+        .selected
+        .map_or_else(|| "Track".to_owned(), |id| state.fleet.name_of(id));
+    match state.machine.window {
+        Some(w) => format!(
+            "{machine}, {} to {}",
+            theme::format_in_zone(w.since, false, "%Y-%m-%d"),
+            theme::format_in_zone(w.until, false, "%Y-%m-%d")
+        ),
+        None => machine,
     }
 }
