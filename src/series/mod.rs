@@ -12,13 +12,15 @@
 //! fields into channels; `plot.rs` holds [`PlotSeries`] (sorted, indexed).
 //! For drawing: [`minmax`] aggregates a channel to a few points per pixel
 //! column (M4), `columns.rs` keeps a line's M4 columns between frames
-//! ([`CachedLine`]), [`track`] simplifies positions per zoom level.
+//! ([`CachedLine`]), [`names`] says what a kind's channels are called,
+//! [`track`] simplifies positions per zoom level.
 
 mod builder;
 mod channel;
 mod columns;
 mod extract;
 pub mod minmax;
+pub mod names;
 mod plot;
 pub mod track;
 
