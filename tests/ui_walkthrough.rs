@@ -472,3 +472,6 @@ fn a_quick_switch_shows_only_the_second_machines_data() {
     assert_eq!(history.id, second, "the history is the second machine's");
     drop(sb);
 }
+
+#[path = "walkthrough/plots.rs"]
+mod plots;

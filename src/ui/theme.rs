@@ -39,6 +39,17 @@ pub fn series_color(k: usize) -> Color32 {
     C[k % C.len()]
 }
 
+/// Under a line, the band of its crowded samples' range: the line's
+/// colour, light.
+pub fn band_fill(line: Color32) -> Color32 {
+    line.gamma_multiply(0.3)
+}
+
+/// A bar of a daily value: the series' colour, a little see-through.
+pub fn bar_fill(line: Color32) -> Color32 {
+    line.gamma_multiply(0.75)
+}
+
 /// The colour of a state in a lane: known states fixed, others by name.
 pub fn state_color(label: &str) -> Color32 {
     match label {
