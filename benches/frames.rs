@@ -32,7 +32,7 @@ use fleetview::series::{
 };
 use fleetview::series::{Track, TrackSample};
 use fleetview::ui::map::{MapFrame, track_mesh};
-use fleetview::ui::plots::values_plot_ui;
+use fleetview::ui::plots::{Gaps, Shared, Steer, values_plot_ui};
 
 const SIZE: (f32, f32) = (1920.0, 1080.0);
 const YEAR_SECS: i64 = 365 * 86_400;
@@ -99,19 +99,29 @@ impl PlotBench {
         let events = pointer.map_or_else(Vec::new, |p| vec![Event::PointerMoved(p)]);
         let series = self.series.clone();
         let lines = &mut self.lines;
+        let shared = Shared {
+            link: egui::Id::unique("bench link"),
+            steer: Steer {
+                window: (0, span),
+                seek,
+                ..Steer::default()
+            },
+            cursor: None,
+            local: false,
+        };
         let output = self.ctx.run_ui(raw_input(events), |ui| {
             values_plot_ui(
                 ui,
                 egui::Id::unique("bench plot"),
-                egui::Id::unique("bench link"),
+                &shared,
                 DataKind::FuelRemaining,
                 &series,
                 &[0],
                 "%",
-                (0, span),
-                None,
-                seek,
-                false,
+                Gaps {
+                    positions: &series.long_steps,
+                    key: 0,
+                },
                 lines,
             );
         });

@@ -145,8 +145,8 @@ fn every_export_holds_what_the_panel_shows() {
     let (path, n) = export_via_ui(
         &mut h,
         Some("Export channel"),
-        "Fuel remaining: percent (%) (CSV)…",
-        "Fuel remaining: percent (CSV)",
+        "Fuel remaining (%) (CSV)…",
+        "Fuel remaining (CSV)",
     );
     let rows = csv_rows(&path);
     assert_eq!((n, rows.len()), (fuel, fuel));

@@ -10,6 +10,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::api::DataKind;
 use fleetview::app::Loadable;
+use fleetview::series::names::channel_name;
 use fleetview::shell::{AppOptions, FleetApp};
 use fleetview::ui::theme;
 
@@ -47,7 +48,7 @@ fn a_chosen_data_kind_shows_its_series_in_the_legend() {
         .type_text("coolant");
     h.run_steps(2);
     assert!(
-        h.query_by_role_and_label(Role::CheckBox, DataKind::FuelRemaining.display_name())
+        h.query_by_role_and_label(Role::CheckBox, DataKind::BatteryVoltage.display_name())
             .is_none(),
         "the search narrows the kinds"
     );
@@ -72,12 +73,13 @@ fn a_chosen_data_kind_shows_its_series_in_the_legend() {
             .channels
             .iter()
             .filter(|c| c.kind == fleetview::series::ChannelKind::Numeric)
-            .map(|c| c.title())
+            .map(|c| channel_name(kind, &c.name))
             .collect()
     };
     assert!(!titles.is_empty());
     for t in titles {
-        // Legend entries are checkboxes named after their series.
+        // Legend entries are checkboxes named after their series, as
+        // people call them (`Coolant temperature`, not `temperature`).
         h.get_by_role_and_label(Role::CheckBox, &t);
     }
 }
@@ -141,7 +143,7 @@ fn estimated_samples_are_named_in_the_legend() {
             .channels
             .iter()
             .filter(|c| (0..c.values.len()).any(|i| c.estimated_at(i) == Some(true)))
-            .map(|c| format!("{} (estimated)", c.title()))
+            .map(|c| format!("{} (estimated)", channel_name(kind, &c.name)))
             .collect()
     };
     assert!(!estimated.is_empty(), "the sandbox estimates TH-004's fuel");

@@ -478,3 +478,6 @@ mod layout;
 
 #[path = "walkthrough/map.rs"]
 mod map;
+
+#[path = "walkthrough/plots.rs"]
+mod plots;

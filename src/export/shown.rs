@@ -153,7 +153,7 @@ impl ExportContent {
                 ..
             } => series.series.channels.get(*channel).map_or_else(
                 || format!("{} (CSV)", kind.display_name()),
-                |c| format!("{}: {} (CSV)", kind.display_name(), c.name),
+                |c| format!("{} (CSV)", crate::series::names::titled(*kind, &c.name)),
             ),
             ExportContent::Faults(_) => "faults (CSV)".into(),
             ExportContent::ActivitiesCsv(_) => "activities (CSV)".into(),

@@ -12,19 +12,25 @@
 //! fields into channels; `plot.rs` holds [`PlotSeries`] (sorted, indexed).
 //! For drawing: [`minmax`] aggregates a channel to a few points per pixel
 //! column (M4), `columns.rs` keeps a line's M4 columns between frames
-//! ([`CachedLine`]), [`track`] simplifies positions per zoom level.
+//! ([`CachedLine`]) and `drawn.rs` turns them into lines and bands, [`gaps`] finds where a line must break, [`names`]
+//! says what a kind's channels are called, [`track`] simplifies positions
+//! per zoom level.
 
 mod builder;
 mod channel;
 mod columns;
+mod drawn;
 mod extract;
+pub mod gaps;
 pub mod minmax;
+pub mod names;
 mod plot;
 pub mod track;
 
 pub use channel::{Channel, ChannelKind, ESTIMATED_NO, ESTIMATED_UNKNOWN, ESTIMATED_YES, Series};
-pub use columns::{CachedLine, LineKey, PLOT_VALUE_LIMIT};
+pub use columns::{CachedLine, LineKey};
+pub use drawn::{DENSE_SAMPLES, PLOT_VALUE_LIMIT};
 pub use extract::{DecodeError, EnvelopeInfo, decode_envelope, decode_rows};
-pub use minmax::{Lattice, MinMaxIndex, m4_lattice};
+pub use minmax::{Lattice, M4Column, MinMaxIndex, m4_columns, m4_lattice};
 pub use plot::PlotSeries;
 pub use track::{Segment, Track, TrackPoint, TrackSample};

@@ -1,15 +1,20 @@
 //! A series ready to plot: sorted, with a min/max index per channel.
 
 use super::channel::{Channel, ChannelKind, Series};
+use super::gaps::{GAP_FACTOR, step_gaps, usual_step_secs};
 use super::minmax::MinMaxIndex;
 
 /// A series ready to plot: in time order, with a min/max index over each
-/// numeric and boolean channel (built once, off the UI thread).
+/// numeric and boolean channel and its long steps (built once, off the UI
+/// thread).
 #[derive(Debug, Default)]
 pub struct PlotSeries {
     pub series: Series,
     /// One per channel of `series`, `None` for labels and times.
     pub indexes: Vec<Option<MinMaxIndex>>,
+    /// Positions after a step over [`GAP_FACTOR`] times the usual one: a
+    /// line breaks there (see [`super::gaps`]).
+    pub long_steps: Vec<usize>,
 }
 
 impl PlotSeries {
@@ -23,7 +28,14 @@ impl PlotSeries {
                 ChannelKind::Label | ChannelKind::Time => None,
             })
             .collect();
-        Self { series, indexes }
+        let long_steps = usual_step_secs(&series.times).map_or_else(Vec::new, |usual| {
+            step_gaps(&series.times, usual.saturating_mul(GAP_FACTOR))
+        });
+        Self {
+            series,
+            indexes,
+            long_steps,
+        }
     }
 
     /// The unit a channel is shown with: its own; else, for the one numeric
@@ -65,6 +77,14 @@ mod tests {
         let index = p.indexes[0].as_ref().expect("numeric channels are indexed");
         let e = index.extremes(&p.series.channels[0].values, 0, 4);
         assert_eq!((e.min, e.max), (Some(0), Some(3)));
+        assert!(p.long_steps.is_empty());
+    }
+
+    #[test]
+    fn plot_series_know_their_long_steps() {
+        let times = [0, 900, 1800, 2700, 50_000, 50_900];
+        let p = PlotSeries::new(series(&times, "x", &[1.0; 6]));
+        assert_eq!(p.long_steps, vec![4]);
     }
 
     #[test]

@@ -113,14 +113,14 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
                 }
             });
         replay::replay_ui(ui, state, &mut actions);
-        // Never so wide that the plots go off-screen (a width once grown
-        // is restored at the next start).
-        let width = ui.available_width();
+        // The map gives way to the plots' minimum width (and a width once
+        // grown, restored at the next start, is capped too).
+        let map_max = (ui.available_width() - plots::MIN_WIDTH).max(200.0);
         egui::Panel::left("map")
             .resizable(true)
-            .default_size(width * 0.45)
+            .default_size((ui.available_width() * 0.45).min(map_max))
             .min_size(200.0)
-            .max_size((width - theme::MIN_PLOTS_WIDTH).max(200.0))
+            .max_size(map_max)
             .show(ui, |ui| {
                 map::map_ui(ui, state, &mut view.map, &mut actions);
             });

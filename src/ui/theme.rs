@@ -40,8 +40,6 @@ pub const ACTIVITY_HALO: Color32 = Color32::from_rgb(0xF0, 0xF0, 0xF0);
 pub const MAP_OVERLAY_BG: Color32 = Color32::from_black_alpha(190);
 /// Space between the map's edge and what sits on it.
 pub const MAP_MARGIN: f32 = 8.0;
-/// The plots keep at least this width beside the map.
-pub const MIN_PLOTS_WIDTH: f32 = 260.0;
 
 /// Distinct line colours for the channels of one plot.
 pub fn series_color(k: usize) -> Color32 {
@@ -54,6 +52,17 @@ pub fn series_color(k: usize) -> Color32 {
         Color32::from_rgb(0xB4, 0x8C, 0xFF),
     ];
     C[k % C.len()]
+}
+
+/// Under a line, the band of its crowded samples' range: the line's
+/// colour, light.
+pub fn band_fill(line: Color32) -> Color32 {
+    line.gamma_multiply(0.3)
+}
+
+/// A bar of a daily value: the series' colour, a little see-through.
+pub fn bar_fill(line: Color32) -> Color32 {
+    line.gamma_multiply(0.75)
 }
 
 /// The colour of a state in a lane: known states fixed, others by name.

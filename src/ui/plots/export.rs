@@ -1,5 +1,5 @@
-//! The export menu of the plots: any channel plotted, as CSV over the
-//! window (time, value, unit, estimated).
+//! The export menu of the plots: any channel plotted, by its readable
+//! name, as CSV over the window (time, value, unit, estimated).
 
 use std::sync::Arc;
 
@@ -8,6 +8,7 @@ use egui::containers::menu::MenuButton;
 use crate::api::DataKind;
 use crate::app::{Action, AppState};
 use crate::export::shown::ExportContent;
+use crate::series::names::{titled, with_unit};
 use crate::series::{ChannelKind, PlotSeries};
 
 /// Every channel plotted, each to export as CSV (time, value, unit,
@@ -28,11 +29,8 @@ pub(super) fn export_menu_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut 
                         continue;
                     }
                     let unit = series.shown_unit(channel, kind.unit());
-                    let label = if unit.is_empty() {
-                        format!("{}: {} (CSV)…", kind.display_name(), c.name)
-                    } else {
-                        format!("{}: {} ({unit}) (CSV)…", kind.display_name(), c.name)
-                    };
+                    let name = titled(kind, &c.name);
+                    let label = format!("{} (CSV)…", with_unit(&name, unit));
                     if ui.button(label).clicked() {
                         actions.push(Action::Export(ExportContent::Channel {
                             kind,

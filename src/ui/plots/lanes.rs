@@ -1,13 +1,16 @@
 //! The state lanes of a kind: its boolean and label channels (engine
 //! started/stopped per D10, charging state, ...), one row each, coloured
 //! runs per state, sampled once per pixel column so any number of changes
-//! stays bounded.
+//! stays bounded. Hovering a lane says its state there.
 
 use egui_plot::{GridMark, HoverPosition, Plot, PlotPoint, PlotPoints, Polygon, Text};
 
-use super::time_axis::{Y_AXIS_WIDTH, cursor_ui, hover_and_click, time_axis_label, time_grid};
+use super::shared::{Shared, Shown};
+use super::steer::steer_plot;
+use super::time_axis::{Y_AXIS_WIDTH, cursor_ui, time_axis_hints, time_grid};
 use crate::api::DataKind;
 use crate::api::model::EngineEvent;
+use crate::series::names::{channel_name, value_name};
 use crate::series::{ChannelKind, PlotSeries};
 use crate::ui::theme;
 
@@ -41,44 +44,65 @@ fn lane_label(kind: DataKind, series: &PlotSeries, channel: usize, i: usize) -> 
     }
 }
 
-/// Lanes of states for `channels`: one row each, coloured runs per label,
-/// sampled once per pixel column so any number of changes stays bounded.
-#[allow(clippy::too_many_arguments)]
-pub fn lanes_plot_ui(
-    ui: &mut egui::Ui,
-    id: egui::Id,
-    link: egui::Id,
+/// The state of lane `row` at time `t`: its name and the label of the last
+/// sample at or before `t`, e.g. `Engine: stopped`.
+fn state_at(
     kind: DataKind,
     series: &PlotSeries,
     channels: &[usize],
-    window: (i64, i64),
-    cursor: Option<i64>,
-    local: bool,
-) -> (Option<i64>, bool) {
+    names: &[String],
+    row: f64,
+    t: f64,
+) -> Option<String> {
+    if row.is_nan() || row < 0.0 {
+        return None;
+    }
+    let row = row.floor() as usize;
+    let ch = *channels.get(row)?;
+    let k = series.series.times.partition_point(|x| (*x as f64) <= t);
+    let label = lane_label(kind, series, ch, k.checked_sub(1)?)?;
+    Some(format!("{}: {label}", names.get(row)?))
+}
+
+/// Lanes of states for `channels`: one row each, coloured runs per label,
+/// sampled once per pixel column so any number of changes stays bounded.
+pub fn lanes_plot_ui(
+    ui: &mut egui::Ui,
+    id: egui::Id,
+    shared: &Shared,
+    kind: DataKind,
+    series: &PlotSeries,
+    channels: &[usize],
+) -> Shown {
     let pixels_per_point = ui.ctx().pixels_per_point();
     // One lane: named after the kind; several: after their channels.
-    let names: Vec<String> = if channels.len() == 1 {
-        vec![short_name(kind.display_name())]
+    let full: Vec<String> = if channels.len() == 1 {
+        vec![value_name(kind)]
     } else {
         channels
             .iter()
-            .map(|c| short_name(&series.series.channels[*c].name))
+            .map(|c| channel_name(kind, &series.series.channels[*c].name))
             .collect()
     };
+    let names: Vec<String> = full.iter().map(|n| short_name(n)).collect();
     let rows = channels.len() as f64;
+    let (local, steer, cursor) = (shared.local, shared.steer, shared.cursor);
+    let window = steer.window;
     let response = Plot::new("plot")
         .id(id)
         .height(LANE_HEIGHT * channels.len() as f32 + 24.0)
-        .link_axis(link, [true, false])
-        .link_cursor(link, [true, false])
+        .link_axis(shared.link, [true, false])
+        .link_cursor(shared.link, [true, false])
         // A double-click shows the whole window again (handled by the view,
-        // which starts the plots afresh): not egui_plot's own reset.
+        // which starts the plots afresh): not egui_plot's own reset; the
+        // wheel is the view's too (see `steer`).
         .allow_double_click_reset(false)
         .default_x_bounds(window.0 as f64, window.1 as f64)
         .default_y_bounds(0.0, rows)
-        .allow_zoom([true, false])
+        .allow_zoom(false)
+        .allow_scroll(false)
         .allow_drag([true, false])
-        .allow_scroll([true, false])
+        .allow_axis_zoom_drag(false)
         .show_grid([true, false])
         .y_axis_min_width(Y_AXIS_WIDTH)
         .y_grid_spacer(move |_| {
@@ -97,16 +121,21 @@ pub fn lanes_plot_ui(
                 String::new()
             }
         })
-        .x_grid_spacer(time_grid)
-        .x_axis_formatter(move |m, r| time_axis_label(m, r, local))
-        .label_formatter(move |h| {
+        .x_grid_spacer(move |input| time_grid(input, local))
+        .custom_x_axes(vec![time_axis_hints(local)])
+        .label_formatter(|h| {
             let p = match h {
                 HoverPosition::NearDataPoint { position, .. }
                 | HoverPosition::Elsewhere { position } => *position,
             };
-            Some(theme::format_time(p.x as i64, local))
+            let time = theme::format_time(p.x as i64, local);
+            Some(match state_at(kind, series, channels, &full, p.y, p.x) {
+                Some(state) => format!("{state}\n{time}"),
+                None => time,
+            })
         })
         .show(ui, |pui| {
+            steer_plot(pui, &steer);
             let b = pui.plot_bounds();
             let (t0, t1) = (b.min()[0], b.max()[0]);
             let columns = (pui.response().rect.width() * pixels_per_point).max(1.0) as usize;
@@ -157,12 +186,45 @@ pub fn lanes_plot_ui(
             }
             cursor_ui(pui, cursor)
         });
-    hover_and_click(&response)
+    let hovered = response.response.hovered();
+    Shown {
+        hover: response.inner.filter(|_| hovered),
+        clicked: response.response.clicked(),
+        rect: response.response.rect,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lane_says_its_state_at_a_time_per_d10() {
+        use crate::series::Channel;
+        // Started at 100 (running: false), stopped at 200 (running: true).
+        let running = Channel {
+            name: "running".into(),
+            unit: None,
+            kind: ChannelKind::Boolean,
+            values: vec![0.0, 1.0],
+            labels: Vec::new(),
+            estimated: None,
+        };
+        let series = PlotSeries::new(crate::series::Series {
+            times: vec![100, 200],
+            channels: vec![running],
+            skipped_rows: 0,
+        });
+        let names = vec!["Engine".to_owned()];
+        let at =
+            |row: f64, t: f64| state_at(DataKind::EngineCondition, &series, &[0], &names, row, t);
+        assert_eq!(at(0.5, 150.0).as_deref(), Some("Engine: started"));
+        assert_eq!(at(0.5, 250.0).as_deref(), Some("Engine: stopped"));
+        assert_eq!(at(0.5, 50.0), None, "before the first event");
+        assert_eq!(at(1.5, 150.0), None, "no such lane");
+        assert_eq!(at(-0.5, 150.0), None);
+        assert_eq!(at(f64::NAN, 150.0), None);
+    }
 
     #[test]
     fn lane_names_are_shortened_to_fit_the_axis() {

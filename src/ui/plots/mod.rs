@@ -2,33 +2,44 @@
 //!
 //! Each kind gets one plot per unit of its numeric channels, plus a lane
 //! plot for its boolean and label channels (states: engine started/stopped
-//! per D10, charging state, ...). Lines are handed to egui_plot already
-//! aggregated (M4 through each channel's min/max index, a few points per
-//! pixel column), cached until the view or the data change.
+//! per D10, charging state, ...), under a header naming the kind. Lines are
+//! handed to egui_plot already aggregated (M4 through each channel's
+//! min/max index, a few points per pixel column) and broken at the series'
+//! gaps, cached until the view, the data or the gaps change.
 //!
 //! Where to look: `kinds.rs` the data-kind picker, `values.rs` the plots of
 //! values, `lanes.rs` the state lanes, `export.rs` the export menu,
-//! `time_axis.rs` the time axis, cursor and pointer they share.
+//! `time_axis.rs` the time axis and cursor, `steer.rs` the wheel, seeks and
+//! replay moving the time axis, `shared.rs` what the plots share.
 
 mod export;
 mod kinds;
 mod lanes;
+mod shared;
+mod steer;
 mod time_axis;
 mod values;
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use crate::api::DataKind;
 use crate::api::time::TimeWindow;
 use crate::app::TimelineAction;
 use crate::app::{Action, AppState};
+use crate::series::gaps::{engine_off_periods, gaps};
 use crate::series::{CachedLine, ChannelKind, PlotSeries};
 use crate::ui::theme;
 use export::export_menu_ui;
 use kinds::kind_picker_ui;
 pub use lanes::lanes_plot_ui;
-pub use time_axis::time_grid;
-pub use values::values_plot_ui;
+pub use shared::{Shared, Shown};
+use steer::WheelGesture;
+pub use steer::{Steer, Wheel};
+pub use values::{Gaps, PLOT_HEIGHT, values_plot_ui};
+
+/// The plots' column never gets narrower than this (the map gives way).
+pub const MIN_WIDTH: f32 = 360.0;
 
 /// What the plots remember between frames.
 #[derive(Debug, Default)]
@@ -36,7 +47,30 @@ pub struct PlotsView {
     /// Filter of the data kind picker.
     pub search: String,
     lines: HashMap<(DataKind, usize), CachedLine>,
+    /// Each kind's gaps, for the data and engine events they came from.
+    gaps: HashMap<DataKind, KindGaps>,
+    /// The engine-off periods of the history shown, with what they came
+    /// from.
+    engine_off: (EngineSource, Vec<(i64, i64)>),
+    /// Numbers the gaps computed so far, so lines know when theirs change.
+    gaps_made: usize,
     last_seek: u64,
+    wheel: WheelGesture,
+    /// Where the plots were last frame (the visible part): where a wheel
+    /// turn zooms them rather than scrolls the column.
+    plot_rects: Vec<egui::Rect>,
+}
+
+/// A history's address and the window it was read over.
+type EngineSource = (usize, i64, i64);
+
+#[derive(Debug)]
+struct KindGaps {
+    /// The series' address, and where the engine events came from.
+    source: (usize, EngineSource),
+    /// Numbers these gaps (see `PlotsView::gaps_made`).
+    key: usize,
+    positions: Vec<usize>,
 }
 
 /// One plot to draw for a kind.
@@ -93,11 +127,12 @@ pub fn plots_ui(
     let Some(window) = state.machine.window else {
         return;
     };
-    ui.horizontal(|ui| {
+    // Wrapped: in a narrow column every control stays on screen.
+    ui.horizontal_wrapped(|ui| {
         kind_picker_ui(ui, state, &mut view.search, actions);
         export_menu_ui(ui, state, actions);
         ui.label(
-            egui::RichText::new("Drag to pan, scroll to zoom, double-click to reset")
+            egui::RichText::new("Drag to pan, wheel to zoom, double-click for the whole window")
                 .small()
                 .weak(),
         );
@@ -109,16 +144,27 @@ pub fn plots_ui(
     // Zoom and pan are kept per machine view: another window or machine,
     // Refresh or a double-click start from the whole window.
     let generation = state.timeline.view_generation;
-    let link = egui::Id::unique(("timeline", window.since, window.until, generation));
-    let w = (window.since, window.until);
     let cursor = state.timeline.cursor;
-    let local = state.local_time;
+    let shared = Shared {
+        link: egui::Id::unique(("timeline", window.since, window.until, generation)),
+        steer: Steer {
+            window: (window.since, window.until),
+            seek,
+            follow: cursor.filter(|_| state.timeline.replay.playing),
+            wheel: view.wheel.take(ui, &view.plot_rects),
+        },
+        cursor,
+        local: state.local_time,
+    };
+    update_engine_off(view, state, window);
     let mut hover = None;
     let mut clicked = false;
+    let mut rects = Vec::new();
     let area = egui::ScrollArea::vertical()
         .id_salt("plots_scroll")
         .auto_shrink([false, false])
         .show(ui, |ui| {
+            let visible = ui.clip_rect();
             if state.timeline.plot_kinds.is_empty() {
                 ui.label("Pick data kinds to plot with the button above.");
             }
@@ -126,49 +172,63 @@ pub fn plots_ui(
                 let Some(loadable) = state.timeline.plots.get(&kind) else {
                     continue;
                 };
+                // The kind's name over its plots; between plots, room for
+                // the wheel to scroll the column.
+                ui.add_space(theme::GAP);
+                ui.label(egui::RichText::new(kind.display_name()).strong());
                 if let Some(e) = loadable.error() {
-                    ui.colored_label(theme::ERROR, format!("{}: {e}", kind.display_name()));
+                    ui.colored_label(theme::ERROR, e.to_string());
                 }
                 let Some(series) = loadable.value() else {
                     ui.horizontal(|ui| {
                         ui.spinner();
-                        ui.label(format!("Loading {}", kind.display_name()));
+                        ui.label("Loading…");
                     });
                     continue;
                 };
                 if series.series.is_empty() {
-                    ui.label(format!("{}: no data in this window.", kind.display_name()));
+                    ui.weak("No data in this window.");
                     continue;
                 }
+                let kind_gaps = gaps_of(
+                    &mut view.gaps,
+                    &mut view.gaps_made,
+                    &view.engine_off,
+                    kind,
+                    series,
+                );
                 for (g, group) in groups(series).iter().enumerate() {
                     let id = plot_id(kind, g, window, generation);
-                    let (h, c) = match group {
+                    let shown = match group {
                         Group::Values { unit, channels } => values_plot_ui(
                             ui,
                             id,
-                            link,
+                            &shared,
                             kind,
                             series,
                             channels,
                             unit,
-                            w,
-                            cursor,
-                            seek,
-                            local,
+                            Gaps {
+                                positions: &kind_gaps.positions,
+                                key: kind_gaps.key,
+                            },
                             &mut view.lines,
                         ),
                         Group::Lanes { channels } => {
-                            lanes_plot_ui(ui, id, link, kind, series, channels, w, cursor, local)
+                            lanes_plot_ui(ui, id, &shared, kind, series, channels)
                         }
                     };
-                    hover = hover.or(h);
-                    clicked |= c && h.is_some();
+                    rects.push(shown.rect.intersect(visible));
+                    hover = hover.or(shown.hover);
+                    clicked |= shown.clicked && shown.hover.is_some();
                 }
             }
         });
-    // Lines of kinds no longer plotted are forgotten.
-    view.lines
-        .retain(|(k, _), _| state.timeline.plot_kinds.contains(k));
+    view.plot_rects = rects;
+    // Lines and gaps of kinds no longer plotted are forgotten.
+    let plotted = &state.timeline.plot_kinds;
+    view.lines.retain(|(k, _), _| plotted.contains(k));
+    view.gaps.retain(|k, _| plotted.contains(k));
     let double_clicked = ui.input(|i| {
         i.pointer
             .button_double_clicked(egui::PointerButton::Primary)
@@ -189,4 +249,48 @@ pub fn plots_ui(
             .into(),
         );
     }
+}
+
+/// The engine-off periods (D10) of the history shown, computed again only
+/// when another history or window comes.
+fn update_engine_off(view: &mut PlotsView, state: &AppState, window: TimeWindow) {
+    let history = state.machine.history.value();
+    let source = (
+        history.map_or(0, |h| Arc::as_ptr(h) as usize),
+        window.since,
+        window.until,
+    );
+    if view.engine_off.0 != source {
+        let periods = history.map_or_else(Vec::new, |h| {
+            engine_off_periods(&h.engine_conditions.rows, window.since, window.until)
+        });
+        view.engine_off = (source, periods);
+    }
+}
+
+/// A kind's gaps, computed again only when its data or the engine events
+/// change (a series' long steps are known; each engine-off period costs a
+/// search). `made` numbers them.
+fn gaps_of<'v>(
+    cache: &'v mut HashMap<DataKind, KindGaps>,
+    made: &mut usize,
+    engine_off: &(EngineSource, Vec<(i64, i64)>),
+    kind: DataKind,
+    series: &Arc<PlotSeries>,
+) -> &'v KindGaps {
+    let source = (Arc::as_ptr(series) as usize, engine_off.0);
+    let stale = cache.get(&kind).is_none_or(|g| g.source != source);
+    if stale {
+        *made += 1;
+        let positions = gaps(&series.series.times, &series.long_steps, &engine_off.1);
+        cache.insert(
+            kind,
+            KindGaps {
+                source,
+                key: *made,
+                positions,
+            },
+        );
+    }
+    &cache[&kind]
 }
