@@ -192,15 +192,15 @@ async fn history_faults_and_clear_errors() {
     );
 
     // The second time, the same window comes from the cache, as a CSV table
-    // of the daily usage rows in the service's field order.
+    // of the daily usage rows in the service's field order, each column
+    // named as people read it, with its unit.
     let args = [&["--equipment", &id, "--kind", "history"][..], &window[..]].concat();
     let out = export_async(&sb.base, token, &cache, &args).await;
     let (stdout, err) = text(&out);
     assert!(err.contains("served from the cache"), "{err}");
     assert!(
-        stdout.starts_with(
-            "date,operatingHours.hour,idleHours.hour,workingHours.hour,fuelUsed.fuelUsed (L)"
-        ),
+        stdout
+            .starts_with("date,Operating hours (h),Idle hours (h),Working hours (h),Fuel used (L)"),
         "{stdout}"
     );
     assert_eq!(stdout.lines().count(), 5);

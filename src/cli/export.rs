@@ -15,7 +15,7 @@ use crate::api::model::PositionRow;
 use crate::api::time::TimeWindow;
 use crate::api::{ApiError, ClientConfig, DataKind, SeriesSource};
 use crate::cache::{Cache, CacheError, DEFAULT_CAP_BYTES};
-use crate::export::{ExportError, geo, write_csv, write_file, write_json};
+use crate::export::{ExportError, geo, write_csv, write_daily_csv, write_file, write_json};
 use crate::series::{DecodeError, decode_rows};
 use crate::worker::{Command, Event, Fetched, Worker, WorkerConfig, WorkerError};
 
@@ -307,7 +307,7 @@ fn export_history(
             // The history as a table: its daily usage rows.
             let rows = serde_json::to_vec(&data["dailyUsages"]["rows"])?;
             let series = decode_rows(&rows)?;
-            write_csv(&series, &mut out)?;
+            write_daily_csv(&series, &mut out)?;
             series.len()
         }
     };

@@ -12,4 +12,4 @@ mod table;
 
 pub use error::ExportError;
 pub use file::{write_file, write_json};
-pub use table::write_csv;
+pub use table::{write_csv, write_daily_csv};

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::error::ExportError;
 use super::geo;
-use super::table::write_csv;
+use super::table::{write_csv, write_daily_csv};
 use crate::api::model::EngineEvent;
 use crate::api::model::{ActivityRow, EquipmentHistory, FaultRow, PositionRow};
 use crate::api::time::format_wire;
@@ -237,7 +237,7 @@ impl ExportContent {
                 // The same table as `fleetview export --kind history`.
                 let rows = serde_json::to_vec(&history.daily_usages.rows)?;
                 let series = decode_rows(&rows).map_err(|crate::series::DecodeError::Json(e)| e)?;
-                write_csv(&series, out)?;
+                write_daily_csv(&series, out)?;
                 Ok(series.len())
             }
         }

@@ -6,22 +6,49 @@ use std::io::Write;
 
 use super::error::ExportError;
 use crate::api::time::format_wire;
-use crate::series::{ChannelKind, Series};
+use crate::series::{Channel, ChannelKind, Series, names};
 
 /// Writes a series as CSV, one line per row.
 pub fn write_csv(series: &Series, out: impl Write) -> Result<(), ExportError> {
+    write_csv_named(series, out, |c| (c.name.clone(), c.title()))
+}
+
+/// The daily history's table (D7's daily usage rows): each column named as
+/// people read it, with its unit (`Operating hours (h)`, `Total fuel used
+/// (L)`), never the field path.
+pub fn write_daily_csv(series: &Series, out: impl Write) -> Result<(), ExportError> {
+    write_csv_named(series, out, |c| {
+        let name = names::daily_name(&c.name);
+        let unit = c
+            .unit
+            .clone()
+            .filter(|u| !u.is_empty())
+            .or_else(|| names::implied_unit(&c.name).map(str::to_owned));
+        let title = names::with_unit(&name, unit.as_deref().unwrap_or_default());
+        (name, title)
+    })
+}
+
+/// `name_of` gives a channel's name (for its "estimated" column) and its
+/// header.
+fn write_csv_named(
+    series: &Series,
+    out: impl Write,
+    name_of: impl Fn(&Channel) -> (String, String),
+) -> Result<(), ExportError> {
     let mut w = csv::Writer::from_writer(out);
     let flagged: Vec<usize> = (0..series.channels.len())
         .filter(|i| series.channels[*i].estimated.is_some())
         .collect();
     let mut header = vec!["date".to_owned()];
     for (i, c) in series.channels.iter().enumerate() {
-        header.push(c.title());
+        let (name, title) = name_of(c);
+        header.push(title);
         if flagged.contains(&i) {
             header.push(if flagged.len() == 1 {
                 "estimated".to_owned()
             } else {
-                format!("{} estimated", c.name)
+                format!("{name} estimated")
             });
         }
     }

@@ -87,6 +87,30 @@ pub fn with_unit(name: &str, unit: &str) -> String {
     }
 }
 
+/// A daily usage column (`operatingHours.hour`, `cumulativeFuelUsed.fuelUsed`)
+/// as people read it: `Operating hours`, `Total fuel used`.
+pub fn daily_name(path: &str) -> String {
+    let segments: Vec<&str> = path.split('.').filter(|s| !s.is_empty()).collect();
+    let field = match segments.as_slice() {
+        [.., member, last] if is_value_field(last) => member,
+        [.., last] => last,
+        [] => return path.to_owned(),
+    };
+    if field.eq_ignore_ascii_case("co2") {
+        return "CO2".to_owned();
+    }
+    match field.strip_prefix("cumulative").filter(|r| !r.is_empty()) {
+        Some(rest) => format!("Total {}", words(rest).to_lowercase()),
+        None => member_name(field),
+    }
+}
+
+/// The unit a field's name implies when the row gives none: hours.
+pub fn implied_unit(path: &str) -> Option<&'static str> {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    matches!(last, "hour" | "hours").then_some("h")
+}
+
 fn is_value_field(field: &str) -> bool {
     VALUE_FIELDS.contains(&field)
 }
@@ -157,6 +181,17 @@ fn capitalised(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn daily_columns_read_as_words_with_their_unit() {
+        assert_eq!(daily_name("operatingHours.hour"), "Operating hours");
+        assert_eq!(daily_name("cumulativeFuelUsed.fuelUsed"), "Total fuel used");
+        assert_eq!(daily_name("dailyDistance.odometer"), "Distance");
+        assert_eq!(daily_name("co2.weight"), "CO2");
+        assert_eq!(implied_unit("idleHours.hour"), Some("h"));
+        assert_eq!(implied_unit("fuelUsed.fuelUsed"), None);
+    }
+
     use super::*;
 
     #[test]
