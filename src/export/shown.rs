@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::error::ExportError;
 use super::geo;
-use super::table::{write_csv, write_daily_csv};
+use super::table::write_daily_csv;
 use crate::api::model::EngineEvent;
 use crate::api::model::{ActivityRow, EquipmentHistory, FaultRow, PositionRow};
 use crate::api::time::format_wire;
