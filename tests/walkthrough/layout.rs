@@ -388,7 +388,12 @@ fn the_activities_last_column_fits_or_scrolls_into_view() {
         );
         let screen = h.ctx.content_rect();
         if small {
-            let start = h.get_by_label("Start").rect();
+            // The table's header (the map names its Start label too).
+            let start = h
+                .get_all_by_label("Start")
+                .map(|n| n.rect())
+                .max_by(|a, b| a.top().total_cmp(&b.top()))
+                .expect("the Start header");
             h.hover_at(start.center() + egui::vec2(0.0, 2.0 * start.height()));
             for _ in 0..10 {
                 h.event(egui::Event::MouseWheel {
