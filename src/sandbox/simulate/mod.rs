@@ -9,6 +9,8 @@
 pub mod catalogue;
 pub mod day;
 pub mod machine;
+pub mod random;
+pub mod roads;
 pub mod series;
 
 use std::collections::HashMap;
