@@ -4,6 +4,7 @@
 use super::catalogue::models::{CLASS_CYCLE, Class, MODELS, Model, is_tracker_source};
 use super::catalogue::sites::{SITES, Site};
 pub use super::random::{Rng, hash2, hash3, mix, unit};
+use super::roads;
 use crate::api::time::days_from_civil;
 pub use crate::geo::{LatLon, bearing_deg, haversine_m};
 
@@ -211,7 +212,14 @@ impl Machine {
             lat: site.lat,
             lon: site.lon,
         };
-        let home = centre.offset_m(rng.range(-250.0, 250.0), rng.range(-250.0, 250.0));
+        let spot = centre.offset_m(rng.range(-250.0, 250.0), rng.range(-250.0, 250.0));
+        // Road trucks park at their site's depot, where their roads start.
+        let home = if class == Class::RoadTruck {
+            let network = roads::of_site(site);
+            network.nodes[network.depot()].pos
+        } else {
+            spot
+        };
         let used = rng.chance(0.3);
         let base_hours = if used {
             (rng.range(300.0, 6000.0) * 10.0).round() / 10.0
@@ -272,23 +280,6 @@ impl Machine {
     /// The consumption rate used for estimates, L per engine hour.
     pub fn estimate_lph(&self) -> f64 {
         self.model.work_lph * 0.7 + self.model.idle_lph * 0.3
-    }
-
-    /// A random spot where this machine may stop: on site for construction
-    /// machines, at a customer within ~60 km (or the depot) for road trucks.
-    pub fn waypoint(&self, rng: &mut Rng) -> LatLon {
-        if self.class() == Class::RoadTruck {
-            if rng.chance(0.35) {
-                return self.home;
-            }
-            let r = rng.range(8_000.0, 60_000.0);
-            let a = rng.range(0.0, std::f64::consts::TAU);
-            self.centre().offset_m(r * a.cos(), r * a.sin())
-        } else {
-            let r = 350.0 * rng.f64().sqrt();
-            let a = rng.range(0.0, std::f64::consts::TAU);
-            self.centre().offset_m(r * a.cos(), r * a.sin())
-        }
     }
 
     /// Altitude of a point near the site, metres: gentle terrain, a few
