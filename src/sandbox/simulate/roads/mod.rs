@@ -11,7 +11,7 @@ pub mod polyline;
 
 use std::sync::LazyLock;
 
-use polyline::{Frame, Xy, along, cumulative_m, curved, gabriel_edges, next_hops};
+use polyline::{Frame, Xy, along, cumulative_m, curved, gabriel_edges, next_hops, piece_bearings};
 
 use super::catalogue::sites::{SITES, Site};
 use super::random::{Rng, hash2, hash3};
@@ -53,6 +53,8 @@ pub struct Road {
     pub ends: (usize, usize),
     pub points: Vec<LatLon>,
     cum_m: Vec<f64>,
+    /// Bearing of each piece, `[forwards, backwards]`.
+    bearings: Vec<[f64; 2]>,
 }
 
 impl Road {
@@ -154,10 +156,12 @@ impl Network {
                 points[0] = nodes[a].pos;
                 points[last] = nodes[b].pos;
                 let cum_m = cumulative_m(&points);
+                let bearings = piece_bearings(&points);
                 Road {
                     ends: (a, b),
                     points,
                     cum_m,
+                    bearings,
                 }
             })
             .collect();
@@ -222,7 +226,8 @@ impl Network {
         };
         let leg_at = |leg: &Leg, d: f64| {
             let road = &self.roads[leg.road];
-            along(&road.points, &road.cum_m, d, leg.reversed)
+            let (p, piece) = along(&road.points, &road.cum_m, d, leg.reversed);
+            (p, road.bearings[piece][usize::from(leg.reversed)])
         };
         if d <= 0.0 {
             return (self.nodes[route.from].pos, leg_at(first, 0.0).1);

@@ -91,17 +91,23 @@ pub fn cumulative_m(points: &[LatLon]) -> Vec<f64> {
     out
 }
 
+/// The bearings of each piece of a polyline, `[forwards, backwards]`
+/// (computed once: reading a heading is on the hot path of positions).
+pub fn piece_bearings(points: &[LatLon]) -> Vec<[f64; 2]> {
+    points
+        .windows(2)
+        .map(|w| [bearing_deg(w[0], w[1]), bearing_deg(w[1], w[0])])
+        .collect()
+}
+
 /// The point `d` metres along a polyline (`cum` from [`cumulative_m`]),
-/// with the bearing of the piece it lies on; `reversed` reads the polyline
-/// from its last point. `d` is clamped to the polyline; its ends come back
-/// exactly.
-pub fn along(points: &[LatLon], cum: &[f64], d: f64, reversed: bool) -> (LatLon, f64) {
+/// and the piece it lies on (from `points[i]` to `points[i + 1]`);
+/// `reversed` reads the polyline from its last point. `d` is clamped to the
+/// polyline; its ends come back exactly.
+pub fn along(points: &[LatLon], cum: &[f64], d: f64, reversed: bool) -> (LatLon, usize) {
     let n = points.len();
     if n < 2 {
-        return (
-            points.first().copied().unwrap_or(LatLon::new(0.0, 0.0)),
-            0.0,
-        );
+        return (points.first().copied().unwrap_or(LatLon::new(0.0, 0.0)), 0);
     }
     let length = cum[n - 1];
     let d = if reversed { length - d } else { d }.clamp(0.0, length);
@@ -115,12 +121,7 @@ pub fn along(points: &[LatLon], cum: &[f64], d: f64, reversed: bool) -> (LatLon,
         0.0
     };
     let p = if f >= 1.0 { b } else { a.lerp(b, f) };
-    let heading = if reversed {
-        bearing_deg(b, a)
-    } else {
-        bearing_deg(a, b)
-    };
-    (p, heading)
+    (p, i - 1)
 }
 
 /// Distance from `p` to the segment `a`-`b`, metres (flat frame).
@@ -270,12 +271,15 @@ mod tests {
         assert_eq!(along(&points, &cum, 0.0, true).0, points[2]);
         assert_eq!(along(&points, &cum, cum[2], true).0, points[0]);
         assert_eq!(along(&points, &cum, 1e9, false).0, points[2], "clamped");
-        let (p, h) = along(&points, &cum, 500.0, false);
+        let bearings = piece_bearings(&points);
+        let (p, piece) = along(&points, &cum, 500.0, false);
         assert!(norm(sub(f.to_xy(p), [500.0, 0.0])) < 1.0);
-        assert!((h - 90.0).abs() < 0.1, "east: {h}");
-        let (p, h) = along(&points, &cum, 500.0, true);
+        assert_eq!(piece, 0);
+        assert!((bearings[0][0] - 90.0).abs() < 0.1, "east: {bearings:?}");
+        let (p, piece) = along(&points, &cum, 500.0, true);
         assert!(norm(sub(f.to_xy(p), [1_000.0, 500.0])) < 1.0);
-        assert!((h - 180.0).abs() < 0.1, "south: {h}");
+        assert_eq!(piece, 1);
+        assert!((bearings[1][1] - 180.0).abs() < 0.1, "south: {bearings:?}");
     }
 
     #[test]
