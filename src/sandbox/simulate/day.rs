@@ -6,19 +6,22 @@
 //! accrue only inside sessions, counters are sums of daily totals.
 
 use super::catalogue::models::Class;
-use super::machine::{LatLon, Machine, Rng, bearing_deg, hash2, hash3, haversine_m, unit};
+use super::machine::{LatLon, Machine, Rng, hash2, hash3, unit};
+use super::path::Path;
+use super::trips::Stop;
 use crate::api::time::SECS_PER_DAY;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum SegKind {
     Idle,
     Work,
-    /// Straight from `from` to `to` at a steady speed, heading fixed.
+    /// Along `path` at a steady speed, taking `planned_secs` (a move cut
+    /// short by the clock keeps its plan: where it is at a time does not
+    /// depend on when it is read).
     Move {
-        from: LatLon,
-        to: LatLon,
+        path: Path,
         speed_kmh: f64,
-        heading_deg: f64,
+        planned_secs: i64,
     },
 }
 
@@ -30,8 +33,18 @@ pub struct Segment {
 }
 
 impl Segment {
-    fn duration_secs(&self) -> i64 {
-        self.stop - self.start
+    /// Where a move is at `t` (inside it) and its heading there.
+    fn move_at(&self, path: &Path, planned_secs: i64, t: i64) -> (LatLon, f64) {
+        path.at((t - self.start) as f64 / planned_secs as f64)
+    }
+
+    /// Where a move ends: the end of its path unless the clock cut it short.
+    fn move_end(&self, path: &Path, planned_secs: i64) -> (LatLon, f64) {
+        if self.stop - self.start >= planned_secs {
+            path.end()
+        } else {
+            self.move_at(path, planned_secs, self.stop)
+        }
     }
 }
 
@@ -84,21 +97,19 @@ impl DayPlan {
         let mut heading = self.start_heading;
         for seg in self.segments() {
             if let SegKind::Move {
-                from,
-                to,
+                path,
                 speed_kmh,
-                heading_deg: h,
+                planned_secs,
             } = seg.kind
             {
                 if t < seg.start {
                     break;
                 }
                 if t < seg.stop {
-                    let f = (t - seg.start) as f64 / seg.duration_secs() as f64;
-                    return (from.lerp(to, f), speed_kmh, h);
+                    let (p, h) = seg.move_at(&path, planned_secs, t);
+                    return (p, speed_kmh, h);
                 }
-                here = to;
-                heading = h;
+                (here, heading) = seg.move_end(&path, planned_secs);
             }
         }
         (here, 0.0, heading)
@@ -108,15 +119,8 @@ impl DayPlan {
     pub fn track(&self) -> Track {
         let moves = self
             .segments()
-            .filter_map(|g| match g.kind {
-                SegKind::Move {
-                    from,
-                    to,
-                    speed_kmh,
-                    heading_deg,
-                } => Some((g.start, g.stop, from, to, speed_kmh, heading_deg)),
-                _ => None,
-            })
+            .filter(|g| matches!(g.kind, SegKind::Move { .. }))
+            .copied()
             .collect();
         Track {
             moves,
@@ -141,7 +145,8 @@ impl DayPlan {
 /// agrees with [`DayPlan::position_at`].
 #[derive(Debug)]
 pub struct Track {
-    moves: Vec<(i64, i64, LatLon, LatLon, f64, f64)>,
+    /// The plan's move segments, in time order.
+    moves: Vec<Segment>,
     next: usize,
     here: LatLon,
     heading: f64,
@@ -149,18 +154,32 @@ pub struct Track {
 
 impl Track {
     pub fn at(&mut self, t: i64) -> (LatLon, f64, f64) {
-        while let Some(&(_, stop, _, to, _, h)) = self.moves.get(self.next) {
-            if stop > t {
+        while let Some(seg) = self.moves.get(self.next) {
+            if seg.stop > t {
                 break;
             }
-            self.here = to;
-            self.heading = h;
+            if let SegKind::Move {
+                path, planned_secs, ..
+            } = seg.kind
+            {
+                (self.here, self.heading) = seg.move_end(&path, planned_secs);
+            }
             self.next += 1;
         }
         match self.moves.get(self.next) {
-            Some(&(start, stop, from, to, speed, h)) if start <= t => {
-                let f = (t - start) as f64 / (stop - start) as f64;
-                (from.lerp(to, f), speed, h)
+            Some(
+                seg @ Segment {
+                    kind:
+                        SegKind::Move {
+                            path,
+                            speed_kmh,
+                            planned_secs,
+                        },
+                    ..
+                },
+            ) if seg.start <= t => {
+                let (p, h) = seg.move_at(path, *planned_secs, t);
+                (p, *speed_kmh, h)
             }
             _ => (self.here, 0.0, self.heading),
         }
@@ -252,14 +271,6 @@ impl Machine {
         self.class().moves_per_day().1 > 0
     }
 
-    /// Where a working day ends.
-    fn end_anchor(&self, day: i64) -> LatLon {
-        if !self.moves() {
-            return self.home;
-        }
-        self.waypoint(&mut Rng::new(hash3(self.seed, day as u64, 0xE4D)))
-    }
-
     /// The last working day before `day`, within a week, if any.
     fn previous_working_day(&self, day: i64) -> Option<i64> {
         (1..=7)
@@ -270,23 +281,23 @@ impl Machine {
 
     /// Where the machine is at the start of `day`: where it ended its last
     /// working day.
-    fn start_pos(&self, day: i64) -> LatLon {
+    fn start_stop(&self, day: i64) -> Stop {
         match self.previous_working_day(day) {
             Some(d) if self.moves() => self.end_anchor(d),
-            _ => self.home,
+            _ => self.home_stop(),
         }
     }
 
     /// The day as planned, whatever the clock says.
     pub fn full_plan(&self, day: i64) -> DayPlan {
-        let start_pos = self.start_pos(day);
+        let start = self.start_stop(day);
         let start_heading = self
             .previous_working_day(day)
-            .and_then(|d| self.sessions_of(d, self.start_pos(d)).1)
+            .and_then(|d| self.sessions_of(d, self.start_stop(d)).1)
             .unwrap_or_else(|| unit(hash2(self.seed, 0x4EAD)) * 360.0);
         let mut plan = DayPlan {
             day,
-            start_pos,
+            start_pos: self.stop_pos(start),
             start_heading: (start_heading * 10.0).round() / 10.0,
             sessions: Vec::new(),
             fuel_factor: 0.85 + 0.3 * unit(hash3(self.seed, day as u64, 0xF0E)),
@@ -295,7 +306,7 @@ impl Machine {
         if !self.is_working_day(day) {
             return plan;
         }
-        plan.sessions = self.sessions_of(day, start_pos).0;
+        plan.sessions = self.sessions_of(day, start).0;
         if self.is_electric() {
             plan.charge = self.charge_after(&plan);
         }
@@ -312,7 +323,7 @@ impl Machine {
     }
 
     /// Sessions of a working day, and the heading after its last move.
-    fn sessions_of(&self, day: i64, start_pos: LatLon) -> (Vec<Session>, Option<f64>) {
+    fn sessions_of(&self, day: i64, start: Stop) -> (Vec<Session>, Option<f64>) {
         let mut rng = Rng::new(hash3(self.seed, day as u64, 0x5E5));
         let class = self.class();
         let weekend = weekday(day) >= 5;
@@ -321,33 +332,37 @@ impl Machine {
         // Moves first: they fix how long the machine must run.
         let (lo, hi) = class.moves_per_day();
         let n_moves = if hi == 0 { 0 } else { rng.int(lo, hi) as usize };
-        let mut points = vec![start_pos];
+        let mut stops = vec![start];
         for _ in 1..n_moves {
-            points.push(self.waypoint(&mut rng));
+            let prev = stops[stops.len() - 1];
+            stops.push(self.waypoint(&mut rng, prev));
         }
         if n_moves > 0 {
-            points.push(self.end_anchor(day));
+            stops.push(self.end_anchor(day));
         }
+        // A truck whose last stop is where the day ends goes there once.
+        stops.dedup();
         let (slo, shi) = class.move_speed_kmh();
         let mut moves: Vec<(i64, SegKind)> = Vec::new();
         let mut heading = None;
-        for pair in points.windows(2) {
-            let (from, to) = (pair[0], pair[1]);
-            let dist_m = haversine_m(from, to);
+        for pair in stops.windows(2) {
+            let mut path = self.path_between(pair[0], pair[1]);
+            let dist_m = path.length_m();
             let nominal_kmh = rng.range(slo, shi);
             let secs = ((dist_m / (nominal_kmh / 3.6)).round() as i64).max(60);
             let speed_kmh = dist_m / secs as f64 * 3.6;
             if dist_m > 0.0 {
-                heading = Some(bearing_deg(from, to));
+                heading = Some(path.end().1);
+            } else if let Path::Line { heading_deg, .. } = &mut path {
+                // Not moving keeps the heading it had.
+                *heading_deg = heading.unwrap_or_default();
             }
-            let heading_deg = heading.unwrap_or_default();
             moves.push((
                 secs,
                 SegKind::Move {
-                    from,
-                    to,
+                    path,
                     speed_kmh,
-                    heading_deg,
+                    planned_secs: secs,
                 },
             ));
         }
@@ -476,25 +491,9 @@ fn clip(plan: &mut DayPlan, now: i64) {
             s.stop = now;
             s.stopped = false;
             s.segments.retain(|g| g.start < now);
+            // A move in progress keeps its plan and ends where it is now.
             for g in &mut s.segments {
-                if g.stop > now {
-                    if let SegKind::Move {
-                        from,
-                        to,
-                        speed_kmh,
-                        heading_deg,
-                    } = g.kind
-                    {
-                        let f = (now - g.start) as f64 / g.duration_secs() as f64;
-                        g.kind = SegKind::Move {
-                            from,
-                            to: from.lerp(to, f),
-                            speed_kmh,
-                            heading_deg,
-                        };
-                    }
-                    g.stop = now;
-                }
+                g.stop = g.stop.min(now);
             }
         }
     }
@@ -532,16 +531,15 @@ pub fn totals_until(m: &Machine, plan: &DayPlan, t: i64) -> Totals {
                 tot.energy_used_kwh += hours * model.work_kw;
             }
             SegKind::Move {
-                from,
-                to,
+                path,
                 speed_kmh,
-                ..
+                planned_secs,
             } => {
                 tot.move_secs += secs;
                 tot.fuel_l += hours * model.work_lph * plan.fuel_factor * 0.9;
                 tot.energy_used_kwh += hours * model.work_kw * 0.7;
-                let f = secs as f64 / seg.duration_secs() as f64;
-                tot.distance_m += haversine_m(from, from.lerp(to, f));
+                let f = secs as f64 / planned_secs as f64;
+                tot.distance_m += path.distance_at_m(f);
                 tot.peak_speed_kmh = tot.peak_speed_kmh.max(speed_kmh * 1.12);
             }
         }
@@ -567,6 +565,7 @@ pub fn totals_until(m: &Machine, plan: &DayPlan, t: i64) -> Totals {
 mod tests {
     use super::*;
     use crate::api::time::days_from_civil;
+    use crate::geo::haversine_m;
 
     fn busy_day() -> i64 {
         days_from_civil(2025, 3, 11) // a Tuesday

@@ -1,73 +1,15 @@
-//! Machine identity as a pure function of the equipment index, plus the small
-//! deterministic RNG and the geography every generator shares.
+//! Machine identity as a pure function of the equipment index, plus the
+//! geography every generator shares.
 
 use super::catalogue::models::{CLASS_CYCLE, Class, MODELS, Model, is_tracker_source};
 use super::catalogue::sites::{SITES, Site};
+pub use super::random::{Rng, hash2, hash3, mix, unit};
+use super::roads;
 use crate::api::time::days_from_civil;
 pub use crate::geo::{LatLon, bearing_deg, haversine_m};
 
 /// Equipment ids start here; the fleet is ids `FIRST_ID..FIRST_ID + size`.
 pub const FIRST_ID: i64 = 1001;
-
-// ------------------------------------------------------------------ random
-
-/// SplitMix64 finaliser: a fast, well-mixed hash of one word.
-#[inline]
-pub const fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-#[inline]
-pub const fn hash2(a: u64, b: u64) -> u64 {
-    mix(a ^ mix(b))
-}
-
-#[inline]
-pub const fn hash3(a: u64, b: u64, c: u64) -> u64 {
-    mix(a ^ mix(b ^ mix(c)))
-}
-
-/// A uniform float in [0, 1) from a hash.
-#[inline]
-pub fn unit(h: u64) -> f64 {
-    (h >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-}
-
-/// A small deterministic generator, seeded per (machine, day, purpose).
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Self(mix(seed))
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        mix(self.0)
-    }
-
-    /// Uniform in [0, 1).
-    pub fn f64(&mut self) -> f64 {
-        unit(self.next_u64())
-    }
-
-    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.f64()
-    }
-
-    /// Uniform integer in lo..=hi.
-    pub fn int(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next_u64() % (hi - lo + 1)
-    }
-
-    pub fn chance(&mut self, p: f64) -> bool {
-        self.f64() < p
-    }
-}
 
 // --------------------------------------------------------------- geography
 
@@ -270,7 +212,14 @@ impl Machine {
             lat: site.lat,
             lon: site.lon,
         };
-        let home = centre.offset_m(rng.range(-250.0, 250.0), rng.range(-250.0, 250.0));
+        let spot = centre.offset_m(rng.range(-250.0, 250.0), rng.range(-250.0, 250.0));
+        // Road trucks park at their site's depot, where their roads start.
+        let home = if class == Class::RoadTruck {
+            let network = roads::of_site(site);
+            network.nodes[network.depot()].pos
+        } else {
+            spot
+        };
         let used = rng.chance(0.3);
         let base_hours = if used {
             (rng.range(300.0, 6000.0) * 10.0).round() / 10.0
@@ -331,23 +280,6 @@ impl Machine {
     /// The consumption rate used for estimates, L per engine hour.
     pub fn estimate_lph(&self) -> f64 {
         self.model.work_lph * 0.7 + self.model.idle_lph * 0.3
-    }
-
-    /// A random spot where this machine may stop: on site for construction
-    /// machines, at a customer within ~60 km (or the depot) for road trucks.
-    pub fn waypoint(&self, rng: &mut Rng) -> LatLon {
-        if self.class() == Class::RoadTruck {
-            if rng.chance(0.35) {
-                return self.home;
-            }
-            let r = rng.range(8_000.0, 60_000.0);
-            let a = rng.range(0.0, std::f64::consts::TAU);
-            self.centre().offset_m(r * a.cos(), r * a.sin())
-        } else {
-            let r = 350.0 * rng.f64().sqrt();
-            let a = rng.range(0.0, std::f64::consts::TAU);
-            self.centre().offset_m(r * a.cos(), r * a.sin())
-        }
     }
 
     /// Altitude of a point near the site, metres: gentle terrain, a few

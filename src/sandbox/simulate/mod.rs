@@ -2,14 +2,20 @@
 //!
 //! Every value is a function of (equipment, time): a machine's identity comes
 //! from its index ([`machine`]), each day is planned from hashes of (machine,
-//! day) ([`day`]), and every series is read off those plans ([`series`]). Any
-//! window, short or years long, is served without stored telemetry. Nothing
-//! after the simulator's clock exists yet, as with a real service.
+//! day) ([`day`]) with its moves between stops ([`trips`]) over the site's
+//! roads for road trucks ([`roads`]), and every series is read off those
+//! plans ([`series`]). Any window, short or years long, is served without
+//! stored telemetry. Nothing after the simulator's clock exists yet, as with
+//! a real service.
 
 pub mod catalogue;
 pub mod day;
 pub mod machine;
+pub mod path;
+pub mod random;
+pub mod roads;
 pub mod series;
+pub mod trips;
 
 use std::collections::HashMap;
 use std::sync::Mutex;

@@ -1,8 +1,8 @@
 //! The job sites and depots machines work from: where they are, their
 //! climate, and the streets and roads that make up addresses.
 
-/// A job site or depot. Machines of a site work within `radius_m` of it;
-/// road trucks range over `region_km`.
+/// A job site or depot. Machines of a site work within a few hundred metres
+/// of it; road trucks range over the roads around it.
 #[derive(Debug)]
 pub struct Site {
     pub city: &'static str,
@@ -19,6 +19,10 @@ pub struct Site {
     pub season_amp_c: f64,
     pub streets: &'static [&'static str],
     pub roads: &'static [&'static str],
+    /// Where the region's roads may lie, as seen from the site: bearings
+    /// from the first, clockwise over the second, in degrees (keeps trucks
+    /// out of the sea next to a port or a lakeside site).
+    pub land_deg: (f64, f64),
 }
 
 pub static SITES: &[Site] = &[
@@ -40,6 +44,7 @@ pub static SITES: &[Site] = &[
             "Boulevard Chambaud de la Bruyère",
         ],
         roads: &["A7", "N7", "A46", "D307"],
+        land_deg: (0.0, 360.0),
     },
     Site {
         city: "Hamburg",
@@ -59,6 +64,7 @@ pub static SITES: &[Site] = &[
             "Am Ballinkai",
         ],
         roads: &["A7", "A1", "B73", "A26"],
+        land_deg: (0.0, 360.0),
     },
     Site {
         city: "Rotterdam",
@@ -78,6 +84,7 @@ pub static SITES: &[Site] = &[
             "Missouriweg",
         ],
         roads: &["A15", "N15", "A4", "N57"],
+        land_deg: (45.0, 120.0),
     },
     Site {
         city: "Manchester",
@@ -97,6 +104,7 @@ pub static SITES: &[Site] = &[
             "Barton Dock Road",
         ],
         roads: &["M60", "M62", "A57", "M602"],
+        land_deg: (300.0, 300.0),
     },
     Site {
         city: "Madrid",
@@ -116,6 +124,7 @@ pub static SITES: &[Site] = &[
             "Calle Peñaranda de Bracamonte",
         ],
         roads: &["M-40", "A-3", "M-50", "R-3"],
+        land_deg: (0.0, 360.0),
     },
     Site {
         city: "Chicago",
@@ -135,5 +144,6 @@ pub static SITES: &[Site] = &[
             "S Central Ave",
         ],
         roads: &["I-55", "I-294", "IL-171", "I-90"],
+        land_deg: (185.0, 160.0),
     },
 ];

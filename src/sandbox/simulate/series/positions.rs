@@ -135,3 +135,125 @@ fn position_row(m: &Machine, (p, speed, heading): (LatLon, f64, f64), t: i64) ->
         heading: tracker.then(|| r1(heading)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+    use crate::api::time::days_from_civil;
+    use crate::sandbox::clock::Clock;
+    use crate::sandbox::simulate::catalogue::models::Class;
+    use crate::sandbox::simulate::day::totals_until;
+
+    const DAYS: i64 = 60;
+
+    fn now() -> i64 {
+        days_from_civil(2025, 6, 18) * SECS_PER_DAY + 15 * 3600
+    }
+
+    fn trucks() -> Vec<Machine> {
+        (0..60)
+            .map(Machine::at_index)
+            .filter(|m| m.class() == Class::RoadTruck)
+            .collect()
+    }
+
+    fn window() -> TimeWindow {
+        let today = now().div_euclid(SECS_PER_DAY);
+        TimeWindow {
+            since: (today - DAYS) * SECS_PER_DAY,
+            until: today * SECS_PER_DAY - 1,
+        }
+    }
+
+    fn moving(rows: &[PositionRow]) -> impl Iterator<Item = &PositionRow> {
+        rows.iter().filter(|r| r.speed.is_some_and(|s| s > 0.0))
+    }
+
+    /// Months of a truck's trips trace a few roads again and again, not a
+    /// new straight line per trip: most times the track enters a cell of
+    /// ~500 m, it has been there before.
+    #[test]
+    fn road_trucks_drive_the_same_roads_again_and_again() {
+        let sim = Simulator::new(60, Clock::Fixed(now()));
+        for m in trucks() {
+            let rows = sim.positions(&m, window());
+            let (mut seen, mut entries, mut revisits, mut last) = (HashSet::new(), 0, 0, None);
+            for r in moving(&rows) {
+                let cell = (
+                    (r.latitude * 200.0).floor() as i64,
+                    (r.longitude * 130.0).floor() as i64,
+                );
+                if last != Some(cell) {
+                    entries += 1;
+                    if !seen.insert(cell) {
+                        revisits += 1;
+                    }
+                }
+                last = Some(cell);
+            }
+            let reuse = revisits as f64 / entries.max(1) as f64;
+            assert!(
+                entries > 300 && reuse > 0.6,
+                "{}: {revisits} of {entries} cell entries revisit a cell",
+                m.name
+            );
+        }
+    }
+
+    /// Roads curve: along one trip the heading changes.
+    #[test]
+    fn a_trucks_heading_changes_along_a_trip() {
+        let sim = Simulator::new(60, Clock::Fixed(now()));
+        for m in trucks() {
+            let rows = sim.positions(&m, window());
+            let acts = sim.activities(&m, window());
+            let mut long = 0;
+            for a in acts.iter().filter(|a| a.distance_meters > 10_000.0) {
+                let headings: HashSet<i64> = moving(&rows)
+                    .filter(|r| a.date_start <= r.date && r.date <= a.date_stop)
+                    .filter_map(|r| r.heading.map(|h| h.round() as i64))
+                    .collect();
+                assert!(
+                    headings.len() >= 3,
+                    "{}: trip at {} keeps {} heading(s)",
+                    m.name,
+                    a.date_start,
+                    headings.len()
+                );
+                long += 1;
+            }
+            assert!(long > 10, "{}: {long} trips over 10 km", m.name);
+        }
+    }
+
+    /// Curves cost a little distance between samples (positions cut
+    /// corners), far less than the 10 % at which the app flags a
+    /// disagreement with the daily distance.
+    #[test]
+    fn positions_measure_nearly_the_daily_distance() {
+        let sim = Simulator::new(60, Clock::Fixed(now()));
+        for m in trucks() {
+            let w = window();
+            let measured: f64 = sim
+                .activities(&m, w)
+                .iter()
+                .map(|a| a.distance_meters)
+                .sum();
+            let daily: f64 = (w.since / SECS_PER_DAY..=w.until / SECS_PER_DAY)
+                .map(|d| {
+                    let plan = m.full_plan(d);
+                    totals_until(&m, &plan, plan.day_end()).distance_m
+                })
+                .sum();
+            assert!(daily > 0.0, "{} drives", m.name);
+            let ratio = measured / daily;
+            assert!(
+                (0.99..=1.0001).contains(&ratio),
+                "{}: positions measure {ratio:.4} of the daily distance",
+                m.name
+            );
+        }
+    }
+}
