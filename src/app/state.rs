@@ -3,7 +3,8 @@
 //! worker events to the feature they concern, and handles what crosses
 //! features (a new connection clears everything; a new window refetches
 //! tables, map and plots). It does no I/O, so it can be tested without a
-//! window.
+//! window. Over 700 lines because of its tests (about 300): they drive the
+//! features through the composition, which is what they check.
 
 use std::collections::HashMap;
 
