@@ -66,89 +66,79 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
         rows.iter()
             .position(|a| (a.date_start.0..=a.date_stop.0).contains(&c))
     });
-    // Too narrow for every column at its least (a small window): the table
-    // scrolls sideways rather than cut its last column.
-    egui::ScrollArea::horizontal()
-        .id_salt("activities_sideways")
+    TableBuilder::new(ui)
+        .id_salt("activities_table")
+        // As tall as the pane, never taller: the pane keeps its size.
+        .min_scrolled_height(0.0)
         .auto_shrink([false, false])
-        .show(ui, |ui| {
-            TableBuilder::new(ui)
-                .id_salt("activities_table")
-                // As tall as the pane, never taller: the pane keeps its size.
-                .min_scrolled_height(0.0)
-                .auto_shrink([false, false])
-                .striped(true)
-                .sense(egui::Sense::click())
-                .resizable(true)
-                .column(Column::auto().at_least(130.0))
-                .column(Column::auto().at_least(130.0))
-                .column(Column::auto().at_least(90.0))
-                .column(Column::auto().at_least(80.0))
-                .column(Column::auto().at_least(90.0))
-                // The addresses share what is left, each cut with "…" and whole on
-                // hover (the last one was clipped by the pane's edge).
-                .column(Column::remainder().at_least(120.0).clip(true))
-                .column(Column::remainder().at_least(120.0).clip(true))
-                .header(theme::ROW_HEIGHT, |mut header| {
-                    for title in [
-                        "Start",
-                        "Stop",
-                        "Duration",
-                        "Distance (km)",
-                        "Avg speed (km/h)",
-                        "From",
-                        "To",
-                    ] {
-                        header.col(|ui| {
-                            ui.strong(title);
-                        });
-                    }
-                })
-                .body(|body| {
-                    body.rows(theme::ROW_HEIGHT, rows.len(), |mut row| {
-                        let a = &rows[row.index()];
-                        let is_marked = marked == Some(row.index());
-                        row.set_selected(is_marked);
-                        let mut pick = false;
-                        row.col(|ui| {
-                            pick = ui
-                                .selectable_label(
-                                    is_marked,
-                                    theme::format_time(a.date_start.0, local),
-                                )
-                                .on_hover_text(
-                                    "Highlight this activity on the map and move the cursor \
-                                 to its start",
-                                )
-                                .clicked();
-                        });
-                        row.col(|ui| {
-                            ui.label(theme::format_time(a.date_stop.0, local));
-                        });
-                        row.col(|ui| {
-                            ui.label(theme::format_duration(a.date_stop.0 - a.date_start.0));
-                        });
-                        row.col(|ui| {
-                            ui.label(theme::number(Some(a.distance_meters / 1000.0), 2));
-                        });
-                        row.col(|ui| {
-                            ui.label(theme::number(Some(a.average_speed_km_h), 1));
-                        });
-                        row.col(|ui| {
-                            ui.add(egui::Label::new(&a.first_position_address).truncate())
-                                .on_hover_text(&a.first_position_address);
-                        });
-                        row.col(|ui| {
-                            ui.add(egui::Label::new(&a.last_position_address).truncate())
-                                .on_hover_text(&a.last_position_address);
-                        });
-                        if pick || row.response().clicked() {
-                            let i = row.index();
-                            let again = state.timeline.selected_activity == Some(i);
-                            let pick = TimelineAction::SelectActivity((!again).then_some(i));
-                            actions.push(pick.into());
-                        }
-                    });
+        .striped(true)
+        .sense(egui::Sense::click())
+        .resizable(true)
+        .column(Column::auto().at_least(150.0))
+        .column(Column::auto().at_least(150.0))
+        .column(Column::auto().at_least(60.0))
+        .column(Column::auto().at_least(60.0))
+        .column(Column::auto().at_least(60.0))
+        // The addresses share what is left, each cut with "…" and whole on
+        // hover (the last one was clipped by the pane's edge).
+        .column(Column::remainder().at_least(60.0).clip(true))
+        .column(Column::remainder().at_least(60.0).clip(true))
+        .header(theme::ROW_HEIGHT, |mut header| {
+            for title in [
+                "Start",
+                "Stop",
+                "Duration",
+                "Distance (km)",
+                "Speed (km/h)",
+                "From",
+                "To",
+            ] {
+                header.col(|ui| {
+                    ui.strong(title);
                 });
+            }
+        })
+        .body(|body| {
+            body.rows(theme::ROW_HEIGHT, rows.len(), |mut row| {
+                let a = &rows[row.index()];
+                let is_marked = marked == Some(row.index());
+                row.set_selected(is_marked);
+                let mut pick = false;
+                row.col(|ui| {
+                    pick = ui
+                        .selectable_label(is_marked, theme::format_time(a.date_start.0, local))
+                        .on_hover_text(
+                            "Highlight this activity on the map and move the cursor \
+                             to its start",
+                        )
+                        .clicked();
+                });
+                row.col(|ui| {
+                    ui.label(theme::format_time(a.date_stop.0, local));
+                });
+                row.col(|ui| {
+                    ui.label(theme::format_duration(a.date_stop.0 - a.date_start.0));
+                });
+                row.col(|ui| {
+                    ui.label(theme::number(Some(a.distance_meters / 1000.0), 2));
+                });
+                row.col(|ui| {
+                    ui.label(theme::number(Some(a.average_speed_km_h), 1));
+                });
+                row.col(|ui| {
+                    ui.add(egui::Label::new(&a.first_position_address).truncate())
+                        .on_hover_text(&a.first_position_address);
+                });
+                row.col(|ui| {
+                    ui.add(egui::Label::new(&a.last_position_address).truncate())
+                        .on_hover_text(&a.last_position_address);
+                });
+                if pick || row.response().clicked() {
+                    let i = row.index();
+                    let again = state.timeline.selected_activity == Some(i);
+                    let pick = TimelineAction::SelectActivity((!again).then_some(i));
+                    actions.push(pick.into());
+                }
+            });
         });
 }

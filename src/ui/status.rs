@@ -6,7 +6,9 @@ use crate::app::ConnectionAction;
 use crate::app::{Action, AppState, Level};
 
 pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<Action>) {
-    ui.horizontal_wrapped(|ui| {
+    // One line, whatever is in flight: a bar that wrapped grew and moved
+    // the page above it.
+    ui.horizontal(|ui| {
         if let Some(o) = &state.conn.offline {
             let age = o.data_fetched_at.map_or_else(
                 || "nothing cached for this view".to_owned(),

@@ -35,8 +35,16 @@ fn panes_keep_their_size_and_notices_push_nothing() {
         h.run_steps(3);
         assert_eq!(top_of(&h, "Daily history"), tabs, "after {tab}");
     }
+    // Also while the new window loads (the status bar, wrapping its many
+    // fetches, grew and moved the page up).
     h.get_by_label("Yesterday").click();
-    wait_until(&mut h, "yesterday's tables", tables_loaded);
+    for _ in 0..3 {
+        h.step();
+        assert_eq!(top_of(&h, "Daily history"), tabs, "while loading");
+    }
+    wait_until(&mut h, "yesterday's tables", |app| {
+        tables_loaded(app) && !app.state().faults().is_pending()
+    });
     assert_eq!(top_of(&h, "Daily history"), tabs, "with fewer rows");
 
     let page = top_of(&h, "Machine history");
