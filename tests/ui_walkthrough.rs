@@ -187,11 +187,16 @@ fn the_embedded_sandbox_is_cached_under_one_name_across_restarts() {
         h.get_by_label("EX-001 Volvo EC220E (Rotterdam)").click();
         h.step();
         h.get_by_label("Last 7 days").click();
+        // Everything of the week answered (not the day before, kept on
+        // screen while the week loads): its windows are stored.
         wait_until(&mut h, "the machine's data", |app| {
+            use fleetview::app::Loadable::Ready;
             let s = app.state();
-            s.faults().value().is_some()
-                && s.activities().value().is_some()
-                && s.timeline().track.value().is_some()
+            matches!(s.faults(), Ready(_))
+                && matches!(s.activities(), Ready(_))
+                && matches!(s.history(), Ready(_))
+                && matches!(s.timeline().track, Ready(_))
+                && s.timeline().plots.values().all(|p| matches!(p, Ready(_)))
         });
         drop(h);
         runs.push((url, windows()));
