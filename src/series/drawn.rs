@@ -51,6 +51,14 @@ pub(super) fn draw(
     gaps: &[usize],
 ) -> Drawn {
     let times = &series.series.times;
+    // Columns aggregated over another series of the plot (an older answer
+    // than the one now shown): nothing rather than an index past its end.
+    if columns
+        .iter()
+        .any(|c| c.samples.end > times.len() || c.points.iter().any(|&i| i >= times.len()))
+    {
+        return Drawn::default();
+    }
     let (before, after) = neighbours(times, edges.0, edges.1);
     let gaps = visible_gaps(
         times,
@@ -257,6 +265,21 @@ impl Builder<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_of_another_series_draw_nothing_and_never_panic() {
+        let rows = br#"[{"date":"2025-06-16T00:00:00Z","value":1},{"date":"2025-06-16T00:01:00Z","value":2}]"#;
+        let series = PlotSeries::new(crate::series::decode_rows(rows).expect("rows"));
+        let stale = M4Column {
+            points: vec![0, 5],
+            samples: 0..6,
+            finite: 6,
+            mean: Some(1.0),
+        };
+        let t0 = series.series.times[0] as f64;
+        let drawn = draw(&series, 0, &[stale], 0, 60.0, (t0, t0 + 600.0), &[]);
+        assert_eq!(drawn, Drawn::default());
+    }
 
     #[test]
     fn only_gaps_wide_enough_to_see_are_kept() {

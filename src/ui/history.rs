@@ -2,8 +2,6 @@
 //! (units shown, estimated values marked, nulls as a dash), and its engine
 //! events, read per D10 (`running: true` is a stop).
 
-use egui_extras::{Column, TableBuilder};
-
 use super::theme;
 use crate::api::model::{DailyUsageRow, EngineConditionRow, EngineEvent, EquipmentHistory, Hours};
 use crate::app::{Action, AppState};
@@ -242,59 +240,45 @@ fn usage_table_ui(ui: &mut egui::Ui, rows: &[DailyUsageRow]) {
     }
     // One vertical scroll for both halves, so their rows stay side by side;
     // the Day column stays while the figures scroll sideways. Days are UTC
-    // days, as the service counts its daily figures.
+    // days, as the service counts its daily figures. Plain grids: two
+    // tables side by side in a scroll area drew their headers only.
     egui::ScrollArea::vertical()
         .id_salt("usage_scroll")
         .min_scrolled_height(0.0)
         .auto_shrink([false, false])
         .show(ui, |ui| {
             ui.horizontal_top(|ui| {
-                ui.spacing_mut().item_spacing.x = 0.0;
-                ui.push_id("usage_days", |ui| {
-                    TableBuilder::new(ui)
-                        .id_salt("usage_days")
-                        .striped(true)
-                        .vscroll(false)
-                        .column(Column::exact(theme::DAY_COLUMN_WIDTH))
-                        .header(theme::ROW_HEIGHT, |mut header| {
-                            header.col(|ui| {
-                                ui.strong("Day");
-                            });
-                        })
-                        .body(|body| {
-                            body.rows(theme::ROW_HEIGHT, rows.len(), |mut row| {
-                                let r = &rows[row.index()];
-                                row.col(|ui| {
-                                    ui.label(theme::format_in_zone(r.date.0, false, "%Y-%m-%d"));
-                                });
-                            });
-                        });
-                });
+                egui::Grid::new("usage_days")
+                    .striped(true)
+                    .min_row_height(theme::ROW_HEIGHT)
+                    .min_col_width(theme::DAY_COLUMN_WIDTH)
+                    .show(ui, |ui| {
+                        ui.strong("Day");
+                        ui.end_row();
+                        for r in rows {
+                            ui.label(theme::format_in_zone(r.date.0, false, "%Y-%m-%d"));
+                            ui.end_row();
+                        }
+                    });
                 egui::ScrollArea::horizontal()
                     .id_salt("usage_figures")
                     .auto_shrink([false, true])
                     .show(ui, |ui| {
-                        TableBuilder::new(ui)
-                            .id_salt("usage_table")
+                        egui::Grid::new("usage_table")
                             .striped(true)
-                            .vscroll(false)
-                            .columns(Column::auto().at_least(70.0), COLUMNS.len())
-                            .header(theme::ROW_HEIGHT, |mut header| {
+                            .min_row_height(theme::ROW_HEIGHT)
+                            .min_col_width(70.0)
+                            .show(ui, |ui| {
                                 for c in COLUMNS {
-                                    header.col(|ui| {
-                                        ui.strong(c.title);
-                                    });
+                                    ui.strong(c.title);
                                 }
-                            })
-                            .body(|body| {
-                                body.rows(theme::ROW_HEIGHT, rows.len(), |mut row| {
-                                    let r = &rows[row.index()];
+                                ui.end_row();
+                                for r in rows {
                                     for c in COLUMNS {
-                                        row.col(|ui| {
-                                            ui.label((c.cell)(r));
-                                        });
+                                        ui.label((c.cell)(r));
                                     }
-                                });
+                                    ui.end_row();
+                                }
                             });
                     });
             });
