@@ -116,7 +116,7 @@ pub fn catalog_ui(
 /// The integrations table's fixed columns.
 const ID_WIDTH: f32 = 40.0;
 const STATUS_WIDTH: f32 = 80.0;
-const ACTIONS_WIDTH: f32 = 210.0;
+const ACTIONS_WIDTH: f32 = 250.0;
 
 fn integrations_table_ui(
     ui: &mut egui::Ui,

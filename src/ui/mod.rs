@@ -84,9 +84,12 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
             }
         });
         // Tables below; map and plots above, sharing the time cursor.
+        // A third of the height at first (260 px at most): a small window
+        // keeps room for the map and the plots.
+        let tables_height = (ui.available_height() / 3.0).clamp(150.0, 260.0);
         egui::Panel::bottom("tables")
             .resizable(true)
-            .default_size(260.0)
+            .default_size(tables_height)
             .min_size(120.0)
             .show(ui, |ui| {
                 // The pane keeps the size it was given (or dragged to): a
