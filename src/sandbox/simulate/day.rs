@@ -8,6 +8,7 @@
 use super::catalogue::models::Class;
 use super::machine::{LatLon, Machine, Rng, hash2, hash3, unit};
 use super::path::Path;
+use super::roads::Hint;
 use super::trips::Stop;
 use crate::api::time::SECS_PER_DAY;
 
@@ -34,8 +35,14 @@ pub struct Segment {
 
 impl Segment {
     /// Where a move is at `t` (inside it) and its heading there.
-    fn move_at(&self, path: &Path, planned_secs: i64, t: i64) -> (LatLon, f64) {
-        path.at((t - self.start) as f64 / planned_secs as f64)
+    fn move_at(
+        &self,
+        path: &Path,
+        planned_secs: i64,
+        t: i64,
+        hint: Option<&mut Hint>,
+    ) -> (LatLon, f64) {
+        path.at((t - self.start) as f64 / planned_secs as f64, hint)
     }
 
     /// Where a move ends: the end of its path unless the clock cut it short.
@@ -43,7 +50,7 @@ impl Segment {
         if self.stop - self.start >= planned_secs {
             path.end()
         } else {
-            self.move_at(path, planned_secs, self.stop)
+            self.move_at(path, planned_secs, self.stop, None)
         }
     }
 }
@@ -106,7 +113,7 @@ impl DayPlan {
                     break;
                 }
                 if t < seg.stop {
-                    let (p, h) = seg.move_at(&path, planned_secs, t);
+                    let (p, h) = seg.move_at(&path, planned_secs, t, None);
                     return (p, speed_kmh, h);
                 }
                 (here, heading) = seg.move_end(&path, planned_secs);
@@ -127,6 +134,7 @@ impl DayPlan {
             next: 0,
             here: self.start_pos,
             heading: self.start_heading,
+            hint: Hint::default(),
         }
     }
 
@@ -150,6 +158,8 @@ pub struct Track {
     next: usize,
     here: LatLon,
     heading: f64,
+    /// Where the last read along the current move's road was.
+    hint: Hint,
 }
 
 impl Track {
@@ -165,6 +175,7 @@ impl Track {
                 (self.here, self.heading) = seg.move_end(&path, planned_secs);
             }
             self.next += 1;
+            self.hint = Hint::default();
         }
         match self.moves.get(self.next) {
             Some(
@@ -178,7 +189,7 @@ impl Track {
                     ..
                 },
             ) if seg.start <= t => {
-                let (p, h) = seg.move_at(path, *planned_secs, t);
+                let (p, h) = seg.move_at(path, *planned_secs, t, Some(&mut self.hint));
                 (p, *speed_kmh, h)
             }
             _ => (self.here, 0.0, self.heading),

@@ -1,7 +1,7 @@
 //! The way a machine takes on one move: a straight line about a site, or a
 //! route over the site's roads (road trucks).
 
-use super::roads::{Network, Route};
+use super::roads::{Hint, Network, Route};
 use crate::geo::{LatLon, haversine_m};
 
 #[derive(Clone, Copy)]
@@ -76,15 +76,16 @@ impl Path {
         }
     }
 
-    /// Where the machine is a fraction `f` of the way, and its heading.
-    pub fn at(&self, f: f64) -> (LatLon, f64) {
+    /// Where the machine is a fraction `f` of the way, and its heading;
+    /// `hint` speeds up reads at growing `f` (see [`Network::along`]).
+    pub fn at(&self, f: f64, hint: Option<&mut Hint>) -> (LatLon, f64) {
         match self {
             Path::Line {
                 from,
                 to,
                 heading_deg,
             } => (from.lerp(*to, f), *heading_deg),
-            Path::Road { network, route } => network.along(route, f * route.length_m),
+            Path::Road { network, route } => network.along(route, f * route.length_m, hint),
         }
     }
 
@@ -94,7 +95,7 @@ impl Path {
             Path::Line {
                 to, heading_deg, ..
             } => (*to, *heading_deg),
-            Path::Road { network, route } => network.along(route, route.length_m),
+            Path::Road { network, route } => network.along(route, route.length_m, None),
         }
     }
 

@@ -72,6 +72,14 @@ pub struct Leg {
     pub start_m: f64,
 }
 
+/// Where the last read of a route was (its leg and that road's piece), for
+/// the next read to start from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Hint {
+    leg: usize,
+    piece: usize,
+}
+
 /// The shortest way over the roads from one node to another.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Route {
@@ -219,26 +227,51 @@ impl Network {
         &self.routes[from * self.nodes.len() + to]
     }
 
-    /// The point `d` metres along `route`, and the heading there.
-    pub fn along(&self, route: &Route, d: f64) -> (LatLon, f64) {
+    /// The point `d` metres along `route`, and the heading there. With a
+    /// `hint` (one per read route), reads at growing distances walk on from
+    /// the last one instead of searching; the answer is the same.
+    pub fn along(&self, route: &Route, d: f64, hint: Option<&mut Hint>) -> (LatLon, f64) {
         let (Some(first), Some(last)) = (route.legs.first(), route.legs.last()) else {
             return (self.nodes[route.from].pos, 0.0);
         };
-        let leg_at = |leg: &Leg, d: f64| {
+        let leg_at = |leg: &Leg, d: f64, piece: Option<&mut usize>| {
             let road = &self.roads[leg.road];
-            let (p, piece) = along(&road.points, &road.cum_m, d, leg.reversed);
+            let (p, piece) = along(&road.points, &road.cum_m, d, leg.reversed, piece);
             (p, road.bearings[piece][usize::from(leg.reversed)])
         };
         if d <= 0.0 {
-            return (self.nodes[route.from].pos, leg_at(first, 0.0).1);
+            return (self.nodes[route.from].pos, leg_at(first, 0.0, None).1);
         }
         if d >= route.length_m {
             let end = self.roads[last.road].length_m();
-            return (self.nodes[route.to].pos, leg_at(last, end).1);
+            return (self.nodes[route.to].pos, leg_at(last, end, None).1);
         }
-        let i = route.legs.partition_point(|l| l.start_m < d).max(1) - 1;
-        let leg = &route.legs[i];
-        leg_at(leg, d - leg.start_m)
+        // The leg with start_m < d <= the next one's start_m.
+        match hint {
+            None => {
+                let i = route.legs.partition_point(|l| l.start_m < d).max(1) - 1;
+                let leg = &route.legs[i];
+                leg_at(leg, d - leg.start_m, None)
+            }
+            Some(h) => {
+                let legs = &route.legs;
+                let start = h.leg.min(legs.len() - 1);
+                let mut i = start;
+                while i > 0 && legs[i].start_m >= d {
+                    i -= 1;
+                }
+                while i + 1 < legs.len() && legs[i + 1].start_m < d {
+                    i += 1;
+                }
+                if i != h.leg {
+                    // A new road: start at its end the route enters by.
+                    h.leg = i;
+                    h.piece = if legs[i].reversed { usize::MAX } else { 0 };
+                }
+                let leg = &legs[i];
+                leg_at(leg, d - leg.start_m, Some(&mut h.piece))
+            }
+        }
     }
 }
 
@@ -407,8 +440,8 @@ mod tests {
                     }
                     assert_eq!(at, to);
                     assert_eq!(route.length_m, length);
-                    assert_eq!(net.along(route, 0.0).0, net.nodes[from].pos);
-                    assert_eq!(net.along(route, length).0, net.nodes[to].pos);
+                    assert_eq!(net.along(route, 0.0, None).0, net.nodes[from].pos);
+                    assert_eq!(net.along(route, length, None).0, net.nodes[to].pos);
                 }
             }
         }
@@ -427,10 +460,10 @@ mod tests {
         // Steps of 100 m along the route are 100 m apart on the ground, a
         // little less where a step cuts a bend, and less where it turns from
         // one road into the next.
-        let mut last = net.along(route, 0.0).0;
+        let mut last = net.along(route, 0.0, None).0;
         let (mut d, mut short) = (100.0, 0);
         while d < route.length_m {
-            let (p, _) = net.along(route, d);
+            let (p, _) = net.along(route, d, None);
             let step = haversine_m(last, p);
             assert!(step <= 100.01, "{step} m at {d}");
             if step < 95.0 {
@@ -451,7 +484,30 @@ mod tests {
         };
         for k in 0..50 {
             let d = route.length_m * k as f64 / 50.0 + 3.7;
-            assert!(on_route(net.along(route, d).0), "at {d} m");
+            assert!(on_route(net.along(route, d, None).0), "at {d} m");
+        }
+    }
+
+    #[test]
+    fn a_hint_gives_the_answer_a_search_gives() {
+        for s in SITES {
+            let net = of_site(s);
+            let n = net.nodes.len();
+            for (from, to) in [(0, n - 1), (n - 1, 0), (1, n / 2), (n / 2, 1)] {
+                let route = net.route(from, to);
+                let mut hint = Hint::default();
+                // Forwards in steps of varied size, then back and forth.
+                let mut ds: Vec<f64> = (0..400).map(|k| (k * k) as f64 * 0.7).collect();
+                ds.extend([route.length_m * 0.9, 10.0, route.length_m * 0.5, 0.0]);
+                for d in ds.into_iter().filter(|d| *d <= route.length_m + 1.0) {
+                    assert_eq!(
+                        net.along(route, d, Some(&mut hint)),
+                        net.along(route, d, None),
+                        "{} {from}->{to} at {d}",
+                        s.city
+                    );
+                }
+            }
         }
     }
 }

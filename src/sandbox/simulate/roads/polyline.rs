@@ -100,28 +100,59 @@ pub fn piece_bearings(points: &[LatLon]) -> Vec<[f64; 2]> {
         .collect()
 }
 
+/// The piece `p` of a polyline (from point `p` to `p + 1`) that holds the
+/// distance `d`: `cum[p] < d <= cum[p + 1]`, the first or the last piece
+/// beyond the ends. `from` is where to start looking: `None` searches,
+/// `Some` walks from that piece, cheap when reads move along steadily. Both
+/// find the same piece (there is only one).
+pub fn piece_at(cum: &[f64], d: f64, from: Option<usize>) -> usize {
+    let last = cum.len().saturating_sub(2);
+    let Some(from) = from else {
+        return cum.partition_point(|c| *c < d).clamp(1, last + 1) - 1;
+    };
+    let mut p = from.min(last);
+    while p > 0 && cum[p] >= d {
+        p -= 1;
+    }
+    while p < last && cum[p + 1] < d {
+        p += 1;
+    }
+    p
+}
+
 /// The point `d` metres along a polyline (`cum` from [`cumulative_m`]),
-/// and the piece it lies on (from `points[i]` to `points[i + 1]`);
-/// `reversed` reads the polyline from its last point. `d` is clamped to the
-/// polyline; its ends come back exactly.
-pub fn along(points: &[LatLon], cum: &[f64], d: f64, reversed: bool) -> (LatLon, usize) {
+/// and the piece it lies on ([`piece_at`], which `hint` starts from and
+/// is updated to, when given); `reversed` reads the polyline from its last
+/// point. `d` is clamped to the polyline; its ends come back exactly.
+pub fn along(
+    points: &[LatLon],
+    cum: &[f64],
+    d: f64,
+    reversed: bool,
+    hint: Option<&mut usize>,
+) -> (LatLon, usize) {
     let n = points.len();
     if n < 2 {
         return (points.first().copied().unwrap_or(LatLon::new(0.0, 0.0)), 0);
     }
     let length = cum[n - 1];
     let d = if reversed { length - d } else { d }.clamp(0.0, length);
-    // The piece (i - 1, i) with cum[i - 1] < d <= cum[i].
-    let i = cum.partition_point(|c| *c < d).clamp(1, n - 1);
-    let (a, b) = (points[i - 1], points[i]);
-    let span = cum[i] - cum[i - 1];
+    let piece = match hint {
+        Some(h) => {
+            *h = piece_at(cum, d, Some(*h));
+            *h
+        }
+        None => piece_at(cum, d, None),
+    };
+    let (a, b) = (points[piece], points[piece + 1]);
+    let span = cum[piece + 1] - cum[piece];
     let f = if span > 0.0 {
-        (d - cum[i - 1]) / span
+        (d - cum[piece]) / span
     } else {
         0.0
     };
     let p = if f >= 1.0 { b } else { a.lerp(b, f) };
-    (p, i - 1)
+    (p, piece)
 }
 
 /// Distance from `p` to the segment `a`-`b`, metres (flat frame).
@@ -266,20 +297,40 @@ mod tests {
         let cum = cumulative_m(&points);
         assert_eq!(cum.len(), 3);
         assert!((cum[2] - 2_000.0).abs() < 1.0, "{cum:?}");
-        assert_eq!(along(&points, &cum, 0.0, false).0, points[0]);
-        assert_eq!(along(&points, &cum, cum[2], false).0, points[2]);
-        assert_eq!(along(&points, &cum, 0.0, true).0, points[2]);
-        assert_eq!(along(&points, &cum, cum[2], true).0, points[0]);
-        assert_eq!(along(&points, &cum, 1e9, false).0, points[2], "clamped");
+        assert_eq!(along(&points, &cum, 0.0, false, None).0, points[0]);
+        assert_eq!(along(&points, &cum, cum[2], false, None).0, points[2]);
+        assert_eq!(along(&points, &cum, 0.0, true, None).0, points[2]);
+        assert_eq!(along(&points, &cum, cum[2], true, None).0, points[0]);
+        assert_eq!(
+            along(&points, &cum, 1e9, false, None).0,
+            points[2],
+            "clamped"
+        );
         let bearings = piece_bearings(&points);
-        let (p, piece) = along(&points, &cum, 500.0, false);
+        let (p, piece) = along(&points, &cum, 500.0, false, None);
         assert!(norm(sub(f.to_xy(p), [500.0, 0.0])) < 1.0);
         assert_eq!(piece, 0);
         assert!((bearings[0][0] - 90.0).abs() < 0.1, "east: {bearings:?}");
-        let (p, piece) = along(&points, &cum, 500.0, true);
+        let (p, piece) = along(&points, &cum, 500.0, true, None);
         assert!(norm(sub(f.to_xy(p), [1_000.0, 500.0])) < 1.0);
         assert_eq!(piece, 1);
         assert!((bearings[1][1] - 180.0).abs() < 0.1, "south: {bearings:?}");
+    }
+
+    #[test]
+    fn walking_to_a_piece_finds_the_one_a_search_finds() {
+        let cum = [0.0, 10.0, 25.0, 25.5, 40.0];
+        for d in [
+            -1.0, 0.0, 0.1, 10.0, 10.01, 25.0, 25.2, 25.5, 39.9, 40.0, 41.0,
+        ] {
+            let found = piece_at(&cum, d, None);
+            assert!(found <= 3);
+            assert!(found == 0 || cum[found] < d, "{d}: {found}");
+            assert!(found == 3 || cum[found + 1] >= d, "{d}: {found}");
+            for from in 0..6 {
+                assert_eq!(piece_at(&cum, d, Some(from)), found, "{d} from {from}");
+            }
+        }
     }
 
     #[test]
