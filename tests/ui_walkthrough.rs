@@ -486,3 +486,6 @@ mod map;
 
 #[path = "walkthrough/plots.rs"]
 mod plots;
+
+#[path = "walkthrough/limits.rs"]
+mod limits;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::loadable::Loadable;
 use super::settings::Preset;
 use crate::api::model::{ActivityRow, EquipmentHistory, FaultRow};
-use crate::api::time::{SECS_PER_DAY, TimeWindow};
+use crate::api::time::{MAX_WINDOW_DAYS, SECS_PER_DAY, TimeWindow};
 use crate::worker::Command;
 
 /// Recently viewed equipments kept.
@@ -37,6 +37,24 @@ pub struct MachineView {
     pub faults: Loadable<Vec<FaultRow>>,
     pub activities: Loadable<Vec<ActivityRow>>,
     pub history: Loadable<Arc<EquipmentHistory>>,
+}
+
+/// Why a custom window of these days (inclusive) is refused, if it is:
+/// longer than D13's cap.
+pub fn custom_window_refusal(first_day: i64, last_day: i64) -> Option<String> {
+    let days = (last_day - first_day).abs() + 1;
+    (days > MAX_WINDOW_DAYS).then(|| {
+        format!(
+            "{days} days is longer than fleetview fetches at once ({MAX_WINDOW_DAYS} days, ten years): \
+             choose a later first day or an earlier last day."
+        )
+    })
+}
+
+/// Custom days restored from settings, cut to the cap (the last days kept).
+pub fn capped_custom_days((first_day, last_day): (i64, i64)) -> (i64, i64) {
+    let (first, last) = (first_day.min(last_day), first_day.max(last_day));
+    (first.max(last - MAX_WINDOW_DAYS + 1), last)
 }
 
 impl MachineView {
@@ -82,8 +100,13 @@ impl MachineView {
                 first_day,
                 last_day,
             } => {
+                let days = (first_day.min(last_day), first_day.max(last_day));
+                if custom_window_refusal(days.0, days.1).is_some() {
+                    // The pickers say why; the window shown stays.
+                    return (false, false);
+                }
                 self.preset = Preset::Custom;
-                self.custom_days = (first_day.min(last_day), first_day.max(last_day));
+                self.custom_days = days;
                 (true, false)
             }
             MachineAction::Refresh => (true, false),
@@ -136,5 +159,42 @@ impl MachineView {
     /// Today in whole UTC days.
     pub fn today(now: i64) -> i64 {
         now.div_euclid(SECS_PER_DAY)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_custom_window_over_the_cap_is_refused_and_the_window_stays() {
+        let mut m = MachineView::new(20_000);
+        m.selected = Some(1003);
+        let (fetch, _) = m.on_action(MachineAction::SetCustomDays {
+            first_day: 20_000 - MAX_WINDOW_DAYS + 1,
+            last_day: 20_000,
+        });
+        assert!(fetch, "ten years are allowed");
+        assert_eq!(m.custom_days, (20_000 - MAX_WINDOW_DAYS + 1, 20_000));
+        let before = m.custom_days;
+        let (fetch, _) = m.on_action(MachineAction::SetCustomDays {
+            first_day: -25_567, // 1900
+            last_day: 47_482,   // 2100
+        });
+        assert!(!fetch, "nothing is fetched");
+        assert_eq!(m.custom_days, before);
+        let note = custom_window_refusal(-25_567, 47_482).expect("refused");
+        assert!(note.contains("73050 days"), "{note}");
+        assert!(custom_window_refusal(0, MAX_WINDOW_DAYS - 1).is_none());
+        assert!(custom_window_refusal(MAX_WINDOW_DAYS, 0).is_some());
+    }
+
+    #[test]
+    fn restored_custom_days_are_cut_to_the_cap() {
+        assert_eq!(capped_custom_days((10, 0)), (0, 10));
+        assert_eq!(
+            capped_custom_days((-25_567, 47_482)),
+            (47_482 - MAX_WINDOW_DAYS + 1, 47_482)
+        );
     }
 }

@@ -20,7 +20,7 @@ pub use catalog::{CatalogAction, CatalogState};
 pub use connection::{ConnStatus, Connection, ConnectionAction, EmbeddedLogin, Offline, Profile};
 pub use fleet::FleetState;
 pub use loadable::Loadable;
-pub use machine::{MachineAction, MachineView};
+pub use machine::{MachineAction, MachineView, custom_window_refusal};
 pub use notifications::{Level, Notification};
 pub use settings::{Preset, Settings, Tab};
 pub use state::AppState;

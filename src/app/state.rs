@@ -189,7 +189,8 @@ impl AppState {
         self.machine.recent = s.recent;
         self.fleet.remember(s.names);
         self.machine.preset = s.preset;
-        self.machine.custom_days = s.custom_days;
+        // A window saved by an older version may be longer than the cap.
+        self.machine.custom_days = super::machine::capped_custom_days(s.custom_days);
         self.tab = s.tab;
         self.local_time = s.local_time;
     }

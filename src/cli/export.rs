@@ -15,7 +15,9 @@ use crate::api::model::PositionRow;
 use crate::api::time::TimeWindow;
 use crate::api::{ApiError, ClientConfig, DataKind, SeriesSource};
 use crate::cache::{Cache, CacheError, DEFAULT_CAP_BYTES};
-use crate::export::{ExportError, geo, write_csv, write_daily_csv, write_file, write_json};
+use crate::export::{
+    ExportError, Replace, geo, write_csv, write_daily_csv, write_file, write_json,
+};
 use crate::series::{DecodeError, decode_rows};
 use crate::worker::{Command, Event, Fetched, Worker, WorkerConfig, WorkerError};
 
@@ -155,7 +157,8 @@ pub fn run_export(
     };
     match &req.output {
         None => std::io::stdout().lock().write_all(&bytes)?,
-        Some(path) => write_file(path, &bytes)?,
+        // The user named the file: it replaces one already there.
+        Some(path) => write_file(path, &bytes, Replace::Allowed)?,
     }
     Ok(summary)
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::cell::text_cell;
 use super::error::ExportError;
 use super::geo;
 use super::table::write_daily_csv;
@@ -288,9 +289,10 @@ fn write_channel(
             _ if v.is_nan() => String::new(),
             ChannelKind::Numeric => v.to_string(),
             ChannelKind::Boolean => (v != 0.0).to_string(),
-            ChannelKind::Label => c.label_at(row).unwrap_or_default().to_owned(),
+            ChannelKind::Label => text_cell(c.label_at(row).unwrap_or_default()).into_owned(),
             ChannelKind::Time => format_wire(v as i64),
         };
+        let unit = text_cell(unit);
         let estimated = c
             .estimated_at(row)
             .map(|e| e.to_string())
@@ -302,9 +304,9 @@ fn write_channel(
             } else {
                 EngineEvent::from_running_flag(v != 0.0).label()
             };
-            w.write_record([date.as_str(), shown, &value, unit, &estimated])?;
+            w.write_record([date.as_str(), shown, &value, &unit, &estimated])?;
         } else {
-            w.write_record([date.as_str(), &value, unit, &estimated])?;
+            w.write_record([date.as_str(), &value, &unit, &estimated])?;
         }
     }
     w.flush()?;
@@ -318,9 +320,9 @@ fn write_faults(rows: &[FaultRow], out: impl Write) -> Result<usize, ExportError
         w.write_record([
             format_wire(f.date.0),
             f.severity.map(|s| s.to_string()).unwrap_or_default(),
-            f.level().to_owned(),
-            f.identifier.clone(),
-            f.description.clone(),
+            text_cell(f.level()).into_owned(),
+            text_cell(&f.identifier).into_owned(),
+            text_cell(&f.description).into_owned(),
         ])?;
     }
     w.flush()?;
@@ -356,8 +358,8 @@ fn write_activities(rows: &[ActivityRow], out: impl Write) -> Result<usize, Expo
             a.date_stop.0.saturating_sub(a.date_start.0).to_string(),
             number(a.distance_meters),
             number(a.average_speed_km_h),
-            a.first_position_address.clone(),
-            a.last_position_address.clone(),
+            text_cell(&a.first_position_address).into_owned(),
+            text_cell(&a.last_position_address).into_owned(),
         ])?;
     }
     w.flush()?;
@@ -434,6 +436,72 @@ mod tests {
         let mut out = Vec::new();
         let n = content.write(&mut out).expect("written");
         (n, String::from_utf8(out).expect("utf-8"))
+    }
+
+    /// Every cell of a CSV is either a number the app wrote or text no
+    /// spreadsheet evaluates (D14).
+    fn assert_no_formula(csv: &str) -> Result<(), proptest::test_runner::TestCaseError> {
+        let mut r = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(csv.as_bytes());
+        for record in r.records() {
+            let record = record.map_err(|e| proptest::test_runner::TestCaseError::fail(e.to_string()))?;
+            for cell in &record {
+                proptest::prop_assert!(
+                    !crate::export::is_formula(cell) || cell.parse::<f64>().is_ok(),
+                    "a formula cell {:?} in {:?}",
+                    cell,
+                    csv
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Text from the service: any string, often one a spreadsheet would run.
+    fn service_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![any::<String>(), "[=+@\\-\t\r][^\n]{0,20}"]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn no_csv_of_the_panels_holds_a_formula_from_the_service(
+            a in service_text(), b in service_text(), c in service_text(), value in -1e6f64..1e6,
+        ) {
+            let faults = vec![FaultRow {
+                date: Timestamp(0),
+                description: a.clone(),
+                identifier: b.clone(),
+                severity: Some(1),
+                level_label: Some(c.clone()),
+            }];
+            assert_no_formula(&text(&ExportContent::Faults(faults)).1)?;
+            let mut act = activity(0, 60);
+            act.first_position_address = a.clone();
+            act.last_position_address = b.clone();
+            act.distance_meters = value;
+            let (_, csv) = text(&ExportContent::ActivitiesCsv(vec![act]));
+            assert_no_formula(&csv)?;
+            // The app's own negative number stays a number.
+            proptest::prop_assert!(csv.contains(&value.to_string()));
+            let rows = serde_json::json!([
+                {"date": "2025-06-01T00:00:00Z", "state": a, "level": value, "unit": c},
+            ]);
+            let series = Arc::new(PlotSeries::new(
+                decode_rows(rows.to_string().as_bytes()).map_err(|e| proptest::test_runner::TestCaseError::fail(e.to_string()))?,
+            ));
+            for channel in 0..series.series.channels.len() {
+                let content = ExportContent::Channel {
+                    kind: DataKind::FuelRemaining,
+                    series: series.clone(),
+                    channel,
+                    unit: c.clone(),
+                };
+                assert_no_formula(&text(&content).1)?;
+            }
+        }
     }
 
     #[test]

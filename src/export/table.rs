@@ -1,9 +1,11 @@
 //! A series as a CSV table: `date`, then one column per channel with its
 //! unit in the header (`fuelUsed (L)`), and the `estimated` flags where the
-//! rows carry them.
+//! rows carry them. Names and labels from the service are made safe for
+//! spreadsheets (D14).
 
 use std::io::Write;
 
+use super::cell::text_cell;
 use super::error::ExportError;
 use crate::api::time::format_wire;
 use crate::series::{Channel, ChannelKind, Series, names};
@@ -43,12 +45,12 @@ fn write_csv_named(
     let mut header = vec!["date".to_owned()];
     for (i, c) in series.channels.iter().enumerate() {
         let (name, title) = name_of(c);
-        header.push(title);
+        header.push(text_cell(&title).into_owned());
         if flagged.contains(&i) {
             header.push(if flagged.len() == 1 {
                 "estimated".to_owned()
             } else {
-                format!("{name} estimated")
+                text_cell(&format!("{name} estimated")).into_owned()
             });
         }
     }
@@ -63,7 +65,7 @@ fn write_csv_named(
                 _ if v.is_nan() => String::new(),
                 ChannelKind::Numeric => v.to_string(),
                 ChannelKind::Boolean => (v != 0.0).to_string(),
-                ChannelKind::Label => c.label_at(row).unwrap_or_default().to_owned(),
+                ChannelKind::Label => text_cell(c.label_at(row).unwrap_or_default()).into_owned(),
                 ChannelKind::Time => format_wire(v as i64),
             });
             if flagged.contains(&i) {
@@ -84,6 +86,42 @@ fn write_csv_named(
 mod tests {
     use super::*;
     use crate::series::decode_rows;
+
+    proptest::proptest! {
+        /// Channel names, units and labels come from the service: none of
+        /// them reaches a cell or a header as a formula (D14); the app's
+        /// numbers stay numbers.
+        #[test]
+        fn no_cell_or_header_is_a_formula(
+            name in "[=+@\\-\t]?[a-zA-Z]{1,8}", unit in "[=+@\\-]?[a-zA-Z()|]{0,8}",
+            label in proptest::prelude::any::<String>(), value in -1e6f64..1e6,
+        ) {
+            let rows = serde_json::json!([
+                {"date": "2024-01-01T00:00:00Z", name.clone(): value, "unit": unit, "estimated": true, "state": label},
+            ]);
+            let s = decode_rows(rows.to_string().as_bytes())
+                .map_err(|e| proptest::test_runner::TestCaseError::fail(e.to_string()))?;
+            for daily in [false, true] {
+                let mut out = Vec::new();
+                if daily {
+                    write_daily_csv(&s, &mut out).expect("csv");
+                } else {
+                    write_csv(&s, &mut out).expect("csv");
+                }
+                let mut r = csv::ReaderBuilder::new().has_headers(false).from_reader(out.as_slice());
+                for record in r.records() {
+                    let record = record.expect("record");
+                    for cell in &record {
+                        proptest::prop_assert!(
+                            !crate::export::is_formula(cell) || cell.parse::<f64>().is_ok(),
+                            "formula cell {:?}", cell
+                        );
+                    }
+                }
+                proptest::prop_assert!(String::from_utf8_lossy(&out).contains(&value.to_string()));
+            }
+        }
+    }
 
     #[test]
     fn csv_has_units_in_headers_and_an_estimated_column() {

@@ -3,7 +3,7 @@
 
 use super::theme;
 use crate::api::time::{SECS_PER_DAY, civil_from_days, days_from_civil, format_wire};
-use crate::app::MachineAction;
+use crate::app::{MachineAction, custom_window_refusal};
 use crate::app::{Action, AppState, Preset};
 
 #[derive(Debug, Default)]
@@ -58,13 +58,19 @@ pub fn window_ui(
                 .on_hover_text("The last day (UTC)");
             if (a, b) != (first, last) {
                 view.editing = Some((a, b));
-                actions.push(
-                    MachineAction::SetCustomDays {
-                        first_day: to_day(a),
-                        last_day: to_day(b),
-                    }
-                    .into(),
-                );
+                if custom_window_refusal(to_day(a), to_day(b)).is_none() {
+                    actions.push(
+                        MachineAction::SetCustomDays {
+                            first_day: to_day(a),
+                            last_day: to_day(b),
+                        }
+                        .into(),
+                    );
+                }
+            }
+            // Days picked but refused: the window stays, and the note says why.
+            if let Some(note) = custom_window_refusal(to_day(a), to_day(b)) {
+                ui.colored_label(theme::ERROR, note);
             }
         } else {
             view.editing = None;

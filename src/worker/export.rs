@@ -3,6 +3,7 @@
 //! blocking thread.
 
 use super::messages::{ExportJob, ExportOutcome};
+use crate::export::{Replace, write_file};
 
 pub async fn export_file(job: ExportJob) -> ExportOutcome {
     let path = match &job.directory {
@@ -25,7 +26,15 @@ pub async fn export_file(job: ExportJob) -> ExportOutcome {
     let written = tokio::task::spawn_blocking(move || {
         let mut bytes = Vec::new();
         let rows = job.content.write(&mut bytes).map_err(|e| e.to_string())?;
-        crate::export::write_file(&path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let path = match &job.directory {
+            None => {
+                // The dialog asked before replacing a file.
+                write_file(&path, &bytes, Replace::Allowed)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                path
+            }
+            Some(dir) => save_unused(dir, &job.file_name, path, &bytes)?,
+        };
         Ok::<_, String>(ExportOutcome::Saved { path, rows })
     })
     .await;
@@ -34,6 +43,27 @@ pub async fn export_file(job: ExportJob) -> ExportOutcome {
         Ok(Err(e)) => ExportOutcome::Failed(e),
         Err(e) => ExportOutcome::Failed(e.to_string()),
     }
+}
+
+/// Saves under `first`, or the next unused name if a file took it
+/// meanwhile (another export, another program): nothing is replaced.
+fn save_unused(
+    dir: &std::path::Path,
+    name: &str,
+    first: std::path::PathBuf,
+    bytes: &[u8],
+) -> Result<std::path::PathBuf, String> {
+    let mut path = first;
+    for _ in 0..100 {
+        match write_file(&path, bytes, Replace::Never) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                path = unused_path(dir, name);
+            }
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        }
+    }
+    Err(format!("{}: no unused file name", dir.display()))
 }
 
 /// `dir/name`, or `dir/stem-2.ext`, `-3`, ... if that file exists.
