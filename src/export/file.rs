@@ -93,7 +93,10 @@ mod tests {
                 two.join().expect("thread").expect("geojson written");
             });
             assert!(std::fs::read(&gpx).expect("gpx") == a, "the GPX is intact");
-            assert!(std::fs::read(&geojson).expect("geojson") == b, "the GeoJSON is intact");
+            assert!(
+                std::fs::read(&geojson).expect("geojson") == b,
+                "the GeoJSON is intact"
+            );
         }
     }
 }

@@ -446,7 +446,8 @@ mod tests {
             .flexible(true)
             .from_reader(csv.as_bytes());
         for record in r.records() {
-            let record = record.map_err(|e| proptest::test_runner::TestCaseError::fail(e.to_string()))?;
+            let record =
+                record.map_err(|e| proptest::test_runner::TestCaseError::fail(e.to_string()))?;
             for cell in &record {
                 proptest::prop_assert!(
                     !crate::export::is_formula(cell) || cell.parse::<f64>().is_ok(),

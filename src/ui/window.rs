@@ -3,8 +3,8 @@
 
 use super::theme;
 use crate::api::time::{SECS_PER_DAY, civil_from_days, days_from_civil, format_wire};
-use crate::app::{MachineAction, custom_window_refusal};
 use crate::app::{Action, AppState, Preset};
+use crate::app::{MachineAction, custom_window_refusal};
 
 #[derive(Debug, Default)]
 pub struct WindowView {

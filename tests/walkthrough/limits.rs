@@ -25,11 +25,16 @@ fn a_custom_window_over_ten_years_is_refused_in_the_pickers() {
     h.get_by_label("Save").click();
     h.run_steps(3);
     h.get_by_label_contains("longer than fleetview fetches at once");
-    assert_eq!(h.state().state().machine.custom_days, days, "the window stays");
+    assert_eq!(
+        h.state().state().machine.custom_days,
+        days,
+        "the window stays"
+    );
     assert_eq!(h.state().state().selected_window(), sent);
     // Back within ten years: accepted, and the note goes.
     let (y, m, d) = fleetview::api::time::civil_from_days(days.0);
-    h.get_by_label(&format!("{:04}-{m:02}-{d:02} 📆", y - 11)).click();
+    h.get_by_label(&format!("{:04}-{m:02}-{d:02} 📆", y - 11))
+        .click();
     h.run_steps(3);
     for _ in 0..2 {
         h.get_by_label(">>>").click();
@@ -38,7 +43,8 @@ fn a_custom_window_over_ten_years_is_refused_in_the_pickers() {
     h.get_by_label("Save").click();
     h.run_steps(3);
     assert!(
-        h.query_by_label_contains("longer than fleetview fetches at once").is_none(),
+        h.query_by_label_contains("longer than fleetview fetches at once")
+            .is_none(),
         "the note is gone"
     );
     let now = h.state().state().machine.custom_days;
