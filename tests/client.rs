@@ -587,3 +587,6 @@ async fn requests_name_fleetview_and_accept_gzip() {
 
 #[path = "client/redirects.rs"]
 mod redirects;
+
+#[path = "client/limits.rs"]
+mod limits;

@@ -11,6 +11,7 @@
 
 pub mod address;
 mod catalog;
+mod chunks;
 pub mod client;
 pub mod config;
 pub mod data_kind;
