@@ -557,4 +557,46 @@ mod limits {
         }
         assert_eq!(sb.running.request_count(), before, "nothing was sent");
     }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_history_export_over_two_years_is_fetched_in_chunks() {
+        use fleetview::api::fleet::{HISTORY_CHUNK_SECS, split_window};
+        use fleetview::api::time::TimeWindow;
+        let sb = start().await;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cache = dir.path().join("cache.sqlite");
+        let today = common::now().div_euclid(86_400) * 86_400;
+        let w = TimeWindow {
+            since: today - 730 * 86_400,
+            until: today - 1,
+        };
+        let (since, until) = (format_wire(w.since), format_wire(w.until));
+        let id = FIRST_ID.to_string();
+        let args = [
+            "--equipment",
+            &id,
+            "--kind",
+            "history",
+            "--format",
+            "json",
+            "--since",
+            &since,
+            "--until",
+            &until,
+        ];
+        let before = sb.running.request_count();
+        let out = export_async(&sb.base, Some(&sb.token), &cache, &args).await;
+        let (stdout, err) = text(&out);
+        assert!(out.status.success(), "{err}");
+        assert_eq!(
+            (sb.running.request_count() - before) as usize,
+            split_window(w, HISTORY_CHUNK_SECS).len(),
+            "one request per chunk"
+        );
+        let history: Value = serde_json::from_str(&stdout).expect("json");
+        assert_eq!(history["id"].as_i64(), Some(FIRST_ID));
+        let days = history["dailyUsages"]["rows"].as_array().expect("rows");
+        assert_eq!(days.len(), 730, "one row per day, none twice");
+        assert_eq!(history["dailyUsages"]["total"].as_u64(), Some(730));
+    }
 }
