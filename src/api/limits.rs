@@ -107,7 +107,7 @@ mod tests {
             check_window(eleven)
                 .expect_err("11 years")
                 .to_string()
-                .contains("4017 days long; fleetview reads at most 10 years"),
+                .contains("4018 days long; fleetview reads at most 10 years"),
         );
     }
 
