@@ -584,3 +584,9 @@ async fn requests_name_fleetview_and_accept_gzip() {
     assert!(request.contains("x-access-token: tok-xyz"), "{request}");
     assert!(request.contains("accept-encoding: gzip"), "{request}");
 }
+
+#[path = "client/redirects.rs"]
+mod redirects;
+
+#[path = "client/limits.rs"]
+mod limits;

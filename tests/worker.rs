@@ -528,3 +528,97 @@ async fn a_new_connection_drops_the_last_services_answers() {
         .count();
     assert_eq!(pages, 0, "no page of the last service: {late:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pending_login_holds_up_no_other_command_and_can_be_cancelled() {
+    use fleetview::api::model::SecretValue;
+    let sb = start().await;
+    // A service that accepts connections and never answers: a login to it
+    // waits for the request timeout (60 s).
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let silent_addr = silent.local_addr().expect("addr");
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let counted = accepted.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((sock, _)) = silent.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+            held.push(sock);
+        }
+    });
+    let worker = Worker::spawn(
+        WorkerConfig {
+            client: Some(ClientConfig::new(format!("http://{silent_addr}"))),
+            cache: None,
+            offline: false,
+        },
+        Arc::new(|| {}),
+    )
+    .expect("worker");
+    let sandbox = ClientConfig::new(sb.base.clone());
+    let token = SecretValue::new(sb.token.clone());
+
+    let (login, events) = tokio::task::spawn_blocking(move || {
+        let login = worker.send(Command::Login {
+            username: "demo".into(),
+            password: SecretValue::new("demo"),
+        });
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while accepted.load(Ordering::SeqCst) == 0 {
+            assert!(Instant::now() < deadline, "the login never reached the server");
+            std::thread::yield_now();
+        }
+        // The login hangs: another command is answered meanwhile.
+        let test = worker.send(Command::TestConnection {
+            config: sandbox.clone(),
+            token: Some(token.clone()),
+        });
+        let mut events = collect_until(&worker, Duration::from_secs(5), |e| {
+            matches!(e, Event::ConnectionTested { request, .. } if *request == test)
+        });
+        assert!(
+            matches!(events.last(), Some(Event::ConnectionTested { result: Ok(_), .. })),
+            "{events:?}"
+        );
+        // A cancel ends it at once: nothing runs any more, nothing comes.
+        worker.send(Command::Cancel(Target::Connection));
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while worker.in_flight() > 0 {
+            assert!(Instant::now() < deadline, "the login still runs");
+            std::thread::yield_now();
+        }
+        events.extend(worker.drain());
+        // A login that answers still puts its client in place for what
+        // comes next.
+        worker.send(Command::Connect(sandbox));
+        let again = worker.send(Command::Login {
+            username: "demo".into(),
+            password: SecretValue::new("demo"),
+        });
+        events.extend(collect_until(&worker, Duration::from_secs(10), |e| {
+            matches!(e, Event::Connected { request, .. } if *request == again)
+        }));
+        let fetch = worker.send(Command::FetchSeries {
+            equipment: FIRST_ID,
+            source: SeriesSource::Faults,
+            window: days(3),
+            offline: false,
+        });
+        events.extend(collect_until(&worker, Duration::from_secs(10), |e| {
+            matches!(e, Event::Series { request, .. } | Event::Failed { request, .. } if *request == fetch)
+        }));
+        (login, events)
+    })
+    .await
+    .expect("join");
+    assert!(
+        events.iter().all(|e| e.request() != login),
+        "the cancelled login said something: {events:?}"
+    );
+    assert!(
+        matches!(events.last(), Some(Event::Series { .. })),
+        "the logged-in client fetched: {events:?}"
+    );
+}

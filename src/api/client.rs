@@ -1,6 +1,8 @@
 //! The async HTTP client: one method per operation of the service, how a
 //! request is sent, retried and its body decoded, and the login.
 //!
+//! Bodies are read as a stream, decompressed, and given up past the body cap;
+//! a redirect is followed only within the origin asked (see `limits.rs`).
 //! GETs are retried with exponential backoff and jitter on network errors,
 //! timeouts, 5xx, 429 and bodies cut short (bounded; a refused connection
 //! once, quickly: the service is down, the cache answers); POST, PATCH and DELETE
@@ -19,10 +21,14 @@ use serde::de::DeserializeOwned;
 
 use super::config::{ClientConfig, USER_AGENT};
 use super::error::ApiError;
+use super::limits::{MAX_REDIRECTS, RedirectRefused, redirect_policy};
 use super::model::{ErrorBody, LoginRequest, LoginResponse, SecretValue};
 
 /// The wait before trying a refused connection again (once).
 const REFUSED_RETRY_DELAY: Duration = Duration::from_millis(250);
+/// A body's first allocation at most: the length announced is the encoded
+/// one, and may be a lie.
+const FIRST_BODY_CAPACITY: u64 = 1024 * 1024;
 
 #[derive(Debug, Clone)]
 pub struct ApiClient {
@@ -39,6 +45,7 @@ impl ApiClient {
             .user_agent(USER_AGENT)
             .connect_timeout(config.connect_timeout)
             .timeout(config.request_timeout)
+            .redirect(redirect_policy())
             .gzip(true);
         if loopback {
             builder = builder.no_proxy();
@@ -114,10 +121,7 @@ impl ApiClient {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
-        let bytes = resp
-            .bytes()
-            .await
-            .map_err(|e| self.transport_error(endpoint, &e))?;
+        let bytes = self.read_body(resp, endpoint).await?;
         if status.is_success() {
             return Ok(bytes);
         }
@@ -136,7 +140,56 @@ impl ApiClient {
         })
     }
 
+    /// The body, decompressed, as it streams in: given up as soon as it
+    /// would pass the cap, so the buffer never grows beyond it.
+    async fn read_body(
+        &self,
+        mut resp: reqwest::Response,
+        endpoint: &str,
+    ) -> Result<Bytes, ApiError> {
+        let limit = self.config.max_body_bytes;
+        let too_large = || ApiError::TooLarge {
+            endpoint: endpoint.to_owned(),
+            limit_bytes: limit,
+        };
+        let announced = resp.content_length().unwrap_or(0);
+        if announced > limit {
+            return Err(too_large());
+        }
+        let mut body: Vec<u8> = Vec::with_capacity(announced.min(FIRST_BODY_CAPACITY) as usize);
+        while let Some(chunk) = resp
+            .chunk()
+            .await
+            .map_err(|e| self.transport_error(endpoint, &e))?
+        {
+            let needed = body.len() + chunk.len();
+            if needed as u64 > limit {
+                return Err(too_large());
+            }
+            if needed > body.capacity() {
+                // Doubling, but never past the cap.
+                let grown = (body.capacity() * 2).max(needed).min(limit as usize);
+                body.reserve_exact(grown - body.len());
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(Bytes::from(body))
+    }
+
     fn transport_error(&self, endpoint: &str, e: &reqwest::Error) -> ApiError {
+        if let Some(refused) = source_of::<RedirectRefused>(e) {
+            return match refused {
+                RedirectRefused::OtherOrigin(location) => ApiError::Redirected {
+                    endpoint: endpoint.to_owned(),
+                    location: location.clone(),
+                },
+                RedirectRefused::TooMany => ApiError::Network {
+                    endpoint: endpoint.to_owned(),
+                    message: format!("more than {MAX_REDIRECTS} redirects"),
+                    refused: false,
+                },
+            };
+        }
         if e.is_timeout() {
             ApiError::Timeout {
                 endpoint: endpoint.to_owned(),
@@ -295,6 +348,20 @@ pub fn error_message(status: StatusCode, body: &[u8]) -> String {
     } else {
         text.chars().take(200).collect()
     }
+}
+
+/// The first error of type `T` in `e`'s chain of sources.
+fn source_of<'a, T: std::error::Error + 'static>(
+    e: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a T> {
+    let mut next = Some(e);
+    while let Some(err) = next {
+        if let Some(found) = err.downcast_ref::<T>() {
+            return Some(found);
+        }
+        next = err.source();
+    }
+    None
 }
 
 fn error_chain(e: &dyn std::error::Error) -> String {

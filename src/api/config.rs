@@ -1,6 +1,6 @@
 //! How to reach the service: the base URL and its checks (D12: no token
-//! over plain http beyond this machine), the token, timeouts, retries and
-//! how many chunk requests may be in flight.
+//! over plain http beyond this machine), the token, timeouts, retries, how
+//! many chunk requests may be in flight and how large an answer may be.
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -8,6 +8,7 @@ use std::time::Duration;
 use reqwest::Url;
 
 use super::error::ApiError;
+use super::limits::DEFAULT_MAX_BODY_BYTES;
 use super::model::SecretValue;
 
 pub const USER_AGENT: &str = concat!(
@@ -44,6 +45,8 @@ pub struct ClientConfig {
     pub retry: RetryPolicy,
     /// Chunk requests in flight at once.
     pub concurrency: usize,
+    /// The largest answer read, counted after decompression (D13).
+    pub max_body_bytes: u64,
     /// The name this service's data is kept under in the local cache
     /// (`None`: its base URL). A service whose address changes from run to
     /// run (the embedded sandbox's port) gives a stable one.
@@ -60,6 +63,7 @@ impl ClientConfig {
             request_timeout: Duration::from_secs(60),
             retry: RetryPolicy::default(),
             concurrency: 4,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             cache_scope: None,
         }
     }

@@ -53,6 +53,39 @@ pub enum ApiError {
     NoToken,
     #[error("not connected to a service (working offline)")]
     NotConnected,
+    /// D15: a redirect to another scheme, host or port is not followed
+    /// (the token would go with it). `location` is that address's origin.
+    #[error(
+        "{endpoint}: the service redirected to another address ({location}); fleetview does not send your token there"
+    )]
+    Redirected { endpoint: String, location: String },
+    /// D13: the answer grew past the body cap (counted after gzip).
+    #[error(
+        "{endpoint}: the answer is larger than {}, more than fleetview reads in one answer: ask for a shorter window",
+        describe_bytes(*.limit_bytes)
+    )]
+    TooLarge { endpoint: String, limit_bytes: u64 },
+    /// D13: a window longer than the client's cap, refused before any request.
+    #[error(
+        "the window asked for is {days} days long; fleetview reads at most {max_years} years at a time: choose a shorter window"
+    )]
+    WindowTooLong { days: i64, max_years: i64 },
+    /// The system keychain did not answer in time (a locked or hung
+    /// Secret Service): what needed it is given up, nothing else waits.
+    #[error(
+        "the system keychain did not answer within {timeout_secs} s: enter the token again (it is then kept for this session)"
+    )]
+    KeychainTimeout { timeout_secs: u64 },
+}
+
+/// A byte count as people read a limit: whole megabytes when it is some.
+pub fn describe_bytes(bytes: u64) -> String {
+    const MB: u64 = 1024 * 1024;
+    if bytes >= MB && bytes.is_multiple_of(MB) {
+        format!("{} MB", bytes / MB)
+    } else {
+        format!("{bytes} bytes")
+    }
 }
 
 impl ApiError {
@@ -95,5 +128,26 @@ impl ApiError {
     /// answering with an error): the app then works offline from its cache.
     pub fn is_unreachable(&self) -> bool {
         matches!(self, ApiError::Network { .. } | ApiError::Timeout { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cap_reads_as_megabytes_when_it_is_some() {
+        assert_eq!(describe_bytes(256 * 1024 * 1024), "256 MB");
+        assert_eq!(describe_bytes(1000), "1000 bytes");
+        let e = ApiError::TooLarge {
+            endpoint: "GET /x".into(),
+            limit_bytes: 256 * 1024 * 1024,
+        };
+        assert!(
+            e.to_string()
+                .starts_with("GET /x: the answer is larger than 256 MB"),
+            "{e}"
+        );
+        assert!(!e.is_retryable() && !e.is_unreachable());
     }
 }

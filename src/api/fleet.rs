@@ -1,14 +1,20 @@
 //! Everything under `/v2/fleet/`: one equipment's series over a time
-//! window (activities, faults, positions, history, any data kind), long
-//! windows fetched as grid-aligned chunks with bounded concurrency, and the
-//! deprecated fleet history read page by page.
+//! window (activities, faults, positions, history, any data kind), and the
+//! deprecated fleet history read page by page. Every window is checked
+//! against the client's cap and fetched as grid-aligned chunks the service
+//! accepts (D13), with bounded concurrency, put back together in order.
 
 use bytes::Bytes;
+use futures_util::TryStreamExt;
 use futures_util::stream::{self, Stream, StreamExt};
+use serde::de::DeserializeOwned;
 
-use super::client::{ApiClient, check_json};
+use super::chunks::merge_envelopes;
+pub use super::chunks::split_window;
+use super::client::{ApiClient, check_json, decode_json};
 use super::data_kind::DataKind;
 use super::error::ApiError;
+use super::limits::{MAX_EQUIPMENT_WINDOW_SECS, MAX_FLEET_WINDOW_SECS, check_window};
 use super::model::{
     ActivityRow, Envelope, EquipmentHistory, FaultRow, FleetEquipment, FleetHistory, PositionRow,
     SeriesData,
@@ -17,6 +23,11 @@ use super::time::{SECS_PER_DAY, TimeWindow, format_wire};
 
 /// The service never returns more than this many equipments per page (D5).
 pub const MAX_PAGE: i64 = 50;
+
+/// Chunk length of `/history`: a quarter, so that a machine reporting every
+/// minute answers in tens of megabytes, not hundreds.
+pub const HISTORY_CHUNK_SECS: i64 = 92 * SECS_PER_DAY;
+const _: () = assert!(HISTORY_CHUNK_SECS <= MAX_EQUIPMENT_WINDOW_SECS);
 
 /// One page of the deprecated fleet history, with where it stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,7 +69,8 @@ impl SeriesSource {
         }
     }
 
-    /// Chunk length: a week of dense series, a year of daily ones.
+    /// Chunk length: a week of dense series, a year of daily ones (never
+    /// more than the service accepts for one equipment).
     pub fn chunk_secs(self) -> i64 {
         match self {
             SeriesSource::Kind(k) if k.is_daily() => 366 * SECS_PER_DAY,
@@ -66,25 +78,6 @@ impl SeriesSource {
             _ => 7 * SECS_PER_DAY,
         }
     }
-}
-
-/// Splits `w` at multiples of `chunk_secs` since the epoch, so the same
-/// chunks come back for overlapping windows (and can be cached as such).
-/// Windows are inclusive, so chunks never share a second.
-pub fn split_window(w: TimeWindow, chunk_secs: i64) -> Vec<TimeWindow> {
-    let chunk_secs = chunk_secs.max(1);
-    let mut out = Vec::new();
-    let mut since = w.since;
-    while since <= w.until {
-        let grid_end = (since.div_euclid(chunk_secs) + 1) * chunk_secs - 1;
-        let until = grid_end.min(w.until);
-        out.push(TimeWindow { since, until });
-        if until == i64::MAX {
-            break;
-        }
-        since = until + 1;
-    }
-    out
 }
 
 impl ApiClient {
@@ -99,25 +92,60 @@ impl ApiClient {
         format!("v2/fleet/equipments/{id}/{segment}")
     }
 
+    /// One request for one chunk: its body, checked to be whole JSON (so
+    /// that a body cut short is retried).
+    async fn chunk_body(&self, path: &str, w: TimeWindow) -> Result<Bytes, ApiError> {
+        self.get_with(path, &Self::window_query(w), |b, endpoint| {
+            check_json(b, endpoint)?;
+            Ok(Bytes::copy_from_slice(b))
+        })
+        .await
+    }
+
+    /// The body of `path` over `w`, fetched in chunks of `chunk_secs` on the
+    /// grid, `concurrency` at a time, and merged into one answer.
+    async fn window_body(
+        &self,
+        path: &str,
+        w: TimeWindow,
+        chunk_secs: i64,
+    ) -> Result<Bytes, ApiError> {
+        check_window(w)?;
+        let chunks = split_window(w, chunk_secs.min(MAX_EQUIPMENT_WINDOW_SECS));
+        if let [one] = chunks[..] {
+            return self.chunk_body(path, one).await;
+        }
+        let bodies: Vec<Bytes> = stream::iter(chunks)
+            .map(|c| self.chunk_body(path, c))
+            .buffered(self.config().concurrency.max(1))
+            .try_collect()
+            .await?;
+        let endpoint = format!("GET /{path}");
+        merge_envelopes(&bodies, &endpoint).map(Bytes::from)
+    }
+
+    async fn series<R: DeserializeOwned>(
+        &self,
+        id: i64,
+        source: SeriesSource,
+        w: TimeWindow,
+    ) -> Result<SeriesData<R>, ApiError> {
+        let body = self.series_body(id, source, w).await?;
+        let endpoint = format!("GET /{}", Self::equipment_path(id, &source.path_segment()));
+        decode_json::<Envelope<SeriesData<R>>>(&body, &endpoint).map(|e| e.data)
+    }
+
     pub async fn activities(
         &self,
         id: i64,
         w: TimeWindow,
     ) -> Result<SeriesData<ActivityRow>, ApiError> {
-        let env: Envelope<_> = self
-            .get_json(
-                &Self::equipment_path(id, "activities"),
-                &Self::window_query(w),
-            )
-            .await?;
-        Ok(env.data)
+        self.series(id, SeriesSource::Kind(DataKind::Activities), w)
+            .await
     }
 
     pub async fn faults(&self, id: i64, w: TimeWindow) -> Result<SeriesData<FaultRow>, ApiError> {
-        let env: Envelope<_> = self
-            .get_json(&Self::equipment_path(id, "faults"), &Self::window_query(w))
-            .await?;
-        Ok(env.data)
+        self.series(id, SeriesSource::Faults, w).await
     }
 
     pub async fn positions(
@@ -125,56 +153,38 @@ impl ApiClient {
         id: i64,
         w: TimeWindow,
     ) -> Result<SeriesData<PositionRow>, ApiError> {
-        let env: Envelope<_> = self
-            .get_json(
-                &Self::equipment_path(id, "positions"),
-                &Self::window_query(w),
-            )
-            .await?;
-        Ok(env.data)
+        self.series(id, SeriesSource::Kind(DataKind::Positions), w)
+            .await
     }
 
     pub async fn history(&self, id: i64, w: TimeWindow) -> Result<EquipmentHistory, ApiError> {
-        let env: Envelope<_> = self
-            .get_json(&Self::equipment_path(id, "history"), &Self::window_query(w))
-            .await?;
-        Ok(env.data)
+        let body = self.history_body(id, w).await?;
+        let endpoint = format!("GET /{}", Self::equipment_path(id, "history"));
+        decode_json::<Envelope<EquipmentHistory>>(&body, &endpoint).map(|e| e.data)
     }
 
-    /// The raw body of `/{id}/history` (checked to be whole JSON).
+    /// The raw body of `/{id}/history` (checked to be whole JSON), fetched
+    /// in chunks of [`HISTORY_CHUNK_SECS`] and merged.
     pub async fn history_body(&self, id: i64, w: TimeWindow) -> Result<Bytes, ApiError> {
-        self.get_with(
-            &Self::equipment_path(id, "history"),
-            &Self::window_query(w),
-            |b, endpoint| {
-                check_json(b, endpoint)?;
-                Ok(Bytes::copy_from_slice(b))
-            },
-        )
-        .await
+        self.window_body(&Self::equipment_path(id, "history"), w, HISTORY_CHUNK_SECS)
+            .await
     }
 
-    /// The raw body of `/{id}/{source}` for a window (an envelope).
+    /// The raw body of `/{id}/{source}` for a window (an envelope), fetched
+    /// in chunks of the source's length and merged.
     pub async fn series_body(
         &self,
         id: i64,
         source: SeriesSource,
         w: TimeWindow,
     ) -> Result<Bytes, ApiError> {
-        self.get_with(
-            &Self::equipment_path(id, &source.path_segment()),
-            &Self::window_query(w),
-            |b, endpoint| {
-                // Check it is whole JSON now, so a body cut short is retried.
-                check_json(b, endpoint)?;
-                Ok(Bytes::copy_from_slice(b))
-            },
-        )
-        .await
+        let path = Self::equipment_path(id, &source.path_segment());
+        self.window_body(&path, w, source.chunk_secs()).await
     }
 
     /// Bodies of the given chunks, fetched `concurrency` at a time and
-    /// yielded in chunk order.
+    /// yielded in chunk order. A chunk longer than the service accepts is
+    /// itself fetched in chunks and merged.
     pub fn chunk_bodies(
         &self,
         id: i64,
@@ -182,25 +192,63 @@ impl ApiClient {
         chunks: Vec<TimeWindow>,
     ) -> impl Stream<Item = (TimeWindow, Result<Bytes, ApiError>)> + '_ {
         let concurrency = self.config().concurrency.max(1);
+        let path = Self::equipment_path(id, &source.path_segment());
         stream::iter(chunks)
-            .map(move |w| async move { (w, self.series_body(id, source, w).await) })
+            .map(move |w| {
+                let path = path.clone();
+                async move {
+                    let body = if w.duration_secs() >= MAX_EQUIPMENT_WINDOW_SECS {
+                        self.window_body(&path, w, MAX_EQUIPMENT_WINDOW_SECS).await
+                    } else {
+                        self.chunk_body(&path, w).await
+                    };
+                    (w, body)
+                }
+            })
             .buffered(concurrency)
     }
 
     // ------------------------------------------------------ fleet (deprecated)
 
+    /// One page of the fleet history over `w`: the same page of each chunk
+    /// of at most 31 days, each equipment's rows joined in order.
     pub async fn fleet_history_page(
         &self,
         w: TimeWindow,
         limit: i64,
         offset: i64,
     ) -> Result<FleetHistory, ApiError> {
-        let mut query = Self::window_query(w);
-        query.push(("limit", limit.clamp(1, MAX_PAGE).to_string()));
-        query.push(("offset", offset.max(0).to_string()));
-        let env: Envelope<FleetHistory> =
-            self.get_json("v2/fleet/equipments/history", &query).await?;
-        Ok(env.data)
+        check_window(w)?;
+        let pages: Vec<FleetHistory> = stream::iter(split_window(w, MAX_FLEET_WINDOW_SECS))
+            .map(|chunk| {
+                let mut query = Self::window_query(chunk);
+                query.push(("limit", limit.clamp(1, MAX_PAGE).to_string()));
+                query.push(("offset", offset.max(0).to_string()));
+                async move {
+                    let env: Envelope<FleetHistory> =
+                        self.get_json("v2/fleet/equipments/history", &query).await?;
+                    Ok::<_, ApiError>(env.data)
+                }
+            })
+            .buffered(self.config().concurrency.max(1))
+            .try_collect()
+            .await?;
+        let mut pages = pages.into_iter();
+        let mut merged = pages.next().ok_or_else(|| ApiError::Decode {
+            endpoint: "GET /v2/fleet/equipments/history".to_owned(),
+            message: "no answer for the window".to_owned(),
+            transient: false,
+        })?;
+        for page in pages {
+            merged.until = page.until;
+            for equipment in page.rows {
+                match merged.rows.iter_mut().find(|e| e.id == equipment.id) {
+                    Some(into) => join_equipment(into, equipment),
+                    None => merged.rows.push(equipment),
+                }
+            }
+        }
+        Ok(merged)
     }
 
     /// Every page of the deprecated fleet history, 50 at a time, as a stream:
@@ -236,27 +284,33 @@ impl ApiClient {
     }
 }
 
+/// One equipment's rows of a later chunk after those of an earlier one.
+fn join_equipment(into: &mut FleetEquipment, later: FleetEquipment) {
+    fn join<R>(into: &mut super::model::Page<R>, later: super::model::Page<R>) {
+        into.total += later.total;
+        into.rows.extend(later.rows);
+    }
+    join(&mut into.positions, later.positions);
+    join(&mut into.fault_codes, later.fault_codes);
+    join(&mut into.fuel_remainings, later.fuel_remainings);
+    join(&mut into.engine_conditions, later.engine_conditions);
+    join(&mut into.daily_usages, later.daily_usages);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn windows_split_on_a_fixed_grid_without_overlap() {
-        let day = SECS_PER_DAY;
-        let w = TimeWindow {
-            since: 3 * day + 100,
-            until: 10 * day + 5,
-        };
-        let chunks = split_window(w, 2 * day);
-        assert_eq!(chunks.first().map(|c| c.since), Some(w.since));
-        assert_eq!(chunks.last().map(|c| c.until), Some(w.until));
-        for pair in chunks.windows(2) {
-            assert_eq!(pair[0].until + 1, pair[1].since);
-            assert_eq!(pair[1].since % (2 * day), 0);
+    fn every_chunk_is_one_the_service_accepts() {
+        let mut sources: Vec<SeriesSource> = DataKind::ALL
+            .iter()
+            .map(|k| SeriesSource::Kind(*k))
+            .collect();
+        sources.push(SeriesSource::Faults);
+        for s in sources {
+            assert!(s.chunk_secs() <= MAX_EQUIPMENT_WINDOW_SECS, "{s:?}");
+            assert_eq!(s.chunk_secs() % SECS_PER_DAY, 0, "{s:?}: whole days");
         }
-        assert_eq!(
-            split_window(TimeWindow { since: 5, until: 5 }, day).len(),
-            1
-        );
     }
 }

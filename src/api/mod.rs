@@ -3,17 +3,21 @@
 //! `client` is the async HTTP client (how requests are sent, retried and
 //! decoded), `config` what it is made from (base URL checks, D12),
 //! `fleet` its calls under `/v2/fleet/` (series over windows, in chunks),
-//! `catalog` its catalog calls, `error` its errors; `model` holds serde
-//! types for every resource and body of `fleet-service.md`, `data_kind` the
-//! `{dataKind}` values, `time` the wire date format and the D8 windows.
+//! `catalog` its catalog calls, `error` its errors, `limits` what one
+//! request may ask for and one answer hold (D13) and where a redirect may
+//! lead (D15); `model` holds serde types for every resource and body of
+//! `fleet-service.md`, `data_kind` the `{dataKind}` values, `time` the wire
+//! date format and the D8 windows.
 
 pub mod address;
 mod catalog;
+mod chunks;
 pub mod client;
 pub mod config;
 pub mod data_kind;
 pub mod error;
 pub mod fleet;
+pub mod limits;
 pub mod model;
 pub mod time;
 

@@ -46,6 +46,19 @@ pub fn explain(error: &ApiError, what: &str) -> (String, String) {
         }
         ApiError::NoToken => "No access token: enter one in the Connections window".to_owned(),
         ApiError::NotConnected => "Not connected to a service".to_owned(),
+        ApiError::Redirected { location, .. } => format!(
+            "Not followed: the service redirected to another address ({location}), which would get the token"
+        ),
+        ApiError::TooLarge { limit_bytes, .. } => format!(
+            "The service's answer for {what} is larger than {}: choose a shorter window",
+            crate::api::error::describe_bytes(*limit_bytes)
+        ),
+        ApiError::WindowTooLong { days, max_years } => format!(
+            "The window is {days} days long: at most {max_years} years can be read at a time"
+        ),
+        ApiError::KeychainTimeout { .. } => {
+            "The system keychain did not answer: enter the token again".to_owned()
+        }
     };
     (title, detail)
 }

@@ -8,6 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
 use crate::api::fleet::split_window;
+use crate::api::limits::check_window;
 use crate::api::model::{ActivityRow, FaultRow, PositionRow};
 use crate::api::time::{TimeWindow, now_secs, parse_lenient};
 use crate::api::{ApiClient, ApiError, SeriesSource};
@@ -183,6 +184,9 @@ pub async fn fetch_series(
     req: SeriesRequest,
     mut progress: impl FnMut(Progress),
 ) -> Result<Fetched, ApiError> {
+    // Refused before the cache too: the same window must not work offline
+    // and fail online.
+    check_window(req.window)?;
     let key = CacheKey::new(base_url, req.equipment, req.source.name());
     let cached = cache
         .map(|c| c.get(&key, req.window))

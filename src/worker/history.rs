@@ -5,6 +5,7 @@
 use super::messages::OfflineSince;
 use super::task::{TaskCtx, read_or_warn};
 use crate::api::ApiError;
+use crate::api::limits::check_window;
 use crate::api::time::{TimeWindow, now_secs};
 use crate::cache::CacheKey;
 
@@ -22,6 +23,7 @@ impl TaskCtx {
         window: TimeWindow,
         offline: bool,
     ) -> Result<(Vec<u8>, OfflineSince, usize), ApiError> {
+        check_window(window)?;
         let settled = CacheKey::new(&self.cache_scope, equipment, HISTORY_KIND);
         let latest = CacheKey::new(&self.cache_scope, equipment, HISTORY_SNAPSHOT_KIND);
         let cache = self.cache.as_deref();

@@ -8,6 +8,7 @@
 //! request can deliver nothing more, even an event already queued.
 
 mod catalog;
+mod connect;
 mod events;
 mod execute;
 mod export;

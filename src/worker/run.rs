@@ -1,6 +1,8 @@
-//! The worker's command loop: connection changes run on the loop itself,
-//! so the commands after them use the new client; everything else runs as
-//! a task of its own, aborted when a newer command takes its target.
+//! The worker's command loop. It never waits on the network or the
+//! keychain itself: every command runs as a task of its own, aborted when a
+//! newer command takes its target. A connection change (login, profile)
+//! sends its new client back to the loop, which puts it in place for the
+//! commands after that; a new base URL with a token is put in place at once.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -8,6 +10,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc as tmpsc;
 use tokio::task::AbortHandle;
 
+use super::connect;
 use super::events::Event;
 use super::messages::{Command, RequestId, Target};
 use super::shared::{InFlight, Shared};
@@ -65,6 +68,16 @@ impl Session {
     }
 }
 
+/// A connection change that finished in its own task, for the loop to put
+/// in place (the loop alone owns the session). Its guard keeps it counted
+/// in flight until then.
+struct ConnectionReady {
+    id: RequestId,
+    result: Result<ApiClient, ApiError>,
+    token_place: Option<TokenPlace>,
+    _guard: InFlight,
+}
+
 pub async fn run(
     start: Start,
     mut commands: tmpsc::UnboundedReceiver<(RequestId, Command)>,
@@ -81,8 +94,24 @@ pub async fn run(
     };
     let tokens = Arc::new(TokenStore::default());
     let mut tasks: HashMap<Target, AbortHandle> = HashMap::new();
+    let (connected_tx, mut connected_rx) = tmpsc::unbounded_channel::<ConnectionReady>();
 
-    while let Some((id, command)) = commands.recv().await {
+    loop {
+        let (id, command) = tokio::select! {
+            biased;
+            Some(done) = connected_rx.recv() => {
+                // Put in place unless a newer connection command (or a
+                // cancel) was sent meanwhile.
+                if shared.current.is(&Target::Connection, done.id) {
+                    session.install(done.result, done.token_place, &shared, &Target::Connection, done.id);
+                }
+                continue;
+            }
+            next = commands.recv() => match next {
+                Some(next) => next,
+                None => break,
+            },
+        };
         if matches!(command, Command::CancelReads) {
             tasks.retain(|t, h| {
                 let keep = !t.is_read();
@@ -98,86 +127,81 @@ pub async fn run(
             old.abort();
         }
         tasks.retain(|_, h| !h.is_finished());
-        match command {
-            Command::Cancel(_) | Command::CancelReads => {}
+        let guard = InFlight::new(&shared.in_flight);
+        let handle = match command {
+            Command::Cancel(_) | Command::CancelReads => continue,
             Command::Connect(cfg) => {
-                session.install(ApiClient::new(cfg), None, &shared, &target, id)
+                session.install(ApiClient::new(cfg), None, &shared, &target, id);
+                continue;
+            }
+            // The login and the keychain may take long: in tasks of their
+            // own, their outcome sent back to this loop.
+            Command::Login { username, password } => {
+                let current = session.client.clone();
+                let done = connected_tx.clone();
+                tokio::spawn(async move {
+                    let result = connect::login(current, username, password).await;
+                    let _ = done.send(ConnectionReady {
+                        id,
+                        result,
+                        token_place: None,
+                        _guard: guard,
+                    });
+                })
             }
             Command::UseProfile { config, token } => {
-                let key = config.base_url.clone();
                 let store = tokens.clone();
-                // The keychain may block (D-Bus): off the async threads.
-                let found = tokio::task::spawn_blocking(move || match token {
-                    Some(t) => {
-                        let place = store.save(&key, &t);
-                        (Some(t), place)
-                    }
-                    None => store.load(&key),
+                let done = connected_tx.clone();
+                tokio::spawn(async move {
+                    let (result, place) = connect::use_profile(store, config, token).await;
+                    let _ = done.send(ConnectionReady {
+                        id,
+                        result,
+                        token_place: Some(place),
+                        _guard: guard,
+                    });
                 })
-                .await;
-                let (token, place) =
-                    found.unwrap_or_else(|e| (None, TokenPlace::SessionOnly(e.to_string())));
-                let result = match token {
-                    None => Err(ApiError::NoToken),
-                    Some(t) => ApiClient::new(ClientConfig {
-                        token: Some(t),
-                        ..config
-                    }),
-                };
-                session.install(result, Some(place), &shared, &target, id);
             }
             Command::StoreToken { config, token } => {
                 let store = tokens.clone();
-                let key = config.base_url;
-                // The keychain may block (D-Bus): off the async threads.
-                let place = tokio::task::spawn_blocking(move || store.save(&key, &token))
-                    .await
-                    .unwrap_or_else(|e| TokenPlace::SessionOnly(e.to_string()));
-                let event = Event::TokenStored {
-                    request: id,
-                    token_place: place,
-                };
-                shared.emit(&target, id, event);
+                let shared = shared.clone();
+                let target = target.clone();
+                tokio::spawn(async move {
+                    let _guard = guard;
+                    let token_place = connect::save_token(store, config.base_url, token).await;
+                    let event = Event::TokenStored {
+                        request: id,
+                        token_place,
+                    };
+                    shared.emit(&target, id, event);
+                })
             }
             Command::TestConnection { config, token } => {
                 let store = tokens.clone();
-                let key = config.base_url.clone();
                 let shared = shared.clone();
                 let target = target.clone();
-                let guard = InFlight::new(&shared.in_flight);
-                let handle = tokio::spawn(async move {
+                tokio::spawn(async move {
                     let _guard = guard;
                     let token = match token {
-                        Some(t) => Some(t),
-                        None => tokio::task::spawn_blocking(move || store.load(&key).0)
-                            .await
-                            .ok()
-                            .flatten(),
+                        Some(t) => Ok(Some(t)),
+                        None => match connect::load_token(store, config.base_url.clone()).await.0 {
+                            Ok(t) => Ok(Some(t)),
+                            Err(ApiError::NoToken) => Ok(None),
+                            Err(e) => Err(e),
+                        },
                     };
-                    let result = match ApiClient::new(ClientConfig { token, ..config }) {
+                    let client =
+                        token.and_then(|token| ApiClient::new(ClientConfig { token, ..config }));
+                    let result = match client {
                         Ok(c) => c.integrations().await.map(|list| list.len()),
                         Err(e) => Err(e),
                     };
-                    shared.emit(
-                        &target,
-                        id,
-                        Event::ConnectionTested {
-                            request: id,
-                            result,
-                        },
-                    );
-                });
-                tasks.insert(Target::ConnectionTest, handle.abort_handle());
-            }
-            Command::Login { username, password } => {
-                let result = match session.client.clone() {
-                    Some(current) => current
-                        .login(&username, password.expose())
-                        .await
-                        .and_then(|t| current.with_token(t)),
-                    None => Err(ApiError::NotConnected),
-                };
-                session.install(result, None, &shared, &target, id);
+                    let event = Event::ConnectionTested {
+                        request: id,
+                        result,
+                    };
+                    shared.emit(&target, id, event);
+                })
             }
             command => {
                 let ctx = TaskCtx {
@@ -188,14 +212,13 @@ pub async fn run(
                     target: target.clone(),
                     id,
                 };
-                let guard = InFlight::new(&shared.in_flight);
-                let handle = tokio::spawn(async move {
+                tokio::spawn(async move {
                     let _guard = guard;
                     ctx.run(command).await;
-                });
-                tasks.insert(target, handle.abort_handle());
+                })
             }
-        }
+        };
+        tasks.insert(target, handle.abort_handle());
     }
     for (_, t) in tasks {
         t.abort();

@@ -1,6 +1,7 @@
 //! Where access tokens are kept: the OS keychain when there is one
 //! (`keyring`), otherwise in memory for this session only. Calls may block
-//! (D-Bus), so they run on the worker's blocking threads, never on the UI's.
+//! (D-Bus), so they run on the worker's blocking threads with a timeout
+//! (`connect.rs`), never on the UI's.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -40,10 +41,20 @@ impl TokenStore {
         self.memory.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Keeps `token` for `key` in memory, for this session.
+    pub fn remember(&self, key: &str, token: &SecretValue) {
+        self.memory().insert(key.to_owned(), token.clone());
+    }
+
+    /// The token kept in memory for `key` this session.
+    pub fn remembered(&self, key: &str) -> Option<SecretValue> {
+        self.memory().get(key).cloned()
+    }
+
     /// Keeps `token` for `key` (a profile's base URL): in the keychain if
     /// possible, in memory otherwise (and in memory anyway, for this session).
     pub fn save(&self, key: &str, token: &SecretValue) -> TokenPlace {
-        self.memory().insert(key.to_owned(), token.clone());
+        self.remember(key, token);
         match keyring::Entry::new(KEYRING_SERVICE, key).and_then(|e| e.set_password(token.expose()))
         {
             Ok(()) => TokenPlace::Keychain,
@@ -56,10 +67,7 @@ impl TokenStore {
         let keychain = keyring::Entry::new(KEYRING_SERVICE, key).and_then(|e| e.get_password());
         match keychain {
             Ok(t) => (Some(SecretValue::new(t)), TokenPlace::Keychain),
-            Err(e) => (
-                self.memory().get(key).cloned(),
-                TokenPlace::SessionOnly(e.to_string()),
-            ),
+            Err(e) => (self.remembered(key), TokenPlace::SessionOnly(e.to_string())),
         }
     }
 }
