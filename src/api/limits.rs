@@ -15,8 +15,11 @@ use super::time::{SECS_PER_DAY, TimeWindow};
 
 /// The longest window the client reads, in years.
 pub const MAX_WINDOW_YEARS: i64 = 10;
-/// Ten years of days, leap days included: any ten calendar years fit.
-pub const MAX_WINDOW_SECS: i64 = 3653 * SECS_PER_DAY;
+/// Ten years of days, leap days included: any ten calendar years fit. The
+/// app's date pickers refuse a longer custom window with the same cap.
+pub const MAX_WINDOW_DAYS: i64 = 3653;
+/// [`MAX_WINDOW_DAYS`] in seconds.
+pub const MAX_WINDOW_SECS: i64 = MAX_WINDOW_DAYS * SECS_PER_DAY;
 /// The longest window the service accepts for one equipment.
 pub const MAX_EQUIPMENT_WINDOW_SECS: i64 = 366 * SECS_PER_DAY;
 /// The longest window the service accepts for the deprecated fleet history.

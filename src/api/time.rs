@@ -10,10 +10,6 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 pub const SECS_PER_DAY: i64 = 86_400;
 
-/// The longest window fleetview asks for (D13: ten years): longer ones are
-/// refused before any request, in the client and in the date pickers.
-pub const MAX_WINDOW_DAYS: i64 = 3653;
-
 /// Length of the wire format, `YYYY-MM-DDTHH:mm:ssZ`.
 pub const WIRE_LEN: usize = 20;
 

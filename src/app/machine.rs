@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use super::loadable::Loadable;
 use super::settings::Preset;
+use crate::api::limits::MAX_WINDOW_DAYS;
 use crate::api::model::{ActivityRow, EquipmentHistory, FaultRow};
-use crate::api::time::{MAX_WINDOW_DAYS, SECS_PER_DAY, TimeWindow};
+use crate::api::time::{SECS_PER_DAY, TimeWindow};
 use crate::worker::Command;
 
 /// Recently viewed equipments kept.

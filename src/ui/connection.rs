@@ -161,10 +161,8 @@ fn connections_window_ui(
             },
         ));
     }
-    if let Some(note) = &state.conn.token_note {
-        ui.label(egui::RichText::new(note).small());
-    }
     let Some((index, profile)) = &mut view.editing else {
+        token_note_ui(ui, state);
         return;
     };
     ui.separator();
@@ -270,6 +268,8 @@ fn connections_window_ui(
         view.editing = None;
         return;
     }
+    // What comes back later (the test's answer, where the token went) goes
+    // below the buttons, so no button moves under the mouse.
     match &state.conn.test_result {
         Some(Ok(m)) => {
             ui.colored_label(theme::INFO, m);
@@ -278,5 +278,13 @@ fn connections_window_ui(
             ui.colored_label(theme::ERROR, e);
         }
         None => {}
+    }
+    token_note_ui(ui, state);
+}
+
+/// Where the last token stored went (keychain, or memory for the session).
+fn token_note_ui(ui: &mut egui::Ui, state: &AppState) {
+    if let Some(note) = &state.conn.token_note {
+        ui.label(egui::RichText::new(note).small());
     }
 }

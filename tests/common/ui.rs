@@ -57,8 +57,16 @@ pub fn wait_until(
     while !cond(h.state()) {
         assert!(
             Instant::now() < deadline,
-            "timed out waiting for {what}; connection {:?}, notifications {:?}",
+            "timed out waiting for {what}; connection {:?} ({}), fleet {} machines{}, fetches {:?}, notifications {:?}",
             h.state().state().connection().status,
+            h.state().state().connection().label,
+            h.state().state().fleet().equipments.len(),
+            if h.state().state().fleet().loading {
+                " (loading)"
+            } else {
+                ""
+            },
+            h.state().state().fetches(),
             h.state().state().notifications()
         );
         h.step();

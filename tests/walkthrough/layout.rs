@@ -421,3 +421,31 @@ fn the_activities_last_column_fits_or_scrolls_into_view() {
         );
     }
 }
+
+/// Item 7, found by a flaky test: saving a profile stores its token in the
+/// background, and the note saying where it went appeared above the
+/// editor, moving *Save and connect* down a line just as the user went
+/// for it (the click then hit nothing). Lines that arrive later appear
+/// below the buttons.
+#[test]
+fn the_token_note_moves_no_button() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let service = rt.block_on(common::start_with(common::fixed_config().fleet_size(25)));
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the embedded fleet", fleet_of(60));
+    new_profile(&mut h, "Test service", &service.base, Some(&service.token));
+    h.get_by_label("Save").click();
+    // The click's frame, then the next one shows the profile saved in the
+    // list; the keychain answers later.
+    h.run_steps(2);
+    let before = h.get_by_label("Save and connect").rect();
+    wait_until(&mut h, "the token stored", |app| {
+        app.state().conn.token_note.is_some()
+    });
+    h.get_by_label_contains("the token is kept");
+    assert_eq!(
+        h.get_by_label("Save and connect").rect(),
+        before,
+        "the button stays where it was"
+    );
+}
