@@ -2,6 +2,7 @@
 //! deterministic simulator), for the app's first run, for tests and for
 //! scripts. It may use `api`'s wire types, never app, ui, worker or cache.
 
+pub mod answers;
 pub mod auth;
 pub mod catalog;
 pub mod chaos;
@@ -11,6 +12,7 @@ pub mod encode;
 pub mod routes;
 pub mod shared;
 pub mod simulate;
+pub mod stream;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -25,8 +27,10 @@ use auth::Auth;
 use catalog::{Store, StoreError};
 use chaos::{Chaos, ChaosConfig};
 pub use clock::{Clock, ManualClock};
+pub use routes::{MAX_EQUIPMENT_WINDOW_DAYS, MAX_FLEET_HISTORY_WINDOW_DAYS};
 use shared::Shared;
 use simulate::Simulator;
+use stream::HeavyWork;
 
 /// Default fleet size: a mixed fleet of about 60 machines.
 pub const DEFAULT_FLEET_SIZE: u64 = 60;
@@ -111,6 +115,7 @@ impl SandboxConfig {
                 .is_active()
                 .then(|| Arc::new(Chaos::new(self.chaos.clone()))),
             requests: AtomicU64::new(0),
+            heavy: HeavyWork::for_this_machine(),
         });
         let listener = TcpListener::bind(self.listen)
             .await

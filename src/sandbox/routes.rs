@@ -14,18 +14,20 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch, post};
 use serde::Serialize;
 
+use super::answers::{self, Operation};
 use super::auth::Auth;
 use super::catalog::{StoreError, data_sources};
-use super::encode::PositionsWriter;
 use super::shared::Shared;
-use super::simulate::Machine;
-use super::simulate::series::Rows;
-use crate::api::DataKind;
+use super::stream::streamed;
 use crate::api::model::*;
-use crate::api::time::TimeWindow;
+use crate::api::time::{SECS_PER_DAY, TimeWindow};
 
 /// Header carrying the JWT on every request.
 pub const TOKEN_HEADER: &str = "x-access-token";
+/// The longest window one request for one machine may cover (D13).
+pub const MAX_EQUIPMENT_WINDOW_DAYS: i64 = 366;
+/// The longest window of one request for the fleet's history (D13).
+pub const MAX_FLEET_HISTORY_WINDOW_DAYS: i64 = 31;
 
 /// An error answer: a status and `{message}` (D3).
 #[derive(Debug)]
@@ -196,6 +198,17 @@ fn window(q: &HashMap<String, String>, now: i64) -> Result<TimeWindow, ApiError>
     .map_err(|e| ApiError::bad_request(format!("invalid time window: {e}")))
 }
 
+/// Refuses a window longer than `days`, the most `what` may cover.
+fn within_limit(w: TimeWindow, days: i64, what: &str) -> Result<(), ApiError> {
+    if w.until - w.since > days * SECS_PER_DAY {
+        return Err(ApiError::bad_request(format!(
+            "the window is longer than {days} days, the most one request {what} may cover: \
+             ask for it in pieces of at most {days} days"
+        )));
+    }
+    Ok(())
+}
+
 fn int_param(q: &HashMap<String, String>, name: &str, default: i64) -> Result<i64, ApiError> {
     match q.get(name) {
         None => Ok(default),
@@ -269,29 +282,6 @@ async fn login(State(shared): State<Arc<Shared>>, body: Bytes) -> ApiResult {
 
 // ------------------------------------------------------------------- fleet
 
-fn series_envelope<R: Serialize>(
-    m: &Machine,
-    w: TimeWindow,
-    rows: Vec<R>,
-) -> Result<Vec<u8>, serde_json::Error> {
-    let data = SeriesData {
-        total: rows.len() as i64,
-        rows,
-        id: m.id,
-        serial_number: m.serial_number.clone(),
-        since: Timestamp(w.since),
-        until: Timestamp(w.until),
-    };
-    serde_json::to_vec(&Envelope { data })
-}
-
-/// What `/v2/fleet/equipments/{id}/{kind}` can be.
-enum Operation {
-    Faults,
-    History,
-    Kind(DataKind),
-}
-
 async fn equipment_series(
     State(shared): State<Arc<Shared>>,
     path: Result<Path<(String, String)>, PathRejection>,
@@ -311,43 +301,21 @@ async fn equipment_series(
         };
     let sim_now = shared.sim.now();
     let w = window(&query_map(raw.as_deref()), sim_now)?;
+    within_limit(w, MAX_EQUIPMENT_WINDOW_DAYS, "for one machine")?;
     let m = shared
         .sim
         .machine(id)
         .ok_or_else(|| ApiError::not_found(format!("equipment {id} not found")))?;
-    let body = blocking(move || -> Result<Vec<u8>, serde_json::Error> {
-        let sim = &shared.sim;
-        match op {
-            Operation::Faults => series_envelope(&m, w, sim.faults(&m, w)),
-            Operation::History => serde_json::to_vec(&Envelope {
-                data: sim.history(&m, w),
-            }),
-            Operation::Kind(DataKind::Positions) => {
-                let mut writer = PositionsWriter::new();
-                sim.for_each_position(&m, w, |r| writer.push(&r));
-                Ok(writer.finish(m.id, &m.serial_number, w))
-            }
-            Operation::Kind(kind) => match sim.kind_rows(&m, kind, w) {
-                Rows::Positions(r) => Ok(super::encode::positions_envelope(
-                    m.id,
-                    &m.serial_number,
-                    w,
-                    &r,
-                )),
-                Rows::Activities(r) => series_envelope(&m, w, r),
-                Rows::DailyUsages(r) => series_envelope(&m, w, r),
-                Rows::Values(r) => series_envelope(&m, w, r),
-            },
-        }
-    })
-    .await?
-    .map_err(|e| ApiError::internal(format!("serialising the response failed: {e}")))?;
-    Ok(bytes_response(StatusCode::OK, body))
+    let turn = heavy_turn(&shared).await?;
+    Ok(streamed(turn, move |out| {
+        answers::equipment(&shared.sim, &m, op, w, out)
+    }))
 }
 
 async fn fleet_history(State(shared): State<Arc<Shared>>, RawQuery(raw): RawQuery) -> ApiResult {
     let q = query_map(raw.as_deref());
     let w = window(&q, shared.sim.now())?;
+    within_limit(w, MAX_FLEET_HISTORY_WINDOW_DAYS, "for the fleet's history")?;
     let limit = int_param(&q, "limit", 20)?;
     let offset = int_param(&q, "offset", 0)?;
     if !(1..=50).contains(&limit) {
@@ -360,24 +328,18 @@ async fn fleet_history(State(shared): State<Arc<Shared>>, RawQuery(raw): RawQuer
             "offset must not be negative, got {offset}"
         )));
     }
-    let body = blocking(move || {
-        let sim = &shared.sim;
-        let size = sim.fleet_size() as i64;
-        let rows = (offset..(offset + limit).min(size))
-            .filter_map(|i| sim.machine(super::simulate::FIRST_ID + i))
-            .map(|m| sim.fleet_equipment(&m, w))
-            .collect();
-        let data = FleetHistory {
-            total: size.min(i64::from(i32::MAX)) as i32,
-            since: Timestamp(w.since),
-            until: Timestamp(w.until),
-            rows,
-        };
-        serde_json::to_vec(&Envelope { data })
+    let turn = heavy_turn(&shared).await?;
+    Ok(streamed(turn, move |out| {
+        answers::fleet_history(&shared.sim, w, offset, limit, out)
+    }))
+}
+
+/// Waits for a turn of the heavy work: requests beyond the bound queue.
+async fn heavy_turn(shared: &Shared) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+    shared.heavy.turn().await.map_err(|e| {
+        tracing::error!("heavy work queue: {e}");
+        ApiError::internal("the request could not be queued")
     })
-    .await?
-    .map_err(|e| ApiError::internal(format!("serialising the response failed: {e}")))?;
-    Ok(bytes_response(StatusCode::OK, body))
 }
 
 // ----------------------------------------------------------------- catalog
