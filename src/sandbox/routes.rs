@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::rejection::PathRejection;
-use axum::extract::{Path, RawQuery, Request, State};
+use axum::extract::rejection::{BytesRejection, PathRejection};
+use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -28,6 +28,10 @@ pub const TOKEN_HEADER: &str = "x-access-token";
 pub const MAX_EQUIPMENT_WINDOW_DAYS: i64 = 366;
 /// The longest window of one request for the fleet's history (D13).
 pub const MAX_FLEET_HISTORY_WINDOW_DAYS: i64 = 31;
+/// The largest request body read.
+pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+/// The longest `integrationName`, in characters.
+pub const MAX_NAME_CHARS: usize = 200;
 
 /// An error answer: a status and `{message}` (D3).
 #[derive(Debug)]
@@ -125,6 +129,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         )
         .fallback(unknown_route)
         .method_not_allowed_fallback(wrong_method)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn_with_state(
             shared.clone(),
             authenticate_and_log,
@@ -229,28 +234,68 @@ fn path_error(e: PathRejection) -> ApiError {
     ApiError::bad_request(format!("invalid path: {e}"))
 }
 
+/// The body, or 413 `{message}` when it is over [`MAX_BODY_BYTES`].
+fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "the request body is larger than the {} MB this service reads",
+                    MAX_BODY_BYTES / (1024 * 1024)
+                ),
+            )
+        } else {
+            ApiError::new(e.status(), "the request body could not be read")
+        }
+    })
+}
+
 /// Parses a JSON body. The error names what is wrong but never repeats
-/// string values from the body: they may be credentials (D11).
-fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body).map_err(|e| {
+/// values from the body: they may be credentials (D11).
+fn json_body<T: serde::de::DeserializeOwned>(
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
+    serde_json::from_slice(&body_bytes(body)?).map_err(|e| {
         ApiError::bad_request(format!(
             "malformed or incomplete JSON body: {}",
-            redact_quoted(&e.to_string())
+            redact_values(&e.to_string())
         ))
     })
 }
 
-fn redact_quoted(s: &str) -> String {
+/// Serde's message without the values it quotes: strings (`"..."`, with
+/// escapes) and numbers, booleans and characters (`` `...` ``). Field names
+/// (`` field `name` ``) and the punctuation JSON expects stay.
+fn redact_values(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let mut inside = false;
-    for c in s.chars() {
-        if c == '"' {
-            if !inside {
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
                 out.push_str("\"…\"");
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
             }
-            inside = !inside;
-        } else if !inside {
-            out.push(c);
+            '`' => {
+                let inner: String = chars.by_ref().take_while(|c| *c != '`').collect();
+                let punctuation = matches!(inner.as_str(), "," | ":" | "]" | "}" | "[" | "{");
+                out.push('`');
+                out.push_str(if out.ends_with("field `") || punctuation {
+                    &inner
+                } else {
+                    "…"
+                });
+                out.push('`');
+            }
+            c => out.push(c),
         }
     }
     out
@@ -268,8 +313,11 @@ async fn blocking<T: Send + 'static>(
 
 // --------------------------------------------------------------------- auth
 
-async fn login(State(shared): State<Arc<Shared>>, body: Bytes) -> ApiResult {
-    let req: LoginRequest = json_body(&body)?;
+async fn login(
+    State(shared): State<Arc<Shared>>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let req: LoginRequest = json_body(body)?;
     if !Auth::check_password(&req.username, req.password.expose()) {
         return Err(ApiError::unauthorized("invalid username or password"));
     }
@@ -406,6 +454,17 @@ fn check_name(name: &str) -> Result<(), ApiError> {
     if name.trim().is_empty() {
         return Err(ApiError::bad_request("integrationName must not be empty"));
     }
+    let chars = name.chars().count();
+    if chars > MAX_NAME_CHARS {
+        return Err(ApiError::bad_request(format!(
+            "integrationName must be at most {MAX_NAME_CHARS} characters, got {chars}"
+        )));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(
+            "integrationName must not contain control characters",
+        ));
+    }
     Ok(())
 }
 
@@ -416,8 +475,11 @@ fn source_by_code(code: &str) -> Result<DataSource, ApiError> {
         .ok_or_else(|| ApiError::bad_request(format!("unknown dataSourceCode '{code}'")))
 }
 
-async fn create_integration(State(shared): State<Arc<Shared>>, body: Bytes) -> ApiResult {
-    let req: CreateIntegration = json_body(&body)?;
+async fn create_integration(
+    State(shared): State<Arc<Shared>>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let req: CreateIntegration = json_body(body)?;
     check_name(&req.integration_name)?;
     let source = source_by_code(&req.data_source_code)?;
     check_credentials(&source, &req.integration_credentials)?;
@@ -441,11 +503,11 @@ async fn create_integration(State(shared): State<Arc<Shared>>, body: Bytes) -> A
 async fn update_integration(
     State(shared): State<Arc<Shared>>,
     path: Result<Path<String>, PathRejection>,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let Path(raw) = path.map_err(path_error)?;
     let id = parse_id(&raw, "integrationId")?;
-    let req: UpdateIntegration = json_body(&body)?;
+    let req: UpdateIntegration = json_body(body)?;
     check_name(&req.integration_name)?;
     let name = req.integration_name.trim().to_owned();
     let store_name = name.clone();
@@ -516,14 +578,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn quoted_values_are_redacted_from_errors() {
-        let msg =
-            redact_quoted(r#"invalid type: string "hunter2", expected a map at line 1 column 30"#);
-        assert!(!msg.contains("hunter2"), "{msg}");
-        assert!(msg.contains("expected a map"));
-        assert_eq!(
-            redact_quoted("missing field `integrationName`"),
-            "missing field `integrationName`"
-        );
+    fn values_are_redacted_from_errors() {
+        for (serde_says, secret) in [
+            (
+                r#"invalid type: string "hunter2", expected a map at line 1 column 30"#,
+                "hunter2",
+            ),
+            (
+                r#"invalid type: string "a\"hunter2\"b", expected a map at line 1 column 30"#,
+                "hunter2",
+            ),
+            (
+                "invalid type: integer `12345`, expected a string at line 1 column 9",
+                "12345",
+            ),
+            (
+                "invalid type: floating point `1.5e300`, expected a string",
+                "1.5e300",
+            ),
+            ("invalid type: boolean `true`, expected a string", "true"),
+            ("invalid value: character `x`, expected a digit", "`x`"),
+        ] {
+            let msg = redact_values(serde_says);
+            assert!(!msg.contains(secret), "{serde_says} -> {msg}");
+            assert!(msg.starts_with("invalid"), "{msg}");
+            assert!(msg.contains("expected a"), "{msg}");
+        }
+        // What is not a value stays.
+        for plain in [
+            "missing field `integrationName`",
+            "duplicate field `password` at line 1 column 40",
+            "expected `,` or `}` at line 1 column 12",
+            "EOF while parsing an object at line 1 column 5",
+        ] {
+            assert_eq!(redact_values(plain), plain);
+        }
     }
 }
