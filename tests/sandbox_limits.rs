@@ -1,9 +1,11 @@
 //! What the sandbox refuses whatever it is sent: bodies over 2 MB,
-//! credential values in error messages (D11), odd integration names.
+//! credential values in error messages (D11), odd integration names, a
+//! token at its expiry second.
 
 mod common;
 
-use common::{Sandbox, start};
+use common::{Sandbox, start, start_with};
+use fleetview::sandbox::{Clock, ManualClock};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
@@ -166,4 +168,22 @@ async fn integration_names_are_limited_and_have_no_control_characters() {
             &format!("rename: {what}"),
         );
     }
+}
+
+#[tokio::test]
+async fn a_token_is_expired_at_its_exp_second() {
+    let hand = ManualClock::new(common::now());
+    let sb = start_with(
+        common::fixed_config()
+            .clock(Clock::Manual(hand.clone()))
+            .token_ttl_secs(60),
+    )
+    .await;
+    hand.advance(59);
+    let (status, body) = sb.get("/catalog/dataSources").await;
+    assert_eq!(status, StatusCode::OK, "a second before exp: {body}");
+    hand.advance(1);
+    let (status, body) = sb.get("/catalog/dataSources").await;
+    let msg = assert_message(status, &body, StatusCode::UNAUTHORIZED, "at exp");
+    assert_eq!(msg, "the access token has expired");
 }
