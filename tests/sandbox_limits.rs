@@ -1,6 +1,6 @@
-//! What the sandbox refuses whatever it is sent: bodies over 2 MB,
-//! credential values in error messages (D11), odd integration names, a
-//! token at its expiry second.
+//! What the sandbox refuses or keeps private whatever it is sent: bodies
+//! over 2 MB, credential values in error messages, odd integration names,
+//! a token at its expiry second, and its files' modes (D13, D14, D11).
 
 mod common;
 
@@ -186,4 +186,84 @@ async fn a_token_is_expired_at_its_exp_second() {
     let (status, body) = sb.get("/catalog/dataSources").await;
     let msg = assert_message(status, &body, StatusCode::UNAUTHORIZED, "at exp");
     assert_eq!(msg, "the access token has expired");
+}
+
+#[cfg(unix)]
+mod modes {
+    use std::os::unix::fs::PermissionsExt as _;
+    use std::path::Path;
+
+    use super::*;
+
+    fn mode(path: &Path) -> u32 {
+        std::fs::metadata(path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .permissions()
+            .mode()
+            & 0o777
+    }
+
+    fn set_mode(path: &Path, mode: u32) {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+
+    /// The directory and every file in it, with their modes.
+    fn modes(dir: &Path) -> Vec<(String, u32)> {
+        let mut out = vec![(".".to_owned(), mode(dir))];
+        for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
+            out.push((
+                entry.file_name().to_string_lossy().into_owned(),
+                mode(&entry.path()),
+            ));
+        }
+        out.sort();
+        out
+    }
+
+    async fn assert_private(dir: &Path) {
+        let sb = start_with(common::fixed_config().data_dir(dir)).await;
+        // A write, so the WAL holds something while the sandbox runs.
+        let (status, _) = sb
+            .call(
+                Method::POST,
+                "/catalog/integrations",
+                Some(json!({"integrationName": "n", "dataSourceCode": "SAMSARA",
+                            "integrationCredentials": {"apiToken": "t"}})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        let found = modes(dir);
+        let names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
+        for name in ["catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm"] {
+            assert!(names.contains(&name), "{name} in {found:?}");
+        }
+        for (name, m) in &found {
+            let want = if name == "." { 0o700 } else { 0o600 };
+            assert_eq!(*m, want, "{name}: {m:o} in {found:?}");
+        }
+        sb.running.shutdown().await;
+    }
+
+    #[tokio::test]
+    async fn the_data_dir_is_0700_and_its_files_0600() {
+        let root = tempfile::tempdir().expect("tempdir");
+        set_mode(root.path(), 0o755);
+        let dir = root.path().join("new").join("sandbox");
+        assert_private(&dir).await;
+
+        // An existing directory and files with wider modes are tightened,
+        // also the WAL and shared memory a killed sandbox leaves behind.
+        set_mode(&dir, 0o755);
+        for name in ["catalog.sqlite-wal", "catalog.sqlite-shm"] {
+            let path = dir.join(name);
+            if !path.exists() {
+                std::fs::write(&path, b"").expect("write");
+            }
+        }
+        for entry in std::fs::read_dir(&dir).expect("read dir").flatten() {
+            set_mode(&entry.path(), 0o644);
+        }
+        assert_private(&dir).await;
+    }
 }

@@ -9,6 +9,7 @@ pub mod chaos;
 pub mod clock;
 pub mod embedded;
 pub mod encode;
+mod files;
 pub mod routes;
 pub mod shared;
 pub mod simulate;
@@ -102,12 +103,15 @@ impl SandboxConfig {
     pub async fn start(self) -> Result<RunningSandbox, SandboxError> {
         let store = match &self.data_dir {
             Some(dir) => {
-                std::fs::create_dir_all(dir).map_err(|e| SandboxError::DataDir(dir.clone(), e))?;
-                Store::open(&dir.join("catalog.sqlite"))?
+                let catalog = dir.join("catalog.sqlite");
+                files::private_dir(dir)
+                    .and_then(|()| files::private_database(&catalog))
+                    .map_err(|e| SandboxError::DataDir(dir.clone(), e))?;
+                Store::open(&catalog)?
             }
             None => Store::in_memory()?,
         };
-        let key = store.secret("jwt_key", random_key)?;
+        let key = store.secret("jwt_key", || signing_key(getrandom::fill))?;
         let shared = Arc::new(Shared {
             sim: Simulator::new(self.fleet_size, self.clock.clone()),
             store,
@@ -150,26 +154,24 @@ impl SandboxConfig {
     }
 }
 
-fn random_key() -> Vec<u8> {
+/// A new signing key from the OS's randomness; there is no fallback, since
+/// a guessable key would let anyone sign tokens.
+fn signing_key(
+    fill: impl FnOnce(&mut [u8]) -> Result<(), getrandom::Error>,
+) -> Result<Vec<u8>, SandboxError> {
     let mut key = vec![0u8; 32];
-    if getrandom::fill(&mut key).is_err() {
-        // No OS randomness: fall back to the clock mixed well. The sandbox
-        // signs only its own demo tokens.
-        let seed =
-            simulate::machine::mix(std::process::id() as u64 ^ crate::api::time::now_secs() as u64);
-        for (i, b) in key.iter_mut().enumerate() {
-            *b = (simulate::machine::mix(seed ^ i as u64) & 0xFF) as u8;
-        }
-    }
-    key
+    fill(&mut key).map_err(SandboxError::NoRandomness)?;
+    Ok(key)
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
     #[error("cannot listen on {0}: {1}")]
     Bind(SocketAddr, std::io::Error),
-    #[error("cannot create the data directory {0}: {1}")]
+    #[error("cannot create the data directory {0} (or make it private): {1}")]
     DataDir(PathBuf, std::io::Error),
+    #[error("the system offers no randomness for the sandbox's signing key: {0}")]
+    NoRandomness(getrandom::Error),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("could not start the sandbox's runtime: {0}")]
@@ -222,5 +224,22 @@ impl Drop for RunningSandbox {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_randomness_no_key() {
+        let failed = signing_key(|_| Err(getrandom::Error::UNSUPPORTED));
+        assert!(
+            matches!(failed, Err(SandboxError::NoRandomness(_))),
+            "{failed:?}"
+        );
+        let key = signing_key(getrandom::fill).expect("this machine has randomness");
+        assert_eq!(key.len(), 32);
+        assert_ne!(key, signing_key(getrandom::fill).expect("again"));
     }
 }
