@@ -1,8 +1,8 @@
 //! The `fleetview sandbox` command as a separate process: its memory under
 //! heavy requests (D13: windows refused over the limits, long answers
-//! streamed).
+//! streamed) and where it agrees to listen.
 
-use std::io::{BufRead as _, BufReader};
+use std::io::{BufRead as _, BufReader, Read as _};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -286,4 +286,52 @@ async fn heavy_requests_at_once_stay_under_512_mb() {
         peak_kb / 1024,
         PEAK_LIMIT_KB / 1024
     );
+}
+
+#[test]
+fn listening_beyond_loopback_needs_public() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = fleetview(&["sandbox", "--listen", "0.0.0.0:0", "--data-dir"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        let listening = rx
+            .recv_timeout(Duration::from_millis(50))
+            .is_ok_and(|l| l.starts_with("listening"));
+        if listening || Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the sandbox listened on 0.0.0.0 without --public");
+        }
+    };
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr read");
+    assert!(!status.success(), "exit status {status}");
+    assert!(
+        stderr.contains("--public") && stderr.contains("demo"),
+        "says why and what to do: {stderr}"
+    );
+
+    // With --public it listens there.
+    let sb = spawn_sandbox(&["--listen", "0.0.0.0:0", "--public"]);
+    assert!(sb.base.starts_with("http://0.0.0.0:"), "{}", sb.base);
 }

@@ -53,6 +53,9 @@ pub struct SandboxConfig {
     pub chaos: ChaosConfig,
     /// Compress answers with gzip when the client accepts it.
     pub gzip: bool,
+    /// Listen on an address beyond loopback, although the demo login is
+    /// public.
+    pub public: bool,
 }
 
 impl Default for SandboxConfig {
@@ -65,6 +68,7 @@ impl Default for SandboxConfig {
             token_ttl_secs: DEFAULT_TOKEN_TTL_SECS,
             chaos: ChaosConfig::default(),
             gzip: false,
+            public: false,
         }
     }
 }
@@ -98,9 +102,16 @@ impl SandboxConfig {
         self.gzip = on;
         self
     }
+    pub fn public(mut self, on: bool) -> Self {
+        self.public = on;
+        self
+    }
 
     /// Binds the listener and serves in the current tokio runtime.
     pub async fn start(self) -> Result<RunningSandbox, SandboxError> {
+        if !self.public && !self.listen.ip().to_canonical().is_loopback() {
+            return Err(SandboxError::NotLoopback(self.listen));
+        }
         let store = match &self.data_dir {
             Some(dir) => {
                 let catalog = dir.join("catalog.sqlite");
@@ -170,6 +181,12 @@ pub enum SandboxError {
     Bind(SocketAddr, std::io::Error),
     #[error("cannot create the data directory {0} (or make it private): {1}")]
     DataDir(PathBuf, std::io::Error),
+    #[error(
+        "refusing to listen on {0}: the sandbox's login (demo/demo) is public, so anyone who \
+         can reach that address could use it; listen on 127.0.0.1, or pass --public to \
+         listen there anyway"
+    )]
+    NotLoopback(SocketAddr),
     #[error("the system offers no randomness for the sandbox's signing key: {0}")]
     NoRandomness(getrandom::Error),
     #[error(transparent)]
@@ -241,5 +258,19 @@ mod tests {
         let key = signing_key(getrandom::fill).expect("this machine has randomness");
         assert_eq!(key.len(), 32);
         assert_ne!(key, signing_key(getrandom::fill).expect("again"));
+    }
+
+    #[tokio::test]
+    async fn only_loopback_unless_public() {
+        for addr in ["0.0.0.0:0", "[::]:0", "[::ffff:0.0.0.0]:0"] {
+            let addr: SocketAddr = addr.parse().expect("an address");
+            let refused = SandboxConfig::default().listen(addr).start().await;
+            assert!(
+                matches!(refused, Err(SandboxError::NotLoopback(_))),
+                "{addr}: {refused:?}"
+            );
+        }
+        let mapped: SocketAddr = "[::ffff:127.0.0.1]:0".parse().expect("an address");
+        assert!(mapped.ip().to_canonical().is_loopback());
     }
 }
