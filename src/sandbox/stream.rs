@@ -13,6 +13,7 @@ use std::time::Duration;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
+use futures_util::StreamExt as _;
 use tokio::runtime::Handle;
 use tokio::sync::{AcquireError, OwnedSemaphorePermit, Semaphore, mpsc};
 
@@ -121,19 +122,20 @@ impl JsonSink {
         }
     }
 
+    /// Hands on the last bytes, then says the answer is complete.
     fn finish(mut self) {
         let rest = std::mem::take(&mut self.buf);
-        if (rest.is_empty() || self.send(Piece::Bytes(rest.into())).is_continue())
-            && self.send(Piece::End).is_break()
-        {
-            tracing::debug!("the client left before the end of its answer");
+        if !rest.is_empty() && self.send(Piece::Bytes(rest.into())).is_break() {
+            return;
         }
+        let _ = self.send(Piece::End);
     }
 }
 
 /// A 200 JSON answer whose body `produce` writes on a blocking thread, in
-/// pieces, holding `turn` until it is done. The body ends early (the
-/// connection is broken off) if `produce` panics.
+/// pieces, holding `turn` until it is done. If `produce` stops before the
+/// end (it breaks off or panics), so does the body, with an error: the
+/// connection is broken off.
 pub fn streamed(
     turn: OwnedSemaphorePermit,
     produce: impl FnOnce(&mut JsonSink) -> Flow + Send + 'static,
@@ -160,7 +162,9 @@ pub fn streamed(
                 None,
             )),
         }
-    });
+    })
+    // Layers such as gzip may ask again once it has ended.
+    .fuse();
     let mut resp = Response::new(Body::from_stream(pieces));
     *resp.status_mut() = StatusCode::OK;
     resp.headers_mut().insert(
@@ -212,8 +216,18 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_ended_answer_stays_ended() {
+        let turn = HeavyWork::new(1).turn().await.expect("a turn");
+        let mut body = streamed(turn, rows(3, Arc::default()))
+            .into_body()
+            .into_data_stream();
+        while body.next().await.is_some() {}
+        // Asked again (as a compressing layer does), it is still over.
+        assert!(body.next().await.is_none());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_reader_that_leaves_stops_the_writer_and_frees_its_turn() {
-        use futures_util::StreamExt as _;
         let heavy = HeavyWork::new(1);
         let turn = heavy.turn().await.expect("a turn");
         let written = Arc::new(AtomicUsize::new(0));
