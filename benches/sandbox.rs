@@ -17,18 +17,22 @@ use std::time::{Duration, Instant};
 
 use common::{Goals, best_of};
 
+use fleetview::api::DataKind;
 use fleetview::api::model::{Envelope, PositionRow, SeriesData};
 use fleetview::api::time::{SECS_PER_DAY, TimeWindow, parse_wire};
 use fleetview::sandbox::Clock;
-use fleetview::sandbox::encode::{PositionsWriter, positions_envelope};
+use fleetview::sandbox::answers::{Operation, equipment};
+use fleetview::sandbox::encode::positions_envelope;
 use fleetview::sandbox::simulate::machine::Feed;
 use fleetview::sandbox::simulate::{FIRST_ID, Machine, Simulator};
 
-/// What the sandbox's `/positions` handler does: generate and stream.
+/// What the sandbox's `/positions` handler does: generate and write the
+/// rows as they come (here into memory rather than into pieces on their
+/// way to the connection).
 fn generate_and_serialise(sim: &Simulator, m: &Machine, w: TimeWindow) -> Vec<u8> {
-    let mut writer = PositionsWriter::new();
-    sim.for_each_position(m, w, |r| writer.push(&r));
-    writer.finish(m.id, &m.serial_number, w)
+    let mut out = Vec::new();
+    let _ = equipment(sim, m, Operation::Kind(DataKind::Positions), w, &mut out);
+    out
 }
 
 fn generation_vs_decode(goals: &mut Goals) {

@@ -127,6 +127,10 @@ struct SandboxArgs {
     /// Compress answers with gzip for clients that accept it.
     #[arg(long)]
     gzip: bool,
+    /// Allow --listen on an address beyond loopback. Its demo login is
+    /// public: anyone who can reach the address can use the sandbox.
+    #[arg(long)]
+    public: bool,
 }
 
 fn default_data_dir() -> PathBuf {
@@ -157,6 +161,7 @@ async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
         .token_ttl_secs(args.token_ttl_secs)
         .chaos(chaos)
         .gzip(args.gzip)
+        .public(args.public)
         .start()
         .await?;
     println!("listening on {}", sandbox.base_url());

@@ -558,16 +558,30 @@ fn rows_are_sorted_and_inside_the_window() {
 fn any_window_length_works_even_years() {
     let sb = context();
     let now = common::now();
-    // Three years of daily rows for a machine, and a year of positions.
-    let days: Vec<DailyUsageRow> = rows(
-        &sb,
-        FIRST_ID + 1,
-        "dailyUsages",
-        now - 3 * 365 * 86_400,
-        now,
+    // Three years of daily rows for a machine, asked for in pieces of at
+    // most 366 days (the longest window one request may cover, D13): one
+    // row a day across the pieces, none twice.
+    let mut days: Vec<DailyUsageRow> = Vec::new();
+    let mut since = now - 3 * 365 * 86_400;
+    while since <= now {
+        let until = (since + 366 * SECS_PER_DAY - 1).min(now);
+        days.extend(rows::<DailyUsageRow>(
+            &sb,
+            FIRST_ID + 1,
+            "dailyUsages",
+            since,
+            until,
+        ));
+        since = until + 1;
+    }
+    assert!(days.len() > 2 * 365, "{} days", days.len());
+    assert!(
+        days.windows(2)
+            .all(|w| w[1].date.0 - w[0].date.0 == SECS_PER_DAY),
+        "one row a day across the pieces"
     );
-    assert!(days.len() > 365, "{} days", days.len());
-    let positions: Vec<PositionRow> = rows(&sb, FIRST_ID + 2, "positions", now - 365 * 86_400, now);
+    // A year of positions in one request: the longest window allowed.
+    let positions: Vec<PositionRow> = rows(&sb, FIRST_ID + 2, "positions", now - 366 * 86_400, now);
     assert!(positions.len() > 10_000, "{} positions", positions.len());
     // A window entirely before the machine existed, or far in the future, is empty.
     let none: Vec<PositionRow> = rows(&sb, FIRST_ID, "positions", 0, 86_400);
@@ -575,4 +589,35 @@ fn any_window_length_works_even_years() {
     let future: Vec<PositionRow> =
         rows(&sb, FIRST_ID, "positions", now + 86_400, now + 10 * 86_400);
     assert!(future.is_empty());
+
+    // One second more is refused with 400, naming the limit: 367 days of a
+    // machine, 32 days of the fleet's history.
+    let long = window_query(now - 367 * 86_400, now);
+    for op in [
+        "positions",
+        "dailyUsages",
+        "faults",
+        "history",
+        "fuelRemaining",
+    ] {
+        let path = format!("/v2/fleet/equipments/{}/{op}?{long}", FIRST_ID + 2);
+        let (status, body) = sb.rt.block_on(sb.sb.get(&path));
+        let head: String = body.to_string().chars().take(300).collect();
+        assert_eq!(status, reqwest::StatusCode::BAD_REQUEST, "{path}: {head}");
+        let msg = body["message"].as_str().unwrap_or_default();
+        assert!(msg.contains("366 days"), "{path}: {msg:?}");
+    }
+    let fleet = |days: i64| {
+        format!(
+            "/v2/fleet/equipments/history?limit=2&{}",
+            window_query(now - days * 86_400, now)
+        )
+    };
+    let (status, body) = sb.rt.block_on(sb.sb.get(&fleet(32)));
+    let head: String = body.to_string().chars().take(300).collect();
+    assert_eq!(status, reqwest::StatusCode::BAD_REQUEST, "{head}");
+    let msg = body["message"].as_str().unwrap_or_default();
+    assert!(msg.contains("31 days"), "{msg:?}");
+    let page: Envelope<FleetHistory> = sb.rt.block_on(sb.sb.get_ok(&fleet(31)));
+    assert_eq!(page.data.rows.len(), 2);
 }

@@ -76,9 +76,10 @@ impl Auth {
     /// Checks a token; the error is the message a 401 carries.
     pub fn verify(&self, token: &str) -> Result<(), &'static str> {
         match decode::<Claims>(token, &self.decoding, &self.validation) {
-            // Expiry is exact, with no leeway: a token is accepted up to its
-            // `exp` second and refused after it.
-            Ok(data) if data.claims.exp < self.clock.token_now() => {
+            // Expiry is exact, with no leeway: a token is accepted before its
+            // `exp` second and refused from it on: `exp` is the first second
+            // it is no longer valid.
+            Ok(data) if data.claims.exp <= self.clock.token_now() => {
                 Err("the access token has expired")
             }
             Ok(_) => Ok(()),
@@ -123,10 +124,14 @@ mod tests {
         let hand = ManualClock::new(1_750_000_000);
         let auth = Auth::new(b"k1", 60, Clock::Manual(hand.clone()));
         let token = auth.issue("demo").expect("sign");
-        hand.advance(60);
-        assert_eq!(auth.verify(&token), Ok(()), "valid up to its exp second");
+        hand.advance(59);
+        assert_eq!(auth.verify(&token), Ok(()), "valid before its exp second");
         hand.advance(1);
-        assert_eq!(auth.verify(&token), Err("the access token has expired"));
+        assert_eq!(
+            auth.verify(&token),
+            Err("the access token has expired"),
+            "expired at its exp second"
+        );
         // Another key is refused for its signature, whatever the time.
         let other = Auth::new(b"k2", 60, Clock::Manual(hand));
         assert_eq!(

@@ -169,21 +169,27 @@ impl Store {
     }
 
     /// A secret kept in the store (the JWT signing key), made on first use.
-    pub fn secret(&self, key: &str, make: impl FnOnce() -> Vec<u8>) -> Result<Vec<u8>, StoreError> {
+    pub fn secret<E: From<StoreError>>(
+        &self,
+        key: &str,
+        make: impl FnOnce() -> Result<Vec<u8>, E>,
+    ) -> Result<Vec<u8>, E> {
         let conn = self.conn();
         let found: Option<Vec<u8>> = conn
             .query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
                 r.get(0)
             })
-            .optional()?;
+            .optional()
+            .map_err(StoreError::from)?;
         if let Some(v) = found {
             return Ok(v);
         }
-        let v = make();
+        let v = make()?;
         conn.execute(
             "INSERT INTO settings (key, value) VALUES (?1, ?2)",
             params![key, v],
-        )?;
+        )
+        .map_err(StoreError::from)?;
         Ok(v)
     }
 

@@ -1,4 +1,5 @@
-//! A fast JSON writer for the sandbox's largest answer, positions.
+//! A fast JSON writer for the sandbox's largest answer, positions, and the
+//! series envelope around any rows.
 //!
 //! serde_json formats every float as its shortest round-trip form, which is
 //! most of the cost of a positions response. The simulator rounds every
@@ -42,38 +43,31 @@ fn opt_fixed(out: &mut Vec<u8>, v: Option<f64>, decimals: u32) {
     }
 }
 
-/// Streams a `/positions` envelope: rows are written as the simulator makes
-/// them, with no intermediate list. `total` follows the rows (JSON members
-/// are unordered), since it is only known at the end.
+/// Writes position rows as JSON objects, remembering the day of the last
+/// one: rows come in time order, so the calendar arithmetic is done once a
+/// day.
 #[derive(Debug)]
-pub struct PositionsWriter {
-    out: Vec<u8>,
-    count: usize,
-    /// `"YYYY-MM-DDT` of the day of the last row: rows come in time order,
-    /// so the calendar arithmetic is done once a day.
+pub struct PositionEncoder {
     day: i64,
+    /// `"YYYY-MM-DDT` of `day`.
     day_prefix: [u8; 12],
 }
 
-impl Default for PositionsWriter {
+impl Default for PositionEncoder {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl PositionsWriter {
+impl PositionEncoder {
     pub fn new() -> Self {
-        let mut out = Vec::with_capacity(64 * 1024);
-        out.extend_from_slice(b"{\"data\":{\"rows\":[");
         Self {
-            out,
-            count: 0,
             day: i64::MIN,
             day_prefix: [0; 12],
         }
     }
 
-    fn date(&mut self, secs: i64) {
+    fn date(&mut self, out: &mut Vec<u8>, secs: i64) {
         let day = secs.div_euclid(86_400);
         if day != self.day {
             let full = format_wire_buf(secs);
@@ -83,8 +77,8 @@ impl PositionsWriter {
         }
         let rem = secs.rem_euclid(86_400) as u32;
         let (h, m, s) = (rem / 3600, rem / 60 % 60, rem % 60);
-        self.out.extend_from_slice(&self.day_prefix);
-        self.out.extend_from_slice(&[
+        out.extend_from_slice(&self.day_prefix);
+        out.extend_from_slice(&[
             b'0' + (h / 10) as u8,
             b'0' + (h % 10) as u8,
             b':',
@@ -98,14 +92,10 @@ impl PositionsWriter {
         ]);
     }
 
-    pub fn push(&mut self, r: &PositionRow) {
-        if self.count > 0 {
-            self.out.push(b',');
-        }
-        self.count += 1;
-        self.out.extend_from_slice(b"{\"date\":");
-        self.date(r.date.0);
-        let out = &mut self.out;
+    /// Writes one row as a JSON object.
+    pub fn row(&mut self, out: &mut Vec<u8>, r: &PositionRow) {
+        out.extend_from_slice(b"{\"date\":");
+        self.date(out, r.date.0);
         out.extend_from_slice(b",\"latitude\":");
         fixed(out, r.latitude, 6);
         out.extend_from_slice(b",\"longitude\":");
@@ -118,22 +108,67 @@ impl PositionsWriter {
         opt_fixed(out, r.heading, 1);
         out.push(b'}');
     }
+}
+
+/// The start of a series envelope, up to its first row.
+pub fn series_head(out: &mut Vec<u8>) {
+    out.extend_from_slice(b"{\"data\":{\"rows\":[");
+}
+
+/// The end of a series envelope after its `count` rows: `total` follows
+/// the rows (JSON members are unordered), since it is only known at the end.
+pub fn series_tail(out: &mut Vec<u8>, count: usize, id: i64, serial_number: &str, w: TimeWindow) {
+    let mut ibuf = itoa::Buffer::new();
+    out.extend_from_slice(b"],\"total\":");
+    out.extend_from_slice(ibuf.format(count).as_bytes());
+    out.extend_from_slice(b",\"id\":");
+    out.extend_from_slice(ibuf.format(id).as_bytes());
+    out.extend_from_slice(b",\"serialNumber\":");
+    // Escaped by serde; writing into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, serial_number);
+    out.extend_from_slice(b",\"since\":\"");
+    out.extend_from_slice(&format_wire_buf(w.since));
+    out.extend_from_slice(b"\",\"until\":\"");
+    out.extend_from_slice(&format_wire_buf(w.until));
+    let _ = out.write_all(b"\"}}");
+}
+
+/// A whole `/positions` envelope in memory, rows written as the simulator
+/// makes them (benches and tests; the sandbox streams, see `answers`).
+#[derive(Debug)]
+pub struct PositionsWriter {
+    out: Vec<u8>,
+    count: usize,
+    encoder: PositionEncoder,
+}
+
+impl Default for PositionsWriter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PositionsWriter {
+    pub fn new() -> Self {
+        let mut out = Vec::with_capacity(64 * 1024);
+        series_head(&mut out);
+        Self {
+            out,
+            count: 0,
+            encoder: PositionEncoder::new(),
+        }
+    }
+
+    pub fn push(&mut self, r: &PositionRow) {
+        if self.count > 0 {
+            self.out.push(b',');
+        }
+        self.count += 1;
+        self.encoder.row(&mut self.out, r);
+    }
 
     pub fn finish(mut self, id: i64, serial_number: &str, w: TimeWindow) -> Vec<u8> {
-        let mut ibuf = itoa::Buffer::new();
-        let out = &mut self.out;
-        out.extend_from_slice(b"],\"total\":");
-        out.extend_from_slice(ibuf.format(self.count).as_bytes());
-        out.extend_from_slice(b",\"id\":");
-        out.extend_from_slice(ibuf.format(id).as_bytes());
-        out.extend_from_slice(b",\"serialNumber\":");
-        // Escaped by serde; writing into a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut *out, serial_number);
-        out.extend_from_slice(b",\"since\":\"");
-        out.extend_from_slice(&format_wire_buf(w.since));
-        out.extend_from_slice(b"\",\"until\":\"");
-        out.extend_from_slice(&format_wire_buf(w.until));
-        let _ = out.write_all(b"\"}}");
+        series_tail(&mut self.out, self.count, id, serial_number, w);
         self.out
     }
 }

@@ -2,15 +2,18 @@
 //! deterministic simulator), for the app's first run, for tests and for
 //! scripts. It may use `api`'s wire types, never app, ui, worker or cache.
 
+pub mod answers;
 pub mod auth;
 pub mod catalog;
 pub mod chaos;
 pub mod clock;
 pub mod embedded;
 pub mod encode;
+mod files;
 pub mod routes;
 pub mod shared;
 pub mod simulate;
+pub mod stream;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -25,8 +28,12 @@ use auth::Auth;
 use catalog::{Store, StoreError};
 use chaos::{Chaos, ChaosConfig};
 pub use clock::{Clock, ManualClock};
+pub use routes::{
+    MAX_BODY_BYTES, MAX_EQUIPMENT_WINDOW_DAYS, MAX_FLEET_HISTORY_WINDOW_DAYS, MAX_NAME_CHARS,
+};
 use shared::Shared;
 use simulate::Simulator;
+use stream::HeavyWork;
 
 /// Default fleet size: a mixed fleet of about 60 machines.
 pub const DEFAULT_FLEET_SIZE: u64 = 60;
@@ -46,6 +53,9 @@ pub struct SandboxConfig {
     pub chaos: ChaosConfig,
     /// Compress answers with gzip when the client accepts it.
     pub gzip: bool,
+    /// Listen on an address beyond loopback, although the demo login is
+    /// public.
+    pub public: bool,
 }
 
 impl Default for SandboxConfig {
@@ -58,6 +68,7 @@ impl Default for SandboxConfig {
             token_ttl_secs: DEFAULT_TOKEN_TTL_SECS,
             chaos: ChaosConfig::default(),
             gzip: false,
+            public: false,
         }
     }
 }
@@ -91,17 +102,27 @@ impl SandboxConfig {
         self.gzip = on;
         self
     }
+    pub fn public(mut self, on: bool) -> Self {
+        self.public = on;
+        self
+    }
 
     /// Binds the listener and serves in the current tokio runtime.
     pub async fn start(self) -> Result<RunningSandbox, SandboxError> {
+        if !self.public && !self.listen.ip().to_canonical().is_loopback() {
+            return Err(SandboxError::NotLoopback(self.listen));
+        }
         let store = match &self.data_dir {
             Some(dir) => {
-                std::fs::create_dir_all(dir).map_err(|e| SandboxError::DataDir(dir.clone(), e))?;
-                Store::open(&dir.join("catalog.sqlite"))?
+                let catalog = dir.join("catalog.sqlite");
+                files::private_dir(dir)
+                    .and_then(|()| files::private_database(&catalog))
+                    .map_err(|e| SandboxError::DataDir(dir.clone(), e))?;
+                Store::open(&catalog)?
             }
             None => Store::in_memory()?,
         };
-        let key = store.secret("jwt_key", random_key)?;
+        let key = store.secret("jwt_key", || signing_key(getrandom::fill))?;
         let shared = Arc::new(Shared {
             sim: Simulator::new(self.fleet_size, self.clock.clone()),
             store,
@@ -111,6 +132,7 @@ impl SandboxConfig {
                 .is_active()
                 .then(|| Arc::new(Chaos::new(self.chaos.clone()))),
             requests: AtomicU64::new(0),
+            heavy: HeavyWork::for_this_machine(),
         });
         let listener = TcpListener::bind(self.listen)
             .await
@@ -143,26 +165,30 @@ impl SandboxConfig {
     }
 }
 
-fn random_key() -> Vec<u8> {
+/// A new signing key from the OS's randomness; there is no fallback, since
+/// a guessable key would let anyone sign tokens.
+fn signing_key(
+    fill: impl FnOnce(&mut [u8]) -> Result<(), getrandom::Error>,
+) -> Result<Vec<u8>, SandboxError> {
     let mut key = vec![0u8; 32];
-    if getrandom::fill(&mut key).is_err() {
-        // No OS randomness: fall back to the clock mixed well. The sandbox
-        // signs only its own demo tokens.
-        let seed =
-            simulate::machine::mix(std::process::id() as u64 ^ crate::api::time::now_secs() as u64);
-        for (i, b) in key.iter_mut().enumerate() {
-            *b = (simulate::machine::mix(seed ^ i as u64) & 0xFF) as u8;
-        }
-    }
-    key
+    fill(&mut key).map_err(SandboxError::NoRandomness)?;
+    Ok(key)
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
     #[error("cannot listen on {0}: {1}")]
     Bind(SocketAddr, std::io::Error),
-    #[error("cannot create the data directory {0}: {1}")]
+    #[error("cannot create the data directory {0} (or make it private): {1}")]
     DataDir(PathBuf, std::io::Error),
+    #[error(
+        "refusing to listen on {0}: the sandbox's login (demo/demo) is public, so anyone who \
+         can reach that address could use it; listen on 127.0.0.1, or pass --public to \
+         listen there anyway"
+    )]
+    NotLoopback(SocketAddr),
+    #[error("the system offers no randomness for the sandbox's signing key: {0}")]
+    NoRandomness(getrandom::Error),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("could not start the sandbox's runtime: {0}")]
@@ -215,5 +241,36 @@ impl Drop for RunningSandbox {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_randomness_no_key() {
+        let failed = signing_key(|_| Err(getrandom::Error::UNSUPPORTED));
+        assert!(
+            matches!(failed, Err(SandboxError::NoRandomness(_))),
+            "{failed:?}"
+        );
+        let key = signing_key(getrandom::fill).expect("this machine has randomness");
+        assert_eq!(key.len(), 32);
+        assert_ne!(key, signing_key(getrandom::fill).expect("again"));
+    }
+
+    #[tokio::test]
+    async fn only_loopback_unless_public() {
+        for addr in ["0.0.0.0:0", "[::]:0", "[::ffff:0.0.0.0]:0"] {
+            let addr: SocketAddr = addr.parse().expect("an address");
+            let refused = SandboxConfig::default().listen(addr).start().await;
+            assert!(
+                matches!(refused, Err(SandboxError::NotLoopback(_))),
+                "{addr}: {refused:?}"
+            );
+        }
+        let mapped: SocketAddr = "[::ffff:127.0.0.1]:0".parse().expect("an address");
+        assert!(mapped.ip().to_canonical().is_loopback());
     }
 }

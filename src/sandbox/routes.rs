@@ -6,26 +6,32 @@ use std::time::Instant;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::rejection::PathRejection;
-use axum::extract::{Path, RawQuery, Request, State};
+use axum::extract::rejection::{BytesRejection, PathRejection};
+use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch, post};
 use serde::Serialize;
 
+use super::answers::{self, Operation};
 use super::auth::Auth;
 use super::catalog::{StoreError, data_sources};
-use super::encode::PositionsWriter;
 use super::shared::Shared;
-use super::simulate::Machine;
-use super::simulate::series::Rows;
-use crate::api::DataKind;
+use super::stream::streamed;
 use crate::api::model::*;
-use crate::api::time::TimeWindow;
+use crate::api::time::{SECS_PER_DAY, TimeWindow};
 
 /// Header carrying the JWT on every request.
 pub const TOKEN_HEADER: &str = "x-access-token";
+/// The longest window one request for one machine may cover (D13).
+pub const MAX_EQUIPMENT_WINDOW_DAYS: i64 = 366;
+/// The longest window of one request for the fleet's history (D13).
+pub const MAX_FLEET_HISTORY_WINDOW_DAYS: i64 = 31;
+/// The largest request body read.
+pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+/// The longest `integrationName`, in characters.
+pub const MAX_NAME_CHARS: usize = 200;
 
 /// An error answer: a status and `{message}` (D3).
 #[derive(Debug)]
@@ -123,6 +129,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         )
         .fallback(unknown_route)
         .method_not_allowed_fallback(wrong_method)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn_with_state(
             shared.clone(),
             authenticate_and_log,
@@ -196,6 +203,17 @@ fn window(q: &HashMap<String, String>, now: i64) -> Result<TimeWindow, ApiError>
     .map_err(|e| ApiError::bad_request(format!("invalid time window: {e}")))
 }
 
+/// Refuses a window longer than `days`, the most `what` may cover.
+fn within_limit(w: TimeWindow, days: i64, what: &str) -> Result<(), ApiError> {
+    if w.until - w.since > days * SECS_PER_DAY {
+        return Err(ApiError::bad_request(format!(
+            "the window is longer than {days} days, the most one request {what} may cover: \
+             ask for it in pieces of at most {days} days"
+        )));
+    }
+    Ok(())
+}
+
 fn int_param(q: &HashMap<String, String>, name: &str, default: i64) -> Result<i64, ApiError> {
     match q.get(name) {
         None => Ok(default),
@@ -216,28 +234,68 @@ fn path_error(e: PathRejection) -> ApiError {
     ApiError::bad_request(format!("invalid path: {e}"))
 }
 
+/// The body, or 413 `{message}` when it is over [`MAX_BODY_BYTES`].
+fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "the request body is larger than the {} MB this service reads",
+                    MAX_BODY_BYTES / (1024 * 1024)
+                ),
+            )
+        } else {
+            ApiError::new(e.status(), "the request body could not be read")
+        }
+    })
+}
+
 /// Parses a JSON body. The error names what is wrong but never repeats
-/// string values from the body: they may be credentials (D11).
-fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body).map_err(|e| {
+/// values from the body: they may be credentials (D11).
+fn json_body<T: serde::de::DeserializeOwned>(
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
+    serde_json::from_slice(&body_bytes(body)?).map_err(|e| {
         ApiError::bad_request(format!(
             "malformed or incomplete JSON body: {}",
-            redact_quoted(&e.to_string())
+            redact_values(&e.to_string())
         ))
     })
 }
 
-fn redact_quoted(s: &str) -> String {
+/// Serde's message without the values it quotes: strings (`"..."`, with
+/// escapes) and numbers, booleans and characters (`` `...` ``). Field names
+/// (`` field `name` ``) and the punctuation JSON expects stay.
+fn redact_values(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let mut inside = false;
-    for c in s.chars() {
-        if c == '"' {
-            if !inside {
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
                 out.push_str("\"…\"");
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
             }
-            inside = !inside;
-        } else if !inside {
-            out.push(c);
+            '`' => {
+                let inner: String = chars.by_ref().take_while(|c| *c != '`').collect();
+                let punctuation = matches!(inner.as_str(), "," | ":" | "]" | "}" | "[" | "{");
+                out.push('`');
+                out.push_str(if out.ends_with("field `") || punctuation {
+                    &inner
+                } else {
+                    "…"
+                });
+                out.push('`');
+            }
+            c => out.push(c),
         }
     }
     out
@@ -255,8 +313,11 @@ async fn blocking<T: Send + 'static>(
 
 // --------------------------------------------------------------------- auth
 
-async fn login(State(shared): State<Arc<Shared>>, body: Bytes) -> ApiResult {
-    let req: LoginRequest = json_body(&body)?;
+async fn login(
+    State(shared): State<Arc<Shared>>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let req: LoginRequest = json_body(body)?;
     if !Auth::check_password(&req.username, req.password.expose()) {
         return Err(ApiError::unauthorized("invalid username or password"));
     }
@@ -268,29 +329,6 @@ async fn login(State(shared): State<Arc<Shared>>, body: Bytes) -> ApiResult {
 }
 
 // ------------------------------------------------------------------- fleet
-
-fn series_envelope<R: Serialize>(
-    m: &Machine,
-    w: TimeWindow,
-    rows: Vec<R>,
-) -> Result<Vec<u8>, serde_json::Error> {
-    let data = SeriesData {
-        total: rows.len() as i64,
-        rows,
-        id: m.id,
-        serial_number: m.serial_number.clone(),
-        since: Timestamp(w.since),
-        until: Timestamp(w.until),
-    };
-    serde_json::to_vec(&Envelope { data })
-}
-
-/// What `/v2/fleet/equipments/{id}/{kind}` can be.
-enum Operation {
-    Faults,
-    History,
-    Kind(DataKind),
-}
 
 async fn equipment_series(
     State(shared): State<Arc<Shared>>,
@@ -311,43 +349,21 @@ async fn equipment_series(
         };
     let sim_now = shared.sim.now();
     let w = window(&query_map(raw.as_deref()), sim_now)?;
+    within_limit(w, MAX_EQUIPMENT_WINDOW_DAYS, "for one machine")?;
     let m = shared
         .sim
         .machine(id)
         .ok_or_else(|| ApiError::not_found(format!("equipment {id} not found")))?;
-    let body = blocking(move || -> Result<Vec<u8>, serde_json::Error> {
-        let sim = &shared.sim;
-        match op {
-            Operation::Faults => series_envelope(&m, w, sim.faults(&m, w)),
-            Operation::History => serde_json::to_vec(&Envelope {
-                data: sim.history(&m, w),
-            }),
-            Operation::Kind(DataKind::Positions) => {
-                let mut writer = PositionsWriter::new();
-                sim.for_each_position(&m, w, |r| writer.push(&r));
-                Ok(writer.finish(m.id, &m.serial_number, w))
-            }
-            Operation::Kind(kind) => match sim.kind_rows(&m, kind, w) {
-                Rows::Positions(r) => Ok(super::encode::positions_envelope(
-                    m.id,
-                    &m.serial_number,
-                    w,
-                    &r,
-                )),
-                Rows::Activities(r) => series_envelope(&m, w, r),
-                Rows::DailyUsages(r) => series_envelope(&m, w, r),
-                Rows::Values(r) => series_envelope(&m, w, r),
-            },
-        }
-    })
-    .await?
-    .map_err(|e| ApiError::internal(format!("serialising the response failed: {e}")))?;
-    Ok(bytes_response(StatusCode::OK, body))
+    let turn = heavy_turn(&shared).await?;
+    Ok(streamed(turn, move |out| {
+        answers::equipment(&shared.sim, &m, op, w, out)
+    }))
 }
 
 async fn fleet_history(State(shared): State<Arc<Shared>>, RawQuery(raw): RawQuery) -> ApiResult {
     let q = query_map(raw.as_deref());
     let w = window(&q, shared.sim.now())?;
+    within_limit(w, MAX_FLEET_HISTORY_WINDOW_DAYS, "for the fleet's history")?;
     let limit = int_param(&q, "limit", 20)?;
     let offset = int_param(&q, "offset", 0)?;
     if !(1..=50).contains(&limit) {
@@ -360,24 +376,18 @@ async fn fleet_history(State(shared): State<Arc<Shared>>, RawQuery(raw): RawQuer
             "offset must not be negative, got {offset}"
         )));
     }
-    let body = blocking(move || {
-        let sim = &shared.sim;
-        let size = sim.fleet_size() as i64;
-        let rows = (offset..(offset + limit).min(size))
-            .filter_map(|i| sim.machine(super::simulate::FIRST_ID + i))
-            .map(|m| sim.fleet_equipment(&m, w))
-            .collect();
-        let data = FleetHistory {
-            total: size.min(i64::from(i32::MAX)) as i32,
-            since: Timestamp(w.since),
-            until: Timestamp(w.until),
-            rows,
-        };
-        serde_json::to_vec(&Envelope { data })
+    let turn = heavy_turn(&shared).await?;
+    Ok(streamed(turn, move |out| {
+        answers::fleet_history(&shared.sim, w, offset, limit, out)
+    }))
+}
+
+/// Waits for a turn of the heavy work: requests beyond the bound queue.
+async fn heavy_turn(shared: &Shared) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+    shared.heavy.turn().await.map_err(|e| {
+        tracing::error!("heavy work queue: {e}");
+        ApiError::internal("the request could not be queued")
     })
-    .await?
-    .map_err(|e| ApiError::internal(format!("serialising the response failed: {e}")))?;
-    Ok(bytes_response(StatusCode::OK, body))
 }
 
 // ----------------------------------------------------------------- catalog
@@ -444,6 +454,17 @@ fn check_name(name: &str) -> Result<(), ApiError> {
     if name.trim().is_empty() {
         return Err(ApiError::bad_request("integrationName must not be empty"));
     }
+    let chars = name.chars().count();
+    if chars > MAX_NAME_CHARS {
+        return Err(ApiError::bad_request(format!(
+            "integrationName must be at most {MAX_NAME_CHARS} characters, got {chars}"
+        )));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(
+            "integrationName must not contain control characters",
+        ));
+    }
     Ok(())
 }
 
@@ -454,8 +475,11 @@ fn source_by_code(code: &str) -> Result<DataSource, ApiError> {
         .ok_or_else(|| ApiError::bad_request(format!("unknown dataSourceCode '{code}'")))
 }
 
-async fn create_integration(State(shared): State<Arc<Shared>>, body: Bytes) -> ApiResult {
-    let req: CreateIntegration = json_body(&body)?;
+async fn create_integration(
+    State(shared): State<Arc<Shared>>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let req: CreateIntegration = json_body(body)?;
     check_name(&req.integration_name)?;
     let source = source_by_code(&req.data_source_code)?;
     check_credentials(&source, &req.integration_credentials)?;
@@ -479,11 +503,11 @@ async fn create_integration(State(shared): State<Arc<Shared>>, body: Bytes) -> A
 async fn update_integration(
     State(shared): State<Arc<Shared>>,
     path: Result<Path<String>, PathRejection>,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let Path(raw) = path.map_err(path_error)?;
     let id = parse_id(&raw, "integrationId")?;
-    let req: UpdateIntegration = json_body(&body)?;
+    let req: UpdateIntegration = json_body(body)?;
     check_name(&req.integration_name)?;
     let name = req.integration_name.trim().to_owned();
     let store_name = name.clone();
@@ -554,14 +578,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn quoted_values_are_redacted_from_errors() {
-        let msg =
-            redact_quoted(r#"invalid type: string "hunter2", expected a map at line 1 column 30"#);
-        assert!(!msg.contains("hunter2"), "{msg}");
-        assert!(msg.contains("expected a map"));
-        assert_eq!(
-            redact_quoted("missing field `integrationName`"),
-            "missing field `integrationName`"
-        );
+    fn values_are_redacted_from_errors() {
+        for (serde_says, secret) in [
+            (
+                r#"invalid type: string "hunter2", expected a map at line 1 column 30"#,
+                "hunter2",
+            ),
+            (
+                r#"invalid type: string "a\"hunter2\"b", expected a map at line 1 column 30"#,
+                "hunter2",
+            ),
+            (
+                "invalid type: integer `12345`, expected a string at line 1 column 9",
+                "12345",
+            ),
+            (
+                "invalid type: floating point `1.5e300`, expected a string",
+                "1.5e300",
+            ),
+            ("invalid type: boolean `true`, expected a string", "true"),
+            ("invalid value: character `x`, expected a digit", "`x`"),
+        ] {
+            let msg = redact_values(serde_says);
+            assert!(!msg.contains(secret), "{serde_says} -> {msg}");
+            assert!(msg.starts_with("invalid"), "{msg}");
+            assert!(msg.contains("expected a"), "{msg}");
+        }
+        // What is not a value stays.
+        for plain in [
+            "missing field `integrationName`",
+            "duplicate field `password` at line 1 column 40",
+            "expected `,` or `}` at line 1 column 12",
+            "EOF while parsing an object at line 1 column 5",
+        ] {
+            assert_eq!(redact_values(plain), plain);
+        }
     }
 }

@@ -1,5 +1,5 @@
 //! The state every request handler shares: the simulator, the catalog
-//! store, the token signer and the fault injector.
+//! store, the token signer, the fault injector and the heavy work's turns.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
@@ -8,6 +8,7 @@ use super::auth::Auth;
 use super::catalog::Store;
 use super::chaos::Chaos;
 use super::simulate::Simulator;
+use super::stream::HeavyWork;
 
 /// State shared by all handlers.
 #[derive(Debug)]
@@ -18,4 +19,6 @@ pub struct Shared {
     pub chaos: Option<Arc<Chaos>>,
     /// Requests received, for tests that check what a client sent.
     pub requests: AtomicU64,
+    /// Turns for the series and history operations.
+    pub heavy: HeavyWork,
 }

@@ -2,7 +2,7 @@
 //! single-kind rows (fuel, CO2, distance, loads, payload, energy, ...).
 
 use super::figures::{co2_kg, counters, load_factor};
-use super::rows::{KindRow, Val, hours, r1, r2};
+use super::rows::{Flow, KindRow, Val, hours, r1, r2};
 use super::walk::has_day_start;
 use crate::api::DataKind;
 use crate::api::model::*;
@@ -13,15 +13,29 @@ use crate::sandbox::simulate::{DayCtx, Simulator};
 impl Simulator {
     pub fn daily_usages(&self, m: &Machine, w: TimeWindow) -> Vec<DailyUsageRow> {
         let mut rows = Vec::new();
+        let _ = self.try_for_each_daily_usage(m, w, |r| {
+            rows.push(r);
+            Flow::Continue(())
+        });
+        rows
+    }
+
+    /// Daily usages in time order, handed to `emit` as they are made.
+    pub fn try_for_each_daily_usage(
+        &self,
+        m: &Machine,
+        w: TimeWindow,
+        mut emit: impl FnMut(DailyUsageRow) -> Flow,
+    ) -> Flow {
         if !has_day_start(w) {
-            return rows;
+            return Flow::Continue(());
         }
         self.walk_days(m, w, true, |ctx| {
             if self.in_window(w, ctx.day_start()) {
-                rows.push(daily_usage_row(ctx));
+                emit(daily_usage_row(ctx))?;
             }
-        });
-        rows
+            Flow::Continue(())
+        })
     }
 }
 

@@ -1,6 +1,7 @@
 //! Fault codes: a few a day on machines with a recurring problem, rarely on
 //! the rest, at times that do not move as the clock advances.
 
+use super::rows::Flow;
 use crate::api::model::{FaultRow, Timestamp};
 use crate::api::time::{SECS_PER_DAY, TimeWindow};
 use crate::sandbox::simulate::Simulator;
@@ -11,6 +12,21 @@ use crate::sandbox::simulate::machine::{Machine, hash3, unit};
 
 impl Simulator {
     pub fn faults(&self, m: &Machine, w: TimeWindow) -> Vec<FaultRow> {
+        let mut rows = Vec::new();
+        let _ = self.try_for_each_fault(m, w, |r| {
+            rows.push(r);
+            Flow::Continue(())
+        });
+        rows
+    }
+
+    /// Faults in time order, handed to `emit` as each day's are made.
+    pub fn try_for_each_fault(
+        &self,
+        m: &Machine,
+        w: TimeWindow,
+        mut emit: impl FnMut(FaultRow) -> Flow,
+    ) -> Flow {
         let now = self.now();
         let first = w.since.div_euclid(SECS_PER_DAY).max(m.commissioned_day);
         let last = w.until.min(now).div_euclid(SECS_PER_DAY);
@@ -25,7 +41,6 @@ impl Simulator {
         } else {
             DIESEL_FAULTS
         };
-        let mut rows = Vec::new();
         for day in first..=last {
             if !m.is_working_day(day) {
                 continue;
@@ -57,8 +72,10 @@ impl Simulator {
                 })
                 .collect();
             day_rows.sort_by_key(|r| r.date);
-            rows.extend(day_rows);
+            for r in day_rows {
+                emit(r)?;
+            }
         }
-        rows
+        Flow::Continue(())
     }
 }

@@ -1,7 +1,7 @@
 //! The composite operations: an equipment's history and an equipment of
 //! the deprecated fleet history, assembled from the other row families.
 
-use super::rows::{Rows, Val};
+use super::rows::{Flow, Val};
 use crate::api::DataKind;
 use crate::api::model::*;
 use crate::api::time::TimeWindow;
@@ -76,34 +76,54 @@ impl Simulator {
     }
 
     fn fuel_remainings(&self, m: &Machine, w: TimeWindow) -> Vec<FuelRemainingRow> {
-        match self.kind_rows(m, DataKind::FuelRemaining, w) {
-            Rows::Values(rows) => rows
-                .into_iter()
-                .filter_map(|r| match r.get("percent") {
-                    Some(Val::F(percent)) => Some(FuelRemainingRow {
-                        percent,
-                        date: Timestamp(r.date),
-                    }),
-                    _ => None,
-                })
-                .collect(),
-            _ => Vec::new(),
-        }
+        let mut rows = Vec::new();
+        let _ = self.try_for_each_fuel_remaining(m, w, |r| {
+            rows.push(r);
+            Flow::Continue(())
+        });
+        rows
     }
 
     fn engine_conditions(&self, m: &Machine, w: TimeWindow) -> Vec<EngineConditionRow> {
-        match self.kind_rows(m, DataKind::EngineCondition, w) {
-            Rows::Values(rows) => rows
-                .into_iter()
-                .filter_map(|r| match r.get("running") {
-                    Some(Val::B(running)) => Some(EngineConditionRow {
-                        running,
-                        date: Timestamp(r.date),
-                    }),
-                    _ => None,
-                })
-                .collect(),
-            _ => Vec::new(),
-        }
+        let mut rows = Vec::new();
+        let _ = self.try_for_each_engine_condition(m, w, |r| {
+            rows.push(r);
+            Flow::Continue(())
+        });
+        rows
+    }
+
+    /// The history's fuel levels, handed to `emit` as they are made.
+    pub fn try_for_each_fuel_remaining(
+        &self,
+        m: &Machine,
+        w: TimeWindow,
+        mut emit: impl FnMut(FuelRemainingRow) -> Flow,
+    ) -> Flow {
+        self.try_for_each_value_row(m, DataKind::FuelRemaining, w, |r| match r.get("percent") {
+            Some(Val::F(percent)) => emit(FuelRemainingRow {
+                percent,
+                date: Timestamp(r.date),
+            }),
+            _ => Flow::Continue(()),
+        })
+    }
+
+    /// The history's engine starts and stops, handed to `emit` as they are made.
+    pub fn try_for_each_engine_condition(
+        &self,
+        m: &Machine,
+        w: TimeWindow,
+        mut emit: impl FnMut(EngineConditionRow) -> Flow,
+    ) -> Flow {
+        self.try_for_each_value_row(m, DataKind::EngineCondition, w, |r| {
+            match r.get("running") {
+                Some(Val::B(running)) => emit(EngineConditionRow {
+                    running,
+                    date: Timestamp(r.date),
+                }),
+                _ => Flow::Continue(()),
+            }
+        })
     }
 }

@@ -15,6 +15,6 @@ mod rows;
 mod values;
 mod walk;
 
-pub use rows::{KindRow, Rows, Val};
+pub use rows::{Flow, KindRow, Rows, Val};
 
 pub use values::supports;

@@ -1,7 +1,7 @@
 //! Positions and activities (moves): the day plans' tracks read at the
 //! instants the machine's feed reports.
 
-use super::rows::r1;
+use super::rows::{Flow, r1};
 use crate::api::model::{ActivityRow, PositionRow, Timestamp};
 use crate::api::time::{SECS_PER_DAY, TimeWindow};
 use crate::sandbox::simulate::day::{Cumulative, SegKind};
@@ -17,42 +17,56 @@ impl Simulator {
 
     /// Positions in time order, handed to `emit` as they are made.
     pub fn for_each_position(&self, m: &Machine, w: TimeWindow, mut emit: impl FnMut(PositionRow)) {
+        let _ = self.try_for_each_position(m, w, |r| {
+            emit(r);
+            Flow::Continue(())
+        });
+    }
+
+    /// [`Self::for_each_position`] until `emit` says stop.
+    pub fn try_for_each_position(
+        &self,
+        m: &Machine,
+        w: TimeWindow,
+        mut emit: impl FnMut(PositionRow) -> Flow,
+    ) -> Flow {
         let now = self.now();
         let first = w.since.div_euclid(SECS_PER_DAY).max(m.commissioned_day);
         let last = w.until.min(now).div_euclid(SECS_PER_DAY);
         // Positions need only the plans, not the running sums.
         for day in first..=last {
-            let plan = m.plan(day, now);
-            let ctx = DayCtx {
-                m,
-                plan,
-                before: Cumulative::default(),
-                refuel: None,
-                fuel_at_start: 0.0,
-            };
+            let ctx = plan_only(m, day, now);
             let mut track = ctx.plan.track();
             for t in position_instants(&ctx) {
                 if self.in_window(w, t) {
-                    emit(position_row(m, track.at(t), t));
+                    emit(position_row(m, track.at(t), t))?;
                 }
             }
         }
+        Flow::Continue(())
     }
 
     pub fn activities(&self, m: &Machine, w: TimeWindow) -> Vec<ActivityRow> {
         let mut rows = Vec::new();
+        let _ = self.try_for_each_activity(m, w, |r| {
+            rows.push(r);
+            Flow::Continue(())
+        });
+        rows
+    }
+
+    /// Activities in time order, handed to `emit` as they are made.
+    pub fn try_for_each_activity(
+        &self,
+        m: &Machine,
+        w: TimeWindow,
+        mut emit: impl FnMut(ActivityRow) -> Flow,
+    ) -> Flow {
         let now = self.now();
         let first = w.since.div_euclid(SECS_PER_DAY).max(m.commissioned_day);
         let last = w.until.min(now).div_euclid(SECS_PER_DAY);
         for day in first..=last {
-            let plan = m.plan(day, now);
-            let ctx = DayCtx {
-                m,
-                plan,
-                before: Cumulative::default(),
-                refuel: None,
-                fuel_at_start: 0.0,
-            };
+            let ctx = plan_only(m, day, now);
             let instants = position_instants(&ctx);
             for g in ctx.plan.segments() {
                 if !matches!(g.kind, SegKind::Move { .. }) || !self.in_window(w, g.start) {
@@ -69,17 +83,28 @@ impl Simulator {
                 let (Some(first), Some(last)) = (points.first(), points.last()) else {
                     continue;
                 };
-                rows.push(ActivityRow {
+                emit(ActivityRow {
                     date_start: Timestamp(g.start),
                     date_stop: Timestamp(g.stop),
                     distance_meters: r1(distance_m),
                     average_speed_km_h: r1(distance_m / secs * 3.6),
                     first_position_address: address(*first),
                     last_position_address: address(*last),
-                });
+                })?;
             }
         }
-        rows
+        Flow::Continue(())
+    }
+}
+
+/// A day's plan without the running sums (positions and moves need none).
+fn plan_only(m: &Machine, day: i64, now: i64) -> DayCtx<'_> {
+    DayCtx {
+        m,
+        plan: m.plan(day, now),
+        before: Cumulative::default(),
+        refuel: None,
+        fuel_at_start: 0.0,
     }
 }
 

@@ -1,10 +1,16 @@
 //! The shapes a data-kind request answers with: [`Rows`], and [`KindRow`]
 //! for the kinds of a single value, with the rounding every value gets.
 
+use std::ops::ControlFlow;
+
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::api::model::{ActivityRow, DailyUsageRow, PositionRow, Timestamp};
 use crate::sandbox::simulate::machine::round_to;
+
+/// What a consumer of rows answers to each: go on, or stop (its reader
+/// has gone), so a long window is not generated for nobody.
+pub type Flow = ControlFlow<()>;
 
 /// One value of a data-kind row.
 #[derive(Debug, Clone, Copy, PartialEq)]

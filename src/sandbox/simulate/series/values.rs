@@ -3,7 +3,7 @@
 
 use super::daily::daily_value_row;
 use super::figures::counters;
-use super::rows::{KindRow, Rows, Val, r1, r2};
+use super::rows::{Flow, KindRow, Rows, Val, r1, r2};
 use super::walk::has_day_start;
 use crate::api::DataKind;
 use crate::api::time::{SECS_PER_DAY, TimeWindow};
@@ -38,26 +38,50 @@ impl Simulator {
             _ => {}
         }
         let mut rows = Vec::new();
-        if !supports(m, kind) || (kind.is_daily() && !has_day_start(w)) {
-            return Rows::Values(rows);
+        let _ = self.try_for_each_value_row(m, kind, w, |r| {
+            rows.push(r);
+            Flow::Continue(())
+        });
+        Rows::Values(rows)
+    }
+
+    /// Rows of a kind of a single value (not positions, activities or
+    /// daily usages, which have their own rows) in time order, handed to
+    /// `emit` as they are made.
+    pub fn try_for_each_value_row(
+        &self,
+        m: &Machine,
+        kind: DataKind,
+        w: TimeWindow,
+        mut emit: impl FnMut(KindRow) -> Flow,
+    ) -> Flow {
+        if matches!(
+            kind,
+            DataKind::Positions | DataKind::Activities | DataKind::DailyUsages
+        ) || !supports(m, kind)
+            || (kind.is_daily() && !has_day_start(w))
+        {
+            return Flow::Continue(());
         }
         self.walk_days(m, w, needs_sums(kind), |ctx| {
             if kind.is_daily() {
-                if self.in_window(w, ctx.day_start()) {
-                    rows.extend(daily_value_row(ctx, kind));
+                if self.in_window(w, ctx.day_start())
+                    && let Some(row) = daily_value_row(ctx, kind)
+                {
+                    emit(row)?;
                 }
-                return;
+                return Flow::Continue(());
             }
             if kind == DataKind::EngineCondition {
                 for s in &ctx.plan.sessions {
                     let events = [(s.start, false), (s.stop, true)];
                     for (t, running) in events.into_iter().take(if s.stopped { 2 } else { 1 }) {
                         if self.in_window(w, t) {
-                            rows.push(KindRow::new(t).with("running", Val::B(running)));
+                            emit(KindRow::new(t).with("running", Val::B(running)))?;
                         }
                     }
                 }
-                return;
+                return Flow::Continue(());
             }
             let mut instants = Vec::new();
             if !matches!(kind, DataKind::EvChargingRate) {
@@ -67,12 +91,14 @@ impl Simulator {
                 instants.extend(charge_instants(ctx));
             }
             for t in instants {
-                if self.in_window(w, t) {
-                    rows.extend(instant_value_row(ctx, kind, t));
+                if self.in_window(w, t)
+                    && let Some(row) = instant_value_row(ctx, kind, t)
+                {
+                    emit(row)?;
                 }
             }
-        });
-        Rows::Values(rows)
+            Flow::Continue(())
+        })
     }
 }
 

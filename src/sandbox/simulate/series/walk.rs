@@ -2,32 +2,34 @@
 //! window and have begun, with the running sums carried from one day to the
 //! next rather than recomputed.
 
+use super::rows::Flow;
 use crate::api::time::{SECS_PER_DAY, TimeWindow};
 use crate::sandbox::simulate::machine::Machine;
 use crate::sandbox::simulate::{DayCtx, Simulator, is_refuel_day};
 
 impl Simulator {
     /// Calls `f` for each day of `m` that overlaps `w` and has begun, with
-    /// the running sums carried forward instead of recomputed per day.
+    /// the running sums carried forward instead of recomputed per day,
+    /// until `f` says stop.
     pub(super) fn walk_days(
         &self,
         m: &Machine,
         w: TimeWindow,
         sums: bool,
-        mut f: impl FnMut(&DayCtx),
-    ) {
+        mut f: impl FnMut(&DayCtx) -> Flow,
+    ) -> Flow {
         let now = self.now();
         let first = w.since.div_euclid(SECS_PER_DAY).max(m.commissioned_day);
         let last = w.until.min(now).div_euclid(SECS_PER_DAY);
         if first > last {
-            return;
+            return Flow::Continue(());
         }
         let mut ctx = self.day_context(m, first, now, sums);
         loop {
-            f(&ctx);
+            f(&ctx)?;
             let day = ctx.plan.day + 1;
             if day > last {
-                break;
+                return Flow::Continue(());
             }
             let totals = ctx.day_totals();
             let fuel_at_start = if ctx.refuel.is_some() {
