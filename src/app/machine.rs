@@ -46,8 +46,7 @@ pub fn custom_window_refusal(first_day: i64, last_day: i64) -> Option<String> {
     let days = (last_day - first_day).abs() + 1;
     (days > MAX_WINDOW_DAYS).then(|| {
         format!(
-            "{days} days is longer than fleetview fetches at once ({MAX_WINDOW_DAYS} days, ten years): \
-             choose a later first day or an earlier last day."
+            "{days} days is longer than fleetview fetches at once ({MAX_WINDOW_DAYS} days, ten years)."
         )
     })
 }

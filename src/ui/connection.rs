@@ -116,7 +116,7 @@ fn connections_window_ui(
     if state.conn.embedded.is_some() {
         let active = state.conn.current.embedded;
         ui.horizontal(|ui| {
-            ui.label(if active { "(in use)" } else { "" });
+            in_use_ui(ui, active);
             if ui
                 .selectable_label(
                     active,
@@ -132,7 +132,7 @@ fn connections_window_ui(
     for (i, p) in state.conn.profiles.iter().enumerate() {
         let active = state.conn.active_profile == Some(i) && !state.conn.current.embedded;
         ui.horizontal(|ui| {
-            ui.label(if active { "(in use)" } else { "" });
+            in_use_ui(ui, active);
             ui.label(egui::RichText::new(&p.name).strong());
             ui.label(egui::RichText::new(p.url()).small().weak());
             if ui.small_button("Edit").clicked() {
@@ -147,6 +147,20 @@ fn connections_window_ui(
                     .into(),
                 );
             }
+        });
+    }
+    // A new profile has its row while it is edited, so saving it adds
+    // none and moves no button under the mouse.
+    if let Some((None, p)) = &view.editing {
+        ui.horizontal(|ui| {
+            in_use_ui(ui, false);
+            let name = if p.name.trim().is_empty() {
+                "New profile"
+            } else {
+                p.name.as_str()
+            };
+            ui.label(egui::RichText::new(name).strong());
+            ui.label(egui::RichText::new("not saved yet").small().weak());
         });
     }
     if ui.button("New profile").clicked() {
@@ -280,6 +294,13 @@ fn connections_window_ui(
         None => {}
     }
     token_note_ui(ui, state);
+}
+
+/// The mark of the service in use, as wide whether shown or not, so a row's
+/// buttons stay put when another service is chosen.
+fn in_use_ui(ui: &mut egui::Ui, active: bool) {
+    let size = egui::vec2(theme::IN_USE_WIDTH, ui.spacing().interact_size.y);
+    ui.add_sized(size, egui::Label::new(if active { "(in use)" } else { "" }));
 }
 
 /// Where the last token stored went (keychain, or memory for the session).

@@ -113,24 +113,6 @@ pub fn equipment_ui(
         ui.colored_label(theme::ERROR, e);
     }
 
-    if !state.machine.recent.is_empty() {
-        ui.label(egui::RichText::new("Recently viewed").strong());
-        ui.horizontal_wrapped(|ui| {
-            for id in &state.machine.recent {
-                let name = fleet
-                    .known_name(*id)
-                    .map_or_else(|| id.to_string(), short_name);
-                if ui
-                    .small_button(name)
-                    .on_hover_text(format!("Equipment {id}"))
-                    .clicked()
-                {
-                    actions.push(MachineAction::Select(*id).into());
-                }
-            }
-        });
-    }
-
     view.refresh_filter(state);
     ui.label(format!(
         "{} of {} shown",
@@ -138,6 +120,29 @@ pub fn equipment_ui(
         fleet.equipments.len()
     ));
     ui.separator();
+    // Below the list, not above it: the first machine picked added this
+    // block above the list and moved every row under the mouse.
+    if !state.machine.recent.is_empty() {
+        egui::Panel::bottom("recent_machines")
+            .resizable(false)
+            .show(ui, |ui| {
+                ui.label(egui::RichText::new("Recently viewed").strong());
+                ui.horizontal_wrapped(|ui| {
+                    for id in &state.machine.recent {
+                        let name = fleet
+                            .known_name(*id)
+                            .map_or_else(|| id.to_string(), short_name);
+                        if ui
+                            .small_button(name)
+                            .on_hover_text(format!("Equipment {id}"))
+                            .clicked()
+                        {
+                            actions.push(MachineAction::Select(*id).into());
+                        }
+                    }
+                });
+            });
+    }
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .show_rows(ui, theme::ROW_HEIGHT, view.filtered.len(), |ui, range| {

@@ -7,8 +7,27 @@ use crate::app::{Action, AppState, Level};
 
 pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<Action>) {
     // One line, whatever is in flight: a bar that wrapped grew and moved
-    // the page above it.
+    // the page above it. The service's address is laid out first, on the
+    // right, and the rest is cut short before it (they were drawn over
+    // each other).
     ui.horizontal(|ui| {
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.label(
+                egui::RichText::new(&state.conn.current.base_url)
+                    .small()
+                    .weak(),
+            );
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                activity_ui(ui, state, now, actions);
+            });
+        });
+    });
+}
+
+/// What the app is doing, left to right: offline, the fleet, fetches and
+/// exports, or "Ready".
+fn activity_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<Action>) {
+    {
         if let Some(o) = &state.conn.offline {
             let age = o.data_fetched_at.map_or_else(
                 || "nothing cached for this view".to_owned(),
@@ -63,28 +82,25 @@ pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mu
                 busy.push((pending.1.to_owned(), "waiting".to_owned()));
             }
         }
-        for what in state.exports.describe_under_way() {
-            ui.spinner();
-            ui.label(format!("Exporting {what}"));
-        }
-        if busy.is_empty() {
-            if state.exports.under_way.is_empty() {
-                ui.label("Ready");
-            }
+        let mut doing: Vec<String> = state
+            .exports
+            .describe_under_way()
+            .map(|what| format!("Exporting {what}"))
+            .collect();
+        doing.extend(
+            busy.into_iter()
+                .map(|(what, how)| format!("Fetching {what}: {how}")),
+        );
+        if doing.is_empty() {
+            ui.label("Ready");
         } else {
             ui.spinner();
-            for (what, how) in busy {
-                ui.label(format!("Fetching {what}: {how}"));
-            }
+            // All of it on hover, where the line is too short.
+            let all = doing.join("; ");
+            ui.add(egui::Label::new(all.clone()).truncate())
+                .on_hover_text(all.replace("; ", "\n"));
         }
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            ui.label(
-                egui::RichText::new(&state.conn.current.base_url)
-                    .small()
-                    .weak(),
-            );
-        });
-    });
+    }
 }
 
 /// Notices as toasts stacked in the bottom right corner, over the page:

@@ -68,10 +68,6 @@ pub fn window_ui(
                     );
                 }
             }
-            // Days picked but refused: the window stays, and the note says why.
-            if let Some(note) = custom_window_refusal(to_day(a), to_day(b)) {
-                ui.colored_label(theme::ERROR, note);
-            }
         } else {
             view.editing = None;
         }
@@ -97,16 +93,30 @@ pub fn window_ui(
     } else {
         ""
     };
-    ui.label(
-        egui::RichText::new(format!(
-            "since {} until {} sent to the service (UTC, {days} days); times below in {}{utc_days}",
-            format_wire(w.since),
-            format_wire(w.until),
+    let sent = format!(
+        "since {} until {} sent to the service (UTC, {days} days)",
+        format_wire(w.since),
+        format_wire(w.until),
+    );
+    // Days picked but refused: the window stays, and this line, always
+    // there, says why in place of the zone (a line of its own pushed the
+    // whole page down).
+    let refused = view
+        .editing
+        .filter(|_| state.machine.preset == Preset::Custom)
+        .and_then(|(a, b)| custom_window_refusal(to_day(a), to_day(b)));
+    let line = match refused {
+        Some(note) => egui::RichText::new(format!("{note} Still {sent}."))
+            .small()
+            .color(theme::ERROR),
+        None => egui::RichText::new(format!(
+            "{sent}; times below in {}{utc_days}",
             theme::zone_label(state.local_time)
         ))
         .small()
         .weak(),
-    );
+    };
+    ui.add(egui::Label::new(line).truncate());
 }
 
 #[cfg(test)]

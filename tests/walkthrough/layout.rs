@@ -426,7 +426,8 @@ fn the_activities_last_column_fits_or_scrolls_into_view() {
 /// background, and the note saying where it went appeared above the
 /// editor, moving *Save and connect* down a line just as the user went
 /// for it (the click then hit nothing). Lines that arrive later appear
-/// below the buttons.
+/// below the buttons; a new profile has its row in the list while edited,
+/// so saving it (which added the row above the form) moves nothing either.
 #[test]
 fn the_token_note_moves_no_button() {
     let rt = tokio::runtime::Runtime::new().expect("runtime");
@@ -434,11 +435,16 @@ fn the_token_note_moves_no_button() {
     let mut h = harness(embedded());
     wait_until(&mut h, "the embedded fleet", fleet_of(60));
     new_profile(&mut h, "Test service", &service.base, Some(&service.token));
-    h.get_by_label("Save").click();
-    // The click's frame, then the next one shows the profile saved in the
-    // list; the keychain answers later.
     h.run_steps(2);
     let before = h.get_by_label("Save and connect").rect();
+    h.get_by_label("Save").click();
+    // The profile saved takes the row it had while edited.
+    h.run_steps(2);
+    assert_eq!(
+        h.get_by_label("Save and connect").rect(),
+        before,
+        "saving moves no button"
+    );
     wait_until(&mut h, "the token stored", |app| {
         app.state().conn.token_note.is_some()
     });
@@ -448,4 +454,62 @@ fn the_token_note_moves_no_button() {
         before,
         "the button stays where it was"
     );
+}
+
+/// Item 7, found under Xvfb: the first machine picked added "Recently
+/// viewed" above the list, moving every row down under the mouse (a quick
+/// second click opened the machine below). The list stays put.
+#[test]
+fn picking_a_machine_moves_no_row_of_the_list() {
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the fleet", fleet_of(60));
+    let first = common::ui::equipment_name(h.state(), 1003);
+    let second = common::ui::equipment_name(h.state(), 1004);
+    let row = h.get_by_label(&second).rect();
+    h.get_by_label(&first).click();
+    h.run_steps(3);
+    assert_eq!(h.state().state().selected(), Some(1003));
+    h.get_by_label("Recently viewed");
+    assert_eq!(h.get_by_label(&second).rect(), row, "the rows stay put");
+}
+
+/// Found under Xvfb: while a window loads, the status bar's fetches ran
+/// under the service's address at its right end. At 1000x700, with every
+/// answer slowed so the fetches show, the two never overlap.
+#[test]
+fn the_status_bar_never_draws_over_the_address() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let chaos =
+        fleetview::sandbox::chaos::ChaosConfig::parse("latency_ms=400,latency=1").expect("spec");
+    let sb = rt.block_on(common::start_with(common::fixed_config().chaos(chaos)));
+    let options = AppOptions {
+        service: Some(fleetview::shell::ServiceOptions {
+            base_url: sb.base.clone(),
+            token: Some(fleetview::api::model::SecretValue::new(sb.token.clone())),
+            allow_insecure_http: false,
+        }),
+        ..embedded()
+    };
+    let mut h = small_harness(options);
+    wait_until(&mut h, "the fleet", fleet_of(60));
+    let name = common::ui::equipment_name(h.state(), 1003);
+    h.get_by_label(&name).click();
+    h.run_steps(3);
+    let busy: Vec<egui::Rect> = h
+        .query_all(egui_kittest::kittest::By::new().label_contains("Fetching "))
+        .map(|n| n.rect())
+        .collect();
+    assert!(!busy.is_empty(), "the fetches are shown");
+    let address = h
+        .get_all_by_label(sb.base.trim_end_matches('/'))
+        .chain(h.get_all_by_label(&sb.base))
+        .last()
+        .expect("the address in the status bar")
+        .rect();
+    for rect in busy {
+        assert!(
+            rect.right() <= address.left(),
+            "{rect:?} runs into the address at {address:?}"
+        );
+    }
 }

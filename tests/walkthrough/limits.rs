@@ -28,6 +28,7 @@ fn a_custom_window_over_ten_years_is_refused_in_the_pickers() {
     h.run_steps(3);
     let days = h.state().state().machine.custom_days;
     let sent = h.state().state().selected_window();
+    let page = h.get_by_label("Machine history").rect();
     press(&mut h, &picker_label(days.0, 0));
     h.run_steps(2);
     // Eleven years back, a year at a time, as a user would.
@@ -45,6 +46,11 @@ fn a_custom_window_over_ten_years_is_refused_in_the_pickers() {
         "the window stays"
     );
     assert_eq!(h.state().state().selected_window(), sent);
+    assert_eq!(
+        h.get_by_label("Machine history").rect(),
+        page,
+        "the note moves nothing below it"
+    );
     // Two years forward again: nine years, accepted, and the note goes.
     press(&mut h, &picker_label(days.0, 11));
     h.run_steps(2);
