@@ -19,6 +19,18 @@ fn embedded() -> AppOptions {
     }
 }
 
+/// The app on a separate sandbox instead of the embedded one.
+fn on_service(base: &str, token: &str) -> AppOptions {
+    AppOptions {
+        service: Some(fleetview::shell::ServiceOptions {
+            base_url: base.to_owned(),
+            token: Some(fleetview::api::model::SecretValue::new(token)),
+            allow_insecure_http: false,
+        }),
+        ..embedded()
+    }
+}
+
 fn harness(options: AppOptions) -> Harness<'static, FleetApp> {
     Harness::builder()
         .with_size(egui::vec2(1400.0, 900.0))
@@ -434,14 +446,7 @@ fn a_quick_switch_shows_only_the_second_machines_data() {
     let chaos =
         fleetview::sandbox::chaos::ChaosConfig::parse("latency_ms=150,latency=1").expect("spec");
     let sb = rt.block_on(common::start_with(common::fixed_config().chaos(chaos)));
-    let options = AppOptions {
-        service: Some(fleetview::shell::ServiceOptions {
-            base_url: sb.base.clone(),
-            token: Some(fleetview::api::model::SecretValue::new(sb.token.clone())),
-            allow_insecure_http: false,
-        }),
-        ..embedded()
-    };
+    let options = on_service(&sb.base, &sb.token);
     let mut h = harness(options);
     wait_until(&mut h, "the fleet", fleet_of(60));
     let (first, second) = (1001, 1003);

@@ -73,8 +73,8 @@ impl SeriesSource {
     /// more than the service accepts for one equipment).
     pub fn chunk_secs(self) -> i64 {
         match self {
-            SeriesSource::Kind(k) if k.is_daily() => 366 * SECS_PER_DAY,
-            SeriesSource::Faults => 92 * SECS_PER_DAY,
+            SeriesSource::Kind(k) if k.is_daily() => MAX_EQUIPMENT_WINDOW_SECS,
+            SeriesSource::Faults => HISTORY_CHUNK_SECS,
             _ => 7 * SECS_PER_DAY,
         }
     }

@@ -20,10 +20,15 @@ pub const MAX_WINDOW_YEARS: i64 = 10;
 pub const MAX_WINDOW_DAYS: i64 = 3653;
 /// [`MAX_WINDOW_DAYS`] in seconds.
 pub const MAX_WINDOW_SECS: i64 = MAX_WINDOW_DAYS * SECS_PER_DAY;
-/// The longest window the service accepts for one equipment.
-pub const MAX_EQUIPMENT_WINDOW_SECS: i64 = 366 * SECS_PER_DAY;
+/// The longest window the service accepts for one equipment (the sandbox
+/// refuses a longer one with these very numbers).
+pub const MAX_EQUIPMENT_WINDOW_DAYS: i64 = 366;
+/// [`MAX_EQUIPMENT_WINDOW_DAYS`] in seconds.
+pub const MAX_EQUIPMENT_WINDOW_SECS: i64 = MAX_EQUIPMENT_WINDOW_DAYS * SECS_PER_DAY;
 /// The longest window the service accepts for the deprecated fleet history.
-pub const MAX_FLEET_WINDOW_SECS: i64 = 31 * SECS_PER_DAY;
+pub const MAX_FLEET_WINDOW_DAYS: i64 = 31;
+/// [`MAX_FLEET_WINDOW_DAYS`] in seconds.
+pub const MAX_FLEET_WINDOW_SECS: i64 = MAX_FLEET_WINDOW_DAYS * SECS_PER_DAY;
 /// The largest answer read by default, counted after decompression.
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 256 * 1024 * 1024;
 /// Same-origin redirects followed for one request, at most.

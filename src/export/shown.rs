@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::cell::text_cell;
 use super::error::ExportError;
 use super::geo;
-use super::table::write_daily_csv;
+use super::table::{value_cell, write_daily_csv};
 use crate::api::model::EngineEvent;
 use crate::api::model::{ActivityRow, EquipmentHistory, FaultRow, PositionRow};
 use crate::api::time::format_wire;
@@ -283,16 +283,10 @@ fn write_channel(
     } else {
         w.write_record(["date", "value", "unit", "estimated"])?;
     }
+    let unit = text_cell(unit);
     for (row, time) in s.times.iter().enumerate() {
         let v = c.values.get(row).copied().unwrap_or(f64::NAN);
-        let value = match c.kind {
-            _ if v.is_nan() => String::new(),
-            ChannelKind::Numeric => v.to_string(),
-            ChannelKind::Boolean => (v != 0.0).to_string(),
-            ChannelKind::Label => text_cell(c.label_at(row).unwrap_or_default()).into_owned(),
-            ChannelKind::Time => format_wire(v as i64),
-        };
-        let unit = text_cell(unit);
+        let value = value_cell(c, row);
         let estimated = c
             .estimated_at(row)
             .map(|e| e.to_string())

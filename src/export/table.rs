@@ -31,6 +31,20 @@ pub fn write_daily_csv(series: &Series, out: impl Write) -> Result<(), ExportErr
     })
 }
 
+/// A channel's value at `row` as a CSV cell: empty where the row has
+/// none, numbers and flags as the app writes them, labels from the service
+/// made safe for spreadsheets (D14).
+pub(super) fn value_cell(c: &Channel, row: usize) -> String {
+    let v = c.values.get(row).copied().unwrap_or(f64::NAN);
+    match c.kind {
+        _ if v.is_nan() => String::new(),
+        ChannelKind::Numeric => v.to_string(),
+        ChannelKind::Boolean => (v != 0.0).to_string(),
+        ChannelKind::Label => text_cell(c.label_at(row).unwrap_or_default()).into_owned(),
+        ChannelKind::Time => format_wire(v as i64),
+    }
+}
+
 /// `name_of` gives a channel's name (for its "estimated" column) and its
 /// header.
 fn write_csv_named(
@@ -60,14 +74,7 @@ fn write_csv_named(
         record.clear();
         record.push(format_wire(series.times[row]));
         for (i, c) in series.channels.iter().enumerate() {
-            let v = c.values[row];
-            record.push(match c.kind {
-                _ if v.is_nan() => String::new(),
-                ChannelKind::Numeric => v.to_string(),
-                ChannelKind::Boolean => (v != 0.0).to_string(),
-                ChannelKind::Label => text_cell(c.label_at(row).unwrap_or_default()).into_owned(),
-                ChannelKind::Time => format_wire(v as i64),
-            });
+            record.push(value_cell(c, row));
             if flagged.contains(&i) {
                 record.push(
                     c.estimated_at(row)

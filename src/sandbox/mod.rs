@@ -28,9 +28,7 @@ use auth::Auth;
 use catalog::{Store, StoreError};
 use chaos::{Chaos, ChaosConfig};
 pub use clock::{Clock, ManualClock};
-pub use routes::{
-    MAX_BODY_BYTES, MAX_EQUIPMENT_WINDOW_DAYS, MAX_FLEET_HISTORY_WINDOW_DAYS, MAX_NAME_CHARS,
-};
+pub use routes::{MAX_BODY_BYTES, MAX_NAME_CHARS};
 use shared::Shared;
 use simulate::Simulator;
 use stream::HeavyWork;

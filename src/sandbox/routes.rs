@@ -19,15 +19,12 @@ use super::auth::Auth;
 use super::catalog::{StoreError, data_sources};
 use super::shared::Shared;
 use super::stream::streamed;
+use crate::api::limits::{MAX_EQUIPMENT_WINDOW_DAYS, MAX_FLEET_WINDOW_DAYS};
 use crate::api::model::*;
 use crate::api::time::{SECS_PER_DAY, TimeWindow};
 
 /// Header carrying the JWT on every request.
 pub const TOKEN_HEADER: &str = "x-access-token";
-/// The longest window one request for one machine may cover (D13).
-pub const MAX_EQUIPMENT_WINDOW_DAYS: i64 = 366;
-/// The longest window of one request for the fleet's history (D13).
-pub const MAX_FLEET_HISTORY_WINDOW_DAYS: i64 = 31;
 /// The largest request body read.
 pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
 /// The longest `integrationName`, in characters.
@@ -363,7 +360,7 @@ async fn equipment_series(
 async fn fleet_history(State(shared): State<Arc<Shared>>, RawQuery(raw): RawQuery) -> ApiResult {
     let q = query_map(raw.as_deref());
     let w = window(&q, shared.sim.now())?;
-    within_limit(w, MAX_FLEET_HISTORY_WINDOW_DAYS, "for the fleet's history")?;
+    within_limit(w, MAX_FLEET_WINDOW_DAYS, "for the fleet's history")?;
     let limit = int_param(&q, "limit", 20)?;
     let offset = int_param(&q, "offset", 0)?;
     if !(1..=50).contains(&limit) {

@@ -97,8 +97,12 @@ fn activity_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<
             ui.spinner();
             // All of it on hover, where the line is too short.
             let all = doing.join("; ");
-            ui.add(egui::Label::new(all.clone()).truncate())
-                .on_hover_text(all.replace("; ", "\n"));
+            ui.add(
+                egui::Label::new(all.clone())
+                    .truncate()
+                    .show_tooltip_when_elided(false),
+            )
+            .on_hover_text(all.replace("; ", "\n"));
         }
     }
 }

@@ -6,34 +6,37 @@ use super::messages::{ExportJob, ExportOutcome};
 use crate::export::{Replace, write_file};
 
 pub async fn export_file(job: ExportJob) -> ExportOutcome {
-    let path = match &job.directory {
-        // No dialog to confirm a replacement: never replace, pick a new name.
-        Some(dir) => Some(unused_path(dir, &job.file_name)),
+    // Without a dialog nobody confirms a replacement: the file goes under
+    // the first free name, found by the write itself (no probe beforehand
+    // that another export could race).
+    let chosen = match &job.directory {
+        Some(_) => None,
         None => {
             let ext = job.content.extension();
-            rfd::AsyncFileDialog::new()
+            let picked = rfd::AsyncFileDialog::new()
                 .set_title(format!("Export {}", job.content.describe()))
                 .set_file_name(job.file_name.clone())
                 .add_filter(ext.to_uppercase(), &[ext])
                 .save_file()
-                .await
-                .map(|f| f.path().to_path_buf())
+                .await;
+            let Some(file) = picked else {
+                return ExportOutcome::Cancelled;
+            };
+            Some(file.path().to_path_buf())
         }
-    };
-    let Some(path) = path else {
-        return ExportOutcome::Cancelled;
     };
     let written = tokio::task::spawn_blocking(move || {
         let mut bytes = Vec::new();
         let rows = job.content.write(&mut bytes).map_err(|e| e.to_string())?;
-        let path = match &job.directory {
-            None => {
+        let path = match (chosen, &job.directory) {
+            (Some(path), _) => {
                 // The dialog asked before replacing a file.
                 write_file(&path, &bytes, Replace::Allowed)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
                 path
             }
-            Some(dir) => save_unused(dir, &job.file_name, path, &bytes)?,
+            (None, Some(dir)) => save_unused(dir, &job.file_name, &bytes)?,
+            (None, None) => return Err("no file to write".to_owned()),
         };
         Ok::<_, String>(ExportOutcome::Saved { path, rows })
     })
@@ -45,41 +48,28 @@ pub async fn export_file(job: ExportJob) -> ExportOutcome {
     }
 }
 
-/// Saves under `first`, or the next unused name if a file took it
-/// meanwhile (another export, another program): nothing is replaced.
+/// Saves as `dir/name`, or `stem-2.ext`, `-3`, ... if a file has that
+/// name: nothing is replaced.
 fn save_unused(
     dir: &std::path::Path,
     name: &str,
-    first: std::path::PathBuf,
     bytes: &[u8],
 ) -> Result<std::path::PathBuf, String> {
-    let mut path = first;
-    for _ in 0..100 {
-        match write_file(&path, bytes, Replace::Never) {
-            Ok(()) => return Ok(path),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                path = unused_path(dir, name);
-            }
-            Err(e) => return Err(format!("{}: {e}", path.display())),
-        }
-    }
-    Err(format!("{}: no unused file name", dir.display()))
-}
-
-/// `dir/name`, or `dir/stem-2.ext`, `-3`, ... if that file exists.
-fn unused_path(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
-    let first = dir.join(name);
-    if !first.exists() {
-        return first;
-    }
     let (stem, ext) = match name.rsplit_once('.') {
         Some((s, e)) => (s, format!(".{e}")),
         None => (name, String::new()),
     };
-    (2..)
-        .map(|n| dir.join(format!("{stem}-{n}{ext}")))
-        .find(|p| !p.exists())
-        .unwrap_or(first)
+    let names =
+        std::iter::once(name.to_owned()).chain((2..10_000).map(|n| format!("{stem}-{n}{ext}")));
+    for candidate in names {
+        let path = dir.join(candidate);
+        match write_file(&path, bytes, Replace::Never) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        }
+    }
+    Err(format!("{}: no unused file name for {name}", dir.display()))
 }
 
 #[cfg(test)]
@@ -89,12 +79,13 @@ mod tests {
     #[test]
     fn an_existing_file_is_never_replaced() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let a = unused_path(dir.path(), "x.csv");
+        let a = save_unused(dir.path(), "x.csv", b"first").expect("saved");
         assert_eq!(a, dir.path().join("x.csv"));
-        std::fs::write(&a, "first").expect("write");
-        let b = unused_path(dir.path(), "x.csv");
+        let b = save_unused(dir.path(), "x.csv", b"second").expect("saved");
         assert_eq!(b, dir.path().join("x-2.csv"));
-        std::fs::write(&b, "second").expect("write");
-        assert_eq!(unused_path(dir.path(), "x.csv"), dir.path().join("x-3.csv"));
+        let c = save_unused(dir.path(), "x.csv", b"third").expect("saved");
+        assert_eq!(c, dir.path().join("x-3.csv"));
+        assert_eq!(std::fs::read(&a).expect("read"), b"first");
+        assert_eq!(std::fs::read(&b).expect("read"), b"second");
     }
 }

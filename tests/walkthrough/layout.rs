@@ -172,13 +172,8 @@ fn an_offline_start_says_so_and_keeps_names_and_integrations() {
         let (base, token) = (sb.base.clone(), sb.token.clone());
         let cache = dir.path().join("cache.sqlite");
         move || AppOptions {
-            service: Some(fleetview::shell::ServiceOptions {
-                base_url: base.clone(),
-                token: Some(fleetview::api::model::SecretValue::new(token.clone())),
-                allow_insecure_http: false,
-            }),
             cache_path: Some(cache.clone()),
-            ..embedded()
+            ..on_service(&base, &token)
         }
     };
     let mut h = harness(options());
@@ -482,14 +477,7 @@ fn the_status_bar_never_draws_over_the_address() {
     let chaos =
         fleetview::sandbox::chaos::ChaosConfig::parse("latency_ms=400,latency=1").expect("spec");
     let sb = rt.block_on(common::start_with(common::fixed_config().chaos(chaos)));
-    let options = AppOptions {
-        service: Some(fleetview::shell::ServiceOptions {
-            base_url: sb.base.clone(),
-            token: Some(fleetview::api::model::SecretValue::new(sb.token.clone())),
-            allow_insecure_http: false,
-        }),
-        ..embedded()
-    };
+    let options = on_service(&sb.base, &sb.token);
     let mut h = small_harness(options);
     wait_until(&mut h, "the fleet", fleet_of(60));
     let name = common::ui::equipment_name(h.state(), 1003);

@@ -467,14 +467,7 @@ fn unreachable_positions_leave_a_short_note_that_goes_once_loaded() {
         common::fixed_config().data_dir(dir.path()),
     ));
     let addr = sb.running.addr();
-    let options = AppOptions {
-        service: Some(fleetview::shell::ServiceOptions {
-            base_url: sb.base.clone(),
-            token: Some(fleetview::api::model::SecretValue::new(sb.token.clone())),
-            allow_insecure_http: false,
-        }),
-        ..embedded()
-    };
+    let options = on_service(&sb.base, &sb.token);
     let mut h = harness(options);
     wait_until(&mut h, "the fleet", fleet_of(60));
     open(&mut h, "RT-", "Last 7 days");

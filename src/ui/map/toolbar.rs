@@ -59,12 +59,11 @@ pub(super) fn toolbar_ui(
         );
     }
     if state.timeline.track.error().is_some() {
-        let (title, detail) = state
-            .timeline
-            .track_failure
-            .clone()
-            .unwrap_or_else(|| ("Not loaded".to_owned(), String::new()));
-        note_ui(ui, &format!("Positions not loaded: {title}"), &detail);
+        let (title, detail) = match &state.timeline.track_failure {
+            Some((title, detail)) => (title.as_str(), detail.as_str()),
+            None => ("Not loaded", ""),
+        };
+        note_ui(ui, &format!("Positions not loaded: {title}"), detail);
     }
 }
 
