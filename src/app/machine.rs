@@ -87,9 +87,13 @@ impl MachineView {
                     self.clear_data();
                 }
                 self.selected = Some(id);
-                self.recent.retain(|r| *r != id);
-                self.recent.insert(0, id);
-                self.recent.truncate(RECENT_MAX);
+                // A machine seen again keeps its place: its chip is under
+                // the pointer that picked it, and moving it put another
+                // machine's there. A new one comes first.
+                if !self.recent.contains(&id) {
+                    self.recent.insert(0, id);
+                    self.recent.truncate(RECENT_MAX);
+                }
                 (true, other)
             }
             MachineAction::SetPreset(p) => {

@@ -221,14 +221,33 @@ fn connections_window_ui(
             .labelled_by(l.id);
             ui.end_row();
         });
-    ui.label(
-        egui::RichText::new(format!("Requests go to {}", profile.url()))
-            .small()
-            .weak(),
-    );
+    // Always one line, so the buttons below never move as the URL is typed.
+    let url = profile.url();
+    let goes = if url.trim().is_empty() {
+        "Requests go to the service URL above".to_owned()
+    } else {
+        format!("Requests go to {url}")
+    };
+    ui.label(egui::RichText::new(goes).small().weak());
+    // A profile is a name and an address: without both, nothing to test,
+    // save or connect to (a blank row was saved).
+    let missing = match (
+        profile.name.trim().is_empty(),
+        profile.base_url.trim().is_empty(),
+    ) {
+        (true, true) => Some("Enter a name and the service URL first"),
+        (true, false) => Some("Enter a name first"),
+        (false, true) => Some("Enter the service URL first"),
+        (false, false) => None,
+    };
+    let ready = missing.is_none();
     let mut deleted = false;
     ui.horizontal(|ui| {
-        if ui.button("Test connection").clicked() {
+        if ui
+            .add_enabled(ready, egui::Button::new("Test connection"))
+            .on_disabled_hover_text(missing.unwrap_or_default())
+            .clicked()
+        {
             let token = (!view.profile_token.trim().is_empty())
                 .then(|| SecretValue::new(view.profile_token.trim()));
             actions.push(
@@ -242,7 +261,11 @@ fn connections_window_ui(
         // A new profile becomes the last one once saved: the editor then
         // edits it, so saving twice never adds it twice.
         let saved_index = index.unwrap_or(state.conn.profiles.len());
-        if ui.button("Save").clicked() {
+        if ui
+            .add_enabled(ready, egui::Button::new("Save"))
+            .on_disabled_hover_text(missing.unwrap_or_default())
+            .clicked()
+        {
             actions.push(
                 ConnectionAction::SaveProfile {
                     index: *index,
@@ -253,7 +276,11 @@ fn connections_window_ui(
             );
             *index = Some(saved_index);
         }
-        if ui.button("Save and connect").clicked() {
+        if ui
+            .add_enabled(ready, egui::Button::new("Save and connect"))
+            .on_disabled_hover_text(missing.unwrap_or_default())
+            .clicked()
+        {
             actions.push(
                 ConnectionAction::SaveProfile {
                     index: *index,

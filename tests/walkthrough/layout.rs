@@ -501,3 +501,73 @@ fn the_status_bar_never_draws_over_the_address() {
         );
     }
 }
+
+/// Found under Xvfb: clicking a recently viewed machine moved its chip to
+/// the front, putting another machine's chip under the pointer (a second
+/// click opened that one). A machine seen again keeps its place.
+#[test]
+fn a_recently_viewed_chip_stays_under_the_pointer() {
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the fleet", fleet_of(60));
+    for id in [1003, 1004, 1005] {
+        let name = common::ui::equipment_name(h.state(), id);
+        h.get_by_label(&name).click();
+        h.run_steps(2);
+    }
+    let chip = |h: &Harness<'static, FleetApp>, id: i64| {
+        let name = common::ui::equipment_name(h.state(), id);
+        let short = name
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        h.query_all(egui_kittest::kittest::By::new().label(short.as_str()))
+            .find(|n| n.accesskit_node().role() == Role::Button)
+            .expect("the chip")
+            .rect()
+    };
+    let before = chip(&h, 1003);
+    let other = chip(&h, 1004);
+    let name = common::ui::equipment_name(h.state(), 1003);
+    let short = name
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    h.query_all(egui_kittest::kittest::By::new().label(short.as_str()))
+        .find(|n| n.accesskit_node().role() == Role::Button)
+        .expect("the chip")
+        .click();
+    h.run_steps(3);
+    assert_eq!(h.state().state().selected(), Some(1003));
+    assert_eq!(chip(&h, 1003), before, "the chip clicked stays put");
+    assert_eq!(chip(&h, 1004), other, "and so do the others");
+}
+
+/// Found under Xvfb: a new profile with no name and no address could be
+/// saved (a blank row in the list). Its buttons wait for both, and say so.
+#[test]
+fn a_profile_needs_a_name_and_an_address() {
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the embedded fleet", fleet_of(60));
+    h.get_by_label("Connections").click();
+    h.run_steps(4);
+    h.get_by_label("New profile").click();
+    h.run_steps(2);
+    for button in ["Save", "Save and connect", "Test connection"] {
+        assert!(
+            h.get_by_label(button).accesskit_node().is_disabled(),
+            "{button} waits for a name and an address"
+        );
+    }
+    h.get_by_label("Save").click();
+    h.run_steps(2);
+    assert!(h.state().state().profiles().is_empty(), "nothing saved");
+    common::ui::type_into(&mut h, Role::TextInput, "Name", "Other");
+    common::ui::type_into(&mut h, Role::TextInput, "Service URL", "http://127.0.0.1:9");
+    h.run_steps(2);
+    assert!(!h.get_by_label("Save").accesskit_node().is_disabled());
+    h.get_by_label("Save").click();
+    h.run_steps(2);
+    assert_eq!(h.state().state().profiles().len(), 1);
+}
