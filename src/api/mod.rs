@@ -15,10 +15,12 @@ mod chunks;
 pub mod client;
 pub mod config;
 pub mod data_kind;
+pub mod equipment;
 pub mod error;
 pub mod fleet;
 pub mod limits;
 pub mod model;
+pub mod placeholder;
 pub mod time;
 
 pub use client::ApiClient;

@@ -434,13 +434,21 @@ pub struct FleetEquipment {
 
 /// One machine of the fleet as the app lists it: its identity, whichever
 /// endpoint it was discovered through (D2).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct EquipmentSummary {
     pub id: i64,
     pub name: String,
     pub make: String,
     pub model: String,
     pub serial_number: String,
+    /// Known only from the equipment list (D2), not the fleet history.
+    #[serde(default)]
+    pub category: Option<String>,
+    #[serde(default)]
+    pub year: Option<i32>,
+    /// The owning company.
+    #[serde(default)]
+    pub entreprise: Option<String>,
 }
 
 impl EquipmentSummary {
@@ -466,6 +474,9 @@ impl From<FleetEquipment> for EquipmentSummary {
             make: e.make,
             model: e.model,
             serial_number: e.serial_number,
+            category: None,
+            year: None,
+            entreprise: None,
         }
     }
 }

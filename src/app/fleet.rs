@@ -129,6 +129,7 @@ mod tests {
             make: "Volvo".into(),
             model: "EC220E".into(),
             serial_number: "S".into(),
+            ..Default::default()
         }
     }
 
@@ -140,6 +141,7 @@ mod tests {
             make: "Volvo".into(),
             model: "EC220E".into(),
             serial_number: "VCE0EX52047".into(),
+            ..Default::default()
         };
         assert!(e.matches("volvo rotter"));
         assert!(e.matches("vce0ex"));

@@ -850,6 +850,7 @@ mod tests {
                 make: "Atlas Copco".into(),
                 model: "QAS 150".into(),
                 serial_number: "S".into(),
+                ..Default::default()
             }],
             1,
             1,
