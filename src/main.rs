@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::{Parser, Subcommand};
-use fleetview::api::ClientConfig;
+use fleetview::api::{ApiKey, ClientConfig};
 use fleetview::api::model::SecretValue;
 use fleetview::api::time::{TimeWindow, now_secs};
 use fleetview::cache::Cache;
@@ -26,12 +26,8 @@ struct Cli {
     /// Base URL of the service (default: the embedded sandbox).
     #[arg(long, env = "FLEETVIEW_BASE_URL")]
     base_url: Option<String>,
-    /// Access token for the service; prefer the environment variable.
-    #[arg(long, env = "FLEETVIEW_TOKEN", hide_env_values = true)]
-    token: Option<String>,
-    /// Send the token over plain http to a host beyond loopback (D12).
-    #[arg(long)]
-    allow_insecure_http: bool,
+    #[command(flatten)]
+    login: LoginArgs,
     /// Fixed "now" for the embedded sandbox and the window presets, as
     /// YYYY-MM-DDTHH:mm:ssZ (for demos and screenshots).
     #[arg(long, hide = true)]
@@ -43,6 +39,44 @@ struct Cli {
     /// desktops where no file dialog can open).
     #[arg(long)]
     export_dir: Option<PathBuf>,
+}
+
+/// How to sign in to the service: an API key (logged in with, and again
+/// when the token runs out), a token, or both.
+#[derive(Debug, clap::Args)]
+struct LoginArgs {
+    /// Name of the API key (as created in the service's settings).
+    #[arg(long, env = "FLEETVIEW_API_KEY_NAME", requires = "api_key")]
+    api_key_name: Option<String>,
+    /// The API key; prefer the environment variable.
+    #[arg(
+        long,
+        env = "FLEETVIEW_API_KEY",
+        hide_env_values = true,
+        requires = "api_key_name"
+    )]
+    api_key: Option<String>,
+    /// Access token (x-access-token); prefer the environment variable.
+    #[arg(long, env = "FLEETVIEW_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+    /// Send the token or key over plain http to a host beyond loopback (D12).
+    #[arg(long)]
+    allow_insecure_http: bool,
+}
+
+impl LoginArgs {
+    fn api_key(&self) -> Option<ApiKey> {
+        match (&self.api_key_name, &self.api_key) {
+            (Some(name), Some(key)) => Some(ApiKey::new(name.trim(), key.trim())),
+            _ => None,
+        }
+    }
+
+    fn apply(self, client: &mut ClientConfig) {
+        client.api_key = self.api_key();
+        client.token = self.token.map(SecretValue::new);
+        client.allow_insecure_http = self.allow_insecure_http;
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -58,12 +92,8 @@ struct ExportArgs {
     /// Base URL of the service.
     #[arg(long, env = "FLEETVIEW_BASE_URL")]
     base_url: String,
-    /// Access token (x-access-token); prefer the environment variable.
-    #[arg(long, env = "FLEETVIEW_TOKEN", hide_env_values = true)]
-    token: Option<String>,
-    /// Send the token over plain http to a host beyond loopback (D12).
-    #[arg(long)]
-    allow_insecure_http: bool,
+    #[command(flatten)]
+    login: LoginArgs,
     /// Equipment id.
     #[arg(long)]
     equipment: i64,
@@ -165,7 +195,7 @@ async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
         .start()
         .await?;
     println!("listening on {}", sandbox.base_url());
-    tracing::info!(data_dir = %data_dir.display(), "log in with POST /auth/login {{\"username\":\"demo\",\"password\":\"demo\"}}");
+    tracing::info!(data_dir = %data_dir.display(), "log in with POST /login {{\"name\":\"demo\",\"apiKey\":\"demo\"}}");
     tokio::select! {
         _ = sandbox.wait() => {}
         _ = tokio::signal::ctrl_c() => tracing::info!("stopping"),
@@ -180,8 +210,7 @@ fn run_export(args: ExportArgs) -> anyhow::Result<()> {
     let window = TimeWindow::parse(args.since.as_deref(), args.until.as_deref(), now_secs())
         .context("--since/--until")?;
     let mut client = ClientConfig::new(args.base_url);
-    client.token = args.token.map(SecretValue::new);
-    client.allow_insecure_http = args.allow_insecure_http;
+    args.login.apply(&mut client);
     let cache_path = if args.no_cache {
         None
     } else {
@@ -217,10 +246,12 @@ fn run_export(args: ExportArgs) -> anyhow::Result<()> {
 fn run_app(cli: Cli) -> anyhow::Result<()> {
     use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
     let mut options = AppOptions::desktop();
+    let api_key = cli.login.api_key();
     options.service = cli.base_url.map(|base_url| ServiceOptions {
         base_url,
-        token: cli.token.map(SecretValue::new),
-        allow_insecure_http: cli.allow_insecure_http,
+        token: cli.login.token.map(SecretValue::new),
+        api_key,
+        allow_insecure_http: cli.login.allow_insecure_http,
     });
     options.clock = cli
         .now

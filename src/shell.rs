@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::api::model::SecretValue;
+use crate::api::{ApiKey, AuthMethod};
 use crate::api::time::now_secs;
 use crate::app::{AppState, Connection, EmbeddedLogin, Level, Settings};
 use crate::cache::{Cache, DEFAULT_CAP_BYTES};
@@ -17,12 +18,26 @@ use crate::worker::{Command, Worker, WorkerConfig};
 
 const SETTINGS_KEY: &str = "fleetview-settings";
 
-/// A real service to connect to.
+/// A real service to connect to, with a token, an API key (logged in with,
+/// and again when the token is refused), or both.
 #[derive(Debug, Clone)]
 pub struct ServiceOptions {
     pub base_url: String,
     pub token: Option<SecretValue>,
+    pub api_key: Option<ApiKey>,
     pub allow_insecure_http: bool,
+}
+
+impl ServiceOptions {
+    /// What to ask for if the service refuses what it was given.
+    fn auth_method(&self) -> AuthMethod {
+        match &self.api_key {
+            Some(k) => AuthMethod::ApiKey {
+                name: k.name.clone(),
+            },
+            None => AuthMethod::Token,
+        }
+    }
 }
 
 /// How the app starts.
@@ -127,8 +142,10 @@ impl FleetApp {
         let sandbox = start_sandbox(&options, &mut problems);
         let embedded = sandbox.as_ref().map(|s| EmbeddedLogin {
             base_url: s.base_url(),
-            username: crate::sandbox::auth::DEMO_USER.to_owned(),
-            password: SecretValue::new(crate::sandbox::auth::DEMO_PASSWORD),
+            api_key: ApiKey::new(
+                crate::sandbox::auth::DEMO_KEY_NAME,
+                crate::sandbox::auth::DEMO_API_KEY,
+            ),
         });
         let settings: Option<Settings> = cc
             .storage
@@ -141,24 +158,21 @@ impl FleetApp {
             .as_ref()
             .filter(|_| options.service.is_none())
             .and_then(|s| s.active_profile.and_then(|i| s.profiles.get(i).cloned()));
-        let (connection, token) = match (&options.service, &profile) {
-            (Some(s), _) => (
-                Connection::service(&s.base_url, s.allow_insecure_http),
-                s.token.clone(),
+        let (connection, secrets) = match (&options.service, &profile, &embedded) {
+            (Some(s), _, _) => (
+                Connection::service(&s.base_url, s.allow_insecure_http, s.auth_method()),
+                (s.token.clone(), s.api_key.clone()),
             ),
-            (None, Some(p)) => (Connection::profile(p), None),
-            (None, None) => (
-                Connection::embedded(
-                    embedded
-                        .as_ref()
-                        .map_or("http://127.0.0.1:0", |e| e.base_url.as_str()),
-                ),
-                None,
+            (None, Some(p), _) => (Connection::profile(p), (None, None)),
+            (None, None, Some(e)) => (e.connection(), (None, None)),
+            (None, None, None) => (
+                Connection::embedded("http://127.0.0.1:0", crate::sandbox::auth::DEMO_KEY_NAME),
+                (None, None),
             ),
         };
 
         let mut client = connection.config.clone();
-        client.token = token;
+        (client.token, client.api_key) = secrets;
         let worker = match Worker::spawn(
             WorkerConfig {
                 client: Some(client),
@@ -195,11 +209,15 @@ impl FleetApp {
             state.notify(Level::Error, title, detail);
         }
         let first = match (&options.service, &profile, &state.conn.embedded) {
+            // With an API key, a login first: it says who is logged in,
+            // and the fleet is discovered once it is done.
+            (Some(s), _, _) if s.api_key.is_some() => {
+                let mut config = state.conn.current.config.clone();
+                (config.token, config.api_key) = (s.token.clone(), s.api_key.clone());
+                vec![Command::Connect(config)]
+            }
             (Some(_), _, _) => state.start(),
-            (None, Some(p), _) => vec![Command::UseProfile {
-                config: p.client_config(),
-                token: None,
-            }],
+            (None, Some(p), _) => vec![p.use_command(None)],
             (None, None, Some(login)) => vec![login.command()],
             // No sandbox: the error is said; the user picks a connection.
             (None, None, None) => Vec::new(),

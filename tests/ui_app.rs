@@ -170,6 +170,7 @@ fn a_refused_token_shows_the_service_message_and_a_new_token_fixes_it() {
         service: Some(ServiceOptions {
             base_url: sb.base.clone(),
             token: Some(SecretValue::new("expired-or-wrong")),
+            api_key: None,
             allow_insecure_http: false,
         }),
         clock: Some(common::now()),
@@ -205,7 +206,7 @@ fn a_refused_token_shows_the_service_message_and_a_new_token_fixes_it() {
 
 /// A state with odd data, drawn by the real panels.
 fn odd_state() -> AppState {
-    let mut connection = Connection::service("http://127.0.0.1:1", false);
+    let mut connection = Connection::service("http://127.0.0.1:1", false, fleetview::api::AuthMethod::Token);
     connection.status = ConnStatus::Connected;
     let mut s = AppState::new(connection, Some(common::now()));
     s.machine.selected = Some(42);

@@ -70,6 +70,7 @@ fn create_rename_deactivate_activate_delete_and_no_secret_anywhere() {
         service: Some(ServiceOptions {
             base_url: sb.base.clone(),
             token: Some(SecretValue::new(sb.token.clone())),
+            api_key: None,
             allow_insecure_http: false,
         }),
         cache_path: Some(cache.clone()),
@@ -271,6 +272,7 @@ fn the_services_refusal_shows_beside_the_form_and_nothing_typed_is_lost() {
         service: Some(ServiceOptions {
             base_url: sb.base.clone(),
             token: Some(SecretValue::new(sb.token.clone())),
+            api_key: None,
             allow_insecure_http: false,
         }),
         clock: Some(common::now()),

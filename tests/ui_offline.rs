@@ -45,6 +45,7 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
             service: Some(ServiceOptions {
                 base_url: base.clone(),
                 token: Some(SecretValue::new(token.clone())),
+                api_key: None,
                 allow_insecure_http: false,
             }),
             cache_path: Some(cache.clone()),

@@ -25,6 +25,7 @@ fn on_service(base: &str, token: &str) -> AppOptions {
         service: Some(fleetview::shell::ServiceOptions {
             base_url: base.to_owned(),
             token: Some(fleetview::api::model::SecretValue::new(token)),
+            api_key: None,
             allow_insecure_http: false,
         }),
         ..embedded()

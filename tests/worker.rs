@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use common::{Sandbox, start, start_with};
 use fleetview::api::model::{CreateIntegration, Credentials, FaultRow, PositionRow, SecretValue};
 use fleetview::api::time::{SECS_PER_DAY, TimeWindow};
-use fleetview::api::{ApiError, ClientConfig, DataKind, SeriesSource};
+use fleetview::api::{ApiError, AuthMethod, ClientConfig, DataKind, SeriesSource};
 use fleetview::cache::{Cache, DEFAULT_CAP_BYTES};
 use fleetview::sandbox::chaos::ChaosConfig;
 use fleetview::sandbox::simulate::FIRST_ID;
@@ -550,7 +550,7 @@ async fn a_pending_login_holds_up_no_other_command_and_can_be_cancelled() {
     });
     let worker = Worker::spawn(
         WorkerConfig {
-            client: Some(ClientConfig::new(format!("http://{silent_addr}"))),
+            client: None,
             cache: None,
             offline: false,
         },
@@ -559,12 +559,10 @@ async fn a_pending_login_holds_up_no_other_command_and_can_be_cancelled() {
     .expect("worker");
     let sandbox = ClientConfig::new(sb.base.clone());
     let token = SecretValue::new(sb.token.clone());
+    let silent_login = ClientConfig::new(format!("http://{silent_addr}")).api_key("demo", "demo");
 
     let (login, events) = tokio::task::spawn_blocking(move || {
-        let login = worker.send(Command::Login {
-            username: "demo".into(),
-            password: SecretValue::new("demo"),
-        });
+        let login = worker.send(Command::Connect(silent_login));
         let deadline = Instant::now() + Duration::from_secs(10);
         while accepted.load(Ordering::SeqCst) == 0 {
             assert!(Instant::now() < deadline, "the login never reached the server");
@@ -573,7 +571,8 @@ async fn a_pending_login_holds_up_no_other_command_and_can_be_cancelled() {
         // The login hangs: another command is answered meanwhile.
         let test = worker.send(Command::TestConnection {
             config: sandbox.clone(),
-            token: Some(token.clone()),
+            method: AuthMethod::Token,
+            secret: Some(token.clone()),
         });
         let mut events = collect_until(&worker, Duration::from_secs(5), |e| {
             matches!(e, Event::ConnectionTested { request, .. } if *request == test)
@@ -592,14 +591,14 @@ async fn a_pending_login_holds_up_no_other_command_and_can_be_cancelled() {
         events.extend(worker.drain());
         // A login that answers still puts its client in place for what
         // comes next.
-        worker.send(Command::Connect(sandbox));
-        let again = worker.send(Command::Login {
-            username: "demo".into(),
-            password: SecretValue::new("demo"),
-        });
+        let again = worker.send(Command::Connect(sandbox.api_key("demo", "demo")));
         events.extend(collect_until(&worker, Duration::from_secs(10), |e| {
             matches!(e, Event::Connected { request, .. } if *request == again)
         }));
+        assert!(
+            matches!(events.last(), Some(Event::Connected { user: Some(_), .. })),
+            "the login says who it is for: {events:?}"
+        );
         let fetch = worker.send(Command::FetchSeries {
             equipment: FIRST_ID,
             source: SeriesSource::Faults,

@@ -1,5 +1,10 @@
 //! The async HTTP client: one method per operation of the service, how a
-//! request is sent, retried and its body decoded, and the login.
+//! request is sent, retried and its body decoded, and the login (D1).
+//!
+//! A client made with an API key logs in before its first request when it
+//! has no token, and again when the service refuses its token: once per
+//! request, and once for all the requests refused together (they wait for
+//! the one login and are repeated with its token).
 //!
 //! Bodies are read as a stream, decompressed, and given up past the body cap;
 //! a redirect is followed only within the origin asked (see `limits.rs`).
@@ -12,6 +17,7 @@
 //! [`ApiClient::chunk_bodies`]) and the fleet history, `catalog.rs` data
 //! sources and integrations; `config.rs` holds what the client is made from.
 
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -20,9 +26,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::config::{ClientConfig, USER_AGENT};
+use super::equipment::{ApiKeyLogin, LoginAnswer, UserInfo};
 use super::error::ApiError;
 use super::limits::{MAX_REDIRECTS, RedirectRefused, redirect_policy};
-use super::model::{ErrorBody, LoginRequest, LoginResponse, SecretValue};
+use super::model::{ErrorBody, SecretValue};
 
 /// The wait before trying a refused connection again (once).
 const REFUSED_RETRY_DELAY: Duration = Duration::from_millis(250);
@@ -34,8 +41,44 @@ const FIRST_BODY_CAPACITY: u64 = 1024 * 1024;
 pub struct ApiClient {
     http: reqwest::Client,
     base: Url,
-    token: Option<SecretValue>,
+    /// Shared by the clones of this client, so one login serves them all.
+    session: Arc<Session>,
     config: ClientConfig,
+}
+
+/// The token in use and who it belongs to; changed by a login.
+#[derive(Default)]
+struct Session {
+    token: RwLock<Option<SecretValue>>,
+    user: RwLock<Option<UserInfo>>,
+    /// Held while logging in, so requests refused together log in once.
+    login: tokio::sync::Mutex<()>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("token", &"[redacted]")
+            .field("user", &self.user())
+            .finish()
+    }
+}
+
+impl Session {
+    fn token(&self) -> Option<SecretValue> {
+        self.token.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn user(&self) -> Option<UserInfo> {
+        self.user.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn logged_in(&self, answer: &LoginAnswer) -> SecretValue {
+        let token = SecretValue::new(answer.token.clone());
+        *self.token.write().unwrap_or_else(|e| e.into_inner()) = Some(token.clone());
+        *self.user.write().unwrap_or_else(|e| e.into_inner()) = Some(answer.user());
+        token
+    }
 }
 
 impl ApiClient {
@@ -53,10 +96,12 @@ impl ApiClient {
         let http = builder
             .build()
             .map_err(|e| config.invalid_base(&e.to_string()))?;
+        let session = Session::default();
+        *session.token.write().unwrap_or_else(|e| e.into_inner()) = config.token.clone();
         Ok(Self {
             http,
             base,
-            token: config.token.clone(),
+            session: Arc::new(session),
             config,
         })
     }
@@ -67,6 +112,16 @@ impl ApiClient {
 
     pub fn config(&self) -> &ClientConfig {
         &self.config
+    }
+
+    /// Who the last login was for (`None`: not logged in with an API key).
+    pub fn user(&self) -> Option<UserInfo> {
+        self.session.user()
+    }
+
+    /// The token in use: given, or from the last login.
+    pub fn token(&self) -> Option<SecretValue> {
+        self.session.token()
     }
 
     /// A copy of this client using another token.
@@ -100,11 +155,10 @@ impl ApiClient {
         url: Url,
         body: Option<Vec<u8>>,
         endpoint: &str,
-        needs_token: bool,
+        token: Option<&SecretValue>,
     ) -> Result<Bytes, ApiError> {
         let mut req = self.http.request(method, url);
-        if needs_token {
-            let token = self.token.as_ref().ok_or(ApiError::NoToken)?;
+        if let Some(token) = token {
             req = req.header("x-access-token", token.expose());
         }
         if let Some(b) = body {
@@ -176,6 +230,61 @@ impl ApiClient {
         Ok(Bytes::from(body))
     }
 
+    /// Sends a request with the token; with an API key, logs in first if
+    /// there is no token, and again once if the token is refused, then
+    /// sends the request again.
+    async fn send_authed(
+        &self,
+        method: Method,
+        url: Url,
+        body: Option<Vec<u8>>,
+        endpoint: &str,
+    ) -> Result<Bytes, ApiError> {
+        let used = match self.session.token() {
+            Some(t) => t,
+            None => self.log_in_again(None).await?,
+        };
+        let first = self
+            .send_once(method.clone(), url.clone(), body.clone(), endpoint, Some(&used))
+            .await;
+        match first {
+            Err(ApiError::Unauthorized { .. }) if self.config.api_key.is_some() => {
+                tracing::info!(%endpoint, "the token was refused; logging in again");
+                let fresh = self.log_in_again(Some(&used)).await?;
+                self.send_once(method, url, body, endpoint, Some(&fresh))
+                    .await
+            }
+            other => other,
+        }
+    }
+
+    /// Logs in with the API key unless another request did so since
+    /// `refused` was sent (then its token is used): one login for all the
+    /// requests refused together.
+    async fn log_in_again(&self, refused: Option<&SecretValue>) -> Result<SecretValue, ApiError> {
+        let key = self.config.api_key.as_ref().ok_or(ApiError::NoToken)?;
+        let _turn = self.session.login.lock().await;
+        if let Some(current) = self.session.token()
+            && Some(&current) != refused
+        {
+            return Ok(current);
+        }
+        let answer = self.login(&key.name, &key.key).await?;
+        Ok(self.session.logged_in(&answer))
+    }
+
+    /// Logs in with the client's API key now and uses the token from then
+    /// on: who the key belongs to. Without a key, nothing to do.
+    pub async fn log_in_with_key(&self) -> Result<Option<UserInfo>, ApiError> {
+        let Some(key) = &self.config.api_key else {
+            return Ok(None);
+        };
+        let _turn = self.session.login.lock().await;
+        let answer = self.login(&key.name, &key.key).await?;
+        self.session.logged_in(&answer);
+        Ok(Some(answer.user()))
+    }
+
     fn transport_error(&self, endpoint: &str, e: &reqwest::Error) -> ApiError {
         if let Some(refused) = source_of::<RedirectRefused>(e) {
             return match refused {
@@ -232,7 +341,7 @@ impl ApiClient {
         let mut attempt = 0;
         loop {
             let result = match self
-                .send_once(Method::GET, url.clone(), None, &endpoint, true)
+                .send_authed(Method::GET, url.clone(), None, &endpoint)
                 .await
             {
                 Ok(bytes) => decode(&bytes, &endpoint),
@@ -282,31 +391,32 @@ impl ApiClient {
             })?),
             None => None,
         };
-        let bytes = self.send_once(method, url, body, &endpoint, true).await?;
+        let bytes = self.send_authed(method, url, body, &endpoint).await?;
         decode_json(&bytes, &endpoint)
     }
 
     // ---------------------------------------------------------------- auth
 
-    /// The sandbox's login (D1); the real service's login is not described.
-    pub async fn login(&self, username: &str, password: &str) -> Result<String, ApiError> {
-        let endpoint = "POST /auth/login";
-        let body = serde_json::to_vec(&LoginRequest {
-            username: username.into(),
-            password: password.into(),
+    /// `POST /login` (D1): an API key's name and key for a token and who it
+    /// belongs to. Changes nothing in this client (see
+    /// [`ApiClient::log_in_with_key`]); never retried.
+    pub async fn login(&self, name: &str, api_key: &SecretValue) -> Result<LoginAnswer, ApiError> {
+        let endpoint = "POST /login";
+        let body = serde_json::to_vec(&ApiKeyLogin {
+            name: name.to_owned(),
+            api_key: api_key.clone(),
         })
-        .unwrap_or_default();
+        .map_err(|e| decode_error(endpoint, &format!("could not encode the login: {e}"), false))?;
         let bytes = self
             .send_once(
                 Method::POST,
-                self.url("auth/login", &[])?,
+                self.url("login", &[])?,
                 Some(body),
                 endpoint,
-                false,
+                None,
             )
             .await?;
-        let resp: LoginResponse = decode_json(&bytes, endpoint)?;
-        Ok(resp.token)
+        decode_json(&bytes, endpoint)
     }
 }
 

@@ -1,11 +1,13 @@
-//! How to reach the service: the base URL and its checks (D12: no token
-//! over plain http beyond this machine), the token, timeouts, retries, how
-//! many chunk requests may be in flight and how large an answer may be.
+//! How to reach the service: the base URL and its checks (D12: no token or
+//! key over plain http beyond this machine), how to sign in (a token, or
+//! an API key the client logs in with, D1), timeouts, retries, how many
+//! chunk requests may be in flight and how large an answer may be.
 
 use std::net::IpAddr;
 use std::time::Duration;
 
 use reqwest::Url;
+use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::limits::DEFAULT_MAX_BODY_BYTES;
@@ -34,10 +36,51 @@ impl Default for RetryPolicy {
     }
 }
 
+/// An API key: its name and the key (D1). `Debug` hides the key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiKey {
+    pub name: String,
+    pub key: SecretValue,
+}
+
+impl ApiKey {
+    pub fn new(name: impl Into<String>, key: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            key: SecretValue::new(key),
+        }
+    }
+}
+
+/// How a user signs in to a service: an API key's name (the key itself is
+/// kept in the keychain, never in settings), or a pasted token.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum AuthMethod {
+    ApiKey {
+        name: String,
+    },
+    #[default]
+    Token,
+}
+
+impl AuthMethod {
+    /// What the secret is called in the UI.
+    pub fn secret_label(&self) -> &'static str {
+        match self {
+            AuthMethod::ApiKey { .. } => "API key",
+            AuthMethod::Token => "access token",
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct ClientConfig {
     pub base_url: String,
     pub token: Option<SecretValue>,
+    /// Logged in with when there is no token, and again (once per request)
+    /// when the service refuses the token (D1).
+    pub api_key: Option<ApiKey>,
     /// D12: allow sending the token over plain http beyond loopback.
     pub allow_insecure_http: bool,
     pub connect_timeout: Duration,
@@ -58,6 +101,7 @@ impl ClientConfig {
         Self {
             base_url: base_url.into(),
             token: None,
+            api_key: None,
             allow_insecure_http: false,
             connect_timeout: Duration::from_secs(5),
             request_timeout: Duration::from_secs(60),
@@ -78,8 +122,19 @@ impl ClientConfig {
         self
     }
 
-    /// The base URL, checked (D12): http or https, with a host; a token is
-    /// sent over plain http to this machine only, unless allowed. Returned
+    pub fn api_key(mut self, name: impl Into<String>, key: impl Into<String>) -> Self {
+        self.api_key = Some(ApiKey::new(name, key));
+        self
+    }
+
+    /// Whether a secret (token or API key) would be sent.
+    pub fn has_secret(&self) -> bool {
+        self.token.is_some() || self.api_key.is_some()
+    }
+
+    /// The base URL, checked (D12): http or https, with a host; a token or
+    /// an API key is sent over plain http to this machine only, unless
+    /// allowed. Returned
     /// ending in `/`, so paths are joined below it, with whether its host is
     /// loopback.
     pub(super) fn checked_base(&self) -> Result<(Url, bool), ApiError> {
@@ -93,7 +148,7 @@ impl ClientConfig {
             .ok_or_else(|| invalid("no host"))?
             .to_owned();
         let loopback = is_loopback_host(&host);
-        if base.scheme() == "http" && self.token.is_some() && !loopback && !self.allow_insecure_http
+        if base.scheme() == "http" && self.has_secret() && !loopback && !self.allow_insecure_http
         {
             return Err(ApiError::InsecureTransport { host });
         }

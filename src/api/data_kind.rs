@@ -99,7 +99,84 @@ data_kinds! {
     DailyFuel => "dailyFuel", "Daily fuel used", "L";
 }
 
+/// The packs the platform groups data kinds in (its public reference).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KindPack {
+    Essential,
+    VehicleConditions,
+    EnergyAndFuel,
+    Activity,
+    UsageHours,
+    /// Fault codes are their own operation (`/faults`), not a data kind.
+    FaultCodes,
+    Others,
+}
+
+impl KindPack {
+    /// Every pack, in the platform's order.
+    pub const ALL: [KindPack; 7] = [
+        KindPack::Essential,
+        KindPack::VehicleConditions,
+        KindPack::EnergyAndFuel,
+        KindPack::Activity,
+        KindPack::UsageHours,
+        KindPack::FaultCodes,
+        KindPack::Others,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            KindPack::Essential => "Essential",
+            KindPack::VehicleConditions => "Vehicle conditions",
+            KindPack::EnergyAndFuel => "Energy and fuel",
+            KindPack::Activity => "Activity",
+            KindPack::UsageHours => "Usage hours",
+            KindPack::FaultCodes => "Fault codes",
+            KindPack::Others => "Others",
+        }
+    }
+
+    /// The kinds of this pack, in the service's listed order.
+    pub fn kinds(self) -> impl Iterator<Item = DataKind> {
+        DataKind::ALL
+            .iter()
+            .copied()
+            .filter(move |k| k.pack() == self)
+    }
+}
+
 impl DataKind {
+    /// The pack the platform files this kind under.
+    pub const fn pack(self) -> KindPack {
+        use DataKind::*;
+        match self {
+            Positions | EngineCondition | CumulativeDistance | DailyDistance | PeakDailySpeed => {
+                KindPack::Essential
+            }
+            AverageDailyEngineLoadFactor
+            | BatteryLevel
+            | BatteryVoltage
+            | DefRemainingRatio
+            | DeviceBatteryLevel
+            | DeviceBatteryVoltage
+            | EngineCoolantTemperature
+            | EngineLoadPercentage
+            | Temperature => KindPack::VehicleConditions,
+            Activities | CumulativeLoadCount | CumulativePayloadTotal | DailyLoadCount
+            | DailyPayload => KindPack::Activity,
+            CumulativeOperatingHours
+            | CumulativeIdleHours
+            | CumulativeActiveRegenerationHours
+            | CumulativePowerTakeOffHours
+            | DailyUsages => KindPack::UsageHours,
+            SensorBoolean => KindPack::Others,
+            CumulativeFuel | CumulativeIdleFuel | DailyCo2 | DailyIdleFuel | DailyFuel
+            | FuelRemaining => KindPack::EnergyAndFuel,
+            // Every EV kind (`evEnergyUsed faults` too: energy, not faults).
+            _ => KindPack::EnergyAndFuel,
+        }
+    }
+
     /// Kinds that only an electric machine reports.
     pub const fn is_ev(self) -> bool {
         matches!(
@@ -202,6 +279,24 @@ mod tests {
             assert_eq!(serde_json::from_str::<DataKind>(&json).ok(), Some(kind));
             assert!(!kind.display_name().is_empty());
         }
+    }
+
+    #[test]
+    fn every_kind_is_in_one_pack_and_ev_kinds_are_energy() {
+        let mut seen = 0;
+        for pack in KindPack::ALL {
+            for kind in pack.kinds() {
+                assert_eq!(kind.pack(), pack);
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, DataKind::ALL.len());
+        for kind in DataKind::ALL.iter().filter(|k| k.is_ev()) {
+            assert_eq!(kind.pack(), KindPack::EnergyAndFuel, "{kind}");
+        }
+        assert_eq!(KindPack::FaultCodes.kinds().count(), 0);
+        assert_eq!(DataKind::CumulativeIdleHours.pack(), KindPack::UsageHours);
+        assert_eq!(DataKind::Positions.pack(), KindPack::Essential);
     }
 
     #[test]

@@ -1,13 +1,15 @@
-//! The service the app talks to: the connection in use and its state, the
-//! saved profiles, the embedded sandbox's login, the offline mark with its
-//! back-off, and what a refused token does (one notice, a field for a new
-//! token; nothing else stops working).
+//! The service the app talks to: the connection in use and its state, who
+//! is logged in, the saved profiles (each signing in with an API key or a
+//! token), the embedded sandbox's login, the offline mark with its
+//! back-off, and what a refused token or key does (one notice, a field for
+//! a new one; nothing else stops working).
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::ClientConfig;
 use crate::api::address::host_label;
+use crate::api::equipment::UserInfo;
 use crate::api::model::SecretValue;
+use crate::api::{ApiKey, AuthMethod, ClientConfig};
 use crate::worker::{Command, TokenPlace};
 
 /// Offline, the service is tried again after this, then twice as long each
@@ -24,7 +26,7 @@ const EMBEDDED_CACHE_SCOPE: &str =
 pub enum ConnStatus {
     Connecting,
     Connected,
-    /// The service refused the token; its message.
+    /// The service refused the token (or the API key); its message.
     Unauthorized(String),
     Failed(String),
 }
@@ -36,38 +38,60 @@ pub struct Connection {
     pub base_url: String,
     pub embedded: bool,
     pub status: ConnStatus,
-    /// Options to rebuild the client with a new token (no token inside).
+    /// Options to rebuild the client with a new token or key (no secret
+    /// inside).
     pub config: ClientConfig,
+    /// How the user signs in to it: what to ask for when it is refused.
+    pub auth: AuthMethod,
 }
 
 impl Connection {
-    fn new(label: String, config: ClientConfig, embedded: bool) -> Self {
+    fn new(label: String, config: ClientConfig, embedded: bool, auth: AuthMethod) -> Self {
         Self {
             label,
             base_url: config.base_url.clone(),
             embedded,
             status: ConnStatus::Connecting,
             config,
+            auth,
         }
     }
 
-    /// The embedded sandbox at `base_url`.
-    pub fn embedded(base_url: &str) -> Self {
+    /// The embedded sandbox at `base_url`, signed in to with its API key.
+    pub fn embedded(base_url: &str, key_name: &str) -> Self {
         let mut config = ClientConfig::new(base_url);
         config.cache_scope = Some(EMBEDDED_CACHE_SCOPE.to_owned());
-        Self::new(EMBEDDED_LABEL.into(), config, true)
+        let auth = AuthMethod::ApiKey {
+            name: key_name.to_owned(),
+        };
+        Self::new(EMBEDDED_LABEL.into(), config, true, auth)
     }
 
     /// A service given on the command line.
-    pub fn service(base_url: &str, allow_insecure_http: bool) -> Self {
+    pub fn service(base_url: &str, allow_insecure_http: bool, auth: AuthMethod) -> Self {
         let mut config = ClientConfig::new(base_url);
         config.allow_insecure_http = allow_insecure_http;
-        Self::new(host_label(base_url), config, false)
+        Self::new(host_label(base_url), config, false, auth)
     }
 
     /// A saved profile's service (or its sandbox address).
     pub fn profile(p: &Profile) -> Self {
-        Self::new(p.name.clone(), p.client_config(), false)
+        Self::new(p.name.clone(), p.client_config(), false, p.auth.clone())
+    }
+
+    /// The options with this secret in place of the one refused.
+    fn with_secret(&self, secret: SecretValue) -> ClientConfig {
+        let mut config = self.config.clone();
+        match &self.auth {
+            AuthMethod::Token => config.token = Some(secret),
+            AuthMethod::ApiKey { name } => {
+                config.api_key = Some(ApiKey {
+                    name: name.clone(),
+                    key: secret,
+                });
+            }
+        }
+        config
     }
 }
 
@@ -81,6 +105,9 @@ pub struct Profile {
     pub use_sandbox: bool,
     #[serde(default)]
     pub allow_insecure_http: bool,
+    /// An API key's name, or a token (profiles saved before API keys).
+    #[serde(default)]
+    pub auth: AuthMethod,
 }
 
 impl Profile {
@@ -98,23 +125,36 @@ impl Profile {
         c.allow_insecure_http = self.allow_insecure_http;
         c
     }
+
+    /// Connecting to it, with `secret` if one was typed (else the one kept).
+    pub fn use_command(&self, secret: Option<SecretValue>) -> Command {
+        Command::UseProfile {
+            config: self.client_config(),
+            method: self.auth.clone(),
+            secret,
+        }
+    }
 }
 
-/// How to log in to the embedded sandbox (its built-in account, given by
+/// How to log in to the embedded sandbox (its built-in API key, given by
 /// whoever started it).
 #[derive(Debug, Clone)]
 pub struct EmbeddedLogin {
     pub base_url: String,
-    pub username: String,
-    pub password: SecretValue,
+    pub api_key: ApiKey,
 }
 
 impl EmbeddedLogin {
+    /// The embedded sandbox as a connection.
+    pub fn connection(&self) -> Connection {
+        Connection::embedded(&self.base_url, &self.api_key.name)
+    }
+
+    /// Connecting to it: a login with its key.
     pub fn command(&self) -> Command {
-        Command::Login {
-            username: self.username.clone(),
-            password: self.password.clone(),
-        }
+        let mut config = self.connection().config;
+        config.api_key = Some(self.api_key.clone());
+        Command::Connect(config)
     }
 }
 
@@ -144,26 +184,28 @@ pub enum ConnectionAction {
     RetryNow,
     /// Connect to the embedded sandbox.
     UseEmbedded,
-    /// Connect to a saved profile, keeping `token` if one was typed.
+    /// Connect to a saved profile, keeping `secret` (its token or API key)
+    /// if one was typed.
     UseProfile {
         index: usize,
-        token: Option<SecretValue>,
+        secret: Option<SecretValue>,
     },
-    /// Add (`index: None`) or change a profile, keeping `token` for it if
+    /// Add (`index: None`) or change a profile, keeping `secret` for it if
     /// one was typed.
     SaveProfile {
         index: Option<usize>,
         profile: Profile,
-        token: Option<SecretValue>,
+        secret: Option<SecretValue>,
     },
     DeleteProfile(usize),
     /// Try a profile's address with one authenticated request.
     TestProfile {
         profile: Profile,
-        token: Option<SecretValue>,
+        secret: Option<SecretValue>,
     },
-    /// Use a new access token for the current service.
-    UseToken(SecretValue),
+    /// Use a new access token (or API key, as the service in use signs in)
+    /// for the current service.
+    UseSecret(SecretValue),
 }
 
 /// What a connection action asks of the rest of the app.
@@ -185,8 +227,10 @@ pub struct ConnectionState {
     pub active_profile: Option<usize>,
     /// The embedded sandbox's login, when it runs.
     pub embedded: Option<EmbeddedLogin>,
-    /// Where the token of the current profile is kept.
+    /// Where the token or API key of the current profile is kept.
     pub token_note: Option<String>,
+    /// Who is logged in (from the API-key login's answer).
+    pub user: Option<UserInfo>,
     /// The last connection test: what the service said, or the error.
     pub test_result: Option<Result<String, String>>,
     /// The notice of the last failure to connect, dismissed once connected.
@@ -202,6 +246,7 @@ impl ConnectionState {
             active_profile: None,
             embedded: None,
             token_note: None,
+            user: None,
             test_result: None,
             failure_note: None,
         }
@@ -223,35 +268,30 @@ impl ConnectionState {
                     out.error = Some("The embedded sandbox is not running".into());
                     return out;
                 };
-                self.switch_to(Connection::embedded(&login.base_url));
+                self.switch_to(login.connection());
                 self.active_profile = None;
                 self.token_note = None;
                 out.switched = true;
-                out.commands = vec![
-                    Command::Connect(self.current.config.clone()),
-                    login.command(),
-                ];
+                out.commands = vec![login.command()];
             }
-            ConnectionAction::UseProfile { index, token } => {
+            ConnectionAction::UseProfile { index, secret } => {
                 let Some(p) = self.profiles.get(index).cloned() else {
                     return out;
                 };
                 self.switch_to(Connection::profile(&p));
                 self.active_profile = Some(index);
                 out.switched = true;
-                out.commands.push(Command::UseProfile {
-                    config: p.client_config(),
-                    token,
-                });
+                out.commands.push(p.use_command(secret));
             }
             ConnectionAction::SaveProfile {
                 index,
                 profile,
-                token,
+                secret,
             } => {
-                if let Some(token) = token {
+                if let Some(token) = secret {
                     out.commands.push(Command::StoreToken {
                         config: profile.client_config(),
+                        method: profile.auth.clone(),
                         token,
                     });
                 }
@@ -270,18 +310,18 @@ impl ConnectionState {
                     };
                 }
             }
-            ConnectionAction::TestProfile { profile, token } => {
+            ConnectionAction::TestProfile { profile, secret } => {
                 self.test_result = None;
                 out.commands.push(Command::TestConnection {
                     config: profile.client_config(),
-                    token,
+                    method: profile.auth.clone(),
+                    secret,
                 });
             }
-            ConnectionAction::UseToken(token) => {
+            ConnectionAction::UseSecret(secret) => {
                 self.current.status = ConnStatus::Connecting;
-                let mut config = self.current.config.clone();
-                config.token = Some(token);
-                out.commands.push(Command::Connect(config));
+                out.commands
+                    .push(Command::Connect(self.current.with_secret(secret)));
             }
         }
         out
@@ -290,23 +330,31 @@ impl ConnectionState {
     fn switch_to(&mut self, connection: Connection) {
         self.current = connection;
         self.offline = None;
+        self.user = None;
         // A test of another service's address says nothing of this one.
         self.test_result = None;
     }
 
     /// The worker now talks to the service; the notice of an earlier
     /// failure to connect, to dismiss.
-    pub fn connected(&mut self, token_place: Option<TokenPlace>) -> Option<u64> {
+    pub fn connected(
+        &mut self,
+        token_place: Option<TokenPlace>,
+        user: Option<UserInfo>,
+    ) -> Option<u64> {
         if let Some(p) = token_place {
-            self.token_note = Some(p.describe());
+            self.token_note = Some(p.describe(self.current.auth.secret_label()));
+        }
+        if user.is_some() {
+            self.user = user;
         }
         self.current.status = ConnStatus::Connected;
         self.failure_note.take()
     }
 
-    /// A profile's token was kept.
-    pub fn token_stored(&mut self, place: TokenPlace) {
-        self.token_note = Some(place.describe());
+    /// A profile's token or API key was kept.
+    pub fn token_stored(&mut self, place: TokenPlace, method: &AuthMethod) {
+        self.token_note = Some(place.describe(method.secret_label()));
     }
 
     pub fn tested(&mut self, result: Result<String, String>) {
@@ -391,7 +439,10 @@ impl ConnectionState {
             }
             ConnStatus::Connecting => " (connecting)",
             ConnStatus::Connected => "",
-            ConnStatus::Unauthorized(_) => " (token refused)",
+            ConnStatus::Unauthorized(_) => match self.current.auth {
+                AuthMethod::ApiKey { .. } => " (API key refused)",
+                AuthMethod::Token => " (token refused)",
+            },
             ConnStatus::Failed(_) => " (not connected)",
         };
         format!("fleetview: {}{status}", self.current.label)
@@ -413,11 +464,14 @@ mod tests {
 
     #[test]
     fn switching_service_forgets_the_last_test() {
-        let mut s = ConnectionState::new(Connection::service("http://127.0.0.1:9", false));
+        let mut s = ConnectionState::new(Connection::service(
+            "http://127.0.0.1:9",
+            false,
+            AuthMethod::Token,
+        ));
         s.embedded = Some(EmbeddedLogin {
             base_url: "http://127.0.0.1:1".into(),
-            username: "demo".into(),
-            password: SecretValue::new("demo"),
+            api_key: ApiKey::new("demo", "demo"),
         });
         s.tested(Err("refused".into()));
         let out = s.on_action(ConnectionAction::UseEmbedded);
@@ -427,9 +481,9 @@ mod tests {
 
     #[test]
     fn each_kind_of_connection_is_built_one_way() {
-        let e = Connection::embedded("http://127.0.0.1:9");
+        let e = Connection::embedded("http://127.0.0.1:9", "demo");
         assert!(e.embedded && e.label == EMBEDDED_LABEL && e.base_url == "http://127.0.0.1:9");
-        let s = Connection::service("https://fleet.example.com", true);
+        let s = Connection::service("https://fleet.example.com", true, AuthMethod::Token);
         assert!(!s.embedded && s.label == "fleet.example.com" && s.config.allow_insecure_http);
         let p = Profile {
             name: "Prod".into(),
@@ -437,6 +491,7 @@ mod tests {
             sandbox_url: "https://b.example".into(),
             use_sandbox: true,
             allow_insecure_http: false,
+            auth: AuthMethod::Token,
         };
         let c = Connection::profile(&p);
         assert_eq!(

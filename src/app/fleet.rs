@@ -3,11 +3,11 @@
 
 use crate::api::model::EquipmentSummary;
 use crate::api::time::TimeWindow;
-use crate::worker::Command;
+use crate::worker::{Command, FleetSource};
 
-/// How long ago the fleet is looked at to discover it (D2): short, so the
-/// deprecated endpoint's pages stay small.
-const DISCOVERY_WINDOW_SECS: i64 = 3600;
+/// How far back the deprecated fleet history is read when a service has no
+/// equipment list (D2): short, so its pages stay small.
+pub const DISCOVERY_WINDOW_SECS: i64 = 3600;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FleetState {
@@ -18,6 +18,8 @@ pub struct FleetState {
     pub error: Option<String>,
     /// Shown from the cache (service away): when it was discovered.
     pub cached_at: Option<i64>,
+    /// Where the list shown was found.
+    pub source: FleetSource,
     /// The list shown stays until the first page of a new discovery.
     replace_on_page: bool,
     /// Names of machines remembered from the last run, until the fleet is
@@ -57,14 +59,15 @@ impl FleetState {
     pub fn on_page(
         &mut self,
         equipments: Vec<EquipmentSummary>,
-        done: i64,
-        total: i64,
+        (done, total): (i64, i64),
         finished: bool,
+        source: FleetSource,
     ) {
         if std::mem::take(&mut self.replace_on_page) {
             self.equipments.clear();
             self.cached_at = None;
         }
+        self.source = source;
         self.equipments.extend(equipments);
         self.done = done;
         self.total = total;
@@ -81,6 +84,7 @@ impl FleetState {
             loading: false,
             error: None,
             cached_at: Some(fetched_at),
+            source: self.source,
             replace_on_page: false,
             remembered: std::mem::take(&mut self.remembered),
         };
@@ -153,17 +157,17 @@ mod tests {
     fn a_rediscovery_keeps_the_list_until_its_first_page() {
         let mut f = FleetState::default();
         f.discover(0);
-        f.on_page(vec![machine(1), machine(2)], 2, 2, true);
+        f.on_page(vec![machine(1), machine(2)], (2, 2), true, FleetSource::List);
         f.on_cached(vec![machine(1)], 5);
         assert_eq!((f.equipments.len(), f.cached_at), (1, Some(5)));
         f.rediscover(10);
         assert_eq!(f.equipments.len(), 1, "kept while loading");
-        f.on_page(vec![machine(3)], 1, 2, false);
+        f.on_page(vec![machine(3)], (1, 2), false, FleetSource::List);
         assert_eq!(
             (f.equipments.len(), f.cached_at, f.loading),
             (1, None, true)
         );
-        f.on_page(vec![machine(4)], 2, 2, true);
+        f.on_page(vec![machine(4)], (2, 2), true, FleetSource::List);
         assert_eq!((f.equipments.len(), f.loading), (2, false));
         assert_eq!(f.name_of(4), "M-4");
         assert_eq!(f.name_of(9), "Equipment 9");

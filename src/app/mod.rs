@@ -18,7 +18,7 @@ pub mod timeline;
 pub use action::Action;
 pub use catalog::{CatalogAction, CatalogState};
 pub use connection::{ConnStatus, Connection, ConnectionAction, EmbeddedLogin, Offline, Profile};
-pub use fleet::FleetState;
+pub use fleet::{DISCOVERY_WINDOW_SECS, FleetState};
 pub use loadable::Loadable;
 pub use machine::{MachineAction, MachineView, custom_window_refusal};
 pub use notifications::{Level, Notification};

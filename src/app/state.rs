@@ -395,9 +395,15 @@ impl AppState {
                         .map_err(|e| e.to_string()),
                 );
             }
-            Event::TokenStored { token_place, .. } => self.conn.token_stored(token_place),
-            Event::Connected { token_place, .. } => {
-                if let Some(note) = self.conn.connected(token_place) {
+            Event::TokenStored {
+                token_place,
+                method,
+                ..
+            } => self.conn.token_stored(token_place, &method),
+            Event::Connected {
+                token_place, user, ..
+            } => {
+                if let Some(note) = self.conn.connected(token_place, user) {
                     self.notifications.dismiss(note);
                 }
                 let mut out = Vec::new();
@@ -421,10 +427,12 @@ impl AppState {
                 done,
                 total,
                 finished,
+                source,
                 ..
             } => {
                 self.conn.answered();
-                self.fleet.on_page(equipments, done, total, finished);
+                self.fleet
+                    .on_page(equipments, (done, total), finished, source);
             }
             Event::FleetCached {
                 equipments,
@@ -633,9 +641,9 @@ mod tests {
 
     fn connection(embedded: bool, url: &str) -> Connection {
         let mut c = if embedded {
-            Connection::embedded(url)
+            Connection::embedded(url, "demo")
         } else {
-            Connection::service(url, false)
+            Connection::service(url, false, crate::api::AuthMethod::Token)
         };
         c.status = ConnStatus::Connected;
         c
@@ -657,14 +665,19 @@ mod tests {
                     sandbox_url: "https://sandbox.fleet.example".into(),
                     use_sandbox: true,
                     allow_insecure_http: false,
+                    auth: crate::api::AuthMethod::ApiKey {
+                        name: "ops-laptop".into(),
+                    },
                 },
-                token: None,
+                secret: Some(SecretValue::new("key-secret-456")),
             }
             .into(),
         );
-        a.on_action(ConnectionAction::UseToken(SecretValue::new("tok-secret-123")).into());
+        a.on_action(ConnectionAction::UseSecret(SecretValue::new("tok-secret-123")).into());
         let saved = serde_json::to_string(&a.settings()).unwrap_or_default();
         assert!(!saved.contains("tok-secret-123"));
+        assert!(!saved.contains("key-secret-456"));
+        assert!(saved.contains("ops-laptop"), "the key's name is kept: {saved}");
         let settings: Settings = serde_json::from_str(&saved).expect("settings read back");
 
         // Same (embedded) service: everything comes back.
@@ -695,26 +708,27 @@ mod tests {
             sandbox_url: String::new(),
             use_sandbox: false,
             allow_insecure_http: false,
+            auth: crate::api::AuthMethod::Token,
         };
         s.on_action(
             ConnectionAction::SaveProfile {
                 index: None,
                 profile,
-                token: None,
+                secret: None,
             }
             .into(),
         );
         let commands = s.on_action(
             ConnectionAction::UseProfile {
                 index: 0,
-                token: None,
+                secret: None,
             }
             .into(),
         );
         assert!(matches!(commands.first(), Some(Command::CancelReads)));
         assert!(matches!(commands.get(1), Some(Command::UseProfile { .. })));
         // A new token for the same service keeps its reads going.
-        let commands = s.on_action(ConnectionAction::UseToken(SecretValue::new("t")).into());
+        let commands = s.on_action(ConnectionAction::UseSecret(SecretValue::new("t")).into());
         assert!(!commands.iter().any(|c| matches!(c, Command::CancelReads)));
     }
 
@@ -726,6 +740,7 @@ mod tests {
             request: 7,
             base_url: "x".into(),
             token_place: None,
+            user: None,
         });
         assert!(commands.iter().any(|c| matches!(c, Command::LoadCatalog)));
         assert!(
@@ -852,9 +867,9 @@ mod tests {
                 serial_number: "S".into(),
                 ..Default::default()
             }],
-            1,
-            1,
+            (1, 1),
             true,
+            crate::worker::FleetSource::List,
         );
         s.on_action(MachineAction::Select(1021).into());
         let rows = br#"[{"date":"2025-06-01T00:00:00Z","voltage":12.5,"unit":"V"}]"#;

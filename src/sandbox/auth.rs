@@ -10,6 +10,9 @@ use super::clock::Clock;
 /// The sandbox's one account.
 pub const DEMO_USER: &str = "demo";
 pub const DEMO_PASSWORD: &str = "demo";
+/// Its built-in API key (D1).
+pub const DEMO_KEY_NAME: &str = "demo";
+pub const DEMO_API_KEY: &str = "demo";
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Claims {

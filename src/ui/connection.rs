@@ -1,8 +1,10 @@
-//! The connection: which service, its state, and a new token when the
-//! service refused the one it had (the token is typed masked and never kept
-//! in the view once used).
+//! The connection: which service, its state, who is logged in, the
+//! profiles (each signing in with an API key or a token), and a new token
+//! or key when the service refused the one it had (secrets are typed masked
+//! and never kept in the view once used).
 
 use super::theme;
+use crate::api::AuthMethod;
 use crate::api::model::SecretValue;
 use crate::app::ConnectionAction;
 use crate::app::{Action, AppState, ConnStatus, Profile};
@@ -14,8 +16,36 @@ pub struct ConnectionView {
     open: bool,
     /// The profile being edited: its index (`None`: a new one) and fields.
     editing: Option<(Option<usize>, Profile)>,
-    /// A token typed for the profile being edited (masked, never saved here).
+    /// How the edited profile signs in, and its API key's name (kept while
+    /// the method is switched back and forth).
+    use_api_key: bool,
+    key_name: String,
+    /// A token or API key typed for the profile being edited (masked,
+    /// never saved here).
     profile_token: String,
+}
+
+impl ConnectionView {
+    fn edit(&mut self, index: Option<usize>, profile: Profile) {
+        (self.use_api_key, self.key_name) = match &profile.auth {
+            AuthMethod::ApiKey { name } => (true, name.clone()),
+            AuthMethod::Token => (false, String::new()),
+        };
+        self.editing = Some((index, profile));
+    }
+}
+
+/// The edited profile with the sign-in chosen.
+fn edited_profile(profile: &Profile, use_api_key: bool, key_name: &str) -> Profile {
+    let mut p = profile.clone();
+    p.auth = if use_api_key {
+        AuthMethod::ApiKey {
+            name: key_name.trim().to_owned(),
+        }
+    } else {
+        AuthMethod::Token
+    };
+    p
 }
 
 impl std::fmt::Debug for ConnectionView {
@@ -60,10 +90,15 @@ pub fn connection_ui(
         }
         if ui
             .button("Connections")
-            .on_hover_text("Services, sandbox addresses and tokens")
+            .on_hover_text("Services, sandbox addresses, API keys and tokens")
             .clicked()
         {
             view.open = !view.open;
+        }
+        // Last in the bar: it comes with the login, and moves no button.
+        if let Some(user) = state.conn.user.as_ref().and_then(|u| u.label()) {
+            ui.label(egui::RichText::new(format!("Signed in as {user}")).small())
+                .on_hover_text("The user the API key belongs to, as the service said at login");
         }
     });
     if view.open {
@@ -77,9 +112,16 @@ pub fn connection_ui(
         view.open = open;
     }
     if let ConnStatus::Unauthorized(message) = &c.status {
+        let (field, button) = match &c.auth {
+            AuthMethod::ApiKey { .. } => ("API key", "Log in"),
+            AuthMethod::Token => ("New access token", "Use token"),
+        };
         ui.horizontal_wrapped(|ui| {
             ui.colored_label(theme::ERROR, format!("The service said: {message}"));
-            let label = ui.label("New access token");
+            if let AuthMethod::ApiKey { name } = &c.auth {
+                ui.label(format!("Key name: {name}"));
+            }
+            let label = ui.label(field);
             ui.add(
                 egui::TextEdit::singleline(&mut view.token)
                     .password(true)
@@ -87,13 +129,10 @@ pub fn connection_ui(
             )
             .labelled_by(label.id);
             let clicked = ui
-                .add_enabled(
-                    !view.token.trim().is_empty(),
-                    egui::Button::new("Use token"),
-                )
+                .add_enabled(!view.token.trim().is_empty(), egui::Button::new(button))
                 .clicked();
-            if clicked && let Some(token) = take_token(&mut view.token) {
-                actions.push(ConnectionAction::UseToken(token).into());
+            if clicked && let Some(secret) = take_token(&mut view.token) {
+                actions.push(ConnectionAction::UseSecret(secret).into());
             }
         });
     }
@@ -136,13 +175,13 @@ fn connections_window_ui(
             ui.label(egui::RichText::new(&p.name).strong());
             ui.label(egui::RichText::new(p.url()).small().weak());
             if ui.small_button("Edit").clicked() {
-                view.editing = Some((Some(i), p.clone()));
+                view.edit(Some(i), p.clone());
             }
             if ui.small_button("Connect").clicked() {
                 actions.push(
                     ConnectionAction::UseProfile {
                         index: i,
-                        token: None,
+                        secret: None,
                     }
                     .into(),
                 );
@@ -164,7 +203,8 @@ fn connections_window_ui(
         });
     }
     if ui.button("New profile").clicked() {
-        view.editing = Some((
+        // People with an account sign in with an API key (D1).
+        view.edit(
             None,
             Profile {
                 name: String::new(),
@@ -172,8 +212,11 @@ fn connections_window_ui(
                 sandbox_url: String::new(),
                 use_sandbox: false,
                 allow_insecure_http: false,
+                auth: AuthMethod::ApiKey {
+                    name: String::new(),
+                },
             },
-        ));
+        );
     }
     let Some((index, profile)) = &mut view.editing else {
         token_note_ui(ui, state);
@@ -209,9 +252,34 @@ fn connections_window_ui(
             .labelled_by(l.id);
             ui.end_row();
             ui.label("");
-            ui.checkbox(&mut profile.use_sandbox, "Use the sandbox URL");
+            ui.checkbox(&mut profile.use_sandbox, "Use the sandbox URL")
+                .on_hover_text(
+                    "The service and its sandbox are separate accounts: \
+                     each has its own API keys",
+                );
             ui.end_row();
-            let l = ui.label("Access token");
+            ui.label("Sign in with");
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut view.use_api_key, true, "API key");
+                ui.radio_value(&mut view.use_api_key, false, "Access token");
+            });
+            ui.end_row();
+            // Both rows always there, so nothing below moves when the
+            // method changes.
+            let l = ui.label("API key name");
+            ui.add_enabled(
+                view.use_api_key,
+                egui::TextEdit::singleline(&mut view.key_name)
+                    .hint_text("as created in the service's settings")
+                    .desired_width(320.0),
+            )
+            .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label(if view.use_api_key {
+                "API key"
+            } else {
+                "Access token"
+            });
             ui.add(
                 egui::TextEdit::singleline(&mut view.profile_token)
                     .password(true)
@@ -238,8 +306,12 @@ fn connections_window_ui(
         (true, true) => Some("Enter a name and the service URL first"),
         (true, false) => Some("Enter a name first"),
         (false, true) => Some("Enter the service URL first"),
+        (false, false) if view.use_api_key && view.key_name.trim().is_empty() => {
+            Some("Enter the API key's name first")
+        }
         (false, false) => None,
     };
+    let edited = edited_profile(profile, view.use_api_key, &view.key_name);
     let ready = missing.is_none();
     let mut deleted = false;
     ui.horizontal(|ui| {
@@ -252,8 +324,8 @@ fn connections_window_ui(
                 .then(|| SecretValue::new(view.profile_token.trim()));
             actions.push(
                 ConnectionAction::TestProfile {
-                    profile: profile.clone(),
-                    token,
+                    profile: edited.clone(),
+                    secret: token,
                 }
                 .into(),
             );
@@ -269,11 +341,12 @@ fn connections_window_ui(
             actions.push(
                 ConnectionAction::SaveProfile {
                     index: *index,
-                    profile: profile.clone(),
-                    token: take_token(&mut view.profile_token),
+                    profile: edited.clone(),
+                    secret: take_token(&mut view.profile_token),
                 }
                 .into(),
             );
+            *profile = edited.clone();
             *index = Some(saved_index);
         }
         if ui
@@ -284,18 +357,19 @@ fn connections_window_ui(
             actions.push(
                 ConnectionAction::SaveProfile {
                     index: *index,
-                    profile: profile.clone(),
-                    token: None,
+                    profile: edited.clone(),
+                    secret: None,
                 }
                 .into(),
             );
             actions.push(
                 ConnectionAction::UseProfile {
                     index: saved_index,
-                    token: take_token(&mut view.profile_token),
+                    secret: take_token(&mut view.profile_token),
                 }
                 .into(),
             );
+            *profile = edited.clone();
             *index = Some(saved_index);
         }
         if let Some(i) = *index

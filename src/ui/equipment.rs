@@ -3,6 +3,7 @@
 //! laid out, so 10,000 machines scroll as smoothly as 10.
 
 use super::theme;
+use crate::worker::FleetSource;
 use crate::app::MachineAction;
 use crate::app::{Action, AppState};
 
@@ -43,13 +44,17 @@ pub fn equipment_ui(
 ) {
     ui.heading("Equipment");
     let fleet = &state.fleet;
-    ui.label(
-        egui::RichText::new(
-            "Found through the deprecated fleet history endpoint (the service lists no equipment).",
-        )
-        .small()
-        .weak(),
-    );
+    // One line whatever the source, so the list below never moves when
+    // the discovery says where it found the fleet.
+    let source = match fleet.source {
+        FleetSource::List => "The service's equipment list.".to_owned(),
+        FleetSource::DeprecatedHistory => format!(
+            "This service has no equipment list: found through the deprecated fleet \
+             history, only machines that reported within {}.",
+            theme::format_age(crate::app::DISCOVERY_WINDOW_SECS)
+        ),
+    };
+    ui.label(egui::RichText::new(source).small().weak());
     if fleet.loading {
         let fraction = if fleet.total > 0 {
             fleet.done as f32 / fleet.total as f32

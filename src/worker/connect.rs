@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::tokens::{TokenPlace, TokenStore};
+use crate::api::equipment::UserInfo;
 use crate::api::model::SecretValue;
-use crate::api::{ApiClient, ApiError, ClientConfig};
+use crate::api::{ApiClient, ApiError, ApiKey, AuthMethod, ClientConfig};
 
 /// How long a keychain read or write may take before it is given up.
 pub const KEYCHAIN_TIMEOUT: Duration = Duration::from_secs(5);
@@ -66,38 +67,65 @@ pub async fn load_token(
     }
 }
 
-/// Logs in with `current` and returns a client with the token it got.
-pub async fn login(
-    current: Option<Arc<ApiClient>>,
-    username: String,
-    password: SecretValue,
-) -> Result<ApiClient, ApiError> {
-    let current = current.ok_or(ApiError::NotConnected)?;
-    let token = current.login(&username, password.expose()).await?;
-    current.with_token(token)
+/// A client now usable, and who its API key belongs to (if it has one).
+pub type Connected = (ApiClient, Option<UserInfo>);
+
+/// The client for `config`, logged in first when it has an API key.
+pub async fn connect(config: ClientConfig) -> Result<Connected, ApiError> {
+    let client = ApiClient::new(config)?;
+    let user = client.log_in_with_key().await?;
+    Ok((client, user))
 }
 
-/// A saved profile's client: its token given (then kept) or the one kept.
+/// Where a profile's secret is kept: a token under its address, an API
+/// key under its address and the key's name.
+pub fn keychain_entry(base_url: &str, method: &AuthMethod) -> String {
+    match method {
+        AuthMethod::Token => base_url.to_owned(),
+        AuthMethod::ApiKey { name } => format!("{base_url} api-key:{name}"),
+    }
+}
+
+/// `config` signed in as `method` says with `secret`.
+pub fn with_secret(config: ClientConfig, method: &AuthMethod, secret: SecretValue) -> ClientConfig {
+    match method {
+        AuthMethod::Token => ClientConfig {
+            token: Some(secret),
+            api_key: None,
+            ..config
+        },
+        AuthMethod::ApiKey { name } => ClientConfig {
+            token: None,
+            api_key: Some(ApiKey {
+                name: name.clone(),
+                key: secret,
+            }),
+            ..config
+        },
+    }
+}
+
+/// A saved profile's client: its secret given (then kept) or the one kept,
+/// logged in when it is an API key.
 pub async fn use_profile(
     store: Arc<TokenStore>,
     config: ClientConfig,
-    token: Option<SecretValue>,
-) -> (Result<ApiClient, ApiError>, TokenPlace) {
-    let key = config.base_url.clone();
-    let (token, place) = match token {
+    method: AuthMethod,
+    secret: Option<SecretValue>,
+) -> (Result<Connected, ApiError>, TokenPlace) {
+    let key = keychain_entry(&config.base_url, &method);
+    let (secret, place) = match secret {
         Some(t) => {
             let place = save_token(store, key, t.clone()).await;
             (Ok(t), place)
         }
         None => load_token(store, key).await,
     };
-    let client = token.and_then(|t| {
-        ApiClient::new(ClientConfig {
-            token: Some(t),
-            ..config
-        })
-    });
-    (client, place)
+    let connected = match secret {
+        Ok(s) => connect(with_secret(config, &method, s)).await,
+        Err(e) => Err(e),
+    };
+    (connected, place)
 }
 
 #[cfg(test)]

@@ -7,11 +7,12 @@ use std::sync::Arc;
 use super::fetch::{Fetched, Progress};
 use super::messages::{ExportOutcome, OfflineSince, RequestId, Target};
 use super::tokens::TokenPlace;
+use crate::api::equipment::UserInfo;
 use crate::api::model::{
     ActivityRow, DataSource, EquipmentHistory, EquipmentSummary, FaultRow, Integration,
 };
 use crate::api::time::TimeWindow;
-use crate::api::{ApiError, DataKind, SeriesSource};
+use crate::api::{ApiError, AuthMethod, DataKind, SeriesSource};
 use crate::export::shown::ExportKey;
 use crate::series::{PlotSeries, Track};
 
@@ -24,18 +25,32 @@ pub enum CatalogChange {
     StatusSet { id: i64, active: bool },
 }
 
+/// Where the fleet was discovered (D2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FleetSource {
+    /// `GET /v2/fleet/equipments`, every machine.
+    #[default]
+    List,
+    /// The service has no list (404): the deprecated fleet history, only
+    /// the machines that reported in its window.
+    DeprecatedHistory,
+}
+
 #[derive(Debug, Clone)]
 pub enum Event {
     /// The worker now talks to this base URL; `token_place` says where its
-    /// token is kept, when it came from a profile.
+    /// token or API key is kept, when it came from a profile; `user` who the
+    /// API key belongs to, when it logged in with one.
     Connected {
         request: RequestId,
         base_url: String,
         token_place: Option<TokenPlace>,
+        user: Option<UserInfo>,
     },
-    /// A profile's token was kept, there.
+    /// A profile's token (or API key, as `method` says) was kept, there.
     TokenStored {
         request: RequestId,
+        method: AuthMethod,
         token_place: TokenPlace,
     },
     /// A connection test's outcome: integrations counted, or the error.
@@ -102,6 +117,7 @@ pub enum Event {
         done: i64,
         total: i64,
         finished: bool,
+        source: FleetSource,
     },
     /// The service could not be reached: the fleet as last discovered.
     FleetCached {

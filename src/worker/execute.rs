@@ -191,7 +191,6 @@ impl TaskCtx {
             }
             // Handled by the command loop itself.
             Command::Connect(_)
-            | Command::Login { .. }
             | Command::UseProfile { .. }
             | Command::TestConnection { .. }
             | Command::StoreToken { .. }

@@ -3,7 +3,7 @@
 
 use crate::api::model::{CreateIntegration, SecretValue, UpdateIntegration};
 use crate::api::time::TimeWindow;
-use crate::api::{ClientConfig, DataKind, SeriesSource};
+use crate::api::{AuthMethod, ClientConfig, DataKind, SeriesSource};
 use crate::export::shown::{ExportContent, ExportKey};
 
 /// A file to write from what the app shows.
@@ -68,28 +68,28 @@ pub enum Target {
 
 #[derive(Debug, Clone)]
 pub enum Command {
-    /// Talk to this service from now on (base URL, token, options).
+    /// Talk to this service from now on (base URL, token or API key,
+    /// options). With an API key, logs in first (D1).
     Connect(ClientConfig),
-    /// Log in (the sandbox's `/auth/login`, D1) and use the token from now on.
-    Login {
-        username: String,
-        password: SecretValue,
-    },
-    /// Connect to a saved profile: keep `token` if given (keychain or
-    /// memory), otherwise use the one kept for this base URL.
+    /// Connect to a saved profile: keep `secret` (its token or API key) if
+    /// given (keychain or memory), otherwise use the one kept for it.
     UseProfile {
         config: ClientConfig,
-        token: Option<SecretValue>,
+        method: AuthMethod,
+        secret: Option<SecretValue>,
     },
-    /// Keep a token for a profile's address (keychain, else memory).
+    /// Keep a profile's token or API key (keychain, else memory).
     StoreToken {
         config: ClientConfig,
+        method: AuthMethod,
         token: SecretValue,
     },
-    /// One authenticated request to see whether a service answers.
+    /// One authenticated request to see whether a service answers (after a
+    /// login, with an API key).
     TestConnection {
         config: ClientConfig,
-        token: Option<SecretValue>,
+        method: AuthMethod,
+        secret: Option<SecretValue>,
     },
     /// Raw rows of a series through the cache.
     FetchSeries {
@@ -160,9 +160,7 @@ pub enum Command {
 impl Command {
     pub fn target(&self) -> Target {
         match self {
-            Command::Connect(_) | Command::Login { .. } | Command::UseProfile { .. } => {
-                Target::Connection
-            }
+            Command::Connect(_) | Command::UseProfile { .. } => Target::Connection,
             Command::TestConnection { .. } => Target::ConnectionTest,
             Command::StoreToken { .. } => Target::TokenStore,
             Command::FetchSeries { source, .. } => Target::Series(*source),

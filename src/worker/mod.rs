@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc as tmpsc;
 
-pub use events::{CatalogChange, Event};
+pub use events::{CatalogChange, Event, FleetSource};
 pub use fetch::{Fetched, Progress, SeriesRequest};
 pub use history::HISTORY_KIND;
 pub use messages::{Command, ExportJob, ExportOutcome, OfflineSince, RequestId, Target};

@@ -1,8 +1,9 @@
 //! The worker's command loop. It never waits on the network or the
 //! keychain itself: every command runs as a task of its own, aborted when a
-//! newer command takes its target. A connection change (login, profile)
-//! sends its new client back to the loop, which puts it in place for the
-//! commands after that; a new base URL with a token is put in place at once.
+//! newer command takes its target. A connection change (an API-key login,
+//! a profile) sends its new client back to the loop, which puts it in place
+//! for the commands after that; a new base URL with a token is put in place
+//! at once.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,13 +11,13 @@ use std::sync::Arc;
 use tokio::sync::mpsc as tmpsc;
 use tokio::task::AbortHandle;
 
-use super::connect;
+use super::connect::{self, Connected};
 use super::events::Event;
 use super::messages::{Command, RequestId, Target};
 use super::shared::{InFlight, Shared};
 use super::task::TaskCtx;
 use super::tokens::{TokenPlace, TokenStore};
-use crate::api::{ApiClient, ApiError, ClientConfig};
+use crate::api::{ApiClient, ApiError};
 use crate::cache::Cache;
 
 /// What the worker starts with.
@@ -37,14 +38,14 @@ impl Session {
     /// Makes a new client the one in use and says so, or says why not.
     fn install(
         &mut self,
-        result: Result<ApiClient, ApiError>,
+        result: Result<Connected, ApiError>,
         token_place: Option<TokenPlace>,
         shared: &Shared,
         target: &Target,
         id: RequestId,
     ) {
         match result {
-            Ok(c) => {
+            Ok((c, user)) => {
                 self.cache_scope = c.config().cache_scope().to_owned();
                 let base_url = c.config().base_url.clone();
                 self.client = Some(Arc::new(c));
@@ -52,6 +53,7 @@ impl Session {
                     request: id,
                     base_url,
                     token_place,
+                    user,
                 };
                 shared.emit(target, id, event);
             }
@@ -73,7 +75,7 @@ impl Session {
 /// in flight until then.
 struct ConnectionReady {
     id: RequestId,
-    result: Result<ApiClient, ApiError>,
+    result: Result<Connected, ApiError>,
     token_place: Option<TokenPlace>,
     _guard: InFlight,
 }
@@ -130,17 +132,17 @@ pub async fn run(
         let guard = InFlight::new(&shared.in_flight);
         let handle = match command {
             Command::Cancel(_) | Command::CancelReads => continue,
-            Command::Connect(cfg) => {
-                session.install(ApiClient::new(cfg), None, &shared, &target, id);
+            Command::Connect(cfg) if cfg.api_key.is_none() => {
+                let result = ApiClient::new(cfg).map(|c| (c, None));
+                session.install(result, None, &shared, &target, id);
                 continue;
             }
             // The login and the keychain may take long: in tasks of their
             // own, their outcome sent back to this loop.
-            Command::Login { username, password } => {
-                let current = session.client.clone();
+            Command::Connect(cfg) => {
                 let done = connected_tx.clone();
                 tokio::spawn(async move {
-                    let result = connect::login(current, username, password).await;
+                    let result = connect::connect(cfg).await;
                     let _ = done.send(ConnectionReady {
                         id,
                         result,
@@ -149,11 +151,15 @@ pub async fn run(
                     });
                 })
             }
-            Command::UseProfile { config, token } => {
+            Command::UseProfile {
+                config,
+                method,
+                secret,
+            } => {
                 let store = tokens.clone();
                 let done = connected_tx.clone();
                 tokio::spawn(async move {
-                    let (result, place) = connect::use_profile(store, config, token).await;
+                    let (result, place) = connect::use_profile(store, config, method, secret).await;
                     let _ = done.send(ConnectionReady {
                         id,
                         result,
@@ -162,36 +168,55 @@ pub async fn run(
                     });
                 })
             }
-            Command::StoreToken { config, token } => {
+            Command::StoreToken {
+                config,
+                method,
+                token,
+            } => {
                 let store = tokens.clone();
                 let shared = shared.clone();
                 let target = target.clone();
                 tokio::spawn(async move {
                     let _guard = guard;
-                    let token_place = connect::save_token(store, config.base_url, token).await;
+                    let key = connect::keychain_entry(&config.base_url, &method);
+                    let token_place = connect::save_token(store, key, token).await;
                     let event = Event::TokenStored {
                         request: id,
+                        method,
                         token_place,
                     };
                     shared.emit(&target, id, event);
                 })
             }
-            Command::TestConnection { config, token } => {
+            Command::TestConnection {
+                config,
+                method,
+                secret,
+            } => {
                 let store = tokens.clone();
                 let shared = shared.clone();
                 let target = target.clone();
                 tokio::spawn(async move {
                     let _guard = guard;
-                    let token = match token {
+                    let secret = match secret {
                         Some(t) => Ok(Some(t)),
-                        None => match connect::load_token(store, config.base_url.clone()).await.0 {
-                            Ok(t) => Ok(Some(t)),
-                            Err(ApiError::NoToken) => Ok(None),
-                            Err(e) => Err(e),
-                        },
+                        None => {
+                            let key = connect::keychain_entry(&config.base_url, &method);
+                            match connect::load_token(store, key).await.0 {
+                                Ok(t) => Ok(Some(t)),
+                                Err(ApiError::NoToken) => Ok(None),
+                                Err(e) => Err(e),
+                            }
+                        }
                     };
-                    let client =
-                        token.and_then(|token| ApiClient::new(ClientConfig { token, ..config }));
+                    // Without a secret the request goes without one, and
+                    // the service's refusal is the answer.
+                    let client = secret.and_then(|secret| {
+                        ApiClient::new(match secret {
+                            Some(s) => connect::with_secret(config, &method, s),
+                            None => config,
+                        })
+                    });
                     let result = match client {
                         Ok(c) => c.integrations().await.map(|list| list.len()),
                         Err(e) => Err(e),

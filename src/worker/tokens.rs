@@ -19,12 +19,13 @@ pub enum TokenPlace {
 }
 
 impl TokenPlace {
-    pub fn describe(&self) -> String {
+    /// Where the secret (`what`: "access token", "API key") is kept.
+    pub fn describe(&self, what: &str) -> String {
         match self {
-            TokenPlace::Keychain => "The token is kept in the system keychain.".to_owned(),
+            TokenPlace::Keychain => format!("The {what} is kept in the system keychain."),
             TokenPlace::SessionOnly(why) => {
                 format!(
-                    "No usable keychain ({why}): the token is kept in memory for this session only."
+                    "No usable keychain ({why}): the {what} is kept in memory for this session only."
                 )
             }
         }
@@ -87,6 +88,6 @@ mod tests {
             Some("s3cr3t-XYZ-42".to_owned()),
             "{place:?}"
         );
-        assert!(!place.describe().contains("s3cr3t"));
+        assert!(!place.describe("access token").contains("s3cr3t"));
     }
 }

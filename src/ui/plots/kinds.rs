@@ -1,9 +1,10 @@
-//! The data-kind picker: every kind the service lists, searchable, ticked
-//! on and off as plots.
+//! The data-kind picker: every kind the service lists, grouped in the
+//! platform's packs, searchable (by kind or pack), ticked on and off as
+//! plots.
 
 use egui::containers::menu::{MenuButton, MenuConfig};
 
-use crate::api::DataKind;
+use crate::api::{DataKind, KindPack};
 use crate::app::TimelineAction;
 use crate::app::{Action, AppState};
 
@@ -34,23 +35,53 @@ pub(super) fn kind_picker_ui(
                 .max_height(360.0)
                 .min_scrolled_height(240.0)
                 .show(ui, |ui| {
-                    for kind in DataKind::ALL {
-                        let name = kind.display_name();
-                        if !query.is_empty()
-                            && !name.to_lowercase().contains(&query)
-                            && !kind.wire().to_lowercase().contains(&query)
-                        {
-                            continue;
-                        }
-                        let mut on = state.timeline.plot_kinds.contains(kind);
-                        if ui
-                            .checkbox(&mut on, name)
-                            .on_hover_text(kind.wire())
-                            .changed()
-                        {
-                            actions.push(TimelineAction::SetPlotKind { kind: *kind, on }.into());
-                        }
+                    let mut shown = 0;
+                    for pack in KindPack::ALL {
+                        shown += pack_ui(ui, state, pack, &query, actions);
+                    }
+                    if shown == 0 {
+                        ui.weak(format!("No data kind matches \"{search}\""));
                     }
                 });
         });
+}
+
+/// One pack's heading and the kinds in it that match `query` (all of them
+/// when the pack's name matches); how many rows it showed.
+fn pack_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    pack: KindPack,
+    query: &str,
+    actions: &mut Vec<Action>,
+) -> usize {
+    let whole = query.is_empty() || pack.name().to_lowercase().contains(query);
+    let kinds: Vec<DataKind> = pack
+        .kinds()
+        .filter(|k| whole || kind_matches(*k, query))
+        .collect();
+    let faults = pack == KindPack::FaultCodes && whole;
+    if kinds.is_empty() && !faults {
+        return 0;
+    }
+    ui.add_space(4.0);
+    ui.label(egui::RichText::new(pack.name()).strong());
+    if faults {
+        ui.weak("Shown in the Faults table below the plots");
+    }
+    for kind in &kinds {
+        let mut on = state.timeline.plot_kinds.contains(kind);
+        if ui
+            .checkbox(&mut on, kind.display_name())
+            .on_hover_text(kind.wire())
+            .changed()
+        {
+            actions.push(TimelineAction::SetPlotKind { kind: *kind, on }.into());
+        }
+    }
+    kinds.len() + usize::from(faults)
+}
+
+fn kind_matches(kind: DataKind, query: &str) -> bool {
+    kind.display_name().to_lowercase().contains(query) || kind.wire().to_lowercase().contains(query)
 }
