@@ -592,3 +592,6 @@ mod redirects;
 
 #[path = "client/limits.rs"]
 mod limits;
+
+#[path = "client/login.rs"]
+mod login;

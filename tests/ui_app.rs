@@ -363,6 +363,10 @@ fn connection_profiles_test_connect_switch_and_keep_no_token() {
     h.run_steps(4);
     h.get_by_label("New profile").click();
     h.run_steps(2);
+    // New profiles sign in with an API key; this one pastes a token.
+    h.get_by_role_and_label(egui::accesskit::Role::RadioButton, "Access token")
+        .click();
+    h.run_steps(2);
     type_into(
         &mut h,
         egui::accesskit::Role::TextInput,
@@ -399,7 +403,7 @@ fn connection_profiles_test_connect_switch_and_keep_no_token() {
     });
     assert_eq!(h.state().state().connection().label, "Test service");
     assert!(h.state().state().title().contains("Test service"));
-    h.get_by_label_contains("the token is kept");
+    h.get_by_label_contains("the access token is kept");
 
     // Settings keep the profile, never the token.
     let settings = serde_json::to_string(&h.state().state().settings()).expect("settings");
@@ -414,5 +418,77 @@ fn connection_profiles_test_connect_switch_and_keep_no_token() {
         .click();
     wait_until(&mut h, "the embedded fleet again", fleet_loaded);
     assert!(h.state().state().connection().embedded);
+    drop(service);
+}
+
+#[test]
+fn log_in_with_an_api_key_then_an_expired_token_is_renewed_without_asking() {
+    use fleetview::sandbox::{Clock, ManualClock};
+    const TTL_SECS: i64 = 900;
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let clock = ManualClock::new(common::now());
+    let service = rt.block_on(common::start_with(
+        common::fixed_config()
+            .fleet_size(25)
+            .clock(Clock::Manual(clock.clone()))
+            .token_ttl_secs(TTL_SECS),
+    ));
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the embedded fleet", fleet_loaded);
+
+    h.get_by_label("Connections").click();
+    h.run_steps(4);
+    h.get_by_label("New profile").click();
+    h.run_steps(2);
+    for (label, text) in [
+        ("Name", "Fleet account"),
+        ("Service URL", service.base.as_str()),
+        ("API key name", "demo"),
+    ] {
+        type_into(&mut h, egui::accesskit::Role::TextInput, label, text);
+    }
+    type_into(&mut h, egui::accesskit::Role::PasswordInput, "API key", "demo");
+    let logins = service.running.login_count();
+    h.get_by_label("Save and connect").click();
+    wait_until(&mut h, "the fleet from the equipment list", |app| {
+        let fleet = app.state().fleet();
+        !fleet.loading
+            && fleet.equipments.len() == 25
+            && fleet.source == fleetview::worker::FleetSource::List
+    });
+    assert_eq!(service.running.login_count(), logins + 1);
+    let user = h.state().state().conn.user.clone().expect("who is logged in");
+    let email = user.email.clone().expect("an e-mail");
+    h.get_by_label_contains(&format!("Signed in as {}", user.label().unwrap_or_default()));
+    assert!(email.contains('@'));
+    // The list's own fields came along.
+    assert!(
+        h.state()
+            .state()
+            .fleet()
+            .equipments
+            .iter()
+            .all(|e| e.category.is_some()),
+    );
+    h.get_by_label_contains("the API key is kept");
+    let settings = serde_json::to_string(&h.state().state().settings()).expect("settings");
+    assert!(settings.contains("\"demo\""), "the key's name is kept");
+
+    // The token runs out; the next fetch logs in again by itself, once.
+    clock.advance(TTL_SECS + 1);
+    let name = h.state().state().fleet().equipments[3].name.clone();
+    h.get_by_label("Connections").click();
+    h.run_steps(2);
+    h.get_by_label(&name).click();
+    wait_until(&mut h, "the machine's faults", |app| {
+        matches!(app.state().faults(), Loadable::Ready(_))
+    });
+    assert_eq!(h.state().state().connection().status, ConnStatus::Connected);
+    assert_eq!(
+        service.running.login_count(),
+        logins + 2,
+        "exactly one more login"
+    );
+    assert!(h.query_by_label_contains("refused").is_none());
     drop(service);
 }
