@@ -473,12 +473,14 @@ impl EquipmentSummary {
 
 impl From<FleetEquipment> for EquipmentSummary {
     fn from(e: FleetEquipment) -> Self {
+        // A feed's placeholder (a model `missing`) is no identity.
+        let known = |s: String| known_text(&s).map(str::to_owned).unwrap_or_default();
         Self {
             id: e.id,
-            name: e.name,
-            make: e.make,
-            model: e.model,
-            serial_number: e.serial_number,
+            name: known(e.name),
+            make: known(e.make),
+            model: known(e.model),
+            serial_number: known(e.serial_number),
             category: None,
             year: None,
             entreprise: None,
