@@ -69,7 +69,7 @@ fn plot_series(secs: i64) -> Arc<PlotSeries> {
     Arc::new(PlotSeries::new(Series {
         times,
         channels: vec![channel],
-        skipped_rows: 0,
+        ..Default::default()
     }))
 }
 
@@ -175,7 +175,7 @@ fn empty_series() -> Arc<PlotSeries> {
     Arc::new(PlotSeries::new(Series {
         times: vec![0, YEAR_SECS],
         channels: vec![channel],
-        skipped_rows: 0,
+        ..Default::default()
     }))
 }
 
@@ -290,6 +290,7 @@ fn million_positions() -> Track {
             .map(|i| {
                 let t = i as f64;
                 TrackSample {
+                    subsec_ms: 0,
                     time: i as i64,
                     lat: 45.0 + 0.6 * (t / 90_000.0).sin() + 0.01 * (t / 700.0).cos(),
                     lon: 4.0 + 0.9 * (t / 130_000.0).cos() + 0.01 * (t / 500.0).sin(),

@@ -85,6 +85,7 @@ fn sample() -> impl Strategy<Value = TrackSample> {
         proptest::option::of(prop_oneof![0.0f64..200.0, Just(f64::NAN), Just(1e12)]),
     )
         .prop_map(|(time, lat, lon, speed)| TrackSample {
+            subsec_ms: 0,
             time,
             lat,
             lon,

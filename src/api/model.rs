@@ -10,6 +10,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;
 
+use super::placeholder::known_text;
 pub use super::time::Timestamp;
 
 // ---------------------------------------------------------------- envelope
@@ -72,16 +73,18 @@ pub struct FaultRow {
     pub date: Timestamp,
     pub description: String,
     pub identifier: String,
+    #[serde(default, deserialize_with = "super::placeholder::severity")]
     pub severity: Option<i64>,
     pub level_label: Option<String>,
 }
 
 impl FaultRow {
-    /// The level label as shown: a missing or blank one is `unknown` (D9).
+    /// The level label as shown: a missing, blank or placeholder one
+    /// (`missing`, `n/a`, ...) is `unknown` (D9).
     pub fn level(&self) -> &str {
         self.level_label
             .as_deref()
-            .filter(|l| !l.trim().is_empty())
+            .filter(|l| known_text(l).is_some())
             .unwrap_or("unknown")
     }
 }
@@ -137,6 +140,7 @@ pub struct HistoryPositionRow {
 #[serde(rename_all = "camelCase")]
 pub struct HistoryFaultRow {
     pub level_label: Option<String>,
+    #[serde(default, deserialize_with = "super::placeholder::severity")]
     pub severity: Option<i64>,
     pub identifier: String,
     pub description: String,
@@ -146,6 +150,7 @@ pub struct HistoryFaultRow {
 /// Fault row of the deprecated fleet history: no `levelLabel`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FleetFaultRow {
+    #[serde(default, deserialize_with = "super::placeholder::severity")]
     pub severity: Option<i64>,
     pub identifier: String,
     pub description: String,
@@ -468,12 +473,14 @@ impl EquipmentSummary {
 
 impl From<FleetEquipment> for EquipmentSummary {
     fn from(e: FleetEquipment) -> Self {
+        // A feed's placeholder (a model `missing`) is no identity.
+        let known = |s: String| known_text(&s).map(str::to_owned).unwrap_or_default();
         Self {
             id: e.id,
-            name: e.name,
-            make: e.make,
-            model: e.model,
-            serial_number: e.serial_number,
+            name: known(e.name),
+            make: known(e.make),
+            model: known(e.model),
+            serial_number: known(e.serial_number),
             category: None,
             year: None,
             entreprise: None,

@@ -2,6 +2,8 @@
 //! knows nothing (a date `0001-01-01T00:00:00Z`, a tank capacity `0`, a
 //! model `missing`). They are read as unknown, never as values.
 
+use serde::{Deserialize, Deserializer};
+
 use super::time::days_from_civil;
 
 /// Dates before this (1900-01-01T00:00:00Z) are placeholders: no machine
@@ -34,6 +36,18 @@ pub fn is_capacity_field(name: &str) -> bool {
     name.to_ascii_lowercase().ends_with("capacity")
 }
 
+/// A fault's severity: a number, or a string holding one. Real feeds send
+/// an OEM's own string (`CodeSeverity`), often a placeholder such as
+/// `missing`: whatever is not a whole number is no severity, never an
+/// error that would lose the answer's other faults.
+pub fn severity<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    Ok(match Option::<serde_json::Value>::deserialize(d)? {
+        Some(serde_json::Value::Number(n)) => n.as_i64(),
+        Some(serde_json::Value::String(s)) => known_text(&s).and_then(|t| t.parse().ok()),
+        _ => None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,5 +70,27 @@ mod tests {
         assert_eq!(known_capacity(410.0), Some(410.0));
         assert!(is_capacity_field("tankCapacity") && is_capacity_field("FuelTankCapacity"));
         assert!(!is_capacity_field("capacityUnit"));
+    }
+
+    #[test]
+    fn a_severity_is_a_whole_number_or_none() {
+        #[derive(Deserialize)]
+        struct F {
+            #[serde(default, deserialize_with = "severity")]
+            severity: Option<i64>,
+        }
+        let read = |json: &str| serde_json::from_str::<F>(json).map(|f| f.severity).ok();
+        assert_eq!(read(r#"{"severity": 2}"#), Some(Some(2)));
+        assert_eq!(read(r#"{"severity": " 3 "}"#), Some(Some(3)));
+        for none in [
+            r#"{"severity": "missing"}"#,
+            r#"{"severity": "High"}"#,
+            r#"{"severity": 1.5}"#,
+            r#"{"severity": null}"#,
+            r#"{"severity": [1]}"#,
+            "{}",
+        ] {
+            assert_eq!(read(none), Some(None), "{none}");
+        }
     }
 }

@@ -2,7 +2,11 @@
 //!
 //! Times are whole UTC seconds since the Unix epoch (`i64`). The wire format is
 //! exactly `YYYY-MM-DDTHH:mm:ssZ`; it is parsed by hand because it is on the
-//! hot path of decoding every row, and formatted without allocation.
+//! hot path of decoding every row, and formatted without allocation. A real
+//! service's dates may carry milliseconds or an offset: a row's
+//! [`Timestamp`] keeps the milliseconds (as UTC), and an instant that has
+//! them is written with them ([`format_instant`]); requests still send
+//! whole seconds only (D8).
 
 use std::fmt;
 
@@ -117,8 +121,8 @@ pub fn parse_wire(s: &str) -> Result<i64, TimeError> {
 
 /// A wire-date parser for dates that come in order (rows of a series):
 /// consecutive dates mostly share their day, so the calendar arithmetic is
-/// done once a day and only the time of day is parsed. Same results as
-/// [`parse_lenient`].
+/// done once a day and only the time of day is parsed (with its
+/// milliseconds, `HH:mm:ss.fffZ`, too). Same results as [`parse_instant`].
 #[derive(Debug, Clone, Default)]
 pub struct DateParser {
     day_prefix: [u8; 10],
@@ -126,46 +130,97 @@ pub struct DateParser {
 }
 
 impl DateParser {
-    pub fn parse(&mut self, s: &str) -> Result<i64, TimeError> {
+    pub fn parse(&mut self, s: &str) -> Result<Timestamp, TimeError> {
         let b = s.as_bytes();
         if let Some(day_secs) = self.day_secs
-            && b.len() == WIRE_LEN
+            && b.len() >= WIRE_LEN
             && b[..10] == self.day_prefix
-            && b[10] == b'T'
-            && b[13] == b':'
-            && b[16] == b':'
-            && b[19] == b'Z'
-            && let (Some(h), Some(m), Some(sec)) =
-                (digits(&b[11..13]), digits(&b[14..16]), digits(&b[17..19]))
-            && h < 24
-            && m < 60
-            && sec < 60
+            && let Some((secs, ms)) = time_of_day(b)
         {
-            return Ok(day_secs + i64::from(h * 3600 + m * 60 + sec));
+            return Ok(Timestamp::from_parts(day_secs + i64::from(secs), ms));
         }
-        let t = parse_lenient(s)?;
-        if b.len() == WIRE_LEN && b[19] == b'Z' {
+        let t = parse_instant(s)?;
+        if b.len() >= WIRE_LEN && time_of_day(b).is_some() {
             self.day_prefix.copy_from_slice(&b[..10]);
-            self.day_secs = Some(t.div_euclid(SECS_PER_DAY) * SECS_PER_DAY);
+            self.day_secs = Some(t.0.div_euclid(SECS_PER_DAY) * SECS_PER_DAY);
         }
         Ok(t)
     }
 }
 
+/// The time of day of `...THH:mm:ssZ` or `...THH:mm:ss.f+Z` (seconds into
+/// the day, milliseconds), if that is how the date ends.
+#[inline]
+fn time_of_day(b: &[u8]) -> Option<(u32, u16)> {
+    if b[10] != b'T' || b[13] != b':' || b[16] != b':' || b[b.len() - 1] != b'Z' {
+        return None;
+    }
+    let ms = match b.len() {
+        WIRE_LEN => 0,
+        n if n > WIRE_LEN + 1 && b[19] == b'.' => fraction_ms(&b[20..n - 1])?,
+        _ => return None,
+    };
+    let (h, m, sec) = (
+        digits(&b[11..13])?,
+        digits(&b[14..16])?,
+        digits(&b[17..19])?,
+    );
+    (h < 24 && m < 60 && sec < 60).then_some((h * 3600 + m * 60 + sec, ms))
+}
+
+/// Milliseconds of a fraction of a second's digits (`7`, `721`, `721000`):
+/// digits past the third are cut off.
+#[inline]
+fn fraction_ms(f: &[u8]) -> Option<u16> {
+    if f.is_empty() || f.len() > 9 || !f.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let ms = f
+        .iter()
+        .chain(std::iter::repeat(&b'0'))
+        .take(3)
+        .fold(0u16, |v, d| v * 10 + u16::from(d - b'0'));
+    Some(ms)
+}
+
 /// Parses the wire format, and failing that any RFC 3339 date-time (fractional
 /// seconds, offsets), so rows from a real service that strays from the
-/// documented format still decode. Fractions are truncated to whole seconds.
+/// documented format still decode. Fractions are truncated to whole seconds
+/// (see [`parse_instant`] to keep the milliseconds).
 pub fn parse_lenient(s: &str) -> Result<i64, TimeError> {
+    parse_instant(s).map(|t| t.0)
+}
+
+/// Like [`parse_lenient`], keeping the milliseconds: an offset is turned
+/// into UTC (`12:00:00+02:00` is `10:00:00Z`), digits past the millisecond
+/// are cut off.
+pub fn parse_instant(s: &str) -> Result<Timestamp, TimeError> {
     match parse_wire(s) {
-        Ok(t) => Ok(t),
-        Err(first) => chrono_fallback(s).ok_or(first),
+        Ok(t) => Ok(Timestamp::from_secs(t)),
+        Err(first) => utc_with_fraction(s)
+            .or_else(|| chrono_fallback(s))
+            .ok_or(first),
     }
 }
 
-fn chrono_fallback(s: &str) -> Option<i64> {
+/// `YYYY-MM-DDTHH:mm:ss.fffZ` by hand: how a real service writes
+/// milliseconds, so common enough to skip chrono for.
+fn utc_with_fraction(s: &str) -> Option<Timestamp> {
+    let b = s.as_bytes();
+    if b.len() <= WIRE_LEN + 1 || b[19] != b'.' || b[b.len() - 1] != b'Z' {
+        return None;
+    }
+    let ms = fraction_ms(&b[20..b.len() - 1])?;
+    let mut whole = *b"0000-00-00T00:00:00Z";
+    whole[..19].copy_from_slice(&b[..19]);
+    let secs = parse_wire(std::str::from_utf8(&whole).ok()?).ok()?;
+    Some(Timestamp::from_parts(secs, ms))
+}
+
+fn chrono_fallback(s: &str) -> Option<Timestamp> {
     // Only RFC 3339 (with a 'T' and an offset) is accepted; anything else is an error.
     let dt = chrono::DateTime::parse_from_rfc3339(s).ok()?;
-    Some(dt.timestamp())
+    Some(Timestamp::from_millis(dt.timestamp_millis()))
 }
 
 /// Writes the wire format of `secs` into a fixed buffer (no allocation).
@@ -201,15 +256,84 @@ pub fn format_wire(secs: i64) -> String {
     String::from_utf8_lossy(&buf).into_owned()
 }
 
-/// A point in time on the wire: whole UTC seconds, (de)serialised in the wire
-/// format. Deserialisation is lenient (see [`parse_lenient`]).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Timestamp(pub i64);
+/// Length of an instant with milliseconds, `YYYY-MM-DDTHH:mm:ss.fffZ`.
+const INSTANT_MS_LEN: usize = WIRE_LEN + 4;
 
-impl Timestamp {
-    pub fn secs(self) -> i64 {
-        self.0
+/// An instant in UTC as the service gave it: the wire format when it is on a
+/// whole second (`2025-08-20T10:00:00Z`), else with its milliseconds
+/// (`2025-08-20T09:48:10.721Z`). No allocation; `len` bytes of the buffer
+/// are the text.
+fn format_instant_buf(secs: i64, subsec_ms: u16) -> ([u8; INSTANT_MS_LEN], usize) {
+    let mut out = [0u8; INSTANT_MS_LEN];
+    out[..WIRE_LEN].copy_from_slice(&format_wire_buf(secs));
+    if subsec_ms == 0 {
+        return (out, WIRE_LEN);
     }
+    let ms = subsec_ms.min(999);
+    out[19] = b'.';
+    out[20] = b'0' + (ms / 100) as u8;
+    out[21] = b'0' + (ms / 10 % 10) as u8;
+    out[22] = b'0' + (ms % 10) as u8;
+    out[23] = b'Z';
+    (out, INSTANT_MS_LEN)
+}
+
+/// See [`format_instant_buf`]: what exports write for a row's instant.
+pub fn format_instant(secs: i64, subsec_ms: u16) -> String {
+    let (buf, len) = format_instant_buf(secs, subsec_ms);
+    String::from_utf8_lossy(&buf[..len]).into_owned()
+}
+
+mod instant {
+    /// A point in time on the wire: whole UTC seconds (`.0`, what the app
+    /// computes with and all that a request sends, D8), and the
+    /// milliseconds within that second when the service gave any (kept to
+    /// show and export its instant). (De)serialised in the wire format, with
+    /// the milliseconds when there are some; deserialisation is lenient (see
+    /// [`super::parse_instant`]). Ordered by seconds, then milliseconds.
+    #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+    pub struct Timestamp(pub i64, u16);
+
+    impl Timestamp {
+        /// A whole second.
+        pub const fn from_secs(secs: i64) -> Self {
+            Self(secs, 0)
+        }
+
+        /// A second and the milliseconds into it (999 at most).
+        pub const fn from_parts(secs: i64, subsec_ms: u16) -> Self {
+            Self(secs, if subsec_ms > 999 { 999 } else { subsec_ms })
+        }
+
+        pub const fn from_millis(ms: i64) -> Self {
+            Self(ms.div_euclid(1000), ms.rem_euclid(1000) as u16)
+        }
+
+        /// Whole seconds (the milliseconds cut off, towards the past).
+        pub const fn secs(self) -> i64 {
+            self.0
+        }
+
+        /// The milliseconds into the second, 0..=999.
+        pub const fn subsec_millis(self) -> u16 {
+            self.1
+        }
+
+        /// Milliseconds since the epoch.
+        pub const fn millis(self) -> i64 {
+            self.0.saturating_mul(1000).saturating_add(self.1 as i64)
+        }
+    }
+}
+
+pub use instant::Timestamp;
+
+/// A whole-second [`Timestamp`], written as a tuple struct's would be
+/// (`Timestamp(secs)`), which is how the wire model's users (the sandbox
+/// above all, whose dates are whole seconds, D8) build one.
+#[allow(non_snake_case)]
+pub const fn Timestamp(secs: i64) -> Timestamp {
+    Timestamp::from_secs(secs)
 }
 
 impl fmt::Debug for Timestamp {
@@ -218,17 +342,18 @@ impl fmt::Debug for Timestamp {
     }
 }
 
+/// The instant in UTC, with its milliseconds when it has some.
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let buf = format_wire_buf(self.0);
-        f.write_str(std::str::from_utf8(&buf).map_err(|_| fmt::Error)?)
+        let (buf, len) = format_instant_buf(self.0, self.subsec_millis());
+        f.write_str(std::str::from_utf8(&buf[..len]).map_err(|_| fmt::Error)?)
     }
 }
 
 impl Serialize for Timestamp {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let buf = format_wire_buf(self.0);
-        s.serialize_str(std::str::from_utf8(&buf).map_err(serde::ser::Error::custom)?)
+        let (buf, len) = format_instant_buf(self.0, self.subsec_millis());
+        s.serialize_str(std::str::from_utf8(&buf[..len]).map_err(serde::ser::Error::custom)?)
     }
 }
 
@@ -241,7 +366,7 @@ impl<'de> Deserialize<'de> for Timestamp {
                 f.write_str("a date-time string YYYY-MM-DDTHH:mm:ssZ")
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Timestamp, E> {
-                parse_lenient(v).map(Timestamp).map_err(E::custom)
+                parse_instant(v).map_err(E::custom)
             }
         }
         d.deserialize_str(V)
@@ -363,7 +488,7 @@ mod tests {
     }
 
     #[test]
-    fn lenient_parse_accepts_rfc3339_variants() {
+    fn lenient_parse_accepts_rfc3339_variants_in_whole_seconds() {
         assert_eq!(parse_lenient("2024-01-01T00:00:00.250Z"), Ok(1_704_067_200));
         assert_eq!(
             parse_lenient("2024-01-01T01:00:00+01:00"),
@@ -386,9 +511,47 @@ mod tests {
             "2024-03-01T01:00:00+01:00",
             "2024-03-01T01:00:00Z",
             "garbage",
+            "2024-03-01T01:00:00.721Z",
+            "2024-03-01T01:00:00.7Z",
+            "2024-03-01T01:00:00.123456789Z",
+            "2024-03-01T01:00:00.Z",
+            "2024-03-01T01:00:00.72xZ",
+            "2024-03-01T25:00:00.721Z",
+            "2024-03-02T00:00:00.001Z",
         ] {
-            assert_eq!(p.parse(s), parse_lenient(s), "{s}");
+            assert_eq!(p.parse(s), parse_instant(s), "{s}");
         }
+    }
+
+    #[test]
+    fn instants_keep_their_milliseconds_in_utc() {
+        let t = parse_instant("2025-08-20T09:48:10.721Z").expect("a date");
+        assert_eq!((t.secs(), t.subsec_millis()), (1_755_683_290, 721));
+        assert_eq!(t.millis(), 1_755_683_290_721);
+        assert_eq!(t.to_string(), "2025-08-20T09:48:10.721Z");
+        // An offset becomes UTC; a whole second is written as on the wire.
+        let offset = parse_instant("2025-08-20T12:00:00+02:00").expect("a date");
+        assert_eq!(offset.to_string(), "2025-08-20T10:00:00Z");
+        assert_eq!(
+            parse_instant("2025-08-20T12:00:00.5+02:00").map(|t| t.to_string()),
+            Ok("2025-08-20T10:00:00.500Z".to_owned())
+        );
+        assert_eq!(
+            parse_instant("2025-08-20T09:48:10.7219Z").map(|t| t.subsec_millis()),
+            Ok(721),
+            "digits past the millisecond are cut off"
+        );
+        assert_eq!(
+            Timestamp::from_millis(-1).to_string(),
+            "1969-12-31T23:59:59.999Z"
+        );
+        assert_eq!(Timestamp(5), Timestamp::from_secs(5));
+        assert!(Timestamp::from_parts(5, 1) > Timestamp(5));
+        assert_eq!(format_instant(0, 0), "1970-01-01T00:00:00Z");
+        assert_eq!(format_instant(0, 7), "1970-01-01T00:00:00.007Z");
+        let json = serde_json::to_string(&t).unwrap_or_default();
+        assert_eq!(json, "\"2025-08-20T09:48:10.721Z\"");
+        assert_eq!(serde_json::from_str::<Timestamp>(&json).ok(), Some(t));
     }
 
     #[test]

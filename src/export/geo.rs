@@ -7,7 +7,6 @@ use std::io::Write;
 use serde_json::{Value, json};
 
 use crate::api::model::PositionRow;
-use crate::api::time::format_wire;
 
 /// Whether a row has a position a map can place.
 fn placeable(r: &PositionRow) -> bool {
@@ -60,7 +59,7 @@ pub fn write_gpx(rows: &[PositionRow], name: &str, mut out: impl Write) -> std::
         if let Some(ele) = r.altitude.filter(|a| a.is_finite()) {
             write!(out, "<ele>{ele}</ele>")?;
         }
-        write!(out, "<time>{}</time>", format_wire(r.date.0))?;
+        write!(out, "<time>{}</time>", r.date)?;
         let speed = r.speed.filter(|v| v.is_finite());
         let heading = r.heading.filter(|v| v.is_finite());
         if speed.is_some() || heading.is_some() {
@@ -109,7 +108,7 @@ pub fn write_geojson(
                 "type": "Feature",
                 "geometry": {"type": "Point", "coordinates": coordinates},
                 "properties": {
-                    "time": format_wire(r.date.0),
+                    "time": r.date.to_string(),
                     "speed_kmh": finite(r.speed),
                     "heading_deg": finite(r.heading),
                     "altitude_m": finite(r.altitude),
@@ -185,5 +184,31 @@ mod tests {
         assert_eq!(f["properties"]["time"], "1970-01-01T00:00:00Z");
         assert_eq!(f["properties"]["heading_deg"], Value::Null);
         assert_eq!(doc["features"].as_array().map(Vec::len), Some(1));
+    }
+
+    #[test]
+    fn positions_keep_the_services_milliseconds() {
+        let mut with_ms = row(0, 45.75, 4.85);
+        with_ms.date = Timestamp::from_millis(1_755_683_290_721);
+        let rows = vec![with_ms, row(1_755_684_000, 45.76, 4.86)];
+        let mut gpx = Vec::new();
+        write_gpx(&rows, "x", &mut gpx).expect("gpx");
+        let gpx = String::from_utf8(gpx).expect("utf-8");
+        assert!(
+            gpx.contains("<time>2025-08-20T09:48:10.721Z</time>"),
+            "{gpx}"
+        );
+        assert!(gpx.contains("<time>2025-08-20T10:00:00Z</time>"), "{gpx}");
+        let mut geojson = Vec::new();
+        write_geojson(&rows, "x", &mut geojson).expect("geojson");
+        let doc: Value = serde_json::from_slice(&geojson).expect("JSON");
+        assert_eq!(
+            doc["features"][0]["properties"]["time"],
+            "2025-08-20T09:48:10.721Z"
+        );
+        assert_eq!(
+            doc["features"][1]["properties"]["time"],
+            "2025-08-20T10:00:00Z"
+        );
     }
 }

@@ -13,7 +13,6 @@ use super::geo;
 use super::table::{value_cell, write_daily_csv};
 use crate::api::model::EngineEvent;
 use crate::api::model::{ActivityRow, EquipmentHistory, FaultRow, PositionRow};
-use crate::api::time::format_wire;
 use crate::api::{DataKind, Timestamp};
 use crate::series::{ChannelKind, PlotSeries, Track, decode_rows};
 
@@ -250,7 +249,7 @@ fn positions(track: &Track) -> Vec<PositionRow> {
         .samples
         .iter()
         .map(|s| PositionRow {
-            date: Timestamp(s.time),
+            date: Timestamp::from_parts(s.time, s.subsec_ms),
             latitude: s.lat,
             longitude: s.lon,
             altitude: s.altitude_m,
@@ -284,14 +283,14 @@ fn write_channel(
         w.write_record(["date", "value", "unit", "estimated"])?;
     }
     let unit = text_cell(unit);
-    for (row, time) in s.times.iter().enumerate() {
+    for row in 0..s.len() {
         let v = c.values.get(row).copied().unwrap_or(f64::NAN);
         let value = value_cell(c, row);
         let estimated = c
             .estimated_at(row)
             .map(|e| e.to_string())
             .unwrap_or_default();
-        let date = format_wire(*time);
+        let date = s.instant(row).to_string();
         if engine {
             let shown = if v.is_nan() {
                 ""
@@ -312,7 +311,7 @@ fn write_faults(rows: &[FaultRow], out: impl Write) -> Result<usize, ExportError
     w.write_record(["date", "severity", "level", "identifier", "description"])?;
     for f in rows {
         w.write_record([
-            format_wire(f.date.0),
+            f.date.to_string(),
             f.severity.map(|s| s.to_string()).unwrap_or_default(),
             text_cell(f.level()).into_owned(),
             text_cell(&f.identifier).into_owned(),
@@ -335,6 +334,14 @@ const ACTIVITY_FIELDS: [&str; 7] = [
     "to_address",
 ];
 
+/// An activity's length in whole seconds (from its instants' milliseconds).
+fn duration_secs(a: &ActivityRow) -> i64 {
+    a.date_stop
+        .millis()
+        .saturating_sub(a.date_start.millis())
+        .div_euclid(1000)
+}
+
 fn write_activities(rows: &[ActivityRow], out: impl Write) -> Result<usize, ExportError> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record(ACTIVITY_FIELDS)?;
@@ -347,9 +354,9 @@ fn write_activities(rows: &[ActivityRow], out: impl Write) -> Result<usize, Expo
     };
     for a in rows {
         w.write_record([
-            format_wire(a.date_start.0),
-            format_wire(a.date_stop.0),
-            a.date_stop.0.saturating_sub(a.date_start.0).to_string(),
+            a.date_start.to_string(),
+            a.date_stop.to_string(),
+            duration_secs(a).to_string(),
             number(a.distance_meters),
             number(a.average_speed_km_h),
             text_cell(&a.first_position_address).into_owned(),
@@ -386,9 +393,9 @@ fn write_activities_geojson(
                 "type": "Feature",
                 "geometry": geometry,
                 "properties": serde_json::Map::from_iter(ACTIVITY_FIELDS.iter().map(|k| (*k).to_owned()).zip([
-                    json!(format_wire(a.date_start.0)),
-                    json!(format_wire(a.date_stop.0)),
-                    json!(a.date_stop.0.saturating_sub(a.date_start.0)),
+                    json!(a.date_start.to_string()),
+                    json!(a.date_stop.to_string()),
+                    json!(duration_secs(a)),
                     finite(a.distance_meters),
                     finite(a.average_speed_km_h),
                     json!(a.first_position_address),
@@ -638,5 +645,58 @@ mod tests {
         });
         assert_eq!((n, gpx.matches("<trkpt ").count()), (2, 2));
         assert!(gpx.contains("<name>EX-001 Volvo EC220E, 2025-06-12 to 2025-06-18</name>"));
+    }
+
+    #[test]
+    fn every_panel_writes_the_services_milliseconds() {
+        let at = Timestamp::from_millis(1_755_683_290_721);
+        let mut a = activity(0, 0);
+        (a.date_start, a.date_stop) = (at, Timestamp::from_millis(1_755_683_291_021));
+        let faults = vec![FaultRow {
+            date: at,
+            description: "d".into(),
+            identifier: "i".into(),
+            severity: None,
+            level_label: Some("missing".into()),
+        }];
+        let (_, csv) = text(&ExportContent::Faults(faults));
+        assert_eq!(
+            csv.lines().nth(1),
+            Some("2025-08-20T09:48:10.721Z,,unknown,i,d")
+        );
+        let (_, csv) = text(&ExportContent::ActivitiesCsv(vec![a]));
+        let expected = "2025-08-20T09:48:10.721Z,2025-08-20T09:48:11.021Z,0,";
+        assert!(
+            csv.lines().nth(1).is_some_and(|l| l.starts_with(expected)),
+            "{csv}"
+        );
+        let mut sample = sample(at.secs(), 45.0, 4.0);
+        sample.subsec_ms = at.subsec_millis();
+        let track = Arc::new(Track::new(vec![sample]));
+        let format = GeoFormat::Gpx;
+        let (_, gpx) = text(&ExportContent::Positions {
+            track,
+            format,
+            name: "x".into(),
+        });
+        assert!(
+            gpx.contains("<time>2025-08-20T09:48:10.721Z</time>"),
+            "{gpx}"
+        );
+        let rows = br#"[{"date":"2025-08-20T09:48:10.721Z","x":1},{"date":"2025-08-20T12:00:00+02:00","x":2}]"#;
+        let series = Arc::new(PlotSeries::new(decode_rows(rows).expect("rows")));
+        let content = ExportContent::Channel {
+            kind: DataKind::FuelRemaining,
+            series,
+            channel: 0,
+            unit: String::new(),
+        };
+        let (_, csv) = text(&content);
+        let dates: Vec<&str> = csv
+            .lines()
+            .skip(1)
+            .filter_map(|l| l.split(',').next())
+            .collect();
+        assert_eq!(dates, ["2025-08-20T09:48:10.721Z", "2025-08-20T10:00:00Z"]);
     }
 }

@@ -7,7 +7,7 @@ use std::io::Write;
 
 use super::cell::text_cell;
 use super::error::ExportError;
-use crate::api::time::format_wire;
+use crate::api::time::format_instant;
 use crate::series::{Channel, ChannelKind, Series, names};
 
 /// Writes a series as CSV, one line per row.
@@ -41,7 +41,20 @@ pub(super) fn value_cell(c: &Channel, row: usize) -> String {
         ChannelKind::Numeric => v.to_string(),
         ChannelKind::Boolean => (v != 0.0).to_string(),
         ChannelKind::Label => text_cell(c.label_at(row).unwrap_or_default()).into_owned(),
-        ChannelKind::Time => format_wire(v as i64),
+        ChannelKind::Time => time_cell(v),
+    }
+}
+
+/// A time channel's value (seconds, with the milliseconds as a fraction)
+/// as its instant in UTC.
+fn time_cell(v: f64) -> String {
+    let ms = (v * 1000.0).round();
+    // Beyond what an i64 of milliseconds holds, the second is still written.
+    if ms.abs() < 9e18 {
+        let ms = ms as i64;
+        format_instant(ms.div_euclid(1000), ms.rem_euclid(1000) as u16)
+    } else {
+        format_instant(v as i64, 0)
     }
 }
 
@@ -72,7 +85,7 @@ fn write_csv_named(
     let mut record: Vec<String> = Vec::with_capacity(header.len());
     for row in 0..series.len() {
         record.clear();
-        record.push(format_wire(series.times[row]));
+        record.push(series.instant(row).to_string());
         for (i, c) in series.channels.iter().enumerate() {
             record.push(value_cell(c, row));
             if flagged.contains(&i) {
@@ -155,5 +168,24 @@ mod tests {
         // No value, so nothing to flag as estimated.
         assert_eq!(lines[2], "2024-01-02T00:00:00Z,,,c");
         assert_eq!(lines.len(), 3);
+    }
+
+    #[test]
+    fn dates_are_written_in_utc_to_the_millisecond_when_they_have_one() {
+        let s = decode_rows(
+            br#"[{"date":"2025-08-20T09:48:10.721Z","x":1,"dateStop":"2025-08-20T09:50:00.25Z"},
+                 {"date":"2025-08-20T12:00:00+02:00","x":2,"dateStop":"2025-08-20T12:30:00+02:00"}]"#,
+        )
+        .expect("rows");
+        let mut out = Vec::new();
+        write_csv(&s, &mut out).expect("csv");
+        let text = String::from_utf8(out).expect("utf8");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "date,x,dateStop (s)");
+        assert_eq!(
+            lines[1],
+            "2025-08-20T09:48:10.721Z,1,2025-08-20T09:50:00.250Z"
+        );
+        assert_eq!(lines[2], "2025-08-20T10:00:00Z,2,2025-08-20T10:30:00Z");
     }
 }

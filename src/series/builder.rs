@@ -1,14 +1,19 @@
 //! The column builder behind the decoder: each field path met in the rows
 //! gets its channels (numeric, boolean, label or time); `unit`/`xUnit`
-//! strings and `estimated` flags attach to their sibling values; a row's
-//! time is its `date` (or `dateStart`), and a row without one is dropped and
-//! counted. Keys are resolved by predicting the next one, as rows repeat
-//! their shape.
+//! strings and `estimated` flags attach to their sibling values; a member
+//! read as `{value, unit}` is one channel named for the member; a row's
+//! time is its `date` (or `dateStart`) with its milliseconds, and a row
+//! without one is dropped and counted. AEMP placeholders are no values: a
+//! year-1 date (no time: the row is dropped and counted), a capacity of 0,
+//! a word such as `missing`. Keys are resolved by predicting the next one,
+//! as rows repeat their shape.
 
 use std::collections::HashMap;
 
 use super::channel::{Channel, ChannelKind, ESTIMATED_UNKNOWN, Series};
-use crate::api::time::{DateParser, parse_lenient};
+use crate::api::Timestamp;
+use crate::api::placeholder::{is_capacity_field, is_placeholder_date, known_capacity, known_text};
+use crate::api::time::{DateParser, parse_instant};
 
 #[derive(Debug, Clone, PartialEq)]
 enum Role {
@@ -40,6 +45,13 @@ struct Node {
     /// Object nodes: this row's `estimated` flag, and whether one was seen.
     est_row: u8,
     has_est: bool,
+    /// A capacity (`tankCapacity`, or the `value` of one): 0 is unknown.
+    capacity: bool,
+    /// A `value` in a member (`fuelUsed.value`): the member it is the
+    /// reading of, which it shares its channels with.
+    reading_of: Option<usize>,
+    /// A member's `value` child, which it shares its channels with.
+    reading: Option<usize>,
 }
 
 impl Node {
@@ -58,6 +70,27 @@ impl Node {
             unit_value: None,
             est_row: ESTIMATED_UNKNOWN,
             has_est: false,
+            capacity: false,
+            reading_of: None,
+            reading: None,
+        }
+    }
+
+    fn slot(&self, kind: ChannelKind) -> Option<usize> {
+        match kind {
+            ChannelKind::Numeric => self.numeric,
+            ChannelKind::Boolean => self.boolean,
+            ChannelKind::Label => self.label,
+            ChannelKind::Time => self.time,
+        }
+    }
+
+    fn slot_mut(&mut self, kind: ChannelKind) -> &mut Option<usize> {
+        match kind {
+            ChannelKind::Numeric => &mut self.numeric,
+            ChannelKind::Boolean => &mut self.boolean,
+            ChannelKind::Label => &mut self.label,
+            ChannelKind::Time => &mut self.time,
         }
     }
 }
@@ -69,8 +102,8 @@ pub(super) struct Builder {
     labels: Vec<HashMap<Box<str>, u32>>,
     /// Index of the row being read.
     row: usize,
-    row_time: Option<i64>,
-    row_time_fallback: Option<i64>,
+    row_time: Option<Timestamp>,
+    row_time_fallback: Option<Timestamp>,
     dates: DateParser,
     /// Capacity given to each new column.
     reserve_rows: usize,
@@ -145,8 +178,19 @@ impl Builder {
         } else {
             format!("{}.{key}", self.nodes[parent].path)
         };
+        // `{"fuelUsed": {"value": 12.5, "unit": "L"}}` is a reading of
+        // `fuelUsed` (some feeds nest them), not a field of its own.
+        let reading_of = (key == "value" && parent != ROOT).then_some(parent);
+        let capacity = role == Role::Field
+            && (is_capacity_field(key) || reading_of.is_some_and(|m| self.nodes[m].capacity));
         let id = self.nodes.len();
-        self.nodes.push(Node::new(parent, key, path, role));
+        let mut node = Node::new(parent, key, path, role);
+        node.capacity = capacity;
+        node.reading_of = reading_of;
+        self.nodes.push(node);
+        if reading_of.is_some() {
+            self.nodes[parent].reading = Some(id);
+        }
         let p = &mut self.nodes[parent];
         p.children.push(id);
         p.cursor = p.children.len();
@@ -154,16 +198,24 @@ impl Builder {
     }
 
     fn channel(&mut self, node: usize, kind: ChannelKind) -> usize {
-        let existing = match kind {
-            ChannelKind::Numeric => self.nodes[node].numeric,
-            ChannelKind::Boolean => self.nodes[node].boolean,
-            ChannelKind::Label => self.nodes[node].label,
-            ChannelKind::Time => self.nodes[node].time,
-        };
-        if let Some(c) = existing {
+        if let Some(c) = self.nodes[node].slot(kind) {
             return c;
         }
+        // A member and its reading are one channel, whichever way a row
+        // writes it (`"fuelUsed": 12.5` or `"fuelUsed": {"value": 12.5}`).
         let n = &self.nodes[node];
+        if let Some(c) = n
+            .reading_of
+            .or(n.reading)
+            .and_then(|twin| self.nodes[twin].slot(kind))
+        {
+            *self.nodes[node].slot_mut(kind) = Some(c);
+            return c;
+        }
+        let path = match n.reading_of {
+            Some(member) => &self.nodes[member].path,
+            None => &n.path,
+        };
         let taken =
             n.numeric.is_some() || n.boolean.is_some() || n.label.is_some() || n.time.is_some();
         let name = if taken {
@@ -173,9 +225,9 @@ impl Builder {
                 ChannelKind::Label => "text",
                 ChannelKind::Time => "time",
             };
-            format!("{} ({suffix})", n.path)
+            format!("{path} ({suffix})")
         } else {
-            n.path.clone()
+            path.clone()
         };
         let idx = self.series.channels.len();
         let mut ch = Channel::new(name, kind);
@@ -185,13 +237,7 @@ impl Builder {
         }
         self.series.channels.push(ch);
         self.labels.push(HashMap::new());
-        let n = &mut self.nodes[node];
-        match kind {
-            ChannelKind::Numeric => n.numeric = Some(idx),
-            ChannelKind::Boolean => n.boolean = Some(idx),
-            ChannelKind::Label => n.label = Some(idx),
-            ChannelKind::Time => n.time = Some(idx),
-        }
+        *self.nodes[node].slot_mut(kind) = Some(idx);
         idx
     }
 
@@ -213,7 +259,11 @@ impl Builder {
 
     #[inline]
     pub(super) fn number(&mut self, node: usize, v: f64) {
-        let ch = match self.nodes[node].numeric {
+        let n = &self.nodes[node];
+        if n.capacity && known_capacity(v).is_none() {
+            return;
+        }
+        let ch = match n.numeric {
             Some(c) => c,
             None => self.channel(node, ChannelKind::Numeric),
         };
@@ -242,11 +292,11 @@ impl Builder {
     pub(super) fn string(&mut self, node: usize, s: &str) {
         match &self.nodes[node].role {
             Role::RowTime => {
-                self.row_time = self.dates.parse(s).ok();
+                self.row_time = self.row_date(s);
                 return;
             }
             Role::RowTimeFallback => {
-                self.row_time_fallback = self.dates.parse(s).ok();
+                self.row_time_fallback = self.row_date(s);
                 return;
             }
             Role::Unit(_) => {
@@ -261,10 +311,16 @@ impl Builder {
         let b = s.as_bytes();
         if b.len() >= 20
             && b[10] == b'T'
-            && let Ok(t) = parse_lenient(s)
+            && let Ok(t) = parse_instant(s)
         {
-            let ch = self.channel(node, ChannelKind::Time);
-            self.put(ch, t as f64);
+            if !is_placeholder_date(t.0) {
+                let ch = self.channel(node, ChannelKind::Time);
+                self.put(ch, t.0 as f64 + f64::from(t.subsec_millis()) / 1000.0);
+            }
+            return;
+        }
+        if known_text(s).is_none() {
+            // Blank, or a feed's word for nothing (`missing`): no event.
             return;
         }
         let ch = self.channel(node, ChannelKind::Label);
@@ -280,6 +336,14 @@ impl Builder {
             }
         };
         self.put(ch, f64::from(id));
+    }
+
+    /// A row's date; a placeholder date is none.
+    fn row_date(&mut self, s: &str) -> Option<Timestamp> {
+        self.dates
+            .parse(s)
+            .ok()
+            .filter(|t| !is_placeholder_date(t.0))
     }
 
     /// End of an object: its `estimated` flag goes onto the values set in it.
@@ -312,7 +376,14 @@ impl Builder {
         self.end_object(ROOT);
         match self.row_time.take().or(self.row_time_fallback.take()) {
             Some(t) => {
-                self.series.times.push(t);
+                self.series.times.push(t.0);
+                let ms = t.subsec_millis();
+                if ms != 0 || !self.series.subsec_ms.is_empty() {
+                    // Only once a row has milliseconds are they kept.
+                    let subsec = &mut self.series.subsec_ms;
+                    subsec.resize(self.row, 0);
+                    subsec.push(ms);
+                }
                 self.row += 1;
             }
             None => {

@@ -2,6 +2,8 @@
 //! channel (`NaN` where the field was missing), with the labels, units and
 //! `estimated` flags that go with them; and how chunks of one merge.
 
+use crate::api::Timestamp;
+
 /// What a channel holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ChannelKind {
@@ -73,19 +75,51 @@ impl Channel {
     }
 }
 
-/// Rows as columns: `times[i]` is row i's date, each channel's `values[i]`
-/// its field.
+/// Rows as columns: `times[i]` is row i's date (whole seconds), each
+/// channel's `values[i]` its field.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Series {
     pub times: Vec<i64>,
+    /// The milliseconds into `times[i]`'s second of a row whose date had
+    /// some; empty when every row is on a whole second (the documented
+    /// format), so those cost nothing.
+    pub subsec_ms: Vec<u16>,
     pub channels: Vec<Channel>,
-    /// Rows dropped because they had no readable date.
+    /// Rows dropped because they had no readable date (or a placeholder).
     pub skipped_rows: usize,
 }
 
 impl Series {
     pub fn len(&self) -> usize {
         self.times.len()
+    }
+
+    /// Row `i`'s date with its milliseconds, as the service gave it.
+    pub fn instant(&self, i: usize) -> Timestamp {
+        Timestamp::from_parts(
+            self.times.get(i).copied().unwrap_or_default(),
+            self.subsec_ms.get(i).copied().unwrap_or_default(),
+        )
+    }
+
+    /// Row `i`'s date in milliseconds since the epoch.
+    pub fn time_ms(&self, i: usize) -> i64 {
+        self.instant(i).millis()
+    }
+
+    /// Appends the sub-second parts of rows `range` of another series (just
+    /// appended to `times`): kept empty while neither series has any.
+    fn extend_subsec(&mut self, other: &[u16], range: std::ops::Range<usize>) {
+        if self.subsec_ms.is_empty() && other.is_empty() {
+            return;
+        }
+        let n_old = self.times.len() - range.len();
+        self.subsec_ms.resize(n_old, 0);
+        if other.is_empty() {
+            self.subsec_ms.resize(n_old + range.len(), 0);
+        } else {
+            self.subsec_ms.extend_from_slice(&other[range]);
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -100,10 +134,16 @@ impl Series {
     /// rows at or before this series' last time are dropped, so chunks that
     /// overlap at a seam do not duplicate rows.
     pub fn append(&mut self, mut other: Series) {
-        let last = self.times.last().copied();
-        let start = match last {
-            Some(last) => other.times.partition_point(|t| *t <= last),
-            None => 0,
+        let start = match self.times.len() {
+            0 => 0,
+            n => {
+                let last = self.instant(n - 1);
+                let mut start = other.times.partition_point(|t| *t < last.0);
+                while start < other.times.len() && other.instant(start) <= last {
+                    start += 1;
+                }
+                start
+            }
         };
         let n_old = self.times.len();
         let n_new = other.times.len() - start;
@@ -112,6 +152,7 @@ impl Series {
             return;
         }
         self.times.extend_from_slice(&other.times[start..]);
+        self.extend_subsec(&other.subsec_ms, start..start + n_new);
         for mut oc in other.channels.drain(..) {
             let idx = match self.channels.iter().position(|c| c.name == oc.name) {
                 Some(i) => i,
@@ -166,12 +207,20 @@ impl Series {
     /// Puts rows in time order (stable: duplicates keep their order). Rows
     /// from the service come sorted; this guards against those that do not.
     pub fn sort_by_time(&mut self) {
-        if self.times.is_sorted() {
+        let sorted = if self.subsec_ms.is_empty() {
+            self.times.is_sorted()
+        } else {
+            (1..self.len()).all(|i| self.instant(i - 1) <= self.instant(i))
+        };
+        if sorted {
             return;
         }
         let mut order: Vec<usize> = (0..self.times.len()).collect();
-        order.sort_by_key(|i| self.times[*i]);
+        order.sort_by_key(|i| self.instant(*i));
         self.times = order.iter().map(|i| self.times[*i]).collect();
+        if !self.subsec_ms.is_empty() {
+            self.subsec_ms = order.iter().map(|i| self.subsec_ms[*i]).collect();
+        }
         for c in &mut self.channels {
             c.values = order.iter().map(|i| c.values[*i]).collect();
             if let Some(est) = &mut c.estimated {
@@ -188,6 +237,9 @@ impl Series {
             return;
         }
         self.times = self.times[lo..hi].to_vec();
+        if !self.subsec_ms.is_empty() {
+            self.subsec_ms = self.subsec_ms[lo..hi].to_vec();
+        }
         for c in &mut self.channels {
             c.values = c.values[lo..hi].to_vec();
             if let Some(est) = &mut c.estimated {
@@ -208,8 +260,42 @@ pub(crate) mod tests {
         Series {
             times: times.to_vec(),
             channels: vec![c],
-            skipped_rows: 0,
+            ..Series::default()
         }
+    }
+
+    #[test]
+    fn milliseconds_follow_their_rows_through_append_sort_and_window() {
+        let mut a = series(&[1, 2], "x", &[1.0, 2.0]);
+        let mut b = series(&[2, 2, 3], "x", &[20.0, 21.0, 30.0]);
+        b.subsec_ms = vec![0, 500, 0];
+        a.append(b);
+        // The seam drops 2.000 (already there), keeps 2.500.
+        assert_eq!(a.times, vec![1, 2, 2, 3]);
+        assert_eq!(a.subsec_ms, vec![0, 0, 500, 0]);
+        assert_eq!(a.channels[0].values, vec![1.0, 2.0, 21.0, 30.0]);
+        assert_eq!(a.time_ms(2), 2_500);
+        assert_eq!(a.instant(2).to_string(), "1970-01-01T00:00:02.500Z");
+
+        let mut s = series(&[5, 5, 4], "x", &[5.9, 5.1, 4.0]);
+        s.subsec_ms = vec![900, 100, 0];
+        s.sort_by_time();
+        assert_eq!(
+            (s.times.clone(), s.subsec_ms.clone()),
+            (vec![4, 5, 5], vec![0, 100, 900])
+        );
+        assert_eq!(s.channels[0].values, vec![4.0, 5.1, 5.9]);
+        s.retain_window(5, 5);
+        assert_eq!(
+            (s.times.clone(), s.subsec_ms.clone()),
+            (vec![5, 5], vec![100, 900])
+        );
+
+        // Whole seconds only: nothing is kept for them.
+        let mut whole = series(&[1], "x", &[1.0]);
+        whole.append(series(&[2], "x", &[2.0]));
+        assert!(whole.subsec_ms.is_empty());
+        assert_eq!(whole.instant(1).to_string(), "1970-01-01T00:00:02Z");
     }
 
     #[test]

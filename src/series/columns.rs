@@ -158,7 +158,7 @@ mod tests {
         let series = PlotSeries::new(Series {
             times: (0..8).collect(),
             channels: vec![c],
-            skipped_rows: 0,
+            ..Default::default()
         });
         let mut line = CachedLine::default();
         line.update(
@@ -204,7 +204,7 @@ mod tests {
                 labels: Vec::new(),
                 estimated: None,
             }],
-            skipped_rows: 0,
+            ..Default::default()
         })
     }
 
@@ -392,7 +392,7 @@ mod tests {
                 labels: Vec::new(),
                 estimated: Some(estimated),
             }],
-            skipped_rows: 0,
+            ..Default::default()
         })
     }
 

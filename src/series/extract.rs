@@ -399,6 +399,110 @@ mod tests {
     }
 
     #[test]
+    fn dates_keep_their_milliseconds_in_utc_and_whole_seconds_cost_nothing() {
+        let s = decode(
+            r#"[{"date":"2025-08-20T09:48:10.721Z","x":1,"dateStop":"2025-08-20T09:50:00.250Z"},
+                {"date":"2025-08-20T12:00:00+02:00","x":2},
+                {"date":"2025-08-20T10:00:01Z","x":3}]"#,
+        );
+        assert_eq!(s.times, vec![1_755_683_290, 1_755_684_000, 1_755_684_001]);
+        assert_eq!(s.subsec_ms, vec![721, 0, 0]);
+        assert_eq!(s.instant(0).to_string(), "2025-08-20T09:48:10.721Z");
+        assert_eq!(s.instant(1).to_string(), "2025-08-20T10:00:00Z");
+        assert_eq!(s.time_ms(0), 1_755_683_290_721);
+        let stop = s.channel("dateStop").expect("a time channel");
+        assert_eq!(stop.values[0], 1_755_683_400.25);
+        let whole = decode(
+            r#"[{"date":"2025-08-20T10:00:00Z","x":1},{"date":"2025-08-20T10:00:01Z","x":2}]"#,
+        );
+        assert!(whole.subsec_ms.is_empty());
+        // Milliseconds from the second row on: the first is on its second.
+        let later = decode(
+            r#"[{"date":"2025-08-20T10:00:00Z","x":1},{"date":"2025-08-20T10:00:01.5Z","x":2}]"#,
+        );
+        assert_eq!(later.subsec_ms, vec![0, 500]);
+    }
+
+    #[test]
+    fn a_member_read_as_value_and_unit_is_one_channel() {
+        let s = decode(
+            r#"[{"date":"2024-01-01T00:00:00Z","fuelUsed":{"value":12.5,"unit":"L","estimated":true}},
+                {"date":"2024-01-02T00:00:00Z","fuelUsed":13},
+                {"date":"2024-01-03T00:00:00Z","fuelUsed":{"value":14.5,"unit":"L"},"value":3}]"#,
+        );
+        let f = s.channel("fuelUsed").expect("named for the member");
+        assert_eq!(f.values, vec![12.5, 13.0, 14.5]);
+        assert_eq!(f.unit.as_deref(), Some("L"));
+        assert_eq!(f.estimated_at(0), Some(true));
+        assert!(s.channel("fuelUsed.value").is_none());
+        assert_eq!(
+            s.channels.iter().filter(|c| c.name == "fuelUsed").count(),
+            1
+        );
+        // A row's own `value` stays `value`.
+        assert_eq!(s.channel("value").map(|c| c.values[2]), Some(3.0));
+        let daily = decode(
+            r#"[{"date":"2024-01-01T00:00:00Z","operatingHours":{"hour":{"value":7.5,"unit":"h"}}}]"#,
+        );
+        let h = daily.channel("operatingHours.hour").expect("nested member");
+        assert_eq!((h.values[0], h.unit.as_deref()), (7.5, Some("h")));
+    }
+
+    #[test]
+    fn hour_and_hours_are_both_numbers() {
+        let s = decode(
+            r#"[{"date":"2024-01-01T00:00:00Z","hour":1520.5,"usageHours":1400},
+                {"date":"2024-01-01T00:00:00Z","hours":310.25}]"#,
+        );
+        for (name, v) in [("hour", 1520.5), ("usageHours", 1400.0)] {
+            let c = s.channel(name).expect(name);
+            assert_eq!((c.kind, c.values[0]), (ChannelKind::Numeric, v), "{name}");
+        }
+        let hours = s.channel("hours").expect("hours");
+        assert_eq!(
+            (hours.kind, hours.values[1]),
+            (ChannelKind::Numeric, 310.25)
+        );
+    }
+
+    #[test]
+    fn aemp_placeholders_are_no_values() {
+        let s = decode(
+            r#"[{"date":"0001-01-01T00:00:00Z","percent":50},
+                {"date":"2024-01-01T00:00:00Z","percent":61,"tankCapacity":0,"state":"missing",
+                 "dateStop":"0001-01-01T00:00:00Z","def":{"tankCapacity":{"value":0,"unit":"L"}}},
+                {"date":"2024-01-01T01:00:00Z","percent":60,"tankCapacity":410,"tankCapacityUnit":"L",
+                 "state":"charging","def":{"tankCapacity":{"value":40,"unit":"L"}}},
+                {"dateStart":"0001-01-01T00:00:00Z","percent":1}]"#,
+        );
+        assert_eq!(s.len(), 2);
+        assert_eq!(
+            s.skipped_rows, 2,
+            "placeholder dates are rows without a date"
+        );
+        assert_eq!(
+            s.channel("percent").map(|c| c.values.clone()),
+            Some(vec![61.0, 60.0])
+        );
+        let cap = s.channel("tankCapacity").expect("capacity");
+        assert!(cap.values[0].is_nan(), "a capacity of 0 is no point");
+        assert_eq!((cap.values[1], cap.unit.as_deref()), (410.0, Some("L")));
+        let nested = s.channel("def.tankCapacity").expect("nested capacity");
+        assert!(nested.values[0].is_nan());
+        assert_eq!(nested.values[1], 40.0);
+        let state = s.channel("state").expect("labels");
+        assert_eq!(
+            (state.label_at(0), state.label_at(1)),
+            (None, Some("charging"))
+        );
+        assert_eq!(state.labels, vec!["charging".to_owned()]);
+        assert!(
+            s.channel("dateStop").is_none(),
+            "a placeholder time is no value"
+        );
+    }
+
+    #[test]
     fn activities_use_date_start_as_row_time() {
         let s = decode(
             r#"[{"dateStart":"2024-01-01T00:00:00Z","dateStop":"2024-01-01T00:05:00Z","distanceMeters":120.5}]"#,
@@ -440,6 +544,8 @@ mod tests {
             "[a-zA-Z ]{0,8}".prop_map(Value::String),
             Just(Value::String("2024-01-01T00:00:00Z".into())),
             Just(Value::String("2024-13-01T00:00:00Z".into())),
+            Just(Value::String("2024-01-01T00:00:00.250Z".into())),
+            Just(Value::String("0001-01-01T00:00:00Z".into())),
         ];
         leaf.prop_recursive(4, 32, 6, |inner| {
             prop_oneof![
@@ -467,6 +573,7 @@ mod tests {
             let bytes = serde_json::to_vec(&rows).unwrap_or_default();
             let s = decode_rows(&bytes).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(s.times.len() + s.skipped_rows, rows.len());
+            prop_assert!(s.subsec_ms.is_empty() || s.subsec_ms.len() == s.times.len());
             for c in &s.channels {
                 prop_assert_eq!(c.values.len(), s.times.len(), "{}", c.name);
                 if let Some(e) = &c.estimated {

@@ -105,10 +105,13 @@ pub fn daily_name(path: &str) -> String {
     }
 }
 
-/// The unit a field's name implies when the row gives none: hours.
+/// The unit a field's name implies when the row gives none: hours, named
+/// `hour` or `hours` (real rows use both, D7) or `...Hours` (`usageHours`).
 pub fn implied_unit(path: &str) -> Option<&'static str> {
     let last = path.rsplit('.').next().unwrap_or(path);
-    matches!(last, "hour" | "hours").then_some("h")
+    let hours =
+        matches!(last, "hour" | "hours") || last.ends_with("Hours") || last.ends_with("Hour");
+    hours.then_some("h")
 }
 
 fn is_value_field(field: &str) -> bool {
@@ -260,6 +263,41 @@ mod tests {
         assert_eq!(channel_name(d, "someEVThing"), "Some EV thing");
         assert_eq!(channel_name(d, "a.b.weirdField"), "Weird field");
         assert_eq!(channel_name(d, ""), "Usages");
+    }
+
+    #[test]
+    fn hour_and_hours_read_alike() {
+        for (kind, path, name) in [
+            (
+                DataKind::CumulativeOperatingHours,
+                "hour",
+                "Operating hours",
+            ),
+            (
+                DataKind::CumulativeOperatingHours,
+                "hours",
+                "Operating hours",
+            ),
+            (DataKind::CumulativeIdleHours, "hours", "Idle hours"),
+            (DataKind::CumulativeIdleHours, "hour", "Idle hours"),
+            (
+                DataKind::CumulativeActiveRegenerationHours,
+                "hours",
+                "Active regeneration hours",
+            ),
+            (
+                DataKind::CumulativePowerTakeOffHours,
+                "hours",
+                "Power take-off hours",
+            ),
+        ] {
+            assert_eq!(channel_name(kind, path), name, "{kind:?} {path}");
+            assert!(is_main_value(kind, path));
+        }
+        for path in ["hour", "hours", "usageHours", "idleHours.hour"] {
+            assert_eq!(implied_unit(path), Some("h"), "{path}");
+        }
+        assert_eq!(implied_unit("count"), None);
     }
 
     #[test]

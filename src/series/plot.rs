@@ -3,6 +3,7 @@
 use super::channel::{Channel, ChannelKind, Series};
 use super::gaps::{GAP_FACTOR, step_gaps, usual_step_secs};
 use super::minmax::MinMaxIndex;
+use super::names::implied_unit;
 
 /// A series ready to plot: in time order, with a min/max index over each
 /// numeric and boolean channel and its long steps (built once, off the UI
@@ -38,8 +39,10 @@ impl PlotSeries {
         }
     }
 
-    /// The unit a channel is shown with: its own; else, for the one numeric
-    /// channel without a unit, the kind's (`percent` of `fuelRemaining` is %).
+    /// The unit a channel is shown with: its own; else the one its name
+    /// implies (`hour`, `hours`, `usageHours` are hours); else, for the one
+    /// numeric channel without a unit, the kind's (`percent` of
+    /// `fuelRemaining` is %).
     pub fn shown_unit<'a>(&'a self, channel: usize, kind_unit: &'a str) -> &'a str {
         let unitless = |c: &Channel| c.unit.as_deref().is_none_or(str::is_empty);
         let Some(c) = self.series.channels.get(channel) else {
@@ -47,6 +50,11 @@ impl PlotSeries {
         };
         if !unitless(c) {
             return c.unit.as_deref().unwrap_or_default();
+        }
+        if c.kind == ChannelKind::Numeric
+            && let Some(unit) = implied_unit(&c.name)
+        {
+            return unit;
         }
         let lone = c.kind == ChannelKind::Numeric
             && self
@@ -104,5 +112,19 @@ mod tests {
         let p = PlotSeries::new(s);
         assert_eq!(p.shown_unit(0, "%"), "L", "its own unit first");
         assert_eq!(p.shown_unit(1, "%"), "", "two without a unit: neither");
+    }
+
+    #[test]
+    fn hours_fields_are_in_hours_whether_named_hour_or_hours() {
+        // cumulativeOperatingHours rows name their value `hour`, beside
+        // `usageHours`; idle hours name theirs `hours`; no unit is given.
+        let mut s = series(&[1, 2], "hour", &[1.0, 2.0]);
+        let mut usage = Channel::new("usageHours".into(), ChannelKind::Numeric);
+        usage.values = vec![0.5, 1.0];
+        s.channels.push(usage);
+        let p = PlotSeries::new(s);
+        assert_eq!((p.shown_unit(0, "h"), p.shown_unit(1, "h")), ("h", "h"));
+        let idle = PlotSeries::new(series(&[1, 2], "hours", &[1.0, 2.0]));
+        assert_eq!(idle.shown_unit(0, ""), "h");
     }
 }

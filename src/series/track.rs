@@ -26,6 +26,9 @@ const DP_PIECE: usize = 4096;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TrackSample {
     pub time: i64,
+    /// The milliseconds into `time`'s second the service gave (exports
+    /// write them).
+    pub subsec_ms: u16,
     pub lat: f64,
     pub lon: f64,
     pub speed_kmh: Option<f64>,
@@ -38,6 +41,7 @@ impl TrackSample {
     pub fn at(time: i64, lat: f64, lon: f64) -> Self {
         Self {
             time,
+            subsec_ms: 0,
             lat,
             lon,
             speed_kmh: None,
@@ -51,6 +55,7 @@ impl From<&crate::api::model::PositionRow> for TrackSample {
     fn from(r: &crate::api::model::PositionRow) -> Self {
         Self {
             time: r.date.0,
+            subsec_ms: r.date.subsec_millis(),
             lat: r.latitude,
             lon: r.longitude,
             speed_kmh: r.speed,

@@ -1,6 +1,8 @@
-//! Helpers for tests that talk HTTP to a real sandbox on loopback.
+//! Helpers for tests that talk HTTP to a real sandbox on loopback (or to a
+//! stub of the real service, `stub.rs`).
 #![allow(dead_code)] // Each test binary uses a different part of this.
 
+pub mod stub;
 pub mod ui;
 
 use fleetview::api::time::parse_wire;

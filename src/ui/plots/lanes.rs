@@ -213,7 +213,7 @@ mod tests {
         let series = PlotSeries::new(crate::series::Series {
             times: vec![100, 200],
             channels: vec![running],
-            skipped_rows: 0,
+            ..Default::default()
         });
         let names = vec!["Engine".to_owned()];
         let at =

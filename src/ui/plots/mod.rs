@@ -28,6 +28,7 @@ use crate::api::time::TimeWindow;
 use crate::app::TimelineAction;
 use crate::app::{Action, AppState};
 use crate::series::gaps::{engine_off_periods, gaps};
+use crate::series::names::implied_unit;
 use crate::series::{CachedLine, ChannelKind, PlotSeries};
 use crate::ui::theme;
 use export::export_menu_ui;
@@ -86,8 +87,16 @@ fn groups(series: &PlotSeries) -> Vec<Group> {
     let mut lanes = Vec::new();
     for (i, c) in series.series.channels.iter().enumerate() {
         match c.kind {
+            // A channel without a unit may have one by its name (`hour`,
+            // `hours`: hours), so that its axis says so.
             ChannelKind::Numeric => by_unit
-                .entry(c.unit.clone().unwrap_or_default())
+                .entry(
+                    c.unit
+                        .clone()
+                        .filter(|u| !u.is_empty())
+                        .or_else(|| implied_unit(&c.name).map(str::to_owned))
+                        .unwrap_or_default(),
+                )
                 .or_default()
                 .push(i),
             ChannelKind::Boolean | ChannelKind::Label => lanes.push(i),
