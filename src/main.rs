@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::{Parser, Subcommand};
-use fleetview::api::{ApiKey, ClientConfig};
 use fleetview::api::model::SecretValue;
 use fleetview::api::time::{TimeWindow, now_secs};
+use fleetview::api::{ApiKey, ClientConfig};
 use fleetview::cache::Cache;
 use fleetview::sandbox::chaos::ChaosConfig;
 use fleetview::sandbox::{Clock, DEFAULT_FLEET_SIZE, SandboxConfig};

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::api::model::SecretValue;
-use crate::api::{ApiKey, AuthMethod};
 use crate::api::time::now_secs;
+use crate::api::{ApiKey, AuthMethod};
 use crate::app::{AppState, Connection, EmbeddedLogin, Level, Settings};
 use crate::cache::{Cache, DEFAULT_CAP_BYTES};
 use crate::sandbox::embedded::EmbeddedSandbox;

@@ -68,3 +68,6 @@ mod export;
 
 #[path = "real_rows/plots.rs"]
 mod plots;
+
+#[path = "real_rows/discovery.rs"]
+mod discovery;

@@ -206,7 +206,11 @@ fn a_refused_token_shows_the_service_message_and_a_new_token_fixes_it() {
 
 /// A state with odd data, drawn by the real panels.
 fn odd_state() -> AppState {
-    let mut connection = Connection::service("http://127.0.0.1:1", false, fleetview::api::AuthMethod::Token);
+    let mut connection = Connection::service(
+        "http://127.0.0.1:1",
+        false,
+        fleetview::api::AuthMethod::Token,
+    );
     connection.status = ConnStatus::Connected;
     let mut s = AppState::new(connection, Some(common::now()));
     s.machine.selected = Some(42);
@@ -447,7 +451,12 @@ fn log_in_with_an_api_key_then_an_expired_token_is_renewed_without_asking() {
     ] {
         type_into(&mut h, egui::accesskit::Role::TextInput, label, text);
     }
-    type_into(&mut h, egui::accesskit::Role::PasswordInput, "API key", "demo");
+    type_into(
+        &mut h,
+        egui::accesskit::Role::PasswordInput,
+        "API key",
+        "demo",
+    );
     let logins = service.running.login_count();
     h.get_by_label("Save and connect").click();
     wait_until(&mut h, "the fleet from the equipment list", |app| {
@@ -457,9 +466,18 @@ fn log_in_with_an_api_key_then_an_expired_token_is_renewed_without_asking() {
             && fleet.source == fleetview::worker::FleetSource::List
     });
     assert_eq!(service.running.login_count(), logins + 1);
-    let user = h.state().state().conn.user.clone().expect("who is logged in");
+    let user = h
+        .state()
+        .state()
+        .conn
+        .user
+        .clone()
+        .expect("who is logged in");
     let email = user.email.clone().expect("an e-mail");
-    h.get_by_label_contains(&format!("Signed in as {}", user.label().unwrap_or_default()));
+    h.get_by_label_contains(&format!(
+        "Signed in as {}",
+        user.label().unwrap_or_default()
+    ));
     assert!(email.contains('@'));
     // The list's own fields came along.
     assert!(

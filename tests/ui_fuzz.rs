@@ -130,7 +130,11 @@ fn state(
     cursor: Option<i64>,
     selected_activity: Option<usize>,
 ) -> AppState {
-    let mut connection = Connection::service("http://127.0.0.1:1", false, fleetview::api::AuthMethod::Token);
+    let mut connection = Connection::service(
+        "http://127.0.0.1:1",
+        false,
+        fleetview::api::AuthMethod::Token,
+    );
     connection.status = ConnStatus::Connected;
     let mut s = AppState::new(connection, Some(common::now()));
     s.machine.selected = Some(7);

@@ -245,7 +245,13 @@ impl ApiClient {
             None => self.log_in_again(None).await?,
         };
         let first = self
-            .send_once(method.clone(), url.clone(), body.clone(), endpoint, Some(&used))
+            .send_once(
+                method.clone(),
+                url.clone(),
+                body.clone(),
+                endpoint,
+                Some(&used),
+            )
             .await;
         match first {
             Err(ApiError::Unauthorized { .. }) if self.config.api_key.is_some() => {

@@ -148,8 +148,7 @@ impl ClientConfig {
             .ok_or_else(|| invalid("no host"))?
             .to_owned();
         let loopback = is_loopback_host(&host);
-        if base.scheme() == "http" && self.has_secret() && !loopback && !self.allow_insecure_http
-        {
+        if base.scheme() == "http" && self.has_secret() && !loopback && !self.allow_insecure_http {
             return Err(ApiError::InsecureTransport { host });
         }
         // Paths are joined below the base path.

@@ -162,7 +162,10 @@ impl DataKind {
             | EngineCoolantTemperature
             | EngineLoadPercentage
             | Temperature => KindPack::VehicleConditions,
-            Activities | CumulativeLoadCount | CumulativePayloadTotal | DailyLoadCount
+            Activities
+            | CumulativeLoadCount
+            | CumulativePayloadTotal
+            | DailyLoadCount
             | DailyPayload => KindPack::Activity,
             CumulativeOperatingHours
             | CumulativeIdleHours

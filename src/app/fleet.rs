@@ -157,7 +157,12 @@ mod tests {
     fn a_rediscovery_keeps_the_list_until_its_first_page() {
         let mut f = FleetState::default();
         f.discover(0);
-        f.on_page(vec![machine(1), machine(2)], (2, 2), true, FleetSource::List);
+        f.on_page(
+            vec![machine(1), machine(2)],
+            (2, 2),
+            true,
+            FleetSource::List,
+        );
         f.on_cached(vec![machine(1)], 5);
         assert_eq!((f.equipments.len(), f.cached_at), (1, Some(5)));
         f.rediscover(10);

@@ -677,7 +677,10 @@ mod tests {
         let saved = serde_json::to_string(&a.settings()).unwrap_or_default();
         assert!(!saved.contains("tok-secret-123"));
         assert!(!saved.contains("key-secret-456"));
-        assert!(saved.contains("ops-laptop"), "the key's name is kept: {saved}");
+        assert!(
+            saved.contains("ops-laptop"),
+            "the key's name is kept: {saved}"
+        );
         let settings: Settings = serde_json::from_str(&saved).expect("settings read back");
 
         // Same (embedded) service: everything comes back.

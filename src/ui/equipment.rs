@@ -3,9 +3,9 @@
 //! laid out, so 10,000 machines scroll as smoothly as 10.
 
 use super::theme;
-use crate::worker::FleetSource;
 use crate::app::MachineAction;
 use crate::app::{Action, AppState};
+use crate::worker::FleetSource;
 
 #[derive(Debug, Default)]
 pub struct PickerView {

@@ -19,6 +19,7 @@ fn harness(stub: &Stub) -> Harness<'static, FleetApp> {
         service: Some(ServiceOptions {
             base_url: stub.base.clone(),
             token: Some(SecretValue::new("any token")),
+            api_key: None,
             allow_insecure_http: false,
         }),
         clock: Some(now()),
