@@ -650,20 +650,16 @@ mod tests {
     #[test]
     fn every_panel_writes_the_services_milliseconds() {
         let at = Timestamp::from_millis(1_755_683_290_721);
-        let mut a = activity(0, 0);
-        (a.date_start, a.date_stop) = (at, Timestamp::from_millis(1_755_683_291_021));
-        let faults = vec![FaultRow {
-            date: at,
-            description: "d".into(),
-            identifier: "i".into(),
-            severity: None,
-            level_label: Some("missing".into()),
-        }];
-        let (_, csv) = text(&ExportContent::Faults(faults));
+        let fault: FaultRow = serde_json::from_value(json!({"date": "2025-08-20T09:48:10.721Z",
+            "description": "d", "identifier": "i", "severity": "missing", "levelLabel": "missing"}))
+        .expect("a fault");
+        let (_, csv) = text(&ExportContent::Faults(vec![fault]));
         assert_eq!(
             csv.lines().nth(1),
             Some("2025-08-20T09:48:10.721Z,,unknown,i,d")
         );
+        let mut a = activity(0, 0);
+        (a.date_start, a.date_stop) = (at, Timestamp::from_millis(1_755_683_291_021));
         let (_, csv) = text(&ExportContent::ActivitiesCsv(vec![a]));
         let expected = "2025-08-20T09:48:10.721Z,2025-08-20T09:48:11.021Z,0,";
         assert!(
@@ -672,12 +668,15 @@ mod tests {
         );
         let mut sample = sample(at.secs(), 45.0, 4.0);
         sample.subsec_ms = at.subsec_millis();
-        let track = Arc::new(Track::new(vec![sample]));
-        let format = GeoFormat::Gpx;
+        let (track, format, name) = (
+            Arc::new(Track::new(vec![sample])),
+            GeoFormat::Gpx,
+            "x".into(),
+        );
         let (_, gpx) = text(&ExportContent::Positions {
             track,
             format,
-            name: "x".into(),
+            name,
         });
         assert!(
             gpx.contains("<time>2025-08-20T09:48:10.721Z</time>"),
@@ -685,18 +684,17 @@ mod tests {
         );
         let rows = br#"[{"date":"2025-08-20T09:48:10.721Z","x":1},{"date":"2025-08-20T12:00:00+02:00","x":2}]"#;
         let series = Arc::new(PlotSeries::new(decode_rows(rows).expect("rows")));
-        let content = ExportContent::Channel {
-            kind: DataKind::FuelRemaining,
+        let (kind, channel, unit) = (DataKind::FuelRemaining, 0, String::new());
+        let (_, csv) = text(&ExportContent::Channel {
+            kind,
             series,
-            channel: 0,
-            unit: String::new(),
-        };
-        let (_, csv) = text(&content);
-        let dates: Vec<&str> = csv
-            .lines()
-            .skip(1)
-            .filter_map(|l| l.split(',').next())
-            .collect();
-        assert_eq!(dates, ["2025-08-20T09:48:10.721Z", "2025-08-20T10:00:00Z"]);
+            channel,
+            unit,
+        });
+        let lines: Vec<&str> = csv.lines().skip(1).collect();
+        assert_eq!(
+            lines,
+            ["2025-08-20T09:48:10.721Z,1,,", "2025-08-20T10:00:00Z,2,,"]
+        );
     }
 }

@@ -204,11 +204,8 @@ impl Builder {
         // A member and its reading are one channel, whichever way a row
         // writes it (`"fuelUsed": 12.5` or `"fuelUsed": {"value": 12.5}`).
         let n = &self.nodes[node];
-        if let Some(c) = n
-            .reading_of
-            .or(n.reading)
-            .and_then(|twin| self.nodes[twin].slot(kind))
-        {
+        let twin = n.reading_of.or(n.reading);
+        if let Some(c) = twin.and_then(|t| self.nodes[t].slot(kind)) {
             *self.nodes[node].slot_mut(kind) = Some(c);
             return c;
         }
@@ -216,8 +213,12 @@ impl Builder {
             Some(member) => &self.nodes[member].path,
             None => &n.path,
         };
-        let taken =
-            n.numeric.is_some() || n.boolean.is_some() || n.label.is_some() || n.time.is_some();
+        // Another kind of channel under this name (the twin's too): this
+        // one says what it is.
+        let taken = [Some(node), twin].into_iter().flatten().any(|i| {
+            let n = &self.nodes[i];
+            n.numeric.is_some() || n.boolean.is_some() || n.label.is_some() || n.time.is_some()
+        });
         let name = if taken {
             let suffix = match kind {
                 ChannelKind::Numeric => "number",

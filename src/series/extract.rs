@@ -441,6 +441,14 @@ mod tests {
         );
         // A row's own `value` stays `value`.
         assert_eq!(s.channel("value").map(|c| c.values[2]), Some(3.0));
+        // A member that is text in one row and a reading in another: two
+        // channels, never two of one name.
+        let mixed = decode(
+            r#"[{"date":"2024-01-01T00:00:00Z","level":"high"},
+                {"date":"2024-01-02T00:00:00Z","level":{"value":3}}]"#,
+        );
+        let names: Vec<&str> = mixed.channels.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["level", "level (number)"]);
         let daily = decode(
             r#"[{"date":"2024-01-01T00:00:00Z","operatingHours":{"hour":{"value":7.5,"unit":"h"}}}]"#,
         );
