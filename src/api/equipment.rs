@@ -378,7 +378,7 @@ mod tests {
         assert!(s.cumulative_distance.is_none());
         // What the sandbox writes reads back the same.
         let again: EquipmentSnapshot =
-            serde_json::from_value(serde_json::to_value(&def_only()).expect("json"))
+            serde_json::from_value(serde_json::to_value(def_only()).expect("json"))
                 .expect("read back");
         assert_eq!(again, def_only());
     }
