@@ -165,7 +165,7 @@ async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
         .start()
         .await?;
     println!("listening on {}", sandbox.base_url());
-    tracing::info!(data_dir = %data_dir.display(), "log in with POST /auth/login {{\"username\":\"demo\",\"password\":\"demo\"}}");
+    tracing::info!(data_dir = %data_dir.display(), "log in with POST /login {{\"name\":\"demo\",\"apiKey\":\"demo\"}}");
     tokio::select! {
         _ = sandbox.wait() => {}
         _ = tokio::signal::ctrl_c() => tracing::info!("stopping"),

@@ -11,6 +11,7 @@ pub mod embedded;
 pub mod encode;
 mod files;
 mod http;
+mod login;
 pub mod routes;
 pub mod shared;
 pub mod simulate;
@@ -132,6 +133,7 @@ impl SandboxConfig {
                 .is_active()
                 .then(|| Arc::new(Chaos::new(self.chaos.clone()))),
             requests: AtomicU64::new(0),
+            logins: AtomicU64::new(0),
             heavy: HeavyWork::for_this_machine(),
         });
         let listener = TcpListener::bind(self.listen)
@@ -216,6 +218,11 @@ impl RunningSandbox {
     /// Requests received so far (any route, any answer).
     pub fn request_count(&self) -> u64 {
         self.shared.requests.load(Ordering::Relaxed)
+    }
+
+    /// Successful logins so far, on `/login` and `/auth/login` alike.
+    pub fn login_count(&self) -> u64 {
+        self.shared.logins.load(Ordering::Relaxed)
     }
 
     /// Stops accepting, lets requests in flight finish, and waits.

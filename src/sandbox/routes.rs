@@ -13,9 +13,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch, post};
 
 use super::answers::{self, Operation};
-use super::auth::Auth;
 use super::catalog::data_sources;
 use super::http::*;
+use super::login::{self, LOGIN_PATHS};
 use super::shared::Shared;
 use super::stream::streamed;
 use crate::api::limits::{MAX_EQUIPMENT_WINDOW_DAYS, MAX_FLEET_WINDOW_DAYS};
@@ -28,7 +28,8 @@ pub const MAX_NAME_CHARS: usize = 200;
 
 pub fn router(shared: Arc<Shared>) -> Router {
     Router::new()
-        .route("/auth/login", post(login))
+        .route("/login", post(login::api_key_login))
+        .route("/auth/login", post(login::password_login))
         .route("/v2/fleet/equipments/history", get(fleet_history))
         .route("/v2/fleet/equipments/{id}/{kind}", get(equipment_series))
         .route("/catalog/dataSources", get(list_data_sources))
@@ -69,7 +70,7 @@ async fn wrong_method(method: Method, uri: axum::http::Uri) -> ApiError {
     )
 }
 
-/// Every route but login needs a valid token; every request is logged by
+/// Every route but the logins needs a valid token; every request is logged by
 /// method, path and status only (never headers, query values or bodies).
 async fn authenticate_and_log(
     State(shared): State<Arc<Shared>>,
@@ -83,7 +84,7 @@ async fn authenticate_and_log(
     shared
         .requests
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let resp = if path == "/auth/login" {
+    let resp = if LOGIN_PATHS.contains(&path.as_str()) {
         next.run(req).await
     } else {
         match req.headers().get(TOKEN_HEADER).map(|v| v.to_str()) {
@@ -102,23 +103,6 @@ async fn authenticate_and_log(
     };
     tracing::debug!(%method, %path, status = resp.status().as_u16(), elapsed_ms = started.elapsed().as_millis() as u64, "request");
     resp
-}
-
-// --------------------------------------------------------------------- auth
-
-async fn login(
-    State(shared): State<Arc<Shared>>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let req: LoginRequest = json_body(body)?;
-    if !Auth::check_password(&req.username, req.password.expose()) {
-        return Err(ApiError::unauthorized("invalid username or password"));
-    }
-    let token = shared.auth.issue(&req.username).map_err(|e| {
-        tracing::error!("signing a token: {e}");
-        ApiError::internal("could not issue a token")
-    })?;
-    Ok(json_response(StatusCode::OK, &LoginResponse { token }))
 }
 
 // ------------------------------------------------------------------- fleet
