@@ -4,8 +4,12 @@
 
 mod common;
 
+use std::collections::BTreeSet;
+
 use common::{Sandbox, start};
-use fleetview::api::equipment::LoginAnswer;
+use fleetview::api::equipment::{Entreprise, EquipmentRecord, LoginAnswer};
+use fleetview::api::model::{Envelope, Page};
+use fleetview::sandbox::simulate::FIRST_ID;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
@@ -138,4 +142,169 @@ async fn successful_logins_are_counted_on_both_routes() {
     )
     .await;
     assert_eq!(sb.running.login_count(), 3);
+}
+
+// ------------------------------------------------------------- identities
+
+/// Every record matching `query`, read a page of `limit` at a time; every
+/// page's `total` must be the count of them.
+async fn read_all(sb: &Sandbox, query: &str, limit: usize) -> Vec<EquipmentRecord> {
+    let mut all: Vec<EquipmentRecord> = Vec::new();
+    let mut totals = BTreeSet::new();
+    loop {
+        let path = format!(
+            "/v2/fleet/equipments?limit={limit}&offset={}&{query}",
+            all.len()
+        );
+        let page: Envelope<Page<EquipmentRecord>> = sb.get_ok(&path).await;
+        totals.insert(page.data.total);
+        assert!(page.data.rows.len() <= limit, "{path}");
+        if page.data.rows.is_empty() {
+            break;
+        }
+        all.extend(page.data.rows);
+    }
+    assert_eq!(
+        totals.into_iter().collect::<Vec<_>>(),
+        vec![all.len() as i64],
+        "{query}: every page's total is the count of matches"
+    );
+    all
+}
+
+fn contains(field: &Option<String>, needle: &str) -> bool {
+    field
+        .as_deref()
+        .is_some_and(|f| f.to_lowercase().contains(&needle.to_lowercase()))
+}
+
+fn matches(r: &EquipmentRecord, needle: &str) -> bool {
+    contains(&r.name, needle)
+        || contains(&r.make, needle)
+        || contains(&r.model, needle)
+        || contains(&r.serial_number, needle)
+}
+
+#[tokio::test]
+async fn paging_by_seven_reads_every_machine_once_with_its_identity() {
+    let sb = start().await;
+    let all = read_all(&sb, "", 7).await;
+    let ids: Vec<i64> = all.iter().map(|r| r.id).collect();
+    assert_eq!(ids, (FIRST_ID..FIRST_ID + 60).collect::<Vec<_>>());
+    for r in &all {
+        for field in [&r.name, &r.make, &r.model, &r.serial_number, &r.category] {
+            assert!(field.as_deref().is_some_and(|f| !f.is_empty()), "{r:?}");
+        }
+        assert!(r.year.is_some_and(|y| (1995..=2024).contains(&y)), "{r:?}");
+        assert!(r.entreprise.as_ref().and_then(Entreprise::name).is_some());
+    }
+    let categories: BTreeSet<&str> = all.iter().filter_map(|r| r.category.as_deref()).collect();
+    for class in [
+        "Excavator",
+        "Wheel loader",
+        "Road truck",
+        "Crane",
+        "Generator",
+    ] {
+        assert!(categories.contains(class), "{categories:?}");
+    }
+    let companies: BTreeSet<&str> = all
+        .iter()
+        .filter_map(|r| r.entreprise.as_ref().and_then(Entreprise::name))
+        .collect();
+    assert!((3..=10).contains(&companies.len()), "{companies:?}");
+    // The default page is the first 20; the answer is the same every time.
+    let first: Envelope<Page<EquipmentRecord>> = sb.get_ok("/v2/fleet/equipments").await;
+    assert_eq!(first.data.total, 60);
+    assert_eq!(first.data.rows, all[..20].to_vec());
+    let again = start().await;
+    assert_eq!(read_all(&again, "", 50).await, all, "deterministic");
+}
+
+#[tokio::test]
+async fn search_narrows_by_make_model_or_serial_whatever_the_case() {
+    let sb = start().await;
+    let all = read_all(&sb, "", 50).await;
+    let truck = all.iter().find(|r| r.id == FIRST_ID + 2).expect("a truck");
+    let serial = truck.serial_number.clone().unwrap_or_default();
+    let name = truck.name.clone().unwrap_or_default();
+    let needles = [
+        truck.make.clone().unwrap_or_default().to_uppercase(),
+        truck.model.clone().unwrap_or_default().to_lowercase(),
+        serial[3..serial.len() - 1].to_lowercase(),
+        // Its site, which its name ends with.
+        name.rsplit('(')
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches(')')
+            .to_uppercase(),
+    ];
+    for needle in needles {
+        let query = format!("search={}", urlencode(&needle));
+        let found = read_all(&sb, &query, 3).await;
+        let expected: Vec<EquipmentRecord> = all
+            .iter()
+            .filter(|r| matches(r, &needle))
+            .cloned()
+            .collect();
+        assert_eq!(found, expected, "search {needle:?}");
+        assert!(found.iter().any(|r| r.id == truck.id), "{needle:?}");
+        assert!(found.len() < all.len(), "{needle:?} narrows");
+    }
+    assert!(read_all(&sb, "search=no-such-machine", 5).await.is_empty());
+    assert_eq!(read_all(&sb, "search=", 50).await, all, "empty: all");
+}
+
+fn urlencode(s: &str) -> String {
+    form_urlencoded::byte_serialize(s.as_bytes()).collect()
+}
+
+#[tokio::test]
+async fn a_bad_page_is_400_and_no_token_401() {
+    let sb = start().await;
+    for query in [
+        "limit=51",
+        "limit=0",
+        "offset=-1",
+        "limit=ten",
+        "offset=1.5",
+    ] {
+        for path in ["/v2/fleet/equipments", "/v2/fleet/equipments/snapshot"] {
+            let (status, body) = sb.get(&format!("{path}?{query}")).await;
+            assert_message(status, &body, StatusCode::BAD_REQUEST, query);
+        }
+    }
+    let (status, body) = sb
+        .call_as(None, Method::GET, "/v2/fleet/equipments", None)
+        .await;
+    assert_message(status, &body, StatusCode::UNAUTHORIZED, "no token");
+    let (status, body) = sb.call(Method::POST, "/v2/fleet/equipments", None).await;
+    assert_message(status, &body, StatusCode::METHOD_NOT_ALLOWED, "POST");
+}
+
+#[tokio::test]
+async fn one_record_by_id_is_the_listed_one_else_404_or_400() {
+    let sb = start().await;
+    let all = read_all(&sb, "", 50).await;
+    for r in [&all[0], &all[6], &all[59]] {
+        let one: Envelope<EquipmentRecord> =
+            sb.get_ok(&format!("/v2/fleet/equipments/{}", r.id)).await;
+        assert_eq!(&one.data, r);
+    }
+    for (path, expected) in [
+        ("/v2/fleet/equipments/999999", StatusCode::NOT_FOUND),
+        ("/v2/fleet/equipments/1000", StatusCode::NOT_FOUND),
+        ("/v2/fleet/equipments/abc", StatusCode::BAD_REQUEST),
+        ("/v2/fleet/equipments/1.5", StatusCode::BAD_REQUEST),
+    ] {
+        let (status, body) = sb.get(path).await;
+        assert_message(status, &body, expected, path);
+    }
+    // The fixed paths stay what they were.
+    let (status, body) = sb.get("/v2/fleet/equipments/history?limit=1").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(
+        body["data"]["since"].is_string(),
+        "the fleet history: {body}"
+    );
 }

@@ -134,6 +134,24 @@ pub(super) fn int_param(
     }
 }
 
+/// `limit` (1..=50, default 20) and `offset` (0 or more, default 0) of a
+/// paged operation (D3, D5).
+pub(super) fn page_params(q: &HashMap<String, String>) -> Result<(i64, i64), ApiError> {
+    let limit = int_param(q, "limit", 20)?;
+    let offset = int_param(q, "offset", 0)?;
+    if !(1..=50).contains(&limit) {
+        return Err(ApiError::bad_request(format!(
+            "limit must be between 1 and 50, got {limit}"
+        )));
+    }
+    if offset < 0 {
+        return Err(ApiError::bad_request(format!(
+            "offset must not be negative, got {offset}"
+        )));
+    }
+    Ok((limit, offset))
+}
+
 pub(super) fn parse_id(raw: &str, what: &str) -> Result<i64, ApiError> {
     raw.parse::<i32>()
         .map(i64::from)

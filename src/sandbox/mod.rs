@@ -9,6 +9,7 @@ pub mod chaos;
 pub mod clock;
 pub mod embedded;
 pub mod encode;
+mod equipments;
 mod files;
 mod http;
 mod login;

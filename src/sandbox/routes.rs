@@ -14,6 +14,7 @@ use axum::routing::{get, patch, post};
 
 use super::answers::{self, Operation};
 use super::catalog::data_sources;
+use super::equipments;
 use super::http::*;
 use super::login::{self, LOGIN_PATHS};
 use super::shared::Shared;
@@ -30,7 +31,9 @@ pub fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/login", post(login::api_key_login))
         .route("/auth/login", post(login::password_login))
+        .route("/v2/fleet/equipments", get(equipments::list))
         .route("/v2/fleet/equipments/history", get(fleet_history))
+        .route("/v2/fleet/equipments/{id}", get(equipments::one))
         .route("/v2/fleet/equipments/{id}/{kind}", get(equipment_series))
         .route("/catalog/dataSources", get(list_data_sources))
         .route(
@@ -141,18 +144,7 @@ async fn fleet_history(State(shared): State<Arc<Shared>>, RawQuery(raw): RawQuer
     let q = query_map(raw.as_deref());
     let w = window(&q, shared.sim.now())?;
     within_limit(w, MAX_FLEET_WINDOW_DAYS, "for the fleet's history")?;
-    let limit = int_param(&q, "limit", 20)?;
-    let offset = int_param(&q, "offset", 0)?;
-    if !(1..=50).contains(&limit) {
-        return Err(ApiError::bad_request(format!(
-            "limit must be between 1 and 50, got {limit}"
-        )));
-    }
-    if offset < 0 {
-        return Err(ApiError::bad_request(format!(
-            "offset must not be negative, got {offset}"
-        )));
-    }
+    let (limit, offset) = page_params(&q)?;
     let turn = heavy_turn(&shared).await?;
     Ok(streamed(turn, move |out| {
         answers::fleet_history(&shared.sim, w, offset, limit, out)
