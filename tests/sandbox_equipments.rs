@@ -6,9 +6,10 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{Sandbox, start};
-use fleetview::api::equipment::{Entreprise, EquipmentRecord, LoginAnswer};
+use common::{Sandbox, start, window_query};
+use fleetview::api::equipment::{Entreprise, EquipmentRecord, EquipmentSnapshot, LoginAnswer};
 use fleetview::api::model::{Envelope, Page};
+use fleetview::api::time::parse_wire;
 use fleetview::sandbox::simulate::FIRST_ID;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -307,4 +308,212 @@ async fn one_record_by_id_is_the_listed_one_else_404_or_400() {
         body["data"]["since"].is_string(),
         "the fleet history: {body}"
     );
+}
+
+// -------------------------------------------------------------- snapshots
+
+/// Each snapshot member, the single-kind endpoint it is the last row of,
+/// and the members it carries beside `date`.
+const MEMBERS: [(&str, &str, &[&str]); 13] = [
+    ("lastPosition", "positions", &["latitude", "longitude"]),
+    ("fuelRemaining", "fuelRemaining", &["percent"]),
+    (
+        "cumulativeOperatingHours",
+        "cumulativeOperatingHours",
+        &["hour", "usageHours"],
+    ),
+    ("cumulativeIdleHours", "cumulativeIdleHours", &["hours"]),
+    (
+        "cumulativeDistance",
+        "cumulativeDistance",
+        &["odometer", "unit"],
+    ),
+    (
+        "cumulativeFuelUsed",
+        "cumulativeFuel",
+        &["fuelUsed", "unit"],
+    ),
+    ("cumulativeLoadCount", "cumulativeLoadCount", &["count"]),
+    (
+        "cumulativePayloadTotal",
+        "cumulativePayloadTotal",
+        &["payload", "payloadUnit"],
+    ),
+    ("peakDailySpeed", "peakDailySpeed", &["speed", "speedUnit"]),
+    (
+        "averageDailyEngineLoadFactor",
+        "averageDailyEngineLoadFactor",
+        &["percent"],
+    ),
+    ("DEFRemainingRatio", "defRemainingRatio", &["percent"]),
+    (
+        "cumulativeActiveRegenerationHours",
+        "cumulativeActiveRegenerationHours",
+        &["hours"],
+    ),
+    (
+        "cumulativePowerTakeOffHours",
+        "cumulativePowerTakeOffHours",
+        &["hours"],
+    ),
+];
+
+/// The last row of a kind over a window ending at the sandbox's now.
+async fn last_row(sb: &Sandbox, id: i64, kind: &str, since: i64) -> Option<Value> {
+    let path = format!(
+        "/v2/fleet/equipments/{id}/{kind}?{}",
+        window_query(since, common::now())
+    );
+    let (status, body) = sb.get(&path).await;
+    assert_eq!(status, StatusCode::OK, "{path}: {body}");
+    body["data"]["rows"].as_array()?.last().cloned()
+}
+
+#[tokio::test]
+async fn each_snapshot_member_is_the_last_row_of_its_kind() {
+    let sb = start().await;
+    let now = common::now();
+    let (excavator, loader, truck, telehandler, electric) = (
+        FIRST_ID,
+        FIRST_ID + 1,
+        FIRST_ID + 2,
+        FIRST_ID + 3,
+        FIRST_ID + 6,
+    );
+    let mut seen = BTreeSet::new();
+    for id in [excavator, loader, truck, telehandler, electric] {
+        let (status, snap) = sb.get(&format!("/v2/fleet/equipments/{id}/snapshot")).await;
+        assert_eq!(status, StatusCode::OK, "{snap}");
+        let snap = &snap["data"];
+        assert_eq!(snap["id"], json!(id));
+        for (member, kind, fields) in MEMBERS {
+            let Some(got) = snap.get(member) else {
+                // Absent: the kind has no row in the longest window asked.
+                let row = last_row(&sb, id, kind, now - 366 * 86_400).await;
+                assert_eq!(row, None, "{id} {member} is absent");
+                continue;
+            };
+            seen.insert(member);
+            let date = got["date"].as_str().and_then(|d| parse_wire(d).ok());
+            let date = date.unwrap_or_else(|| panic!("{id} {member}: {got}"));
+            assert!(date <= now, "{id} {member}: {got}");
+            let row = last_row(&sb, id, kind, date - 86_400).await;
+            let row = row.unwrap_or_else(|| panic!("{id} {member}: no {kind} row"));
+            assert_eq!(row["date"], got["date"], "{id} {member}: {got} vs {row}");
+            let mut keys: Vec<&str> = got
+                .as_object()
+                .map(|o| o.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            keys.sort_unstable();
+            let mut expected = [&["date"][..], fields].concat();
+            expected.sort_unstable();
+            assert_eq!(keys, expected, "{id} {member}: {got}");
+            for field in fields {
+                // A count is read as a number: 90002.0 is 90002.
+                let same = match (got[field].as_f64(), row[field].as_f64()) {
+                    (Some(a), Some(b)) => a == b,
+                    _ => got[field] == row[field] && !row[field].is_null(),
+                };
+                assert!(same, "{id} {member}.{field}: {got} vs {row}");
+            }
+        }
+        // Every machine was somewhere and ran at some point.
+        assert!(snap.get("lastPosition").is_some(), "{id}: {snap}");
+        assert!(snap.get("cumulativeOperatingHours").is_some(), "{id}");
+    }
+    assert_eq!(
+        seen.len(),
+        MEMBERS.len(),
+        "every member was checked: {seen:?}"
+    );
+    // An electric machine has no fuel, DEF or regeneration.
+    let (_, ev) = sb
+        .get(&format!("/v2/fleet/equipments/{electric}/snapshot"))
+        .await;
+    for member in ["fuelRemaining", "cumulativeFuelUsed", "DEFRemainingRatio"] {
+        assert!(ev["data"].get(member).is_none(), "{member}: {ev}");
+    }
+    // The typed snapshot reads the same answer.
+    let typed: Envelope<EquipmentSnapshot> = sb
+        .get_ok(&format!("/v2/fleet/equipments/{truck}/snapshot"))
+        .await;
+    assert!(
+        typed
+            .data
+            .cumulative_distance
+            .and_then(|d| d.odometer)
+            .is_some()
+    );
+}
+
+#[tokio::test]
+async fn snapshot_pages_hold_each_machines_own_snapshot() {
+    let sb = start().await;
+    let mut rows: Vec<Value> = Vec::new();
+    loop {
+        let path = format!(
+            "/v2/fleet/equipments/snapshot?limit=7&offset={}",
+            rows.len()
+        );
+        let (status, page) = sb.get(&path).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {page}");
+        assert_eq!(page["data"]["total"], json!(60));
+        let page_rows = page["data"]["rows"].as_array().cloned().unwrap_or_default();
+        if page_rows.is_empty() {
+            break;
+        }
+        rows.extend(page_rows);
+    }
+    let ids: Vec<i64> = rows.iter().filter_map(|r| r["id"].as_i64()).collect();
+    assert_eq!(ids, (FIRST_ID..FIRST_ID + 60).collect::<Vec<_>>());
+    for row in &rows {
+        let (_, one) = sb
+            .get(&format!("/v2/fleet/equipments/{}/snapshot", row["id"]))
+            .await;
+        assert_eq!(&one["data"], row);
+    }
+    // A search narrows the snapshots as it does the list.
+    let list: Envelope<Page<EquipmentRecord>> = sb
+        .get_ok("/v2/fleet/equipments?search=liebherr&limit=50")
+        .await;
+    let found: Envelope<Page<EquipmentSnapshot>> = sb
+        .get_ok("/v2/fleet/equipments/snapshot?search=LIEBHERR&limit=50")
+        .await;
+    assert!(list.data.total > 0 && list.data.total < 60);
+    assert_eq!(found.data.total, list.data.total);
+    assert_eq!(
+        found.data.rows.iter().map(|s| s.id).collect::<Vec<_>>(),
+        list.data.rows.iter().map(|r| r.id).collect::<Vec<_>>()
+    );
+}
+
+#[tokio::test]
+async fn snapshot_paths_are_not_ids_or_data_kinds() {
+    let sb = start().await;
+    let (status, body) = sb.get("/v2/fleet/equipments/snapshot?limit=1").await;
+    assert_eq!(status, StatusCode::OK, "a page, not an id: {body}");
+    assert_eq!(body["data"]["rows"][0]["id"], json!(FIRST_ID));
+    let (status, body) = sb
+        .get(&format!("/v2/fleet/equipments/{FIRST_ID}/snapshot"))
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "a snapshot, not a data kind: {body}"
+    );
+    assert!(body["data"]["cumulativeOperatingHours"].is_object());
+    for (path, expected) in [
+        (
+            "/v2/fleet/equipments/999999/snapshot",
+            StatusCode::NOT_FOUND,
+        ),
+        ("/v2/fleet/equipments/abc/snapshot", StatusCode::BAD_REQUEST),
+    ] {
+        let (status, body) = sb.get(path).await;
+        assert_message(status, &body, expected, path);
+    }
+    let (status, body) = sb
+        .call_as(None, Method::GET, "/v2/fleet/equipments/snapshot", None)
+        .await;
+    assert_message(status, &body, StatusCode::UNAUTHORIZED, "no token");
 }

@@ -27,6 +27,16 @@ fn every_operation() -> Vec<(Method, String, Option<Value>)> {
         ),
         (
             Method::GET,
+            "/v2/fleet/equipments/snapshot".to_owned(),
+            None,
+        ),
+        (
+            Method::GET,
+            format!("/v2/fleet/equipments/{FIRST_ID}/snapshot"),
+            None,
+        ),
+        (
+            Method::GET,
             format!("/v2/fleet/equipments/{FIRST_ID}/activities"),
             None,
         ),

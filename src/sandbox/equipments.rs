@@ -1,6 +1,6 @@
-//! D2: the fleet's identities (`/v2/fleet/equipments`, `/{id}`), as the
-//! real service has them: paged like the fleet history, filtered by
-//! `search`, in id order.
+//! D2: the fleet's identities (`/v2/fleet/equipments`, `/{id}`) and their
+//! snapshots (`/snapshot`, `/{id}/snapshot`), as the real service has
+//! them: paged like the fleet history, filtered by `search`, in id order.
 
 use std::sync::Arc;
 
@@ -9,7 +9,8 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 
 use super::http::{
-    ApiError, ApiResult, blocking, json_response, page_params, parse_id, path_error, query_map,
+    ApiError, ApiResult, blocking, heavy_turn, json_response, page_params, parse_id, path_error,
+    query_map,
 };
 use super::shared::Shared;
 use super::simulate::{Machine, Simulator};
@@ -37,6 +38,42 @@ pub(super) async fn one(
         StatusCode::OK,
         &Envelope { data: record(&m) },
     ))
+}
+
+/// `GET /v2/fleet/equipments/snapshot`: the snapshots of a page of the
+/// machines `search` matches. Like the series, a turn of the heavy work.
+pub(super) async fn snapshots(
+    State(shared): State<Arc<Shared>>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult {
+    let q = query_map(raw.as_deref());
+    let (limit, offset) = page_params(&q)?;
+    let search = Search::new(q.get("search").map(String::as_str));
+    let turn = heavy_turn(&shared).await?;
+    let page = blocking(move || {
+        let _turn = turn;
+        page_of(&shared.sim, &search, offset, limit, |m| {
+            shared.sim.snapshot(m)
+        })
+    })
+    .await?;
+    Ok(json_response(StatusCode::OK, &Envelope { data: page }))
+}
+
+/// `GET /v2/fleet/equipments/{id}/snapshot`.
+pub(super) async fn one_snapshot(
+    State(shared): State<Arc<Shared>>,
+    path: Result<Path<String>, PathRejection>,
+) -> ApiResult {
+    let Path(raw) = path.map_err(path_error)?;
+    let m = machine(&shared.sim, &raw)?;
+    let turn = heavy_turn(&shared).await?;
+    let snapshot = blocking(move || {
+        let _turn = turn;
+        shared.sim.snapshot(&m)
+    })
+    .await?;
+    Ok(json_response(StatusCode::OK, &Envelope { data: snapshot }))
 }
 
 /// The machine a path's id names: 400 for an id that is not an integer,

@@ -27,13 +27,21 @@ pub const TOKEN_HEADER: &str = "x-access-token";
 /// The longest `integrationName`, in characters.
 pub const MAX_NAME_CHARS: usize = 200;
 
+/// The routes. A static segment wins over a parameter in the same place:
+/// `/equipments/snapshot` and `/equipments/history` are not ids, and
+/// `/{id}/snapshot` is not a data kind.
 pub fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/login", post(login::api_key_login))
         .route("/auth/login", post(login::password_login))
         .route("/v2/fleet/equipments", get(equipments::list))
         .route("/v2/fleet/equipments/history", get(fleet_history))
+        .route("/v2/fleet/equipments/snapshot", get(equipments::snapshots))
         .route("/v2/fleet/equipments/{id}", get(equipments::one))
+        .route(
+            "/v2/fleet/equipments/{id}/snapshot",
+            get(equipments::one_snapshot),
+        )
         .route("/v2/fleet/equipments/{id}/{kind}", get(equipment_series))
         .route("/catalog/dataSources", get(list_data_sources))
         .route(

@@ -14,6 +14,7 @@ mod figures;
 mod history;
 mod positions;
 mod rows;
+mod snapshot;
 mod values;
 mod walk;
 
