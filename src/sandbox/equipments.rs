@@ -78,13 +78,13 @@ pub(super) async fn one_snapshot(
 
 /// The machine a path's id names: 400 for an id that is not an integer,
 /// 404 for one not in the fleet (D3).
-pub(super) fn machine(sim: &Simulator, raw: &str) -> Result<Machine, ApiError> {
+fn machine(sim: &Simulator, raw: &str) -> Result<Machine, ApiError> {
     let id = parse_id(raw, "equipment id")?;
     sim.machine(id)
         .ok_or_else(|| ApiError::not_found(format!("equipment {id} not found")))
 }
 
-pub(super) fn record(m: &Machine) -> EquipmentRecord {
+fn record(m: &Machine) -> EquipmentRecord {
     EquipmentRecord {
         id: m.id,
         name: Some(m.name.clone()),
@@ -100,10 +100,10 @@ pub(super) fn record(m: &Machine) -> EquipmentRecord {
 /// A `search`: a case-insensitive piece of a name, make, model or serial
 /// number; blank matches every machine.
 #[derive(Debug, Clone)]
-pub(super) struct Search(Option<String>);
+struct Search(Option<String>);
 
 impl Search {
-    pub(super) fn new(raw: Option<&str>) -> Self {
+    fn new(raw: Option<&str>) -> Self {
         Self(
             raw.map(|s| s.trim().to_lowercase())
                 .filter(|s| !s.is_empty()),
@@ -128,7 +128,7 @@ impl Search {
 /// Machines `offset..offset + limit` of those `search` matches, in id
 /// order, made into rows; `total` counts every match. Only the page's rows
 /// are ever held (D13).
-pub(super) fn page_of<R>(
+fn page_of<R>(
     sim: &Simulator,
     search: &Search,
     offset: i64,

@@ -1,4 +1,7 @@
-//! The service's operations over HTTP (axum), with D3's errors.
+//! The service's operations over HTTP (axum): the router and its token
+//! check, the series, the fleet history and the catalog; the logins are in
+//! `login`, the equipment list and snapshots in `equipments`, D3's errors
+//! and the reading of requests in `http`.
 
 use std::sync::Arc;
 use std::time::Instant;
