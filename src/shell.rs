@@ -143,7 +143,7 @@ impl FleetApp {
         let embedded = sandbox.as_ref().map(|s| EmbeddedLogin {
             base_url: s.base_url(),
             api_key: ApiKey::new(
-                crate::sandbox::auth::DEMO_KEY_NAME,
+                crate::sandbox::auth::DEMO_API_KEY_NAME,
                 crate::sandbox::auth::DEMO_API_KEY,
             ),
         });
@@ -166,7 +166,7 @@ impl FleetApp {
             (None, Some(p), _) => (Connection::profile(p), (None, None)),
             (None, None, Some(e)) => (e.connection(), (None, None)),
             (None, None, None) => (
-                Connection::embedded("http://127.0.0.1:0", crate::sandbox::auth::DEMO_KEY_NAME),
+                Connection::embedded("http://127.0.0.1:0", crate::sandbox::auth::DEMO_API_KEY_NAME),
                 (None, None),
             ),
         };

@@ -342,6 +342,7 @@ fn kind_segment() -> impl Strategy<Value = String> {
         4 => prop::sample::select(fleetview::api::DataKind::ALL.to_vec())
             .prop_map(|k| k.path_segment()),
         1 => Just("faults".to_owned()),
+        1 => Just("snapshot".to_owned()),
         1 => Just("evEnergyUsed faults".to_owned()),
         1 => "[a-zA-Z%0-9]{0,12}",
     ]
@@ -351,12 +352,16 @@ fn path() -> impl Strategy<Value = String> {
     prop_oneof![
         4 => (segment(), kind_segment()).prop_map(|(id, k)| format!("/v2/fleet/equipments/{id}/{k}")),
         2 => Just("/v2/fleet/equipments/history".to_owned()),
+        1 => Just("/v2/fleet/equipments".to_owned()),
+        1 => Just("/v2/fleet/equipments/snapshot".to_owned()),
+        1 => segment().prop_map(|id| format!("/v2/fleet/equipments/{id}")),
         2 => Just("/catalog/integrations".to_owned()),
         2 => segment().prop_map(|id| format!("/catalog/integrations/{id}")),
         2 => (segment(), prop_oneof![Just("activate"), Just("deactivate"), Just("x")])
             .prop_map(|(id, v)| format!("/catalog/integrations/{id}/{v}")),
         1 => Just("/catalog/dataSources".to_owned()),
         1 => Just("/auth/login".to_owned()),
+        1 => Just("/login".to_owned()),
         1 => "/[a-zA-Z0-9/._-]{0,30}",
     ]
 }
@@ -383,6 +388,7 @@ fn query() -> impl Strategy<Value = Vec<(String, String)>> {
                 Just("until".to_owned()),
                 Just("limit".to_owned()),
                 Just("offset".to_owned()),
+                Just("search".to_owned()),
                 "[a-z]{1,6}",
             ],
             query_value(),
@@ -400,6 +406,7 @@ fn body() -> impl Strategy<Value = Option<Vec<u8>>> {
         })),
         Just(json!({"integrationName": "renamed"})),
         Just(json!({"username": "demo", "password": "demo"})),
+        Just(json!({"name": "demo", "apiKey": "demo"})),
     ];
     prop_oneof![
         2 => Just(None),

@@ -6,7 +6,7 @@ mod common;
 
 use common::{Sandbox, start, window_query};
 use fleetview::api::model::*;
-use fleetview::api::time::SECS_PER_DAY;
+use fleetview::api::time::{SECS_PER_DAY, parse_wire};
 use fleetview::sandbox::simulate::FIRST_ID;
 use fleetview::sandbox::simulate::machine::{LatLon, address, haversine_m};
 use proptest::prelude::*;
@@ -310,32 +310,65 @@ fn daily_hours_add_up_and_counters_follow_daily_figures() {
                 );
             }
         }
-        // The counter series never decreases and ends each day at the day's figure.
-        let series: Vec<Value> = rows(sb, id, "cumulativeOperatingHours", since, until);
-        let values: Vec<(i64, f64)> = series
-            .iter()
-            .filter_map(|r| {
-                Some((
-                    fleetview::api::time::parse_wire(r["date"].as_str()?).ok()?,
-                    r["hour"].as_f64()?,
-                ))
-            })
-            .collect();
-        prop_assert!(
-            values.windows(2).all(|w| w[1].1 >= w[0].1),
-            "cumulativeOperatingHours decreased"
-        );
-        for d in &days {
-            let last = values
-                .iter()
-                .rfind(|(t, _)| *t >= d.date.0 && *t < d.date.0 + SECS_PER_DAY);
-            if let (Some((_, v)), Some(c)) = (last, hour(&d.cumulative_operating_hours)) {
-                prop_assert!(
-                    (v - c).abs() < 1e-9,
-                    "{}: last reading {v} vs daily cumulative {c}",
-                    d.date
-                );
+        // Each hour counter's series never decreases and ends each day at the
+        // day's member; it names its value as the real service does (D7).
+        let member = |d: &DailyUsageRow, kind: &str| match kind {
+            "cumulativeOperatingHours" => hour(&d.cumulative_operating_hours),
+            "cumulativeIdleHours" => hour(&d.cumulative_idle_hours),
+            "cumulativeActiveRegenerationHours" => hour(&d.cumulative_active_regeneration_hours),
+            _ => hour(&d.cumulative_power_take_off_hours),
+        };
+        let mut counters = Vec::new();
+        for (kind, field) in [
+            ("cumulativeOperatingHours", "hour"),
+            ("cumulativeIdleHours", "hours"),
+            ("cumulativeActiveRegenerationHours", "hours"),
+            ("cumulativePowerTakeOffHours", "hours"),
+        ] {
+            let series: Vec<Value> = rows(sb, id, kind, since, until);
+            let mut values: Vec<(i64, f64)> = Vec::new();
+            for r in &series {
+                let date = r["date"].as_str().and_then(|d| parse_wire(d).ok());
+                let (Some(date), Some(v)) = (date, r[field].as_f64()) else {
+                    return Err(TestCaseError::fail(format!("{kind}: no {field} in {r}")));
+                };
+                values.push((date, v));
             }
+            prop_assert!(
+                values.windows(2).all(|w| w[1].1 >= w[0].1),
+                "{} decreased",
+                kind
+            );
+            for d in &days {
+                let last = values
+                    .iter()
+                    .rfind(|(t, _)| *t >= d.date.0 && *t < d.date.0 + SECS_PER_DAY);
+                if let (Some((_, v)), Some(c)) = (last, member(d, kind)) {
+                    prop_assert!(
+                        (v - c).abs() < 1e-9,
+                        "{} {}: last reading {} vs daily cumulative {}",
+                        kind,
+                        d.date,
+                        v,
+                        c
+                    );
+                }
+            }
+            counters.push(series);
+        }
+        // Usage hours are the operating hours that were not idle.
+        for (op, idle) in counters[0].iter().zip(&counters[1]) {
+            prop_assert_eq!(&op["date"], &idle["date"]);
+            let usage = op["usageHours"].as_f64();
+            let worked = op["hour"].as_f64().zip(idle["hours"].as_f64());
+            prop_assert!(
+                usage
+                    .zip(worked)
+                    .is_some_and(|(u, (o, i))| (u - (o - i)).abs() <= 0.011),
+                "usageHours of {} with {}",
+                op,
+                idle
+            );
         }
         Ok(())
     });
@@ -530,7 +563,7 @@ fn rows_are_sorted_and_inside_the_window() {
             let rs: Vec<Value> = rows(sb, id, kind, since, until);
             let dates: Vec<i64> = rs
                 .iter()
-                .filter_map(|r| fleetview::api::time::parse_wire(r["date"].as_str()?).ok())
+                .filter_map(|r| parse_wire(r["date"].as_str()?).ok())
                 .collect();
             prop_assert_eq!(dates.len(), rs.len(), "{}: every row has a wire date", kind);
             prop_assert!(

@@ -19,6 +19,22 @@ fn every_operation() -> Vec<(Method, String, Option<Value>)> {
                         "integrationCredentials": {"apiToken": "t"}});
     let mut ops = vec![
         (Method::GET, "/v2/fleet/equipments/history".to_owned(), None),
+        (Method::GET, "/v2/fleet/equipments".to_owned(), None),
+        (
+            Method::GET,
+            format!("/v2/fleet/equipments/{FIRST_ID}"),
+            None,
+        ),
+        (
+            Method::GET,
+            "/v2/fleet/equipments/snapshot".to_owned(),
+            None,
+        ),
+        (
+            Method::GET,
+            format!("/v2/fleet/equipments/{FIRST_ID}/snapshot"),
+            None,
+        ),
         (
             Method::GET,
             format!("/v2/fleet/equipments/{FIRST_ID}/activities"),

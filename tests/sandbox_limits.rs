@@ -54,7 +54,7 @@ async fn a_body_over_2_mb_gets_413_with_a_json_message() {
                                          "integrationCredentials": {"apiToken": "t"}}),
     )
     .expect("json");
-    for path in ["/catalog/integrations", "/auth/login"] {
+    for path in ["/catalog/integrations", "/auth/login", "/login"] {
         let (status, kind, body) = post_raw(&sb, path, big.clone()).await;
         let msg = assert_message(status, &body, StatusCode::PAYLOAD_TOO_LARGE, path);
         assert_eq!(kind, "application/json", "{path}");

@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::model::{EquipmentSummary, SecretValue};
 use super::placeholder::{is_placeholder_date, known_text};
@@ -30,7 +30,11 @@ pub struct ApiKeyLogin {
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LoginAnswer {
-    #[serde(default, deserialize_with = "lenient_id")]
+    #[serde(
+        default,
+        deserialize_with = "lenient_id",
+        serialize_with = "numeric_id"
+    )]
     pub id: Option<String>,
     #[serde(default)]
     pub email: Option<String>,
@@ -101,6 +105,17 @@ fn lenient_id<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Erro
         Some(serde_json::Value::Number(n)) => Some(n.to_string()),
         _ => None,
     })
+}
+
+/// An id is written as a number when it is one, as the service writes it.
+fn numeric_id<S: Serializer>(id: &Option<String>, s: S) -> Result<S::Ok, S::Error> {
+    match id.as_deref() {
+        Some(i) => match i.parse::<i64>() {
+            Ok(n) => s.serialize_i64(n),
+            Err(_) => s.serialize_str(i),
+        },
+        None => s.serialize_none(),
+    }
 }
 
 // --------------------------------------------------------------- identity
@@ -306,6 +321,12 @@ mod tests {
         }))
         .expect("an answer");
         assert_eq!(a.id.as_deref(), Some("42"));
+        let written = serde_json::to_value(&a).expect("written");
+        assert_eq!(
+            written["id"],
+            json!(42),
+            "a numeric id is written as a number"
+        );
         assert_eq!(
             a.user().label().as_deref(),
             Some("Ana Silva <ana@example.com>")

@@ -1,5 +1,5 @@
-//! D1: `POST /auth/login` issues HS256 JWTs with `exp`; every other route
-//! demands a valid one in `x-access-token`.
+//! D1: the logins issue HS256 JWTs with `exp`; every other route demands a
+//! valid one in `x-access-token`.
 
 use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation, decode, encode};
@@ -7,11 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use super::clock::Clock;
 
-/// The sandbox's one account.
+/// The sandbox's one account, and its one API key (D1).
 pub const DEMO_USER: &str = "demo";
 pub const DEMO_PASSWORD: &str = "demo";
-/// Its built-in API key (D1).
-pub const DEMO_KEY_NAME: &str = "demo";
+pub const DEMO_API_KEY_NAME: &str = "demo";
 pub const DEMO_API_KEY: &str = "demo";
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -95,6 +94,10 @@ impl Auth {
 
     pub fn check_password(user: &str, password: &str) -> bool {
         user == DEMO_USER && password == DEMO_PASSWORD
+    }
+
+    pub fn check_api_key(name: &str, key: &str) -> bool {
+        name == DEMO_API_KEY_NAME && key == DEMO_API_KEY
     }
 }
 

@@ -9,7 +9,10 @@ pub mod chaos;
 pub mod clock;
 pub mod embedded;
 pub mod encode;
+mod equipments;
 mod files;
+mod http;
+mod login;
 pub mod routes;
 pub mod shared;
 pub mod simulate;
@@ -28,7 +31,8 @@ use auth::Auth;
 use catalog::{Store, StoreError};
 use chaos::{Chaos, ChaosConfig};
 pub use clock::{Clock, ManualClock};
-pub use routes::{MAX_BODY_BYTES, MAX_NAME_CHARS};
+pub use http::MAX_BODY_BYTES;
+pub use routes::MAX_NAME_CHARS;
 use shared::Shared;
 use simulate::Simulator;
 use stream::HeavyWork;
@@ -130,6 +134,7 @@ impl SandboxConfig {
                 .is_active()
                 .then(|| Arc::new(Chaos::new(self.chaos.clone()))),
             requests: AtomicU64::new(0),
+            logins: AtomicU64::new(0),
             heavy: HeavyWork::for_this_machine(),
         });
         let listener = TcpListener::bind(self.listen)
@@ -214,6 +219,11 @@ impl RunningSandbox {
     /// Requests received so far (any route, any answer).
     pub fn request_count(&self) -> u64 {
         self.shared.requests.load(Ordering::Relaxed)
+    }
+
+    /// Successful logins so far, on `/login` and `/auth/login` alike.
+    pub fn login_count(&self) -> u64 {
+        self.shared.logins.load(Ordering::Relaxed)
     }
 
     /// Stops accepting, lets requests in flight finish, and waits.

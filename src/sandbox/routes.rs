@@ -1,6 +1,8 @@
-//! The service's operations over HTTP (axum), with D3's errors.
+//! The service's operations over HTTP (axum): the router and its token
+//! check, the series, the fleet history and the catalog; the logins are in
+//! `login`, the equipment list and snapshots in `equipments`, D3's errors
+//! and the reading of requests in `http`.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -8,104 +10,41 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch, post};
-use serde::Serialize;
 
 use super::answers::{self, Operation};
-use super::auth::Auth;
-use super::catalog::{StoreError, data_sources};
+use super::catalog::data_sources;
+use super::equipments;
+use super::http::*;
+use super::login::{self, LOGIN_PATHS};
 use super::shared::Shared;
 use super::stream::streamed;
 use crate::api::limits::{MAX_EQUIPMENT_WINDOW_DAYS, MAX_FLEET_WINDOW_DAYS};
 use crate::api::model::*;
-use crate::api::time::{SECS_PER_DAY, TimeWindow};
 
 /// Header carrying the JWT on every request.
 pub const TOKEN_HEADER: &str = "x-access-token";
-/// The largest request body read.
-pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
 /// The longest `integrationName`, in characters.
 pub const MAX_NAME_CHARS: usize = 200;
 
-/// An error answer: a status and `{message}` (D3).
-#[derive(Debug)]
-pub struct ApiError {
-    status: StatusCode,
-    message: String,
-}
-
-impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> Self {
-        Self {
-            status,
-            message: message.into(),
-        }
-    }
-    fn bad_request(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, message)
-    }
-    fn not_found(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, message)
-    }
-    fn unauthorized(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, message)
-    }
-    fn internal(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, message)
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        json_response(
-            self.status,
-            &ErrorBody {
-                message: self.message,
-            },
-        )
-    }
-}
-
-impl From<StoreError> for ApiError {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::NotFound(id) => ApiError::not_found(format!("integration {id} not found")),
-            StoreError::Db(e) => {
-                tracing::error!("catalog store: {e}");
-                ApiError::internal("the catalog store failed")
-            }
-        }
-    }
-}
-
-type ApiResult = Result<Response, ApiError>;
-
-fn json_response<T: Serialize>(status: StatusCode, body: &T) -> Response {
-    match serde_json::to_vec(body) {
-        Ok(bytes) => bytes_response(status, bytes),
-        Err(e) => {
-            tracing::error!("serialising a response: {e}");
-            (StatusCode::INTERNAL_SERVER_ERROR, "serialisation failed").into_response()
-        }
-    }
-}
-
-fn bytes_response(status: StatusCode, bytes: Vec<u8>) -> Response {
-    let mut resp = (status, bytes).into_response();
-    resp.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    resp
-}
-
+/// The routes. A static segment wins over a parameter in the same place:
+/// `/equipments/snapshot` and `/equipments/history` are not ids, and
+/// `/{id}/snapshot` is not a data kind.
 pub fn router(shared: Arc<Shared>) -> Router {
     Router::new()
-        .route("/auth/login", post(login))
+        .route("/login", post(login::api_key_login))
+        .route("/auth/login", post(login::password_login))
+        .route("/v2/fleet/equipments", get(equipments::list))
         .route("/v2/fleet/equipments/history", get(fleet_history))
+        .route("/v2/fleet/equipments/snapshot", get(equipments::snapshots))
+        .route("/v2/fleet/equipments/{id}", get(equipments::one))
+        .route(
+            "/v2/fleet/equipments/{id}/snapshot",
+            get(equipments::one_snapshot),
+        )
         .route("/v2/fleet/equipments/{id}/{kind}", get(equipment_series))
         .route("/catalog/dataSources", get(list_data_sources))
         .route(
@@ -145,7 +84,7 @@ async fn wrong_method(method: Method, uri: axum::http::Uri) -> ApiError {
     )
 }
 
-/// Every route but login needs a valid token; every request is logged by
+/// Every route but the logins needs a valid token; every request is logged by
 /// method, path and status only (never headers, query values or bodies).
 async fn authenticate_and_log(
     State(shared): State<Arc<Shared>>,
@@ -159,7 +98,7 @@ async fn authenticate_and_log(
     shared
         .requests
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let resp = if path == "/auth/login" {
+    let resp = if LOGIN_PATHS.contains(&path.as_str()) {
         next.run(req).await
     } else {
         match req.headers().get(TOKEN_HEADER).map(|v| v.to_str()) {
@@ -178,151 +117,6 @@ async fn authenticate_and_log(
     };
     tracing::debug!(%method, %path, status = resp.status().as_u16(), elapsed_ms = started.elapsed().as_millis() as u64, "request");
     resp
-}
-
-// ------------------------------------------------------------------ parsing
-
-fn query_map(raw: Option<&str>) -> HashMap<String, String> {
-    let mut map = HashMap::new();
-    for (k, v) in form_urlencoded::parse(raw.unwrap_or_default().as_bytes()) {
-        // The first occurrence of a parameter wins.
-        map.entry(k.into_owned()).or_insert_with(|| v.into_owned());
-    }
-    map
-}
-
-fn window(q: &HashMap<String, String>, now: i64) -> Result<TimeWindow, ApiError> {
-    TimeWindow::parse(
-        q.get("since").map(String::as_str),
-        q.get("until").map(String::as_str),
-        now,
-    )
-    .map_err(|e| ApiError::bad_request(format!("invalid time window: {e}")))
-}
-
-/// Refuses a window longer than `days`, the most `what` may cover.
-fn within_limit(w: TimeWindow, days: i64, what: &str) -> Result<(), ApiError> {
-    if w.until - w.since > days * SECS_PER_DAY {
-        return Err(ApiError::bad_request(format!(
-            "the window is longer than {days} days, the most one request {what} may cover: \
-             ask for it in pieces of at most {days} days"
-        )));
-    }
-    Ok(())
-}
-
-fn int_param(q: &HashMap<String, String>, name: &str, default: i64) -> Result<i64, ApiError> {
-    match q.get(name) {
-        None => Ok(default),
-        Some(v) => v
-            .parse::<i32>()
-            .map(i64::from)
-            .map_err(|_| ApiError::bad_request(format!("{name} must be an integer, got '{v}'"))),
-    }
-}
-
-fn parse_id(raw: &str, what: &str) -> Result<i64, ApiError> {
-    raw.parse::<i32>()
-        .map(i64::from)
-        .map_err(|_| ApiError::bad_request(format!("{what} must be an integer, got '{raw}'")))
-}
-
-fn path_error(e: PathRejection) -> ApiError {
-    ApiError::bad_request(format!("invalid path: {e}"))
-}
-
-/// The body, or 413 `{message}` when it is over [`MAX_BODY_BYTES`].
-fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
-    body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!(
-                    "the request body is larger than the {} MB this service reads",
-                    MAX_BODY_BYTES / (1024 * 1024)
-                ),
-            )
-        } else {
-            ApiError::new(e.status(), "the request body could not be read")
-        }
-    })
-}
-
-/// Parses a JSON body. The error names what is wrong but never repeats
-/// values from the body: they may be credentials (D11).
-fn json_body<T: serde::de::DeserializeOwned>(
-    body: Result<Bytes, BytesRejection>,
-) -> Result<T, ApiError> {
-    serde_json::from_slice(&body_bytes(body)?).map_err(|e| {
-        ApiError::bad_request(format!(
-            "malformed or incomplete JSON body: {}",
-            redact_values(&e.to_string())
-        ))
-    })
-}
-
-/// Serde's message without the values it quotes: strings (`"..."`, with
-/// escapes) and numbers, booleans and characters (`` `...` ``). Field names
-/// (`` field `name` ``) and the punctuation JSON expects stay.
-fn redact_values(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => {
-                out.push_str("\"…\"");
-                while let Some(c) = chars.next() {
-                    match c {
-                        '\\' => {
-                            chars.next();
-                        }
-                        '"' => break,
-                        _ => {}
-                    }
-                }
-            }
-            '`' => {
-                let inner: String = chars.by_ref().take_while(|c| *c != '`').collect();
-                let punctuation = matches!(inner.as_str(), "," | ":" | "]" | "}" | "[" | "{");
-                out.push('`');
-                out.push_str(if out.ends_with("field `") || punctuation {
-                    &inner
-                } else {
-                    "…"
-                });
-                out.push('`');
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Runs blocking work (simulation, SQLite) off the async threads.
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| {
-        tracing::error!("worker task failed: {e}");
-        ApiError::internal("the request could not be completed")
-    })
-}
-
-// --------------------------------------------------------------------- auth
-
-async fn login(
-    State(shared): State<Arc<Shared>>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let req: LoginRequest = json_body(body)?;
-    if !Auth::check_password(&req.username, req.password.expose()) {
-        return Err(ApiError::unauthorized("invalid username or password"));
-    }
-    let token = shared.auth.issue(&req.username).map_err(|e| {
-        tracing::error!("signing a token: {e}");
-        ApiError::internal("could not issue a token")
-    })?;
-    Ok(json_response(StatusCode::OK, &LoginResponse { token }))
 }
 
 // ------------------------------------------------------------------- fleet
@@ -361,30 +155,11 @@ async fn fleet_history(State(shared): State<Arc<Shared>>, RawQuery(raw): RawQuer
     let q = query_map(raw.as_deref());
     let w = window(&q, shared.sim.now())?;
     within_limit(w, MAX_FLEET_WINDOW_DAYS, "for the fleet's history")?;
-    let limit = int_param(&q, "limit", 20)?;
-    let offset = int_param(&q, "offset", 0)?;
-    if !(1..=50).contains(&limit) {
-        return Err(ApiError::bad_request(format!(
-            "limit must be between 1 and 50, got {limit}"
-        )));
-    }
-    if offset < 0 {
-        return Err(ApiError::bad_request(format!(
-            "offset must not be negative, got {offset}"
-        )));
-    }
+    let (limit, offset) = page_params(&q)?;
     let turn = heavy_turn(&shared).await?;
     Ok(streamed(turn, move |out| {
         answers::fleet_history(&shared.sim, w, offset, limit, out)
     }))
-}
-
-/// Waits for a turn of the heavy work: requests beyond the bound queue.
-async fn heavy_turn(shared: &Shared) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
-    shared.heavy.turn().await.map_err(|e| {
-        tracing::error!("heavy work queue: {e}");
-        ApiError::internal("the request could not be queued")
-    })
 }
 
 // ----------------------------------------------------------------- catalog
@@ -568,47 +343,4 @@ async fn deactivate(
 ) -> ApiResult {
     let Path(raw) = path.map_err(path_error)?;
     set_status(shared, &raw, status::STOPPED).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn values_are_redacted_from_errors() {
-        for (serde_says, secret) in [
-            (
-                r#"invalid type: string "hunter2", expected a map at line 1 column 30"#,
-                "hunter2",
-            ),
-            (
-                r#"invalid type: string "a\"hunter2\"b", expected a map at line 1 column 30"#,
-                "hunter2",
-            ),
-            (
-                "invalid type: integer `12345`, expected a string at line 1 column 9",
-                "12345",
-            ),
-            (
-                "invalid type: floating point `1.5e300`, expected a string",
-                "1.5e300",
-            ),
-            ("invalid type: boolean `true`, expected a string", "true"),
-            ("invalid value: character `x`, expected a digit", "`x`"),
-        ] {
-            let msg = redact_values(serde_says);
-            assert!(!msg.contains(secret), "{serde_says} -> {msg}");
-            assert!(msg.starts_with("invalid"), "{msg}");
-            assert!(msg.contains("expected a"), "{msg}");
-        }
-        // What is not a value stays.
-        for plain in [
-            "missing field `integrationName`",
-            "duplicate field `password` at line 1 column 40",
-            "expected `,` or `}` at line 1 column 12",
-            "EOF while parsing an object at line 1 column 5",
-        ] {
-            assert_eq!(redact_values(plain), plain);
-        }
-    }
 }

@@ -19,6 +19,8 @@ pub struct Shared {
     pub chaos: Option<Arc<Chaos>>,
     /// Requests received, for tests that check what a client sent.
     pub requests: AtomicU64,
+    /// Successful logins (either route), for tests that count them.
+    pub logins: AtomicU64,
     /// Turns for the series and history operations.
     pub heavy: HeavyWork,
 }

@@ -5,7 +5,7 @@ use super::catalogue::models::{CLASS_CYCLE, Class, MODELS, Model, is_tracker_sou
 use super::catalogue::sites::{SITES, Site};
 pub use super::random::{Rng, hash2, hash3, mix, unit};
 use super::roads;
-use crate::api::time::days_from_civil;
+use crate::api::time::{civil_from_days, days_from_civil};
 pub use crate::geo::{LatLon, bearing_deg, haversine_m};
 
 /// Equipment ids start here; the fleet is ids `FIRST_ID..FIRST_ID + size`.
@@ -138,6 +138,9 @@ pub struct Machine {
     pub base_cycles: f64,
 }
 
+/// The company that owns machines at every site and hires them out.
+pub const RENTAL_COMPANY: &str = "Fleetline Equipment Rental";
+
 const VIN_CHARS: &[u8] = b"ABCDEFGHJKLMNPRSTUVWXYZ0123456789";
 
 impl Machine {
@@ -258,6 +261,35 @@ impl Machine {
 
     pub fn class(&self) -> Class {
         self.model.class
+    }
+
+    /// The class as the service names it (`category`).
+    pub fn category(&self) -> &'static str {
+        self.class().label()
+    }
+
+    /// Model year: the year it was commissioned, or the year before; a
+    /// machine bought used is a few years older. Drawn from its own hashes,
+    /// so the identity drawn before stays as it was.
+    pub fn year(&self) -> i32 {
+        let (commissioned, _, _) = civil_from_days(self.commissioned_day);
+        let h = hash2(self.seed, 0x7EA2);
+        let age = if self.base_hours > 0.0 {
+            1 + h % 8
+        } else {
+            h % 2
+        };
+        (commissioned - age as i64) as i32
+    }
+
+    /// The owning company: the site's contractor, or for one machine in
+    /// four the rental company that hires machines out to every site.
+    pub fn entreprise(&self) -> &'static str {
+        if unit(hash2(self.seed, 0xC0A1)) < 0.25 {
+            RENTAL_COMPANY
+        } else {
+            self.site.company
+        }
     }
 
     pub fn is_electric(&self) -> bool {

@@ -27,6 +27,20 @@ impl Class {
         }
     }
 
+    /// What the service calls the class (an equipment's `category`).
+    pub const fn label(self) -> &'static str {
+        match self {
+            Class::Excavator => "Excavator",
+            Class::WheelLoader => "Wheel loader",
+            Class::DumpTruck => "Dump truck",
+            Class::Telehandler => "Telehandler",
+            Class::Crane => "Crane",
+            Class::Generator => "Generator",
+            Class::CompactElectric => "Compact excavator",
+            Class::RoadTruck => "Road truck",
+        }
+    }
+
     /// Machines of this class report a VIN (road vehicles) rather than a PIN.
     pub const fn has_vin(self) -> bool {
         matches!(self, Class::RoadTruck)

@@ -23,6 +23,8 @@ pub struct Site {
     /// from the first, clockwise over the second, in degrees (keeps trucks
     /// out of the sea next to a port or a lakeside site).
     pub land_deg: (f64, f64),
+    /// The contractor that owns most machines working from the site.
+    pub company: &'static str,
 }
 
 pub static SITES: &[Site] = &[
@@ -45,6 +47,7 @@ pub static SITES: &[Site] = &[
         ],
         roads: &["A7", "N7", "A46", "D307"],
         land_deg: (0.0, 360.0),
+        company: "Rhône Terrassement SA",
     },
     Site {
         city: "Hamburg",
@@ -65,6 +68,7 @@ pub static SITES: &[Site] = &[
         ],
         roads: &["A7", "A1", "B73", "A26"],
         land_deg: (0.0, 360.0),
+        company: "Elbe Tiefbau GmbH",
     },
     Site {
         city: "Rotterdam",
@@ -85,6 +89,7 @@ pub static SITES: &[Site] = &[
         ],
         roads: &["A15", "N15", "A4", "N57"],
         land_deg: (45.0, 120.0),
+        company: "Maas Grondwerken B.V.",
     },
     Site {
         city: "Manchester",
@@ -105,6 +110,7 @@ pub static SITES: &[Site] = &[
         ],
         roads: &["M60", "M62", "A57", "M602"],
         land_deg: (300.0, 300.0),
+        company: "Pennine Civils Ltd",
     },
     Site {
         city: "Madrid",
@@ -125,6 +131,7 @@ pub static SITES: &[Site] = &[
         ],
         roads: &["M-40", "A-3", "M-50", "R-3"],
         land_deg: (0.0, 360.0),
+        company: "Obras Castellanas S.L.",
     },
     Site {
         city: "Chicago",
@@ -145,5 +152,6 @@ pub static SITES: &[Site] = &[
         ],
         roads: &["I-55", "I-294", "IL-171", "I-90"],
         land_deg: (185.0, 160.0),
+        company: "Lakeshore Earthworks Inc.",
     },
 ];

@@ -4,7 +4,9 @@
 //! daily-usage members (`hour`, `fuelUsed`+`unit`, `odometer`+`unit`, `count`,
 //! `payload`+`payloadUnit`, `percent`, `speed`+`speedUnit`, `weight`+`unit`)
 //! or plainly (`voltage`, `temperature`, `current`, `energy`, `power`, `state`,
-//! `value`) with a `unit` where one applies.
+//! `value`) with a `unit` where one applies. The hour counters are named as
+//! the real service names them: `hour` and `usageHours` (operating hours
+//! less idle hours) for operating hours, `hours` for the others.
 
 mod daily;
 mod faults;
@@ -12,6 +14,7 @@ mod figures;
 mod history;
 mod positions;
 mod rows;
+mod snapshot;
 mod values;
 mod walk;
 

@@ -170,10 +170,15 @@ fn instant_value_row(ctx: &DayCtx, kind: DataKind, t: i64) -> Option<KindRow> {
         .find(|s| s.start <= t && t <= s.stop)
         .map(|s| s.start);
     Some(match kind {
-        CumulativeOperatingHours => row.with("hour", Val::F(c().op_h)),
-        CumulativeIdleHours => row.with("hour", Val::F(c().idle_h)),
-        CumulativeActiveRegenerationHours => row.with("hour", Val::F(c().regen_h)),
-        CumulativePowerTakeOffHours => row.with("hour", Val::F(c().pto_h)),
+        // As the real service names them (D7): `hour` here, `hours` below.
+        CumulativeOperatingHours => {
+            let c = c();
+            row.with("hour", Val::F(c.op_h))
+                .with("usageHours", Val::F(r2(c.op_h - c.idle_h)))
+        }
+        CumulativeIdleHours => row.with("hours", Val::F(c().idle_h)),
+        CumulativeActiveRegenerationHours => row.with("hours", Val::F(c().regen_h)),
+        CumulativePowerTakeOffHours => row.with("hours", Val::F(c().pto_h)),
         CumulativeDistance => row
             .with("odometer", Val::F(c().distance_km))
             .with("unit", Val::S("km")),
