@@ -166,7 +166,10 @@ impl FleetApp {
             (None, Some(p), _) => (Connection::profile(p), (None, None)),
             (None, None, Some(e)) => (e.connection(), (None, None)),
             (None, None, None) => (
-                Connection::embedded("http://127.0.0.1:0", crate::sandbox::auth::DEMO_API_KEY_NAME),
+                Connection::embedded(
+                    "http://127.0.0.1:0",
+                    crate::sandbox::auth::DEMO_API_KEY_NAME,
+                ),
                 (None, None),
             ),
         };

@@ -495,8 +495,13 @@ fn log_in_with_an_api_key_then_an_expired_token_is_renewed_without_asking() {
     // The token runs out; the next fetch logs in again by itself, once.
     clock.advance(TTL_SECS + 1);
     let name = h.state().state().fleet().equipments[3].name.clone();
-    h.get_by_label("Connections").click();
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Connections")
+        .click();
     h.run_steps(2);
+    assert!(
+        h.query_by_label("New profile").is_none(),
+        "the button closes the window it opened"
+    );
     h.get_by_label(&name).click();
     wait_until(&mut h, "the machine's faults", |app| {
         matches!(app.state().faults(), Loadable::Ready(_))

@@ -14,6 +14,8 @@ pub struct ConnectionView {
     token: String,
     /// The Connections window is open.
     open: bool,
+    /// Where the window opens: below its button.
+    below_button: egui::Pos2,
     /// The profile being edited: its index (`None`: a new one) and fields.
     editing: Option<(Option<usize>, Profile)>,
     /// How the edited profile signs in, and its API key's name (kept while
@@ -88,11 +90,13 @@ pub fn connection_ui(
         if ui.button("Reload fleet").clicked() {
             actions.push(Action::ReloadFleet);
         }
-        if ui
+        let button = ui
             .button("Connections")
-            .on_hover_text("Services, sandbox addresses, API keys and tokens")
-            .clicked()
-        {
+            .on_hover_text("Services, sandbox addresses, API keys and tokens");
+        // The window opens below its button, never over it (over it, the
+        // button could not close it again).
+        view.below_button = button.rect.left_bottom() + egui::vec2(0.0, 6.0);
+        if button.clicked() {
             view.open = !view.open;
         }
         // Last in the bar: it comes with the login, and moves no button.
@@ -105,6 +109,7 @@ pub fn connection_ui(
         let mut open = true;
         egui::Window::new("Connections")
             .open(&mut open)
+            .default_pos(view.below_button)
             .default_width(520.0)
             .show(ui.ctx(), |ui| {
                 connections_window_ui(ui, state, view, actions);
