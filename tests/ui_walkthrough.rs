@@ -43,11 +43,15 @@ fn fleet_of(n: usize) -> impl Fn(&FleetApp) -> bool {
     move |app| !app.state().fleet().loading && app.state().fleet().equipments.len() == n
 }
 
-/// Opens the Connections window and a new profile with these fields.
+/// Opens the Connections window and a new profile signing in with a token,
+/// with these fields.
 fn new_profile(h: &mut Harness<'static, FleetApp>, name: &str, url: &str, token: Option<&str>) {
     h.get_by_label("Connections").click();
     h.run_steps(4);
     h.get_by_label("New profile").click();
+    h.run_steps(2);
+    h.get_by_role_and_label(Role::RadioButton, "Access token")
+        .click();
     h.run_steps(2);
     type_into(h, Role::TextInput, "Name", name);
     type_into(h, Role::TextInput, "Service URL", url);

@@ -443,7 +443,7 @@ fn the_token_note_moves_no_button() {
     wait_until(&mut h, "the token stored", |app| {
         app.state().conn.token_note.is_some()
     });
-    h.get_by_label_contains("the token is kept");
+    h.get_by_label_contains("the access token is kept");
     assert_eq!(
         h.get_by_label("Save and connect").rect(),
         before,
@@ -565,6 +565,10 @@ fn a_profile_needs_a_name_and_an_address() {
     assert!(h.state().state().profiles().is_empty(), "nothing saved");
     common::ui::type_into(&mut h, Role::TextInput, "Name", "Other");
     common::ui::type_into(&mut h, Role::TextInput, "Service URL", "http://127.0.0.1:9");
+    h.run_steps(2);
+    // A new profile signs in with an API key: it waits for the key's name.
+    assert!(h.get_by_label("Save").accesskit_node().is_disabled());
+    common::ui::type_into(&mut h, Role::TextInput, "API key name", "laptop");
     h.run_steps(2);
     assert!(!h.get_by_label("Save").accesskit_node().is_disabled());
     h.get_by_label("Save").click();
