@@ -116,8 +116,8 @@ fn main() {
         rows,
         id: m.id,
         serial_number: m.serial_number.clone(),
-        since: fleetview::api::Timestamp(w.since),
-        until: fleetview::api::Timestamp(w.until),
+        since: fleetview::api::Timestamp::from_secs(w.since),
+        until: fleetview::api::Timestamp::from_secs(w.until),
     };
     let daily = serde_json::to_vec(&Envelope { data }).unwrap_or_default();
     compare::<DailyUsageRow>(&mut goals, "dailyUsages", &daily, 0.0);

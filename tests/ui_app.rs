@@ -217,21 +217,21 @@ fn odd_state() -> AppState {
     let t = common::now();
     s.machine.faults = Loadable::Ready(vec![
         FaultRow {
-            date: Timestamp(t),
+            date: Timestamp::from_secs(t),
             description: "".into(),
             identifier: "X".into(),
             severity: Some(99),
             level_label: Some("catastrophic".into()),
         },
         FaultRow {
-            date: Timestamp(t - 10),
+            date: Timestamp::from_secs(t - 10),
             description: "no label".into(),
             identifier: "Y".into(),
             severity: None,
             level_label: None,
         },
         FaultRow {
-            date: Timestamp(t - 10),
+            date: Timestamp::from_secs(t - 10),
             description: "dup".into(),
             identifier: "Y".into(),
             severity: Some(-1),
@@ -239,8 +239,8 @@ fn odd_state() -> AppState {
         },
     ]);
     s.machine.activities = Loadable::Ready(vec![ActivityRow {
-        date_start: Timestamp(t),
-        date_stop: Timestamp(t - 100),
+        date_start: Timestamp::from_secs(t),
+        date_stop: Timestamp::from_secs(t - 100),
         distance_meters: f64::NAN,
         average_speed_km_h: f64::INFINITY,
         first_position_address: "".into(),
@@ -262,11 +262,11 @@ fn odd_state() -> AppState {
         engine_conditions: Page::of(vec![
             EngineConditionRow {
                 running: true,
-                date: Timestamp(t),
+                date: Timestamp::from_secs(t),
             },
             EngineConditionRow {
                 running: true,
-                date: Timestamp(t),
+                date: Timestamp::from_secs(t),
             },
         ]),
         daily_usages: Page::of(vec![day]),

@@ -102,7 +102,7 @@ fn fault() -> impl Strategy<Value = FaultRow> {
         proptest::option::of(prop_oneof![Just("warning"), Just("bogus"), Just("")]),
     )
         .prop_map(|(t, severity, label)| FaultRow {
-            date: Timestamp(t),
+            date: Timestamp::from_secs(t),
             description: "d".into(),
             identifier: "SPN 1 FMI 2".into(),
             severity,
@@ -112,8 +112,8 @@ fn fault() -> impl Strategy<Value = FaultRow> {
 
 fn activity() -> impl Strategy<Value = ActivityRow> {
     (time(), time(), number()).prop_map(|(a, b, d)| ActivityRow {
-        date_start: Timestamp(a),
-        date_stop: Timestamp(b),
+        date_start: Timestamp::from_secs(a),
+        date_stop: Timestamp::from_secs(b),
         distance_meters: d.as_f64().unwrap_or(f64::NAN),
         average_speed_km_h: f64::NAN,
         first_position_address: "from".into(),

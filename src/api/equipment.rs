@@ -408,7 +408,7 @@ mod tests {
         EquipmentSnapshot {
             id: 1,
             def_remaining_ratio: Some(SnapPercent {
-                date: Some(Timestamp(1_700_000_000)),
+                date: Some(Timestamp::from_secs(1_700_000_000)),
                 percent: Some(80.0),
             }),
             ..EquipmentSnapshot::default()

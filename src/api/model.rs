@@ -636,8 +636,8 @@ mod tests {
     #[test]
     fn activity_row_uses_exact_wire_names() {
         let row = ActivityRow {
-            date_start: Timestamp(0),
-            date_stop: Timestamp(60),
+            date_start: Timestamp::from_secs(0),
+            date_stop: Timestamp::from_secs(60),
             distance_meters: 12.5,
             average_speed_km_h: 0.75,
             first_position_address: "a".into(),
@@ -700,11 +700,11 @@ mod tests {
     fn engine_condition_follows_d10() {
         let stopped = EngineConditionRow {
             running: true,
-            date: Timestamp(0),
+            date: Timestamp::from_secs(0),
         };
         let started = EngineConditionRow {
             running: false,
-            date: Timestamp(0),
+            date: Timestamp::from_secs(0),
         };
         assert_eq!(stopped.event(), EngineEvent::Stopped);
         assert_eq!(started.event(), EngineEvent::Started);

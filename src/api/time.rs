@@ -328,14 +328,6 @@ mod instant {
 
 pub use instant::Timestamp;
 
-/// A whole-second [`Timestamp`], written as a tuple struct's would be
-/// (`Timestamp(secs)`), which is how the wire model's users (the sandbox
-/// above all, whose dates are whole seconds, D8) build one.
-#[allow(non_snake_case)]
-pub const fn Timestamp(secs: i64) -> Timestamp {
-    Timestamp::from_secs(secs)
-}
-
 impl fmt::Debug for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{self}")
@@ -432,7 +424,12 @@ impl TimeWindow {
 
 impl fmt::Display for TimeWindow {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} .. {}", Timestamp(self.since), Timestamp(self.until))
+        write!(
+            f,
+            "{} .. {}",
+            Timestamp::from_secs(self.since),
+            Timestamp::from_secs(self.until)
+        )
     }
 }
 
@@ -545,8 +542,8 @@ mod tests {
             Timestamp::from_millis(-1).to_string(),
             "1969-12-31T23:59:59.999Z"
         );
-        assert_eq!(Timestamp(5), Timestamp::from_secs(5));
-        assert!(Timestamp::from_parts(5, 1) > Timestamp(5));
+        assert_eq!(Timestamp::from_secs(5), Timestamp::from_secs(5));
+        assert!(Timestamp::from_parts(5, 1) > Timestamp::from_secs(5));
         assert_eq!(format_instant(0, 0), "1970-01-01T00:00:00Z");
         assert_eq!(format_instant(0, 7), "1970-01-01T00:00:00.007Z");
         let json = serde_json::to_string(&t).unwrap_or_default();
@@ -593,7 +590,7 @@ mod tests {
 
     #[test]
     fn timestamp_serde_round_trip() {
-        let t = Timestamp(1_709_210_096);
+        let t = Timestamp::from_secs(1_709_210_096);
         let json = serde_json::to_string(&t).unwrap_or_default();
         assert_eq!(json, "\"2024-02-29T12:34:56Z\"");
         let back: Result<Timestamp, _> = serde_json::from_str(&json);

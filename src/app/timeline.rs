@@ -278,7 +278,7 @@ mod tests {
 
     fn ev(t: i64, running: bool) -> EngineConditionRow {
         EngineConditionRow {
-            date: Timestamp(t),
+            date: Timestamp::from_secs(t),
             running,
         }
     }

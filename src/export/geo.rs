@@ -133,7 +133,7 @@ mod tests {
 
     fn row(t: i64, lat: f64, lon: f64) -> PositionRow {
         PositionRow {
-            date: Timestamp(t),
+            date: Timestamp::from_secs(t),
             latitude: lat,
             longitude: lon,
             altitude: Some(170.5),

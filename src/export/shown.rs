@@ -424,8 +424,8 @@ mod tests {
 
     fn activity(start: i64, stop: i64) -> ActivityRow {
         ActivityRow {
-            date_start: Timestamp(start),
-            date_stop: Timestamp(stop),
+            date_start: Timestamp::from_secs(start),
+            date_stop: Timestamp::from_secs(stop),
             distance_meters: 1200.0,
             average_speed_km_h: f64::NAN,
             first_position_address: "Quai, Lyon".into(),
@@ -473,7 +473,7 @@ mod tests {
             a in service_text(), b in service_text(), c in service_text(), value in -1e6f64..1e6,
         ) {
             let faults = vec![FaultRow {
-                date: Timestamp(0),
+                date: Timestamp::from_secs(0),
                 description: a.clone(),
                 identifier: b.clone(),
                 severity: Some(1),
@@ -573,7 +573,7 @@ mod tests {
     #[test]
     fn faults_are_written_in_the_order_given_with_their_shown_level() {
         let fault = |t, label: Option<&str>, id: &str| FaultRow {
-            date: Timestamp(t),
+            date: Timestamp::from_secs(t),
             description: "Coolant, high".into(),
             identifier: id.into(),
             severity: None,

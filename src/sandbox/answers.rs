@@ -89,8 +89,8 @@ pub fn fleet_history(
         out,
         &Head {
             total: size.min(i64::from(i32::MAX)) as i32,
-            since: Timestamp(w.since),
-            until: Timestamp(w.until),
+            since: Timestamp::from_secs(w.since),
+            until: Timestamp::from_secs(w.until),
         },
     )?;
     out.out().extend_from_slice(b",\"rows\":[");
@@ -293,8 +293,8 @@ mod tests {
                 rows,
                 id: m.id,
                 serial_number: m.serial_number.clone(),
-                since: Timestamp(w.since),
-                until: Timestamp(w.until),
+                since: Timestamp::from_secs(w.since),
+                until: Timestamp::from_secs(w.until),
             },
         })
     }
@@ -353,8 +353,8 @@ mod tests {
         let page = written(|out| fleet_history(&sim, w, 55, 10, out));
         let whole = FleetHistory {
             total: 60,
-            since: Timestamp(w.since),
-            until: Timestamp(w.until),
+            since: Timestamp::from_secs(w.since),
+            until: Timestamp::from_secs(w.until),
             rows: (55..60)
                 .filter_map(|i| sim.machine(FIRST_ID + i))
                 .map(|m| sim.fleet_equipment(&m, w))

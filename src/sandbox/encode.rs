@@ -204,7 +204,7 @@ mod tests {
             proptest::option::of(0.0f64..360.0),
         )
             .prop_map(|(t, lat, lon, alt, speed, heading)| PositionRow {
-                date: Timestamp(t),
+                date: Timestamp::from_secs(t),
                 latitude: round_to(lat, 1e6),
                 longitude: round_to(lon, 1e6),
                 altitude: alt.map(|v| round_to(v, 10.0)),
@@ -222,7 +222,7 @@ mod tests {
                 serde_json::from_slice(&fast).map_err(|e| TestCaseError::fail(e.to_string()))?;
             let expected = Envelope { data: SeriesData {
                 total: rows.len() as i64, rows, id: 1001, serial_number: "SER\"1".into(),
-                since: Timestamp(0), until: Timestamp(86_399) } };
+                since: Timestamp::from_secs(0), until: Timestamp::from_secs(86_399) } };
             prop_assert_eq!(&decoded, &expected);
             // And the same JSON value as serde's own output.
             let a: serde_json::Value = serde_json::from_slice(&fast).map_err(|e| TestCaseError::fail(e.to_string()))?;

@@ -236,7 +236,7 @@ mod tests {
 
     fn fault(t: i64, sev: Option<i64>, label: Option<&str>, id: &str) -> FaultRow {
         FaultRow {
-            date: Timestamp(t),
+            date: Timestamp::from_secs(t),
             description: format!("d {id}"),
             identifier: id.into(),
             severity: sev,

@@ -50,7 +50,7 @@ fn daily_usage_row(ctx: &DayCtx) -> DailyUsageRow {
         hour: ran.then_some(v),
     };
     DailyUsageRow {
-        date: Timestamp(ctx.day_start()),
+        date: Timestamp::from_secs(ctx.day_start()),
         operating_hours: Some(Hours {
             hour: Some(hours(tot.op_secs)),
         }),

@@ -63,7 +63,7 @@ impl Simulator {
                     let t = s.start + ((s.stop - s.start) as f64 * unit(h >> 7)) as i64;
                     let code = &table[((h >> 29) % table.len() as u64) as usize];
                     self.in_window(w, t).then(|| FaultRow {
-                        date: Timestamp(t),
+                        date: Timestamp::from_secs(t),
                         description: code.description.to_owned(),
                         identifier: code.identifier.to_owned(),
                         severity: Some(code.severity),

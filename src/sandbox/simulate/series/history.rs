@@ -103,7 +103,7 @@ impl Simulator {
         self.try_for_each_value_row(m, DataKind::FuelRemaining, w, |r| match r.get("percent") {
             Some(Val::F(percent)) => emit(FuelRemainingRow {
                 percent,
-                date: Timestamp(r.date),
+                date: Timestamp::from_secs(r.date),
             }),
             _ => Flow::Continue(()),
         })
@@ -120,7 +120,7 @@ impl Simulator {
             match r.get("running") {
                 Some(Val::B(running)) => emit(EngineConditionRow {
                     running,
-                    date: Timestamp(r.date),
+                    date: Timestamp::from_secs(r.date),
                 }),
                 _ => Flow::Continue(()),
             }

@@ -84,8 +84,8 @@ impl Simulator {
                     continue;
                 };
                 emit(ActivityRow {
-                    date_start: Timestamp(g.start),
-                    date_stop: Timestamp(g.stop),
+                    date_start: Timestamp::from_secs(g.start),
+                    date_stop: Timestamp::from_secs(g.stop),
                     distance_meters: r1(distance_m),
                     average_speed_km_h: r1(distance_m / secs * 3.6),
                     first_position_address: address(*first),
@@ -152,7 +152,7 @@ fn position_row(m: &Machine, (p, speed, heading): (LatLon, f64, f64), t: i64) ->
     // Generic AEMP feeds carry no altitude; OEM feeds no speed or heading.
     let altitude = (m.model.source != "AEMP_GENERIC").then(|| m.altitude_m(p));
     PositionRow {
-        date: Timestamp(t),
+        date: Timestamp::from_secs(t),
         latitude: p.lat,
         longitude: p.lon,
         altitude,

@@ -60,7 +60,7 @@ impl KindRow {
 impl Serialize for KindRow {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(1 + self.len as usize))?;
-        map.serialize_entry("date", &Timestamp(self.date))?;
+        map.serialize_entry("date", &Timestamp::from_secs(self.date))?;
         for (name, v) in self.fields() {
             match v {
                 Val::F(x) => map.serialize_entry(name, x)?,

@@ -28,13 +28,13 @@ impl Simulator {
         let last = |kind| self.last_value_row(m, kind);
         let percent = |kind| {
             last(kind).map(|r| SnapPercent {
-                date: Some(Timestamp(r.date)),
+                date: Some(Timestamp::from_secs(r.date)),
                 percent: number(&r, "percent"),
             })
         };
         let hours = |kind| {
             last(kind).map(|r| SnapHours {
-                date: Some(Timestamp(r.date)),
+                date: Some(Timestamp::from_secs(r.date)),
                 hours: number(&r, "hours"),
             })
         };
@@ -49,33 +49,33 @@ impl Simulator {
             fuel_remaining: percent(FuelRemaining),
             cumulative_operating_hours: last(CumulativeOperatingHours).map(|r| {
                 SnapOperatingHours {
-                    date: Some(Timestamp(r.date)),
+                    date: Some(Timestamp::from_secs(r.date)),
                     hour: number(&r, "hour"),
                     usage_hours: number(&r, "usageHours"),
                 }
             }),
             cumulative_idle_hours: hours(CumulativeIdleHours),
             cumulative_distance: last(CumulativeDistance).map(|r| SnapOdometer {
-                date: Some(Timestamp(r.date)),
+                date: Some(Timestamp::from_secs(r.date)),
                 odometer: number(&r, "odometer"),
                 unit: text(&r, "unit"),
             }),
             cumulative_fuel_used: last(CumulativeFuel).map(|r| SnapFuelUsed {
-                date: Some(Timestamp(r.date)),
+                date: Some(Timestamp::from_secs(r.date)),
                 fuel_used: number(&r, "fuelUsed"),
                 unit: text(&r, "unit"),
             }),
             cumulative_load_count: last(CumulativeLoadCount).map(|r| SnapCount {
-                date: Some(Timestamp(r.date)),
+                date: Some(Timestamp::from_secs(r.date)),
                 count: number(&r, "count"),
             }),
             cumulative_payload_total: last(CumulativePayloadTotal).map(|r| SnapPayload {
-                date: Some(Timestamp(r.date)),
+                date: Some(Timestamp::from_secs(r.date)),
                 payload: number(&r, "payload"),
                 payload_unit: text(&r, "payloadUnit"),
             }),
             peak_daily_speed: last(PeakDailySpeed).map(|r| SnapSpeed {
-                date: Some(Timestamp(r.date)),
+                date: Some(Timestamp::from_secs(r.date)),
                 speed: number(&r, "speed"),
                 speed_unit: text(&r, "speedUnit"),
             }),
