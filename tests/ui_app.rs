@@ -515,3 +515,72 @@ fn log_in_with_an_api_key_then_an_expired_token_is_renewed_without_asking() {
     assert!(h.query_by_label_contains("refused").is_none());
     drop(service);
 }
+
+/// Found under Xvfb: a refused API key was called a refused token, the
+/// Connections window covered the field asking for the key, Enter in it did
+/// nothing, the notice stayed once logged in, and the key that worked was not
+/// kept: the profile came back with the refused one.
+#[test]
+fn a_refused_api_key_is_asked_for_under_the_top_bar_and_kept_once_it_works() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let service = rt.block_on(common::start_with(common::fixed_config().fleet_size(25)));
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the embedded fleet", fleet_loaded);
+    h.get_by_label("Connections").click();
+    h.run_steps(4);
+    h.get_by_label("New profile").click();
+    h.run_steps(2);
+    for (label, text) in [
+        ("Name", "Fleet account"),
+        ("Service URL", service.base.as_str()),
+        ("API key name", "demo"),
+    ] {
+        type_into(&mut h, egui::accesskit::Role::TextInput, label, text);
+    }
+    type_into(
+        &mut h,
+        egui::accesskit::Role::PasswordInput,
+        "API key",
+        "not-it",
+    );
+    h.get_by_label("Save and connect").click();
+    wait_until(&mut h, "the key refused", |app| {
+        matches!(app.state().connection().status, ConnStatus::Unauthorized(_))
+    });
+    h.run_steps(2);
+    h.get_by_label("API key refused");
+    h.get_by_label_contains("The service refused the API key");
+    assert!(
+        h.query_by_label("New profile").is_none(),
+        "the window is out of the way of the field"
+    );
+    // The key, and Enter.
+    let field = h.get_by_role_and_label(egui::accesskit::Role::PasswordInput, "API key");
+    field.click();
+    h.run_steps(1);
+    h.get_by_role_and_label(egui::accesskit::Role::PasswordInput, "API key")
+        .type_text("demo");
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    wait_until(&mut h, "the service's fleet", |app| {
+        !app.state().fleet().loading && app.state().fleet().equipments.len() == 25
+    });
+    h.run_steps(2);
+    assert!(
+        h.query_by_label_contains("The service refused the API key")
+            .is_none(),
+        "the notice goes once logged in"
+    );
+    // Away and back: the profile uses the key that worked.
+    h.get_by_label("Connections").click();
+    h.run_steps(4);
+    h.get_by_label("Embedded sandbox: a simulated fleet on this computer")
+        .click();
+    wait_until(&mut h, "the embedded fleet again", fleet_loaded);
+    h.get_by_label("Connect").click();
+    wait_until(&mut h, "the profile's fleet again", |app| {
+        !app.state().fleet().loading && app.state().fleet().equipments.len() == 25
+    });
+    assert_eq!(h.state().state().connection().status, ConnStatus::Connected);
+    drop(service);
+}

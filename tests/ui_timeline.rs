@@ -179,3 +179,47 @@ fn replay_moves_the_cursor_and_pause_stops_it() {
     assert_eq!(h.state().state().timeline().cursor, paused);
     h.get_by_label_contains("Cursor: ");
 }
+
+/// The picker groups kinds as the platform does, and finds them by kind or
+/// by pack.
+#[test]
+fn the_kind_picker_groups_kinds_in_the_platforms_packs() {
+    use fleetview::api::KindPack;
+    let mut h = harness();
+    open_machine(&mut h, "EX-001 Volvo EC220E (Rotterdam)", "Yesterday");
+    h.get_by_label_contains("Data kinds (").click();
+    h.run_steps(2);
+    for pack in [
+        "Essential",
+        "Vehicle conditions",
+        "Energy and fuel",
+        "Usage hours",
+    ] {
+        h.get_by_label(pack);
+    }
+    let find = |h: &mut Harness<'static, FleetApp>, text: &str| {
+        h.get_by_role_and_label(Role::TextInput, "Find").focus();
+        h.step();
+        h.get_by_role_and_label(Role::TextInput, "Find")
+            .type_text(text);
+        h.run_steps(2);
+    };
+    // A pack's name finds its kinds.
+    find(&mut h, "usage");
+    for kind in KindPack::UsageHours.kinds() {
+        h.get_by_role_and_label(Role::CheckBox, kind.display_name());
+    }
+    assert!(h.query_by_label("Energy and fuel").is_none());
+    // A kind's word finds the kinds, not every kind of a pack that says it.
+    h.get_by_role_and_label(Role::TextInput, "Find").focus();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.key_press(egui::Key::Backspace);
+    h.run_steps(1);
+    find(&mut h, "fuel");
+    h.get_by_label("Energy and fuel");
+    h.get_by_role_and_label(Role::CheckBox, DataKind::CumulativeIdleFuel.display_name());
+    assert!(
+        h.query_by_role_and_label(Role::CheckBox, DataKind::EvBatteryHealth.display_name())
+            .is_none()
+    );
+}

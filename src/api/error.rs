@@ -49,7 +49,10 @@ pub enum ApiError {
     InsecureTransport { host: String },
     #[error("invalid base URL '{url}': {reason}")]
     InvalidBaseUrl { url: String, reason: String },
-    #[error("no access token: log in or enter a token first")]
+    #[error(
+        "no API key or access token: give an API key (its name and the key) or a token \
+         (on the command line: --api-key-name and --api-key, or --token)"
+    )]
     NoToken,
     #[error("not connected to a service (working offline)")]
     NotConnected,

@@ -320,6 +320,18 @@ impl ConnectionState {
             }
             ConnectionAction::UseSecret(secret) => {
                 self.current.status = ConnStatus::Connecting;
+                // The profile in use keeps what was typed for it, so the
+                // one refused does not come back with the profile.
+                if let Some(p) = self.active_profile.and_then(|i| self.profiles.get(i))
+                    && !self.current.embedded
+                    && p.auth == self.current.auth
+                {
+                    out.commands.push(Command::StoreToken {
+                        config: p.client_config(),
+                        method: p.auth.clone(),
+                        token: secret.clone(),
+                    });
+                }
                 out.commands
                     .push(Command::Connect(self.current.with_secret(secret)));
             }
@@ -477,6 +489,47 @@ mod tests {
         let out = s.on_action(ConnectionAction::UseEmbedded);
         assert!(out.switched);
         assert_eq!(s.test_result, None);
+    }
+
+    #[test]
+    fn a_key_typed_after_a_refusal_is_kept_for_the_profile_in_use() {
+        let mut s = ConnectionState::new(Connection::service(
+            "http://127.0.0.1:9",
+            false,
+            AuthMethod::Token,
+        ));
+        let profile = Profile {
+            name: "Prod".into(),
+            base_url: "https://a.example".into(),
+            sandbox_url: String::new(),
+            use_sandbox: false,
+            allow_insecure_http: false,
+            auth: AuthMethod::ApiKey { name: "ops".into() },
+        };
+        s.on_action(ConnectionAction::SaveProfile {
+            index: None,
+            profile,
+            secret: None,
+        });
+        s.on_action(ConnectionAction::UseProfile {
+            index: 0,
+            secret: None,
+        });
+        let out = s.on_action(ConnectionAction::UseSecret(SecretValue::new("k2")));
+        match out.commands.as_slice() {
+            [
+                Command::StoreToken { method, token, .. },
+                Command::Connect(config),
+            ] => {
+                assert_eq!(*method, AuthMethod::ApiKey { name: "ops".into() });
+                assert_eq!(token.expose(), "k2");
+                assert_eq!(
+                    config.api_key.as_ref().map(|k| k.name.as_str()),
+                    Some("ops")
+                );
+            }
+            other => panic!("expected the key kept, then a login: {other:?}"),
+        }
     }
 
     #[test]

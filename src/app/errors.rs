@@ -32,11 +32,13 @@ pub fn explain(error: &ApiError, what: &str) -> (String, String) {
             format!("The service did not answer within {timeout_secs} s")
         }
         ApiError::Decode { .. } => format!("The service's answer for {what} could not be read"),
-        ApiError::Unauthorized { message, .. } => {
-            format!(
-                "The service refused the access token: {}",
-                sentence(message)
-            )
+        ApiError::Unauthorized { endpoint, message } => {
+            let what = if endpoint == "POST /login" {
+                "API key"
+            } else {
+                "access token"
+            };
+            format!("The service refused the {what}: {}", sentence(message))
         }
         ApiError::InsecureTransport { host } => format!(
             "Not sent: the token would travel unencrypted to {host} (use https, or allow insecure http)"
@@ -44,7 +46,9 @@ pub fn explain(error: &ApiError, what: &str) -> (String, String) {
         ApiError::InvalidBaseUrl { url, reason } => {
             format!("'{url}' is not a service address: {reason}")
         }
-        ApiError::NoToken => "No access token: enter one in the Connections window".to_owned(),
+        ApiError::NoToken => {
+            "No API key or access token: enter one in the Connections window".to_owned()
+        }
         ApiError::NotConnected => "Not connected to a service".to_owned(),
         ApiError::Redirected { location, .. } => format!(
             "Not followed: the service redirected to another address ({location}), which would get the token"

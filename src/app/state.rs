@@ -586,17 +586,32 @@ impl AppState {
             Target::ConnectionTest | Target::TokenStore | Target::Series(_) | Target::Export(_) => {
             }
         }
-        if let ApiError::Unauthorized {
-            message: service, ..
-        } = error
-        {
-            // Ask once for a new token; nothing else breaks.
-            if self.conn.refused(service) {
-                self.notify(
-                    Level::Error,
-                    format!("The service refused the access token: {service}"),
-                    "Enter a new token in the connection panel.",
+        // No secret kept for the service in use (a key kept for this
+        // session only, after a restart): asked for as a refused one is.
+        let missing;
+        let refused = match error {
+            ApiError::Unauthorized {
+                message: service, ..
+            } => Some(service.as_str()),
+            ApiError::NoToken if target == Target::Connection => {
+                missing = format!(
+                    "no {} is kept for this service on this computer",
+                    self.conn.current.auth.secret_label()
                 );
+                Some(missing.as_str())
+            }
+            _ => None,
+        };
+        if let Some(service) = refused {
+            // Ask once for a new token or key; nothing else breaks.
+            if self.conn.refused(service) {
+                let what = self.conn.current.auth.secret_label();
+                let note = self.notify(
+                    Level::Error,
+                    format!("The service refused the {what}: {service}"),
+                    format!("Enter the {what} in the field under the top bar."),
+                );
+                self.conn.failure_note = Some(note);
             }
             return;
         }
@@ -733,6 +748,29 @@ mod tests {
         // A new token for the same service keeps its reads going.
         let commands = s.on_action(ConnectionAction::UseSecret(SecretValue::new("t")).into());
         assert!(!commands.iter().any(|c| matches!(c, Command::CancelReads)));
+    }
+
+    #[test]
+    fn a_key_profile_with_no_key_kept_asks_for_the_key_and_the_notice_goes_once_connected() {
+        let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(1_750_000_000));
+        s.on_event(Event::Failed {
+            target: Target::Connection,
+            request: 1,
+            error: ApiError::NoToken,
+        });
+        assert!(
+            matches!(&s.conn.current.status, ConnStatus::Unauthorized(m) if m.contains("no API key is kept")),
+            "{:?}",
+            s.conn.current.status
+        );
+        assert!(s.notifications()[0].title.contains("refused the API key"));
+        s.on_event(Event::Connected {
+            request: 2,
+            base_url: "x".into(),
+            token_place: None,
+            user: None,
+        });
+        assert!(s.notifications().is_empty(), "{:?}", s.notifications());
     }
 
     #[test]

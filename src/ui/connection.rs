@@ -16,6 +16,8 @@ pub struct ConnectionView {
     open: bool,
     /// Where the window opens: below its button.
     below_button: egui::Pos2,
+    /// The service in use refused its token or key (last frame).
+    was_refused: bool,
     /// The profile being edited: its index (`None`: a new one) and fields.
     editing: Option<(Option<usize>, Profile)>,
     /// How the edited profile signs in, and its API key's name (kept while
@@ -76,7 +78,9 @@ pub fn connection_ui(
             }
             ConnStatus::Connecting => (theme::INFO, "connecting".to_owned()),
             ConnStatus::Connected => (theme::INFO, "online".to_owned()),
-            ConnStatus::Unauthorized(_) => (theme::ERROR, "token refused".to_owned()),
+            ConnStatus::Unauthorized(_) => {
+                (theme::ERROR, format!("{} refused", c.auth.secret_label()))
+            }
             ConnStatus::Failed(e) => (theme::ERROR, format!("not connected: {e}")),
         };
         ui.colored_label(color, text);
@@ -105,6 +109,13 @@ pub fn connection_ui(
                 .on_hover_text("The user the API key belongs to, as the service said at login");
         }
     });
+    // A refusal asks for the key under the top bar: the window, which
+    // opens there, is closed once so it does not cover the field.
+    let refused = matches!(c.status, ConnStatus::Unauthorized(_));
+    if refused && !view.was_refused {
+        view.open = false;
+    }
+    view.was_refused = refused;
     if view.open {
         let mut open = true;
         egui::Window::new("Connections")
@@ -127,16 +138,20 @@ pub fn connection_ui(
                 ui.label(format!("Key name: {name}"));
             }
             let label = ui.label(field);
-            ui.add(
-                egui::TextEdit::singleline(&mut view.token)
-                    .password(true)
-                    .desired_width(260.0),
-            )
-            .labelled_by(label.id);
+            let edit = ui
+                .add(
+                    egui::TextEdit::singleline(&mut view.token)
+                        .password(true)
+                        .desired_width(260.0),
+                )
+                .labelled_by(label.id);
+            let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             let clicked = ui
                 .add_enabled(!view.token.trim().is_empty(), egui::Button::new(button))
                 .clicked();
-            if clicked && let Some(secret) = take_token(&mut view.token) {
+            if (clicked || entered)
+                && let Some(secret) = take_token(&mut view.token)
+            {
                 actions.push(ConnectionAction::UseSecret(secret).into());
             }
         });

@@ -50,22 +50,33 @@ pub fn equipment_ui(
         FleetSource::List => "The service's equipment list.".to_owned(),
         FleetSource::DeprecatedHistory => format!(
             "This service has no equipment list: found through the deprecated fleet \
-             history, only machines that reported within {}.",
-            theme::format_age(crate::app::DISCOVERY_WINDOW_SECS)
+             history, only machines that reported in the last {}.",
+            match crate::app::DISCOVERY_WINDOW_SECS / 3600 {
+                1 => "hour".to_owned(),
+                h => format!("{h} hours"),
+            }
         ),
     };
     ui.label(egui::RichText::new(source).small().weak());
+    // The progress has a line of its own, there whether loading or not, so
+    // nothing below moves when a discovery starts or ends.
+    let line = egui::vec2(ui.available_width(), ui.spacing().interact_size.y);
     if fleet.loading {
-        let fraction = if fleet.total > 0 {
-            fleet.done as f32 / fleet.total as f32
+        let (fraction, text) = if fleet.total > 0 {
+            (
+                fleet.done as f32 / fleet.total as f32,
+                format!(
+                    "Discovering the fleet: {} of {}",
+                    fleet.done,
+                    fleet.total.max(fleet.done)
+                ),
+            )
         } else {
-            0.0
+            (0.0, "Discovering the fleet…".to_owned())
         };
-        ui.add(egui::ProgressBar::new(fraction).text(format!(
-            "Discovering the fleet: {} of {}",
-            fleet.done,
-            fleet.total.max(fleet.done)
-        )));
+        ui.add_sized(line, egui::ProgressBar::new(fraction).text(text));
+    } else {
+        ui.allocate_exact_size(line, egui::Sense::hover());
     }
     if fleet.cached_at.is_some() && !fleet.loading {
         ui.colored_label(

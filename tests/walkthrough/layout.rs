@@ -575,3 +575,16 @@ fn a_profile_needs_a_name_and_an_address() {
     h.run_steps(2);
     assert_eq!(h.state().state().profiles().len(), 1);
 }
+
+/// Found under Xvfb: the discovery's progress bar was put above the search
+/// field while the fleet loaded, and taken away after, so the field and the
+/// list jumped twice. The progress has a line of its own.
+#[test]
+fn the_equipment_panel_stays_put_while_the_fleet_loads() {
+    let mut h = harness(embedded());
+    h.run_steps(2);
+    assert!(h.state().state().fleet().loading, "still discovering");
+    let while_loading = h.get_by_label("Search").rect();
+    wait_until(&mut h, "the embedded fleet", fleet_of(60));
+    assert_eq!(h.get_by_label("Search").rect(), while_loading);
+}

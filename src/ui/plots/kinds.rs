@@ -47,7 +47,8 @@ pub(super) fn kind_picker_ui(
 }
 
 /// One pack's heading and the kinds in it that match `query` (all of them
-/// when the pack's name matches); how many rows it showed.
+/// when the pack's name starts with it: "fuel" is the fuel kinds, not every
+/// kind of "Energy and fuel"); how many rows it showed.
 fn pack_ui(
     ui: &mut egui::Ui,
     state: &AppState,
@@ -55,7 +56,7 @@ fn pack_ui(
     query: &str,
     actions: &mut Vec<Action>,
 ) -> usize {
-    let whole = query.is_empty() || pack.name().to_lowercase().contains(query);
+    let whole = query.is_empty() || pack.name().to_lowercase().starts_with(query);
     let kinds: Vec<DataKind> = pack
         .kinds()
         .filter(|k| whole || kind_matches(*k, query))
