@@ -194,8 +194,7 @@ fn a_refused_token_shows_the_service_message_and_a_new_token_fixes_it() {
         h.state().state().connection().status,
         ConnStatus::Connected
     ));
-    // The notification can be dismissed.
-    h.get_by_label("Dismiss").click();
+    // The notice goes once connected with the new token.
     h.run_steps(2);
     assert!(
         h.query_by_label_contains("refused the access token")
@@ -583,4 +582,41 @@ fn a_refused_api_key_is_asked_for_under_the_top_bar_and_kept_once_it_works() {
     });
     assert_eq!(h.state().state().connection().status, ConnStatus::Connected);
     drop(service);
+}
+
+/// Found under Xvfb: a plot whose fetch failed showed its error and, under
+/// it, "Loading…" spinning for ever. The error alone says it.
+#[test]
+fn a_failed_plot_shows_its_error_and_no_loading() {
+    let mut state = odd_state();
+    let t = common::now();
+    state.machine.window = Some(fleetview::api::TimeWindow {
+        since: t - 86_400,
+        until: t,
+    });
+    state.timeline.plot_kinds = vec![DataKind::FuelRemaining, DataKind::BatteryVoltage];
+    let mut failed = Loadable::default();
+    failed.fail("the access token has expired");
+    state.timeline.plots.insert(DataKind::FuelRemaining, failed);
+    let mut pending = Loadable::default();
+    pending.start();
+    state
+        .timeline
+        .plots
+        .insert(DataKind::BatteryVoltage, pending);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(
+            |ui, (state, view): &mut (AppState, ViewState)| {
+                let _ = app_ui(ui, state, view, common::now());
+            },
+            (state, ViewState::default()),
+        );
+    h.run_steps(3);
+    h.get_by_label("the access token has expired");
+    assert_eq!(
+        h.get_all_by_label("Loading…").count(),
+        1,
+        "only the pending kind is loading"
+    );
 }

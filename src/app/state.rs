@@ -391,7 +391,14 @@ impl AppState {
             Event::ConnectionTested { result, .. } => {
                 self.conn.tested(
                     result
-                        .map(|n| format!("The service answered: {n} integrations."))
+                        .map(|(n, user)| match user.and_then(|u| u.label()) {
+                            Some(who) => {
+                                format!(
+                                    "Signed in as {who}. The service answered: {n} integrations."
+                                )
+                            }
+                            None => format!("The service answered: {n} integrations."),
+                        })
                         .map_err(|e| e.to_string()),
                 );
             }

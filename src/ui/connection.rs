@@ -18,6 +18,9 @@ pub struct ConnectionView {
     below_button: egui::Pos2,
     /// The service in use refused its token or key (last frame).
     was_refused: bool,
+    /// Put the window below its button this frame (it was just opened; the
+    /// button may have moved since it was last open).
+    place_window: bool,
     /// The profile being edited: its index (`None`: a new one) and fields.
     editing: Option<(Option<usize>, Profile)>,
     /// How the edited profile signs in, and its API key's name (kept while
@@ -102,6 +105,7 @@ pub fn connection_ui(
         view.below_button = button.rect.left_bottom() + egui::vec2(0.0, 6.0);
         if button.clicked() {
             view.open = !view.open;
+            view.place_window = view.open;
         }
         // Last in the bar: it comes with the login, and moves no button.
         if let Some(user) = state.conn.user.as_ref().and_then(|u| u.label()) {
@@ -118,13 +122,16 @@ pub fn connection_ui(
     view.was_refused = refused;
     if view.open {
         let mut open = true;
-        egui::Window::new("Connections")
+        let mut window = egui::Window::new("Connections")
             .open(&mut open)
             .default_pos(view.below_button)
-            .default_width(520.0)
-            .show(ui.ctx(), |ui| {
-                connections_window_ui(ui, state, view, actions);
-            });
+            .default_width(520.0);
+        if std::mem::take(&mut view.place_window) {
+            window = window.current_pos(view.below_button);
+        }
+        window.show(ui.ctx(), |ui| {
+            connections_window_ui(ui, state, view, actions);
+        });
         view.open = open;
     }
     if let ConnStatus::Unauthorized(message) = &c.status {
@@ -317,8 +324,16 @@ fn connections_window_ui(
         format!("Requests go to {url}")
     };
     ui.label(egui::RichText::new(goes).small().weak());
-    // A profile is a name and an address: without both, nothing to test,
-    // save or connect to (a blank row was saved).
+    // A profile is a name and an address: without both, nothing to save or
+    // connect to (a blank row was saved). A test needs only the address
+    // (and the key's name).
+    let untestable = if profile.base_url.trim().is_empty() {
+        Some("Enter the service URL first")
+    } else if view.use_api_key && view.key_name.trim().is_empty() {
+        Some("Enter the API key's name first")
+    } else {
+        None
+    };
     let missing = match (
         profile.name.trim().is_empty(),
         profile.base_url.trim().is_empty(),
@@ -336,8 +351,8 @@ fn connections_window_ui(
     let mut deleted = false;
     ui.horizontal(|ui| {
         if ui
-            .add_enabled(ready, egui::Button::new("Test connection"))
-            .on_disabled_hover_text(missing.unwrap_or_default())
+            .add_enabled(untestable.is_none(), egui::Button::new("Test connection"))
+            .on_disabled_hover_text(untestable.unwrap_or_default())
             .clicked()
         {
             let token = (!view.profile_token.trim().is_empty())

@@ -53,10 +53,11 @@ pub enum Event {
         method: AuthMethod,
         token_place: TokenPlace,
     },
-    /// A connection test's outcome: integrations counted, or the error.
+    /// A connection test's outcome: integrations counted and who the API
+    /// key signed in as (if one was used), or the error.
     ConnectionTested {
         request: RequestId,
-        result: Result<usize, ApiError>,
+        result: Result<(usize, Option<UserInfo>), ApiError>,
     },
     Progress {
         target: Target,

@@ -218,7 +218,7 @@ pub async fn run(
                         })
                     });
                     let result = match client {
-                        Ok(c) => c.integrations().await.map(|list| list.len()),
+                        Ok(c) => c.integrations().await.map(|list| (list.len(), c.user())),
                         Err(e) => Err(e),
                     };
                     let event = Event::ConnectionTested {

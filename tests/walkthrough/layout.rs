@@ -563,12 +563,17 @@ fn a_profile_needs_a_name_and_an_address() {
     h.get_by_label("Save").click();
     h.run_steps(2);
     assert!(h.state().state().profiles().is_empty(), "nothing saved");
-    common::ui::type_into(&mut h, Role::TextInput, "Name", "Other");
+    // An address and a key's name are enough to test, not to save.
     common::ui::type_into(&mut h, Role::TextInput, "Service URL", "http://127.0.0.1:9");
-    h.run_steps(2);
-    // A new profile signs in with an API key: it waits for the key's name.
-    assert!(h.get_by_label("Save").accesskit_node().is_disabled());
     common::ui::type_into(&mut h, Role::TextInput, "API key name", "laptop");
+    h.run_steps(2);
+    assert!(
+        !h.get_by_label("Test connection")
+            .accesskit_node()
+            .is_disabled()
+    );
+    assert!(h.get_by_label("Save").accesskit_node().is_disabled());
+    common::ui::type_into(&mut h, Role::TextInput, "Name", "Other");
     h.run_steps(2);
     assert!(!h.get_by_label("Save").accesskit_node().is_disabled());
     h.get_by_label("Save").click();
@@ -581,10 +586,22 @@ fn a_profile_needs_a_name_and_an_address() {
 /// list jumped twice. The progress has a line of its own.
 #[test]
 fn the_equipment_panel_stays_put_while_the_fleet_loads() {
-    let mut h = harness(embedded());
+    use fleetview::sandbox::chaos::ChaosConfig;
+    // A slow service, so the discovery is seen under way.
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let slow = ChaosConfig {
+        latency_ms: 400,
+        latency_rate: 1.0,
+        ..ChaosConfig::default()
+    };
+    let service = rt.block_on(common::start_with(
+        common::fixed_config().fleet_size(25).chaos(slow),
+    ));
+    let mut h = harness(on_service(&service.base, &service.token));
     h.run_steps(2);
     assert!(h.state().state().fleet().loading, "still discovering");
     let while_loading = h.get_by_label("Search").rect();
-    wait_until(&mut h, "the embedded fleet", fleet_of(60));
+    wait_until(&mut h, "the service's fleet", fleet_of(25));
     assert_eq!(h.get_by_label("Search").rect(), while_loading);
+    drop(service);
 }

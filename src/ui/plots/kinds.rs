@@ -35,6 +35,9 @@ pub(super) fn kind_picker_ui(
                 .max_height(360.0)
                 .min_scrolled_height(240.0)
                 .show(ui, |ui| {
+                    // As tall whatever a search leaves (the menu kept the
+                    // short height of a narrow search once it was cleared).
+                    ui.set_min_height(360.0);
                     let mut shown = 0;
                     for pack in KindPack::ALL {
                         shown += pack_ui(ui, state, pack, &query, actions);

@@ -189,10 +189,14 @@ pub fn plots_ui(
                     ui.colored_label(theme::ERROR, e.to_string());
                 }
                 let Some(series) = loadable.value() else {
-                    ui.horizontal(|ui| {
-                        ui.spinner();
-                        ui.label("Loading…");
-                    });
+                    // A failed fetch shows its error alone: nothing is
+                    // coming (it spun "Loading…" under the error forever).
+                    if loadable.is_pending() {
+                        ui.horizontal(|ui| {
+                            ui.spinner();
+                            ui.label("Loading…");
+                        });
+                    }
                     continue;
                 };
                 if series.series.is_empty() {
