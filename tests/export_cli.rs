@@ -240,7 +240,7 @@ async fn history_faults_and_clear_errors() {
         (
             &["--equipment", &id, "--kind", "positions"],
             None,
-            "no access token",
+            "no API key or access token",
         ),
     ];
     for (args, token, expected) in cases {

@@ -28,6 +28,10 @@ pub enum ConnStatus {
     Connected,
     /// The service refused the token (or the API key); its message.
     Unauthorized(String),
+    /// No token or API key is kept for this service on this computer (one
+    /// kept for a session only, after a restart): asked for as a refused
+    /// one is.
+    NoSecret,
     Failed(String),
 }
 
@@ -380,6 +384,21 @@ impl ConnectionState {
         news
     }
 
+    /// Nothing to sign in with: whether this is news (to say once).
+    pub fn no_secret(&mut self) -> bool {
+        let news = self.current.status != ConnStatus::NoSecret;
+        self.current.status = ConnStatus::NoSecret;
+        news
+    }
+
+    /// The service needs a token or key from the user (refused, or none).
+    pub fn needs_secret(&self) -> bool {
+        matches!(
+            self.current.status,
+            ConnStatus::Unauthorized(_) | ConnStatus::NoSecret
+        )
+    }
+
     /// Notes that the service could not be reached; `fetched_at` is when
     /// the cached data now shown was fetched.
     pub fn went_offline(&mut self, fetched_at: Option<i64>, reason: String) {
@@ -454,6 +473,10 @@ impl ConnectionState {
             ConnStatus::Unauthorized(_) => match self.current.auth {
                 AuthMethod::ApiKey { .. } => " (API key refused)",
                 AuthMethod::Token => " (token refused)",
+            },
+            ConnStatus::NoSecret => match self.current.auth {
+                AuthMethod::ApiKey { .. } => " (no API key)",
+                AuthMethod::Token => " (no access token)",
             },
             ConnStatus::Failed(_) => " (not connected)",
         };

@@ -593,29 +593,29 @@ impl AppState {
             Target::ConnectionTest | Target::TokenStore | Target::Series(_) | Target::Export(_) => {
             }
         }
-        // No secret kept for the service in use (a key kept for this
-        // session only, after a restart): asked for as a refused one is.
-        let missing;
-        let refused = match error {
-            ApiError::Unauthorized {
-                message: service, ..
-            } => Some(service.as_str()),
-            ApiError::NoToken if target == Target::Connection => {
-                missing = format!(
-                    "no {} is kept for this service on this computer",
-                    self.conn.current.auth.secret_label()
-                );
-                Some(missing.as_str())
-            }
-            _ => None,
-        };
-        if let Some(service) = refused {
+        let what = self.conn.current.auth.secret_label();
+        if let ApiError::Unauthorized {
+            message: service, ..
+        } = error
+        {
             // Ask once for a new token or key; nothing else breaks.
             if self.conn.refused(service) {
-                let what = self.conn.current.auth.secret_label();
                 let note = self.notify(
                     Level::Error,
                     format!("The service refused the {what}: {service}"),
+                    format!("Enter the {what} in the field under the top bar."),
+                );
+                self.conn.failure_note = Some(note);
+            }
+            return;
+        }
+        // Nothing kept to sign in with (a key kept for a session only,
+        // after a restart): asked for as a refused one is.
+        if matches!(error, ApiError::NoToken) && target == Target::Connection {
+            if self.conn.no_secret() {
+                let note = self.notify(
+                    Level::Error,
+                    format!("No {what} is kept for this service on this computer"),
                     format!("Enter the {what} in the field under the top bar."),
                 );
                 self.conn.failure_note = Some(note);
@@ -765,12 +765,12 @@ mod tests {
             request: 1,
             error: ApiError::NoToken,
         });
-        assert!(
-            matches!(&s.conn.current.status, ConnStatus::Unauthorized(m) if m.contains("no API key is kept")),
-            "{:?}",
-            s.conn.current.status
+        assert_eq!(s.conn.current.status, ConnStatus::NoSecret);
+        assert!(s.conn.needs_secret());
+        assert_eq!(
+            s.notifications()[0].title,
+            "No API key is kept for this service on this computer"
         );
-        assert!(s.notifications()[0].title.contains("refused the API key"));
         s.on_event(Event::Connected {
             request: 2,
             base_url: "x".into(),

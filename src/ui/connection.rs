@@ -84,6 +84,7 @@ pub fn connection_ui(
             ConnStatus::Unauthorized(_) => {
                 (theme::ERROR, format!("{} refused", c.auth.secret_label()))
             }
+            ConnStatus::NoSecret => (theme::ERROR, format!("no {}", c.auth.secret_label())),
             ConnStatus::Failed(e) => (theme::ERROR, format!("not connected: {e}")),
         };
         ui.colored_label(color, text);
@@ -115,7 +116,7 @@ pub fn connection_ui(
     });
     // A refusal asks for the key under the top bar: the window, which
     // opens there, is closed once so it does not cover the field.
-    let refused = matches!(c.status, ConnStatus::Unauthorized(_));
+    let refused = state.conn.needs_secret();
     if refused && !view.was_refused {
         view.open = false;
     }
@@ -134,13 +135,20 @@ pub fn connection_ui(
         });
         view.open = open;
     }
-    if let ConnStatus::Unauthorized(message) = &c.status {
+    if state.conn.needs_secret() {
         let (field, button) = match &c.auth {
             AuthMethod::ApiKey { .. } => ("API key", "Log in"),
             AuthMethod::Token => ("New access token", "Use token"),
         };
         ui.horizontal_wrapped(|ui| {
-            ui.colored_label(theme::ERROR, format!("The service said: {message}"));
+            let said = match &c.status {
+                ConnStatus::Unauthorized(message) => format!("The service said: {message}"),
+                _ => format!(
+                    "No {} is kept for this service on this computer.",
+                    c.auth.secret_label()
+                ),
+            };
+            ui.colored_label(theme::ERROR, said);
             if let AuthMethod::ApiKey { name } = &c.auth {
                 ui.label(format!("Key name: {name}"));
             }
