@@ -135,7 +135,7 @@ async fn the_fleet_pager_reads_every_equipment_once_50_at_a_time() {
     };
     let pages: Vec<FleetPage> = c.fleet_history(w).map(|p| p.expect("page")).collect().await;
     assert_eq!(
-        pages.iter().map(|p| p.equipments.len()).collect::<Vec<_>>(),
+        pages.iter().map(|p| p.rows.len()).collect::<Vec<_>>(),
         vec![50, 50, 37]
     );
     assert_eq!(
@@ -145,7 +145,7 @@ async fn the_fleet_pager_reads_every_equipment_once_50_at_a_time() {
     assert!(pages.iter().all(|p| p.total == 137));
     let mut ids: Vec<i64> = pages
         .iter()
-        .flat_map(|p| p.equipments.iter().map(|e| e.id))
+        .flat_map(|p| p.rows.iter().map(|e| e.id))
         .collect();
     ids.dedup();
     assert_eq!(ids.len(), 137);

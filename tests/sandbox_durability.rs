@@ -1,6 +1,9 @@
 //! Durability: what the sandbox acknowledged survives `kill -9` and a restart.
 //! The sandbox runs as its own process (the real binary) so it can be killed.
 
+mod common;
+use common::login;
+
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -52,19 +55,6 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-async fn login(http: &reqwest::Client, base: &str) -> String {
-    let body: serde_json::Value = http
-        .post(format!("{base}/auth/login"))
-        .json(&json!({"username": "demo", "password": "demo"}))
-        .send()
-        .await
-        .expect("login")
-        .json()
-        .await
-        .expect("login body");
-    body["token"].as_str().expect("token").to_owned()
 }
 
 async fn list(http: &reqwest::Client, base: &str, token: &str) -> BTreeMap<i64, Integration> {

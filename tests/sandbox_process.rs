@@ -2,6 +2,9 @@
 //! heavy requests (D13: windows refused over the limits, long answers
 //! streamed) and where it agrees to listen.
 
+mod common;
+use common::login;
+
 use std::io::{BufRead as _, BufReader, Read as _};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -13,7 +16,7 @@ use fleetview::api::time::{SECS_PER_DAY, TimeWindow, format_wire, parse_wire};
 use fleetview::sandbox::Clock;
 use fleetview::sandbox::simulate::catalogue::models::Class;
 use fleetview::sandbox::simulate::{Machine, Simulator};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 const NOW: &str = "2025-06-18T15:30:00Z";
 const PEAK_LIMIT_KB: u64 = 512 * 1024;
@@ -43,6 +46,18 @@ fn fleetview(args: &[&str]) -> Command {
     cmd
 }
 
+/// The child's first line of output, when it comes.
+fn first_line(child: &mut Child) -> mpsc::Receiver<String> {
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    rx
+}
+
 /// Starts the sandbox and waits (with a deadline) for its "listening on URL".
 fn spawn_sandbox(extra: &[&str]) -> SandboxProcess {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -55,13 +70,7 @@ fn spawn_sandbox(extra: &[&str]) -> SandboxProcess {
         .stderr(Stdio::null())
         .spawn()
         .expect("the sandbox starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
+    let rx = first_line(&mut child);
     let line = rx
         .recv_timeout(Duration::from_secs(60))
         .expect("'listening on URL' within a minute");
@@ -153,19 +162,6 @@ fn busiest_road_truck(now: i64) -> i64 {
         .max_by_key(|m| sim.positions(m, week).len())
         .map(|m| m.id)
         .expect("the fleet has road trucks")
-}
-
-async fn login(http: &reqwest::Client, base: &str) -> String {
-    let body: Value = http
-        .post(format!("{base}/auth/login"))
-        .json(&json!({"username": "demo", "password": "demo"}))
-        .send()
-        .await
-        .expect("login")
-        .json()
-        .await
-        .expect("login body");
-    body["token"].as_str().expect("token").to_owned()
 }
 
 /// Status and whole body, or the error of a sandbox that broke off.
@@ -297,13 +293,7 @@ fn listening_beyond_loopback_needs_public() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("runs");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
+    let rx = first_line(&mut child);
     let deadline = Instant::now() + Duration::from_secs(60);
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait") {

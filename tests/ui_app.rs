@@ -424,6 +424,23 @@ fn connection_profiles_test_connect_switch_and_keep_no_token() {
     drop(service);
 }
 
+/// Opens Connections and fills a new profile, "Fleet account", signing in
+/// to `url` with the API key named demo and `key`.
+fn new_key_profile(h: &mut Harness<'static, FleetApp>, url: &str, key: &str) {
+    h.get_by_label("Connections").click();
+    h.run_steps(4);
+    h.get_by_label("New profile").click();
+    h.run_steps(2);
+    for (label, text) in [
+        ("Name", "Fleet account"),
+        ("Service URL", url),
+        ("API key name", "demo"),
+    ] {
+        type_into(h, egui::accesskit::Role::TextInput, label, text);
+    }
+    type_into(h, egui::accesskit::Role::PasswordInput, "API key", key);
+}
+
 #[test]
 fn log_in_with_an_api_key_then_an_expired_token_is_renewed_without_asking() {
     use fleetview::sandbox::{Clock, ManualClock};
@@ -439,23 +456,7 @@ fn log_in_with_an_api_key_then_an_expired_token_is_renewed_without_asking() {
     let mut h = harness(embedded());
     wait_until(&mut h, "the embedded fleet", fleet_loaded);
 
-    h.get_by_label("Connections").click();
-    h.run_steps(4);
-    h.get_by_label("New profile").click();
-    h.run_steps(2);
-    for (label, text) in [
-        ("Name", "Fleet account"),
-        ("Service URL", service.base.as_str()),
-        ("API key name", "demo"),
-    ] {
-        type_into(&mut h, egui::accesskit::Role::TextInput, label, text);
-    }
-    type_into(
-        &mut h,
-        egui::accesskit::Role::PasswordInput,
-        "API key",
-        "demo",
-    );
+    new_key_profile(&mut h, &service.base, "demo");
     let logins = service.running.login_count();
     h.get_by_label("Save and connect").click();
     wait_until(&mut h, "the fleet from the equipment list", |app| {
@@ -525,23 +526,7 @@ fn a_refused_api_key_is_asked_for_under_the_top_bar_and_kept_once_it_works() {
     let service = rt.block_on(common::start_with(common::fixed_config().fleet_size(25)));
     let mut h = harness(embedded());
     wait_until(&mut h, "the embedded fleet", fleet_loaded);
-    h.get_by_label("Connections").click();
-    h.run_steps(4);
-    h.get_by_label("New profile").click();
-    h.run_steps(2);
-    for (label, text) in [
-        ("Name", "Fleet account"),
-        ("Service URL", service.base.as_str()),
-        ("API key name", "demo"),
-    ] {
-        type_into(&mut h, egui::accesskit::Role::TextInput, label, text);
-    }
-    type_into(
-        &mut h,
-        egui::accesskit::Role::PasswordInput,
-        "API key",
-        "not-it",
-    );
+    new_key_profile(&mut h, &service.base, "not-it");
     h.get_by_label("Save and connect").click();
     wait_until(&mut h, "the key refused", |app| {
         matches!(app.state().connection().status, ConnStatus::Unauthorized(_))

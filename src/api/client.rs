@@ -280,11 +280,15 @@ impl ApiClient {
     }
 
     /// Logs in with the client's API key now and uses the token from then
-    /// on: who the key belongs to. Without a key, nothing to do.
+    /// on: who the key belongs to. Without a key, or with a token given
+    /// (used until it is refused), nothing to do.
     pub async fn log_in_with_key(&self) -> Result<Option<UserInfo>, ApiError> {
         let Some(key) = &self.config.api_key else {
             return Ok(None);
         };
+        if self.session.token().is_some() {
+            return Ok(None);
+        }
         let _turn = self.session.login.lock().await;
         let answer = self.login(&key.name, &key.key).await?;
         self.session.logged_in(&answer);

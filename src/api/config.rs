@@ -127,6 +127,26 @@ impl ClientConfig {
         self
     }
 
+    /// These options signed in as `method` says with `secret`: a token, or
+    /// the key of the API key named; the other kind of secret is dropped.
+    pub fn with_secret(self, method: &AuthMethod, secret: SecretValue) -> Self {
+        match method {
+            AuthMethod::Token => ClientConfig {
+                token: Some(secret),
+                api_key: None,
+                ..self
+            },
+            AuthMethod::ApiKey { name } => ClientConfig {
+                token: None,
+                api_key: Some(ApiKey {
+                    name: name.clone(),
+                    key: secret,
+                }),
+                ..self
+            },
+        }
+    }
+
     /// Whether a secret (token or API key) would be sent.
     pub fn has_secret(&self) -> bool {
         self.token.is_some() || self.api_key.is_some()

@@ -29,19 +29,48 @@ pub const MAX_PAGE: i64 = 50;
 pub const HISTORY_CHUNK_SECS: i64 = 92 * SECS_PER_DAY;
 const _: () = assert!(HISTORY_CHUNK_SECS <= MAX_EQUIPMENT_WINDOW_SECS);
 
-/// One page of the deprecated fleet history, with where it stands.
+/// One page of a paged read (the fleet history, the equipment list, the
+/// snapshots), with where it stands.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FleetPage {
+pub struct ListPage<R> {
     pub offset: i64,
     pub total: i64,
-    pub equipments: Vec<FleetEquipment>,
+    pub rows: Vec<R>,
 }
 
-impl FleetPage {
-    /// Equipments read so far, including this page.
+impl<R> ListPage<R> {
+    /// Rows read so far, including this page.
     pub fn done(&self) -> i64 {
-        self.offset + self.equipments.len() as i64
+        self.offset + self.rows.len() as i64
     }
+}
+
+/// One page of the deprecated fleet history.
+pub type FleetPage = ListPage<FleetEquipment>;
+
+/// Every page of a paged read, `page(offset)` after `page(offset)`, as a
+/// stream; it ends at `total`, or at an empty page (a service whose total
+/// is wrong).
+pub(super) fn paged<'a, R: 'a, Fut>(
+    page: impl Fn(i64) -> Fut + 'a,
+) -> impl Stream<Item = Result<ListPage<R>, ApiError>> + 'a
+where
+    Fut: Future<Output = Result<ListPage<R>, ApiError>> + 'a,
+{
+    stream::try_unfold(
+        (page, Some((0i64, None::<i64>))),
+        |(page, state)| async move {
+            let Some((offset, total)) = state else {
+                return Ok(None);
+            };
+            if total.is_some_and(|t| offset >= t) {
+                return Ok(None);
+            }
+            let found = page(offset).await?;
+            let next = (!found.rows.is_empty()).then(|| (found.done(), Some(found.total)));
+            Ok(Some((found, (page, next))))
+        },
+    )
 }
 
 /// What a chunked fetch is for: a data kind (activities and positions
@@ -257,29 +286,13 @@ impl ApiClient {
         &self,
         w: TimeWindow,
     ) -> impl Stream<Item = Result<FleetPage, ApiError>> + '_ {
-        stream::try_unfold(Some((0i64, None::<i64>)), move |state| async move {
-            let Some((offset, total)) = state else {
-                return Ok(None);
-            };
-            if total.is_some_and(|t| offset >= t) {
-                return Ok(None);
-            }
+        paged(move |offset| async move {
             let page = self.fleet_history_page(w, MAX_PAGE, offset).await?;
-            let total = i64::from(page.total);
-            let count = page.rows.len() as i64;
-            let next = if count == 0 {
-                None
-            } else {
-                Some((offset + count, Some(total)))
-            };
-            Ok(Some((
-                FleetPage {
-                    offset,
-                    total,
-                    equipments: page.rows,
-                },
-                next,
-            )))
+            Ok(ListPage {
+                offset,
+                total: i64::from(page.total),
+                rows: page.rows,
+            })
         })
     }
 }

@@ -3,29 +3,14 @@
 //! machine's record and snapshot. The deprecated fleet history is read only
 //! when a service has no list (it answers 404; see `fleet.rs`).
 
-use futures_util::stream::{self, Stream};
+use futures_util::stream::Stream;
 use serde::de::DeserializeOwned;
 
 use super::client::ApiClient;
 use super::equipment::{EquipmentRecord, EquipmentSnapshot};
 use super::error::ApiError;
-use super::fleet::MAX_PAGE;
+use super::fleet::{ListPage, MAX_PAGE, paged};
 use super::model::{Envelope, Page};
-
-/// One page of a paged list, with where it stands.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ListPage<R> {
-    pub offset: i64,
-    pub total: i64,
-    pub rows: Vec<R>,
-}
-
-impl<R> ListPage<R> {
-    /// Rows read so far, including this page.
-    pub fn done(&self) -> i64 {
-        self.offset + self.rows.len() as i64
-    }
-}
 
 impl ApiClient {
     async fn list_page<R: DeserializeOwned>(
@@ -50,28 +35,13 @@ impl ApiClient {
         })
     }
 
-    /// Every page of a list, `MAX_PAGE` at a time, as a stream; it ends at
-    /// `total` or at an empty page (a service whose total is wrong).
+    /// Every page of a list, `MAX_PAGE` at a time.
     fn all_pages<'a, R: DeserializeOwned + 'a>(
         &'a self,
         path: &'static str,
         search: &'a str,
     ) -> impl Stream<Item = Result<ListPage<R>, ApiError>> + 'a {
-        stream::try_unfold(Some((0i64, None::<i64>)), move |state| async move {
-            let Some((offset, total)) = state else {
-                return Ok(None);
-            };
-            if total.is_some_and(|t| offset >= t) {
-                return Ok(None);
-            }
-            let page: ListPage<R> = self.list_page(path, search, MAX_PAGE, offset).await?;
-            let next = if page.rows.is_empty() {
-                None
-            } else {
-                Some((page.done(), Some(page.total)))
-            };
-            Ok(Some((page, next)))
-        })
+        paged(move |offset| self.list_page(path, search, MAX_PAGE, offset))
     }
 
     /// One page of `GET /v2/fleet/equipments`.

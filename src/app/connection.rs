@@ -85,17 +85,7 @@ impl Connection {
 
     /// The options with this secret in place of the one refused.
     fn with_secret(&self, secret: SecretValue) -> ClientConfig {
-        let mut config = self.config.clone();
-        match &self.auth {
-            AuthMethod::Token => config.token = Some(secret),
-            AuthMethod::ApiKey { name } => {
-                config.api_key = Some(ApiKey {
-                    name: name.clone(),
-                    key: secret,
-                });
-            }
-        }
-        config
+        self.config.clone().with_secret(&self.auth, secret)
     }
 }
 

@@ -593,32 +593,27 @@ impl AppState {
             Target::ConnectionTest | Target::TokenStore | Target::Series(_) | Target::Export(_) => {
             }
         }
+        // Refused, or nothing kept to sign in with (a key kept for a
+        // session only, after a restart): asked for once under the top
+        // bar; nothing else breaks.
         let what = self.conn.current.auth.secret_label();
-        if let ApiError::Unauthorized {
-            message: service, ..
-        } = error
-        {
-            // Ask once for a new token or key; nothing else breaks.
-            if self.conn.refused(service) {
-                let note = self.notify(
-                    Level::Error,
-                    format!("The service refused the {what}: {service}"),
-                    format!("Enter the {what} in the field under the top bar."),
-                );
-                self.conn.failure_note = Some(note);
-            }
-            return;
-        }
-        // Nothing kept to sign in with (a key kept for a session only,
-        // after a restart): asked for as a refused one is.
-        if matches!(error, ApiError::NoToken) && target == Target::Connection {
-            if self.conn.no_secret() {
-                let note = self.notify(
-                    Level::Error,
-                    format!("No {what} is kept for this service on this computer"),
-                    format!("Enter the {what} in the field under the top bar."),
-                );
-                self.conn.failure_note = Some(note);
+        let asked = match error {
+            ApiError::Unauthorized {
+                message: service, ..
+            } => Some((
+                self.conn.refused(service),
+                format!("The service refused the {what}: {service}"),
+            )),
+            ApiError::NoToken if target == Target::Connection => Some((
+                self.conn.no_secret(),
+                format!("No {what} is kept for this service on this computer"),
+            )),
+            _ => None,
+        };
+        if let Some((news, title)) = asked {
+            if news {
+                let detail = format!("Enter the {what} in the field under the top bar.");
+                self.conn.failure_note = Some(self.notify(Level::Error, title, detail));
             }
             return;
         }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::tokens::{TokenPlace, TokenStore};
 use crate::api::equipment::UserInfo;
 use crate::api::model::SecretValue;
-use crate::api::{ApiClient, ApiError, ApiKey, AuthMethod, ClientConfig};
+use crate::api::{ApiClient, ApiError, AuthMethod, ClientConfig};
 
 /// How long a keychain read or write may take before it is given up.
 pub const KEYCHAIN_TIMEOUT: Duration = Duration::from_secs(5);
@@ -86,25 +86,6 @@ pub fn keychain_entry(base_url: &str, method: &AuthMethod) -> String {
     }
 }
 
-/// `config` signed in as `method` says with `secret`.
-pub fn with_secret(config: ClientConfig, method: &AuthMethod, secret: SecretValue) -> ClientConfig {
-    match method {
-        AuthMethod::Token => ClientConfig {
-            token: Some(secret),
-            api_key: None,
-            ..config
-        },
-        AuthMethod::ApiKey { name } => ClientConfig {
-            token: None,
-            api_key: Some(ApiKey {
-                name: name.clone(),
-                key: secret,
-            }),
-            ..config
-        },
-    }
-}
-
 /// A saved profile's client: its secret given (then kept) or the one kept,
 /// logged in when it is an API key.
 pub async fn use_profile(
@@ -122,7 +103,7 @@ pub async fn use_profile(
         None => load_token(store, key).await,
     };
     let connected = match secret {
-        Ok(s) => connect(with_secret(config, &method, s)).await,
+        Ok(s) => connect(config.with_secret(&method, s)).await,
         Err(e) => Err(e),
     };
     (connected, place)

@@ -8,6 +8,7 @@ use futures_util::stream::{BoxStream, StreamExt};
 use super::events::{Event, FleetSource};
 use super::task::{TaskCtx, read_or_warn};
 use crate::api::ApiError;
+use crate::api::fleet::ListPage;
 use crate::api::model::EquipmentSummary;
 use crate::api::time::{TimeWindow, now_secs};
 use crate::cache::CacheKey;
@@ -25,16 +26,7 @@ impl TaskCtx {
     pub async fn discover_fleet(&self, window: TimeWindow) -> Result<(), ApiError> {
         let client = self.client()?;
         let mut source = FleetSource::List;
-        let mut pages: BoxStream<'_, Found> = client
-            .equipments("")
-            .map(|p| {
-                p.map(|p| {
-                    let (done, total) = (p.done(), p.total);
-                    let list = p.rows.into_iter().map(EquipmentSummary::from);
-                    (list.collect(), done, total)
-                })
-            })
-            .boxed();
+        let mut pages: BoxStream<'_, Found> = client.equipments("").map(|p| p.map(found)).boxed();
         let mut first = pages.next().await;
         if let Some(Err(ApiError::NotFound { message, .. })) = &first {
             tracing::warn!(
@@ -42,16 +34,7 @@ impl TaskCtx {
                  discovering the fleet through the deprecated fleet history"
             );
             source = FleetSource::DeprecatedHistory;
-            pages = client
-                .fleet_history(window)
-                .map(|p| {
-                    p.map(|p| {
-                        let (done, total) = (p.done(), p.total);
-                        let list = p.equipments.into_iter().map(EquipmentSummary::from);
-                        (list.collect(), done, total)
-                    })
-                })
-                .boxed();
+            pages = client.fleet_history(window).map(|p| p.map(found)).boxed();
             first = pages.next().await;
         }
         let mut all: Vec<EquipmentSummary> = Vec::new();
@@ -131,4 +114,14 @@ impl TaskCtx {
             tracing::warn!("could not keep the fleet for offline use: {e}");
         }
     }
+}
+
+/// A page's machines as the app lists them, with how far the reading is.
+fn found<R>(page: ListPage<R>) -> (Vec<EquipmentSummary>, i64, i64)
+where
+    EquipmentSummary: From<R>,
+{
+    let (done, total) = (page.done(), page.total);
+    let list = page.rows.into_iter().map(EquipmentSummary::from).collect();
+    (list, done, total)
 }

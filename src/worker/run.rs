@@ -213,7 +213,7 @@ pub async fn run(
                     // the service's refusal is the answer.
                     let client = secret.and_then(|secret| {
                         ApiClient::new(match secret {
-                            Some(s) => connect::with_secret(config, &method, s),
+                            Some(s) => config.with_secret(&method, s),
                             None => config,
                         })
                     });

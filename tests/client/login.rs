@@ -21,8 +21,8 @@ fn key_client(base: &str, key: &str) -> ApiClient {
     ApiClient::new(cfg).expect("client")
 }
 
-#[tokio::test]
-async fn an_expired_token_is_renewed_by_one_login_for_every_request_refused() {
+/// A sandbox whose tokens run out when its clock is moved past TTL_SECS.
+async fn expiring_sandbox() -> (common::Sandbox, ManualClock) {
     let clock = ManualClock::new(common::now());
     let sb = start_with(
         common::fixed_config()
@@ -30,6 +30,12 @@ async fn an_expired_token_is_renewed_by_one_login_for_every_request_refused() {
             .token_ttl_secs(TTL_SECS),
     )
     .await;
+    (sb, clock)
+}
+
+#[tokio::test]
+async fn an_expired_token_is_renewed_by_one_login_for_every_request_refused() {
+    let (sb, clock) = expiring_sandbox().await;
     let logins = || sb.running.login_count();
     let before = logins();
     let client = key_client(&sb.base, "demo");
@@ -56,13 +62,7 @@ async fn an_expired_token_is_renewed_by_one_login_for_every_request_refused() {
 
 #[tokio::test]
 async fn a_refused_key_or_token_is_said_and_a_token_alone_never_logs_in() {
-    let clock = ManualClock::new(common::now());
-    let sb = start_with(
-        common::fixed_config()
-            .clock(Clock::Manual(clock.clone()))
-            .token_ttl_secs(TTL_SECS),
-    )
-    .await;
+    let (sb, clock) = expiring_sandbox().await;
     let before = sb.running.login_count();
     match key_client(&sb.base, "not-the-key").integrations().await {
         Err(ApiError::Unauthorized { endpoint, message }) => {
@@ -125,4 +125,21 @@ async fn the_list_is_read_whole_once_and_search_narrows_it() {
     let one = client.snapshot(FIRST_ID).await.expect("a snapshot");
     let page = client.snapshots_page("", 50, 0).await.expect("snapshots");
     assert_eq!(page.rows.iter().find(|s| s.id == FIRST_ID), Some(&one));
+}
+
+#[tokio::test]
+async fn a_token_given_with_a_key_is_used_until_it_is_refused() {
+    let (sb, clock) = expiring_sandbox().await;
+    let before = sb.running.login_count();
+    let mut cfg = ClientConfig::new(sb.base.clone())
+        .token(sb.token.clone())
+        .api_key("demo", "demo");
+    cfg.retry = fast_retry();
+    let client = ApiClient::new(cfg).expect("client");
+    assert_eq!(client.log_in_with_key().await.expect("nothing to do"), None);
+    client.integrations().await.expect("with the token given");
+    assert_eq!(sb.running.login_count(), before, "no login while it works");
+    clock.advance(TTL_SECS + 1);
+    client.integrations().await.expect("with a new token");
+    assert_eq!(sb.running.login_count(), before + 1);
 }

@@ -3,28 +3,12 @@
 
 use super::*;
 
-use fleetview::api::client::decode_json;
-use fleetview::api::equipment::{EquipmentRecord, EquipmentSnapshot};
-use fleetview::api::model::{Envelope, EquipmentSummary, Page};
+use fleetview::api::model::EquipmentSummary;
 use fleetview::api::{ApiClient, ClientConfig, DataKind, SeriesSource};
 use fleetview::series::decode_envelope;
 
 fn client(stub: &Stub) -> ApiClient {
     ApiClient::new(ClientConfig::new(stub.base.clone()).token("any token")).expect("a client")
-}
-
-/// A GET of the stub's, as the client sends it, decoded as it decodes.
-async fn get<T: serde::de::DeserializeOwned>(stub: &Stub, path: &str) -> T {
-    let body = reqwest::Client::new()
-        .get(stub.url(path))
-        .header("x-access-token", "any token")
-        .send()
-        .await
-        .expect("sent")
-        .bytes()
-        .await
-        .expect("a body");
-    decode_json(&body, path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 #[tokio::test]
@@ -98,13 +82,9 @@ async fn a_kinds_rows_decode_into_channels_with_their_milliseconds() {
 #[tokio::test]
 async fn the_fleets_identities_and_snapshots_read_placeholders_as_unknown() {
     let stub = stub().await;
-    let page: Envelope<Page<EquipmentRecord>> = get(&stub, "/v2/fleet/equipments").await;
-    let list: Vec<EquipmentSummary> = page
-        .data
-        .rows
-        .into_iter()
-        .map(EquipmentSummary::from)
-        .collect();
+    let c = client(&stub);
+    let page = c.equipments_page("", 50, 0).await.expect("a page");
+    let list: Vec<EquipmentSummary> = page.rows.into_iter().map(EquipmentSummary::from).collect();
     assert_eq!(
         (list[0].name.as_str(), list[0].model.as_str()),
         ("EX-7", "")
@@ -112,10 +92,7 @@ async fn the_fleets_identities_and_snapshots_read_placeholders_as_unknown() {
     assert_eq!((list[1].category.as_deref(), list[1].year), (None, None));
 
     // The deprecated list, through the client: the same placeholders.
-    let history = client(&stub)
-        .fleet_history_page(day(), 50, 0)
-        .await
-        .expect("a page");
+    let history = c.fleet_history_page(day(), 50, 0).await.expect("a page");
     let from_history: Vec<EquipmentSummary> = history
         .rows
         .into_iter()
@@ -129,9 +106,8 @@ async fn the_fleets_identities_and_snapshots_read_placeholders_as_unknown() {
         ("Volvo", "")
     );
 
-    let snaps: Envelope<Page<EquipmentSnapshot>> =
-        get(&stub, "/v2/fleet/equipments/snapshot").await;
-    let (ex, wl) = (&snaps.data.rows[0], &snaps.data.rows[1]);
+    let snaps = c.snapshots_page("", 50, 0).await.expect("snapshots");
+    let (ex, wl) = (&snaps.rows[0], &snaps.rows[1]);
     let op = ex.cumulative_operating_hours.as_ref().expect("operating");
     assert_eq!(
         (op.hour, op.date.map(|d| d.to_string())),

@@ -514,29 +514,21 @@ fn a_recently_viewed_chip_stays_under_the_pointer() {
         h.get_by_label(&name).click();
         h.run_steps(2);
     }
-    let chip = |h: &Harness<'static, FleetApp>, id: i64| {
+    // A chip is the button named by the first word of its machine's name.
+    let chip_name = |h: &Harness<'static, FleetApp>, id: i64| {
         let name = common::ui::equipment_name(h.state(), id);
-        let short = name
-            .split_whitespace()
+        name.split_whitespace()
             .next()
             .unwrap_or_default()
-            .to_owned();
-        h.query_all(egui_kittest::kittest::By::new().label(short.as_str()))
-            .find(|n| n.accesskit_node().role() == Role::Button)
-            .expect("the chip")
+            .to_owned()
+    };
+    let chip = |h: &Harness<'static, FleetApp>, id: i64| {
+        h.get_by_role_and_label(Role::Button, &chip_name(h, id))
             .rect()
     };
     let before = chip(&h, 1003);
     let other = chip(&h, 1004);
-    let name = common::ui::equipment_name(h.state(), 1003);
-    let short = name
-        .split_whitespace()
-        .next()
-        .unwrap_or_default()
-        .to_owned();
-    h.query_all(egui_kittest::kittest::By::new().label(short.as_str()))
-        .find(|n| n.accesskit_node().role() == Role::Button)
-        .expect("the chip")
+    h.get_by_role_and_label(Role::Button, &chip_name(&h, 1003))
         .click();
     h.run_steps(3);
     assert_eq!(h.state().state().selected(), Some(1003));
