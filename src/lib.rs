@@ -9,6 +9,7 @@
 //! - [`app`]: the model, split by feature: actions and events in, commands out.
 //! - [`worker`]: background thread with a tokio runtime; commands in,
 //!   decoded events out.
+//! - [`analysis`]: pure figures over what the service returned.
 //! - [`cache`]: SQLite store of windows already fetched.
 //! - [`export`]: pure writers: CSV, JSON, GPX and GeoJSON.
 //! - [`basemap`]: the offline map background (Natural Earth), as map tiles.
@@ -18,6 +19,7 @@
 //! - [`sandbox`]: an implementation of the service with a simulated fleet
 //!   (uses only `api` and `geo`).
 
+pub mod analysis;
 pub mod api;
 pub mod app;
 pub mod basemap;

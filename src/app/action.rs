@@ -5,6 +5,7 @@
 use super::catalog::CatalogAction;
 use super::connection::ConnectionAction;
 use super::machine::MachineAction;
+use super::overview::OverviewAction;
 use super::settings::Tab;
 use super::timeline::{MapSettings, TimelineAction};
 use crate::export::shown::ExportContent;
@@ -15,6 +16,7 @@ pub enum Action {
     Timeline(TimelineAction),
     Connection(ConnectionAction),
     Catalog(CatalogAction),
+    Overview(OverviewAction),
     /// Discover the fleet again.
     ReloadFleet,
     /// Write what a panel shows to a file (the worker asks where).
@@ -40,6 +42,12 @@ impl From<TimelineAction> for Action {
 impl From<ConnectionAction> for Action {
     fn from(a: ConnectionAction) -> Self {
         Action::Connection(a)
+    }
+}
+
+impl From<OverviewAction> for Action {
+    fn from(a: OverviewAction) -> Self {
+        Action::Overview(a)
     }
 }
 

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::connection::Profile;
+use super::overview::OverviewSettings;
 use super::timeline::{MapSettings, Replay};
 use crate::api::DataKind;
 use crate::api::time::{SECS_PER_DAY, TimeWindow, civil_from_days, days_from_civil};
@@ -62,11 +63,20 @@ impl Preset {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Tab {
+    /// The fleet overview (the first page).
+    Fleet,
     Faults,
     Activities,
     History,
     /// The integration catalog: data sources and integrations.
     Catalog,
+}
+
+impl Tab {
+    /// One of the machine page's tables.
+    pub fn is_machine_tab(self) -> bool {
+        matches!(self, Tab::Faults | Tab::Activities | Tab::History)
+    }
 }
 
 /// What survives a restart (no secrets: the token is never in here).
@@ -95,6 +105,9 @@ pub struct Settings {
     pub map: MapSettings,
     #[serde(default)]
     pub replay: Replay,
+    /// The overview's filters and sort.
+    #[serde(default)]
+    pub overview: OverviewSettings,
 }
 
 #[cfg(test)]

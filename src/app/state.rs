@@ -17,8 +17,9 @@ use super::errors::explain;
 use super::exports::Exports;
 use super::fleet::FleetState;
 use super::loadable::Loadable;
-use super::machine::MachineView;
+use super::machine::{MachineAction, MachineView};
 use super::notifications::{Level, Notification, Notifications};
+use super::overview::{OverviewAction, OverviewState};
 use super::settings::{Settings, Tab};
 use super::timeline::{MapSettings, Replay, TimelineAction, TimelineState};
 use crate::api::ApiError;
@@ -38,6 +39,10 @@ pub struct AppState {
     pub exports: Exports,
     pub notifications: Notifications,
     pub tab: Tab,
+    /// The machine page's table last shown (back to it from another page).
+    pub machine_tab: Tab,
+    /// The fleet overview: snapshots, window figures, filters and sort.
+    pub overview: OverviewState,
     /// Show times in this computer's zone rather than UTC.
     pub local_time: bool,
     pub map: MapSettings,
@@ -59,7 +64,9 @@ impl AppState {
             catalog: CatalogState::default(),
             exports: Exports::default(),
             notifications: Notifications::default(),
-            tab: Tab::Faults,
+            tab: Tab::Fleet,
+            machine_tab: Tab::Faults,
+            overview: OverviewState::default(),
             local_time: false,
             map: MapSettings::default(),
             tile_cache_dir: None,
@@ -178,6 +185,8 @@ impl AppState {
         if let Some(kinds) = s.plot_kinds {
             self.timeline.plot_kinds = kinds;
         }
+        self.overview.settings = s.overview;
+        self.overview.mark_dirty();
         self.conn.profiles = s.profiles;
         self.conn.active_profile = s.active_profile.filter(|i| *i < self.conn.profiles.len());
         let current = &self.conn.current;
@@ -191,7 +200,11 @@ impl AppState {
         self.machine.preset = s.preset;
         // A window saved by an older version may be longer than the cap.
         self.machine.custom_days = super::machine::capped_custom_days(s.custom_days);
-        self.tab = s.tab;
+        // The overview is always the first page; the machine's table is
+        // the one last shown there.
+        if s.tab.is_machine_tab() {
+            self.machine_tab = s.tab;
+        }
         self.local_time = s.local_time;
     }
 
@@ -212,8 +225,9 @@ impl AppState {
                 .collect(),
             preset: self.machine.preset,
             custom_days: self.machine.custom_days,
-            tab: self.tab,
+            tab: self.machine_tab,
             local_time: self.local_time,
+            overview: self.overview.settings.clone(),
             plot_kinds: Some(self.timeline.plot_kinds.clone()),
             map: self.map.clone(),
             replay: self.timeline.replay,
@@ -238,11 +252,19 @@ impl AppState {
         // said "online" until the cache was shown).
         self.conn.current.status = ConnStatus::Connecting;
         let mut out = vec![self.fleet.discover(self.now())];
+        out.extend(self.start_overview());
         out.extend(self.fetch_selected());
         // Started on the integrations tab: show them.
         if self.tab == Tab::Catalog {
             out.extend(self.catalog.load());
         }
+        out
+    }
+
+    /// The overview's snapshots, and its figures for the selected window.
+    fn start_overview(&mut self) -> Vec<Command> {
+        let mut out = self.overview.set_window(self.selected_window());
+        out.push(self.overview.fetch_snapshots(now_secs()));
         out
     }
 
@@ -260,7 +282,14 @@ impl AppState {
     pub fn on_action(&mut self, action: Action) -> Vec<Command> {
         match action {
             Action::Machine(a) => {
+                // Choosing a machine anywhere (the list, the overview's
+                // table or map) opens its history.
+                if matches!(a, MachineAction::Select(_)) && !self.tab.is_machine_tab() {
+                    self.tab = self.machine_tab;
+                }
                 let (fetch, other) = self.machine.on_action(a);
+                // The overview's figures follow the window chosen.
+                let mut out = self.overview.set_window(self.selected_window());
                 // The user chose what to see: the plots show all of it.
                 self.timeline.view_generation += 1;
                 if other {
@@ -268,15 +297,30 @@ impl AppState {
                     self.timeline.clear_data();
                 }
                 if fetch {
-                    self.fetch_selected()
-                } else {
-                    Vec::new()
+                    out.extend(self.fetch_selected());
                 }
+                out
+            }
+            Action::Overview(OverviewAction::Refresh) => {
+                let mut out = vec![self.overview.fetch_snapshots(now_secs())];
+                out.extend(self.overview.refresh_figures());
+                out
+            }
+            Action::Overview(a) => {
+                self.overview.on_action(a);
+                Vec::new()
             }
             Action::Timeline(a) => self.timeline_action(a),
             Action::Connection(a) => self.connection_action(a),
             Action::Catalog(a) => self.catalog.on_action(a),
             Action::ReloadFleet => vec![self.fleet.discover(self.now())],
+            Action::Export(content) if content.is_fleet() => {
+                let window = self
+                    .overview
+                    .window
+                    .unwrap_or_else(|| self.selected_window());
+                self.exports.start(content, None, window)
+            }
             Action::Export(content) => {
                 let window = self.shown_or_selected_window();
                 let machine = self.machine.selected.map(|id| {
@@ -291,6 +335,9 @@ impl AppState {
             }
             Action::SetTab(t) => {
                 self.tab = t;
+                if t.is_machine_tab() {
+                    self.machine_tab = t;
+                }
                 if t == Tab::Catalog {
                     return self.catalog.load_once();
                 }
@@ -327,6 +374,7 @@ impl AppState {
             // Another service: nothing of the last one may show, not even
             // an answer it is still sending.
             self.fleet = FleetState::default();
+            self.overview.forget();
             self.machine.forget();
             self.timeline.clear_data();
             self.catalog = CatalogState::default();
@@ -342,7 +390,19 @@ impl AppState {
     /// again when it is time.
     pub fn tick(&mut self, now: i64) -> Vec<Command> {
         self.notifications.expire(now);
-        self.conn.tick(now).into_iter().collect()
+        let mut out: Vec<Command> = self.conn.tick(now).into_iter().collect();
+        let online = self.conn.offline.is_none();
+        if online && self.overview.refresh_due(now) {
+            out.push(self.overview.fetch_snapshots(now));
+        }
+        self.overview
+            .refresh_rows(&self.fleet.equipments, self.now());
+        // Figures are read while the overview shows, so they never slow
+        // down a machine's own page.
+        if online && self.tab == Tab::Fleet {
+            out.extend(self.overview.pump(&self.fleet.equipments));
+        }
+        out
     }
 
     /// Moves a playing replay on by `dt_secs` of wall time; whether it still
@@ -417,6 +477,9 @@ impl AppState {
                 if self.fleet.equipments.is_empty() {
                     out.push(self.fleet.discover(self.now()));
                 }
+                if self.overview.snapshots.is_empty() {
+                    out.extend(self.start_overview());
+                }
                 out.extend(self.fetch_selected());
                 // Restarted on the integrations tab: show them.
                 if self.tab == Tab::Catalog {
@@ -440,6 +503,40 @@ impl AppState {
                 self.conn.answered();
                 self.fleet
                     .on_page(equipments, (done, total), finished, source);
+                self.overview.mark_dirty();
+            }
+            Event::SnapshotPage {
+                snapshots,
+                done,
+                total,
+                finished,
+                ..
+            } => {
+                self.conn.answered();
+                self.overview
+                    .on_snapshot_page(snapshots, (done, total), finished);
+            }
+            Event::SnapshotsCached {
+                snapshots,
+                fetched_at,
+                ..
+            } => {
+                self.overview.on_snapshots_cached(snapshots, fetched_at);
+                self.conn
+                    .went_offline(Some(fetched_at), "the snapshots could not be read".into());
+            }
+            Event::Figures {
+                equipment,
+                window,
+                figures,
+                offline,
+                ..
+            } => {
+                if let Some(t) = offline {
+                    self.conn
+                        .went_offline(Some(t), "figures served from the cache".into());
+                }
+                self.overview.on_figures(equipment, window, figures);
             }
             Event::FleetCached {
                 equipments,
@@ -447,6 +544,7 @@ impl AppState {
                 ..
             } => {
                 self.fleet.on_cached(equipments, fetched_at);
+                self.overview.mark_dirty();
                 self.conn
                     .went_offline(Some(fetched_at), "the fleet could not be discovered".into());
             }
@@ -466,6 +564,7 @@ impl AppState {
                 );
                 // Refreshed in place: what is shown stays until the new data.
                 let mut out = vec![self.fleet.rediscover(self.now())];
+                out.push(self.overview.fetch_snapshots(now_secs()));
                 out.extend(self.fetch_selected());
                 if self.tab == Tab::Catalog {
                     out.extend(self.catalog.load());
@@ -562,6 +661,19 @@ impl AppState {
                 return;
             }
             Target::Fleet => self.fleet.failed(message.clone()),
+            Target::Snapshots => self
+                .overview
+                .snapshots_failed(message.clone(), matches!(error, ApiError::NotFound { .. })),
+            Target::Figures(id) => {
+                self.overview.figures_failed(*id, message.clone());
+                if error.is_unreachable() {
+                    self.overview.stop_reads();
+                }
+                // Said in its row, not as one notice per machine.
+                if !error.is_unauthorized() && !error.is_unreachable() {
+                    return;
+                }
+            }
             Target::Faults => self.machine.faults.fail(message.clone()),
             Target::Activities => self.machine.activities.fail(message.clone()),
             Target::History => self.machine.history.fail(message.clone()),

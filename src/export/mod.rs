@@ -8,6 +8,7 @@
 mod cell;
 mod error;
 mod file;
+pub mod fleet;
 pub mod geo;
 pub mod shown;
 mod table;

@@ -1,6 +1,8 @@
 //! Files of what the app shows, for its Export menus: the data handed over
 //! is exactly what the panel shows (its equipment, window, filters and
 //! order), and it is written here, off the UI thread, by the worker.
+//! Over 700 lines because of its tests (about 280), which check each
+//! content's file against what the panel showed.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -9,6 +11,7 @@ use serde_json::{Value, json};
 
 use super::cell::text_cell;
 use super::error::ExportError;
+use super::fleet::{self, FleetMarker, FleetTable};
 use super::geo;
 use super::table::{value_cell, write_daily_csv};
 use crate::api::model::EngineEvent;
@@ -34,6 +37,8 @@ pub enum ExportKey {
     ActivitiesCsv,
     ActivitiesGeoJson,
     DailyHistory,
+    FleetTable,
+    FleetMarkers,
 }
 
 /// What to write. Cheap to clone: big data is shared, not copied.
@@ -64,6 +69,10 @@ pub enum ExportContent {
     },
     /// The daily usage table of the history.
     DailyHistory(Arc<EquipmentHistory>),
+    /// The fleet overview's table as shown.
+    FleetTable(Arc<FleetTable>),
+    /// The fleet map's markers.
+    FleetMarkers(Arc<Vec<FleetMarker>>),
 }
 
 impl std::fmt::Debug for ExportContent {
@@ -110,6 +119,8 @@ impl PartialEq for ExportContent {
                 E::ActivitiesGeoJson { rows: b, track: u },
             ) => a == b && Arc::ptr_eq(t, u),
             (E::DailyHistory(a), E::DailyHistory(b)) => a == b,
+            (E::FleetTable(a), E::FleetTable(b)) => a == b,
+            (E::FleetMarkers(a), E::FleetMarkers(b)) => a == b,
             _ => false,
         }
     }
@@ -136,6 +147,8 @@ impl ExportContent {
             ExportContent::ActivitiesCsv(_) => ExportKey::ActivitiesCsv,
             ExportContent::ActivitiesGeoJson { .. } => ExportKey::ActivitiesGeoJson,
             ExportContent::DailyHistory(_) => ExportKey::DailyHistory,
+            ExportContent::FleetTable(_) => ExportKey::FleetTable,
+            ExportContent::FleetMarkers(_) => ExportKey::FleetMarkers,
         }
     }
 
@@ -159,7 +172,17 @@ impl ExportContent {
             ExportContent::ActivitiesCsv(_) => "activities (CSV)".into(),
             ExportContent::ActivitiesGeoJson { .. } => "activities (GeoJSON)".into(),
             ExportContent::DailyHistory(_) => "daily history (CSV)".into(),
+            ExportContent::FleetTable(_) => "fleet table (CSV)".into(),
+            ExportContent::FleetMarkers(_) => "fleet markers (GeoJSON)".into(),
         }
+    }
+
+    /// About the whole fleet, not one machine.
+    pub fn is_fleet(&self) -> bool {
+        matches!(
+            self,
+            ExportContent::FleetTable(_) | ExportContent::FleetMarkers(_)
+        )
     }
 
     /// A short name for the file: `positions`, `fuelRemaining-percent`.
@@ -186,6 +209,8 @@ impl ExportContent {
                 "activities".into()
             }
             ExportContent::DailyHistory(_) => "daily-history".into(),
+            ExportContent::FleetTable(_) => "table".into(),
+            ExportContent::FleetMarkers(_) => "markers".into(),
         }
     }
 
@@ -199,7 +224,8 @@ impl ExportContent {
                 format: GeoFormat::GeoJson,
                 ..
             }
-            | ExportContent::ActivitiesGeoJson { .. } => "geojson",
+            | ExportContent::ActivitiesGeoJson { .. }
+            | ExportContent::FleetMarkers(_) => "geojson",
             _ => "csv",
         }
     }
@@ -229,6 +255,8 @@ impl ExportContent {
                 Ok(series.series.len())
             }
             ExportContent::Faults(rows) => write_faults(rows, out),
+            ExportContent::FleetTable(table) => fleet::write_fleet_csv(table, out),
+            ExportContent::FleetMarkers(markers) => fleet::write_fleet_geojson(markers, out),
             ExportContent::ActivitiesCsv(rows) => write_activities(rows, out),
             ExportContent::ActivitiesGeoJson { rows, track } => {
                 write_activities_geojson(rows, track, out)

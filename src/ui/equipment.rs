@@ -4,12 +4,12 @@
 
 use super::theme;
 use crate::app::MachineAction;
-use crate::app::{Action, AppState};
+use crate::app::overview::Filters;
+use crate::app::{Action, AppState, OverviewAction};
 use crate::worker::FleetSource;
 
 #[derive(Debug, Default)]
 pub struct PickerView {
-    pub search: String,
     pub manual_id: String,
     manual_error: Option<String>,
     /// Indices into the fleet matching `search`, recomputed only when the
@@ -20,7 +20,8 @@ pub struct PickerView {
 
 impl PickerView {
     fn refresh_filter(&mut self, state: &AppState) {
-        let key = (self.search.clone(), state.fleet.equipments.len());
+        let search = &state.overview.settings.filters.text;
+        let key = (search.clone(), state.fleet.equipments.len());
         if self.filtered_for.as_ref() == Some(&key) {
             return;
         }
@@ -29,7 +30,7 @@ impl PickerView {
             .equipments
             .iter()
             .enumerate()
-            .filter(|(_, e)| e.matches(&self.search))
+            .filter(|(_, e)| e.matches(search))
             .map(|(i, _)| i)
             .collect();
         self.filtered_for = Some(key);
@@ -91,14 +92,27 @@ pub fn equipment_ui(
         }
     }
 
+    // One search for the list and the Fleet page's table and map.
     ui.horizontal(|ui| {
         let label = ui.label("Search");
-        ui.add(
-            egui::TextEdit::singleline(&mut view.search)
-                .hint_text("name, make, model, serial")
-                .desired_width(f32::INFINITY),
-        )
-        .labelled_by(label.id);
+        let filters = &state.overview.settings.filters;
+        let mut text = filters.text.clone();
+        let edit = ui
+            .add(
+                egui::TextEdit::singleline(&mut text)
+                    .hint_text("name, make, model, serial")
+                    .desired_width(f32::INFINITY),
+            )
+            .labelled_by(label.id);
+        if edit.changed() {
+            actions.push(
+                OverviewAction::SetFilters(Filters {
+                    text,
+                    ..filters.clone()
+                })
+                .into(),
+            );
+        }
     });
     ui.horizontal(|ui| {
         let label = ui.label("Equipment id");

@@ -8,6 +8,7 @@ mod equipment;
 mod faults;
 mod history;
 pub mod map;
+mod overview;
 pub mod plots;
 mod replay;
 mod status;
@@ -27,6 +28,7 @@ pub struct ViewState {
     pub catalog: catalog::CatalogView,
     pub map: map::MapView,
     pub plots: plots::PlotsView,
+    pub overview: overview::OverviewView,
 }
 
 /// The whole window; `now` is the wall clock, for ages and "today".
@@ -52,23 +54,33 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
     status::toasts_ui(ui.ctx(), state, &mut actions);
     egui::CentralPanel::default().show(ui, |ui| {
         ui.horizontal(|ui| {
-            let catalog = state.tab == Tab::Catalog;
-            if ui.selectable_label(!catalog, "Machine history").clicked() && catalog {
-                actions.push(Action::SetTab(Tab::Faults));
-            }
-            if ui.selectable_label(catalog, "Integrations").clicked() && !catalog {
-                actions.push(Action::SetTab(Tab::Catalog));
+            for (page, label) in [
+                (Tab::Fleet, "Fleet"),
+                (state.machine_tab, "Machine history"),
+                (Tab::Catalog, "Integrations"),
+            ] {
+                let on = state.tab == page;
+                if ui.selectable_label(on, label).clicked() && !on {
+                    actions.push(Action::SetTab(page));
+                }
             }
         });
         ui.separator();
-        if state.tab == Tab::Catalog {
-            catalog::catalog_ui(ui, state, &mut view.catalog, &mut actions);
-            return;
+        match state.tab {
+            Tab::Catalog => {
+                catalog::catalog_ui(ui, state, &mut view.catalog, &mut actions);
+                return;
+            }
+            Tab::Fleet => {
+                overview::overview_ui(ui, state, &mut view.overview, &mut actions);
+                return;
+            }
+            _ => {}
         }
         let Some(id) = state.machine.selected else {
             ui.add_space(40.0);
             ui.vertical_centered(|ui| {
-                ui.heading("Pick a machine on the left to see its history.");
+                ui.heading("Pick a machine on the left, or on the Fleet page, to see its history.");
             });
             return;
         };
@@ -112,7 +124,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
                     Tab::Faults => faults::faults_ui(ui, state, &mut view.faults, &mut actions),
                     Tab::Activities => activities::activities_ui(ui, state, &mut actions),
                     Tab::History => history::history_ui(ui, state, &mut actions),
-                    Tab::Catalog => {}
+                    Tab::Catalog | Tab::Fleet => {}
                 }
             });
         replay::replay_ui(ui, state, &mut actions);

@@ -115,6 +115,18 @@ pub fn level_color(label: &str) -> Color32 {
     }
 }
 
+/// The colour of a machine's state on the fleet map and in the table.
+pub fn machine_state_color(state: crate::analysis::MachineState) -> Color32 {
+    use crate::analysis::MachineState as S;
+    match state {
+        S::Running => Color32::from_rgb(0x3C, 0xC8, 0x6E),
+        S::ReportedToday => Color32::from_rgb(0x4C, 0x9A, 0xFF),
+        S::Recent => Color32::from_rgb(0x8A, 0xA4, 0xC8),
+        S::Silent => WARNING,
+        S::Unknown => UNKNOWN,
+    }
+}
+
 /// A date-time for people: UTC, or the machine's local time.
 pub fn format_time(secs: i64, local: bool) -> String {
     format_in_zone(secs, local, "%Y-%m-%d %H:%M:%S")

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use super::fetch::{Fetched, Progress};
 use super::messages::{ExportOutcome, OfflineSince, RequestId, Target};
 use super::tokens::TokenPlace;
-use crate::api::equipment::UserInfo;
+use crate::analysis::MachineFigures;
+use crate::api::equipment::{EquipmentSnapshot, UserInfo};
 use crate::api::model::{
     ActivityRow, DataSource, EquipmentHistory, EquipmentSummary, FaultRow, Integration,
 };
@@ -126,6 +127,28 @@ pub enum Event {
         equipments: Vec<EquipmentSummary>,
         fetched_at: i64,
     },
+    /// One more page of the fleet's snapshots: `done` of `total` so far.
+    SnapshotPage {
+        request: RequestId,
+        snapshots: Vec<EquipmentSnapshot>,
+        done: i64,
+        total: i64,
+        finished: bool,
+    },
+    /// The service could not be reached: the snapshots as last read.
+    SnapshotsCached {
+        request: RequestId,
+        snapshots: Vec<EquipmentSnapshot>,
+        fetched_at: i64,
+    },
+    /// One machine's figures over a window, for the fleet overview.
+    Figures {
+        request: RequestId,
+        equipment: i64,
+        window: TimeWindow,
+        figures: MachineFigures,
+        offline: OfflineSince,
+    },
     /// The probe reached the service.
     Reachable { request: RequestId },
     /// An export ended; `what` it was (`faults (CSV)`).
@@ -168,6 +191,9 @@ impl Event {
             | Event::History { request, .. }
             | Event::FleetPage { request, .. }
             | Event::FleetCached { request, .. }
+            | Event::SnapshotPage { request, .. }
+            | Event::SnapshotsCached { request, .. }
+            | Event::Figures { request, .. }
             | Event::Reachable { request }
             | Event::Exported { request, .. }
             | Event::Catalog { request, .. }

@@ -127,6 +127,10 @@ impl TaskCtx {
                 });
             }
             Command::DiscoverFleet { window } => self.discover_fleet(window).await?,
+            Command::FetchSnapshots => self.fetch_snapshots().await?,
+            Command::FetchFigures { equipment, window } => {
+                self.fetch_figures(equipment, window).await?;
+            }
             Command::Export(job) => {
                 let what = job.content.describe();
                 let key = job.content.key();

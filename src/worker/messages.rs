@@ -58,6 +58,10 @@ pub enum Target {
     Catalog,
     /// Whether the service can be reached again (after going offline).
     Probe,
+    /// The whole fleet's snapshots.
+    Snapshots,
+    /// One machine's window figures for the fleet overview.
+    Figures(i64),
     /// Writing one kind of export.
     Export(ExportKey),
     /// Creating an integration (the form's one write).
@@ -132,6 +136,14 @@ pub enum Command {
     DiscoverFleet {
         window: TimeWindow,
     },
+    /// Every page of the fleet's snapshots (D2), each sent as it comes.
+    FetchSnapshots,
+    /// One machine's figures over a window (its `/history` and `/faults`
+    /// through the cache), for the fleet overview.
+    FetchFigures {
+        equipment: i64,
+        window: TimeWindow,
+    },
     /// Data sources and integrations.
     LoadCatalog,
     /// One cheap authenticated request: is the service back?
@@ -170,6 +182,8 @@ impl Command {
             Command::FetchTrack { .. } => Target::Track,
             Command::FetchHistory { .. } => Target::History,
             Command::DiscoverFleet { .. } => Target::Fleet,
+            Command::FetchSnapshots => Target::Snapshots,
+            Command::FetchFigures { equipment, .. } => Target::Figures(*equipment),
             Command::LoadCatalog => Target::Catalog,
             Command::Probe => Target::Probe,
             Command::Export(job) => Target::Export(job.content.key()),
@@ -198,6 +212,8 @@ impl Target {
                 | Target::History
                 | Target::Catalog
                 | Target::Probe
+                | Target::Snapshots
+                | Target::Figures(_)
         )
     }
 }

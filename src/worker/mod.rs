@@ -16,6 +16,7 @@ pub mod fetch;
 mod fleet;
 mod history;
 mod messages;
+mod overview;
 mod run;
 mod shared;
 mod task;
