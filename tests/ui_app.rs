@@ -276,12 +276,50 @@ fn odd_state() -> AppState {
         data_source_code: "NOT_A_SOURCE".into(),
         status: "pending-approval".into(),
     }]);
+    // A fleet with blanks, a position off the globe, a fuel level below 0,
+    // a placeholder date, and figures that failed.
+    s.fleet.on_page(
+        vec![
+            EquipmentSummary {
+                id: 42,
+                name: "".into(),
+                ..Default::default()
+            },
+            EquipmentSummary {
+                id: 43,
+                name: "=odd".into(),
+                category: Some("".into()),
+                ..Default::default()
+            },
+        ],
+        (2, 2),
+        true,
+        fleetview::worker::FleetSource::List,
+    );
+    let odd: fleetview::api::equipment::EquipmentSnapshot = serde_json::from_value(serde_json::json!({
+        "id": 43,
+        "lastPosition": {"date": "0001-01-01T00:00:00Z", "latitude": 999.0, "longitude": -500.0},
+        "fuelRemaining": {"date": "2025-06-18T00:00:00Z", "percent": -5.0},
+        "cumulativeOperatingHours": {"date": "2999-01-01T00:00:00Z", "hour": "lots"}
+    }))
+    .expect("an odd snapshot");
+    s.overview.on_snapshot_page(vec![odd], (1, 1), true);
+    let window = s.selected_window();
+    let _ = s.overview.set_window(window);
+    s.overview.figures_failed(42, "the service said no".into());
+    s.overview.refresh_rows(&s.fleet.equipments, t);
     s
 }
 
 #[test]
 fn odd_data_renders_without_a_panic() {
-    for tab in [Tab::Faults, Tab::Activities, Tab::History, Tab::Catalog] {
+    for tab in [
+        Tab::Fleet,
+        Tab::Faults,
+        Tab::Activities,
+        Tab::History,
+        Tab::Catalog,
+    ] {
         let mut state = odd_state();
         state.tab = tab;
         let mut h = Harness::builder()
@@ -294,6 +332,12 @@ fn odd_data_renders_without_a_panic() {
             );
         h.run_steps(3);
         match tab {
+            Tab::Fleet => {
+                h.get_by_label_contains("2 of 2 machines shown");
+                h.get_by_label("=odd");
+                h.get_by_label("-5 %");
+                h.get_by_label("failed");
+            }
             Tab::Faults => {
                 h.get_by_label("catastrophic");
                 assert_eq!(

@@ -128,3 +128,25 @@ pub fn export_via_ui(
         rows.parse().expect("a row count"),
     )
 }
+
+/// Asks a sandbox (logging in first), over HTTP, for one path with its
+/// query: the whole JSON body. Blocks, as `service_body` does.
+pub fn service_get(base: &str, path_and_query: &str) -> serde_json::Value {
+    let query = async {
+        let http = reqwest::Client::new();
+        let token = super::login(&http, base).await;
+        http.get(format!("{base}/{path_and_query}"))
+            .header("x-access-token", token)
+            .send()
+            .await
+            .expect("sent")
+            .json()
+            .await
+            .expect("json")
+    };
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(query)
+}

@@ -262,11 +262,30 @@ pub fn weekday(day: i64) -> i64 {
     (day + 3).rem_euclid(7)
 }
 
+/// A machine laid up (in the workshop, between jobs) neither works nor
+/// reports: its unit is off. One machine in eight is, 5 days in every 21,
+/// the turns staggered by 3 days, so on any day of a 60-machine fleet some
+/// machine has been silent for more than a day.
+const LAYUP_PERIOD_DAYS: i64 = 21;
+const LAYUP_DAYS: i64 = 5;
+const LAYUP_ONE_IN: i64 = 8;
+
 impl Machine {
-    /// Whether the machine works on `day` at all. Tuesdays always do, so a
-    /// search back for the last working day ends within a week.
+    /// Whether the machine is laid up on `day`: no work, no row of any kind.
+    pub fn is_laid_up(&self, day: i64) -> bool {
+        let index = self.id - super::FIRST_ID;
+        if day < self.commissioned_day || index.rem_euclid(LAYUP_ONE_IN) != 3 {
+            return false;
+        }
+        let turn = index / LAYUP_ONE_IN;
+        (day + 3 * turn).rem_euclid(LAYUP_PERIOD_DAYS) < LAYUP_DAYS
+    }
+
+    /// Whether the machine works on `day` at all. Tuesdays always do unless
+    /// laid up, so a search back for the last working day ends within a
+    /// week and a lay-up.
     pub fn is_working_day(&self, day: i64) -> bool {
-        if day < self.commissioned_day {
+        if day < self.commissioned_day || self.is_laid_up(day) {
             return false;
         }
         let u = unit(hash3(self.seed, day as u64, 0xDA7));
@@ -282,9 +301,10 @@ impl Machine {
         self.class().moves_per_day().1 > 0
     }
 
-    /// The last working day before `day`, within a week, if any.
+    /// The last working day before `day`, within a week and a lay-up, if
+    /// any.
     fn previous_working_day(&self, day: i64) -> Option<i64> {
-        (1..=7)
+        (1..=7 + LAYUP_DAYS)
             .map(|back| day - back)
             .take_while(|d| *d >= self.commissioned_day)
             .find(|d| self.is_working_day(*d))
@@ -575,6 +595,29 @@ pub fn totals_until(m: &Machine, plan: &DayPlan, t: i64) -> Totals {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn on_any_day_of_a_year_some_machine_of_the_fleet_has_been_laid_up_since_yesterday() {
+        let fleet: Vec<Machine> = (0..60)
+            .filter_map(|i| Machine::by_id(super::super::FIRST_ID + i, 60))
+            .collect();
+        let first = crate::api::time::days_from_civil(2025, 1, 1);
+        for day in first..first + 365 {
+            let silent = fleet
+                .iter()
+                .filter(|m| m.is_laid_up(day - 1) && m.is_laid_up(day))
+                .count();
+            assert!(silent >= 1, "day {day}: {silent}");
+            assert!(silent <= 12, "day {day}: {silent}, most of the fleet works");
+        }
+        for m in &fleet {
+            for day in first..first + 365 {
+                if weekday(day) == 1 && !m.is_laid_up(day) {
+                    assert!(m.is_working_day(day));
+                }
+            }
+        }
+    }
     use crate::api::time::days_from_civil;
     use crate::geo::haversine_m;
 

@@ -205,11 +205,15 @@ fn cell_ui(
         }
         Column::State => {
             let color = theme::machine_state_color(r.state);
-            let mut label = egui::RichText::new(format!("● {}", r.state.label())).color(color);
+            let mut label = egui::RichText::new(r.state.label()).color(color);
             if r.state == MachineState::Silent {
                 label = label.strong();
             }
-            ui.label(label);
+            ui.horizontal(|ui| {
+                let (dot, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+                ui.painter().circle_filled(dot.center(), 4.0, color);
+                ui.label(label);
+            });
         }
         Column::LastReport => match r.last_report {
             Some(t) => {

@@ -35,6 +35,9 @@ impl Simulator {
         let last = w.until.min(now).div_euclid(SECS_PER_DAY);
         // Positions need only the plans, not the running sums.
         for day in first..=last {
+            if m.is_laid_up(day) {
+                continue;
+            }
             let ctx = plan_only(m, day, now);
             let mut track = ctx.plan.track();
             for t in position_instants(&ctx) {

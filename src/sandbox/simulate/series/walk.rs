@@ -26,7 +26,10 @@ impl Simulator {
         }
         let mut ctx = self.day_context(m, first, now, sums);
         loop {
-            f(&ctx)?;
+            // A machine laid up reports nothing (its sums carry on).
+            if !m.is_laid_up(ctx.plan.day) {
+                f(&ctx)?;
+            }
             let day = ctx.plan.day + 1;
             if day > last {
                 return Flow::Continue(());

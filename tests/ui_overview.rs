@@ -1,0 +1,237 @@
+//! The fleet overview, the page the app opens on (issue [T2 5/9]): the real
+//! app on the embedded sandbox, driven through the accessibility tree; each
+//! expectation is read from the sandbox's own endpoints.
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::ui::{service_get, wait_until};
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use fleetview::analysis::MachineState;
+use fleetview::api::equipment::EquipmentSnapshot;
+use fleetview::api::time::SECS_PER_DAY;
+use fleetview::app::Tab;
+use fleetview::shell::{AppOptions, FleetApp};
+use serde_json::Value;
+
+fn harness() -> Harness<'static, FleetApp> {
+    let options = AppOptions {
+        clock: Some(common::now()),
+        ..AppOptions::default()
+    };
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .with_step_dt(1.0 / 60.0)
+        .build_eframe(move |cc| FleetApp::new(cc, options))
+}
+
+/// The embedded sandbox's address.
+fn base(h: &Harness<'static, FleetApp>) -> String {
+    h.state()
+        .state()
+        .conn
+        .embedded
+        .as_ref()
+        .expect("the embedded sandbox runs")
+        .base_url
+        .clone()
+}
+
+/// Steps until the fleet and its snapshots are read.
+fn loaded(h: &mut Harness<'static, FleetApp>) {
+    wait_until(h, "the fleet and its snapshots", |app| {
+        let s = app.state();
+        !s.fleet().loading
+            && !s.fleet().equipments.is_empty()
+            && !s.overview.status.loading
+            && !s.overview.snapshots.is_empty()
+    });
+}
+
+/// Every row of a list endpoint, page by page.
+fn every_row(base: &str, path: &str) -> Vec<Value> {
+    let mut rows = Vec::new();
+    loop {
+        let page = service_get(base, &format!("{path}?limit=50&offset={}", rows.len()));
+        let data = &page["data"];
+        let got = data["rows"].as_array().cloned().unwrap_or_default();
+        let total = data["total"].as_u64().unwrap_or(0) as usize;
+        let empty = got.is_empty();
+        rows.extend(got);
+        if empty || rows.len() >= total {
+            return rows;
+        }
+    }
+}
+
+/// When each machine last reported, by the sandbox's snapshots: the
+/// latest date of any member.
+fn last_reports(base: &str) -> HashMap<i64, i64> {
+    every_row(base, "v2/fleet/equipments/snapshot")
+        .into_iter()
+        .filter_map(|v| serde_json::from_value::<EquipmentSnapshot>(v).ok())
+        .filter_map(|s| Some((s.id, fleetview::analysis::last_report(&s)?)))
+        .collect()
+}
+
+/// The table's node for a machine's name: the one right of the list.
+fn table_cell<'a>(h: &'a Harness<'static, FleetApp>, name: &'a str) -> egui_kittest::Node<'a> {
+    h.get_all_by_label(name)
+        .max_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
+        .unwrap_or_else(|| panic!("{name} is shown"))
+}
+
+#[test]
+fn the_app_starts_on_the_overview_with_a_row_per_machine_of_the_list() {
+    let mut h = harness();
+    h.run_steps(2);
+    assert_eq!(h.state().state().tab, Tab::Fleet, "the first page");
+    loaded(&mut h);
+    let list = service_get(&base(&h), "v2/fleet/equipments?limit=1&offset=0");
+    let total = list["data"]["total"].as_u64().expect("a total") as usize;
+    assert!(total > 0);
+    assert_eq!(h.state().state().overview.rows().len(), total);
+    h.get_by_label(&format!("{total} of {total} machines shown"));
+    h.get_by_role_and_label(Role::Button, "Fleet");
+}
+
+#[test]
+fn sorting_by_last_report_puts_the_most_recent_first() {
+    let mut h = harness();
+    loaded(&mut h);
+    let reports = last_reports(&base(&h));
+    let newest = reports.values().copied().max().expect("reports");
+    h.get_by_role_and_label(Role::Button, "Last report").click();
+    h.run_steps(3);
+    let rows = h.state().state().overview.rows().to_vec();
+    assert_eq!(rows[0].last_report, Some(newest));
+    assert!(reports.get(&rows[0].id) == Some(&newest));
+    // Newest first all the way down, as the table shows them.
+    let times: Vec<i64> = rows.iter().filter_map(|r| r.last_report).collect();
+    assert!(times.windows(2).all(|w| w[0] >= w[1]), "{times:?}");
+    let fleet = &h.state().state().fleet().equipments;
+    let (first, second) = (&fleet[rows[0].index].name, &fleet[rows[1].index].name);
+    assert!(
+        table_cell(&h, first).rect().top() < table_cell(&h, second).rect().top(),
+        "{first} is above {second} in the table"
+    );
+}
+
+#[test]
+fn a_category_filter_leaves_exactly_that_categorys_machines() {
+    let mut h = harness();
+    loaded(&mut h);
+    let list = every_row(&base(&h), "v2/fleet/equipments");
+    let category = "Excavator";
+    let mut expected: Vec<i64> = list
+        .iter()
+        .filter(|e| e["category"].as_str() == Some(category))
+        .filter_map(|e| e["id"].as_i64())
+        .collect();
+    expected.sort_unstable();
+    assert!(!expected.is_empty() && expected.len() < list.len());
+    h.get_by_role_and_label(Role::ComboBox, "Category").click();
+    h.run_steps(3);
+    h.get_by_role_and_label(Role::Button, category).click();
+    h.run_steps(3);
+    let mut shown: Vec<i64> = h
+        .state()
+        .state()
+        .overview
+        .rows()
+        .iter()
+        .map(|r| r.id)
+        .collect();
+    shown.sort_unstable();
+    assert_eq!(shown, expected);
+    h.get_by_label(&format!(
+        "{} of {} machines shown",
+        expected.len(),
+        list.len()
+    ));
+}
+
+#[test]
+fn clicking_a_table_row_opens_that_machines_history() {
+    let mut h = harness();
+    loaded(&mut h);
+    let state = h.state().state();
+    let row = state.overview.rows()[2];
+    let name = state.fleet().equipments[row.index].name.clone();
+    table_cell(&h, &name).click();
+    h.run_steps(3);
+    let state = h.state().state();
+    assert_eq!(state.selected(), Some(row.id));
+    assert!(state.tab.is_machine_tab(), "on {:?}", state.tab);
+    // The machine's page: its name above its tables.
+    h.get_by_label("Daily history");
+    assert!(h.query_all_by_label(&name).count() >= 1, "its heading");
+    // Back to the overview: the machine's loaded data stays.
+    wait_until(&mut h, "the machine's faults", |app| {
+        app.state().faults().value().is_some()
+    });
+    h.get_by_role_and_label(Role::Button, "Fleet").click();
+    h.run_steps(3);
+    assert_eq!(h.state().state().tab, Tab::Fleet);
+    assert!(h.state().state().faults().value().is_some(), "kept");
+}
+
+#[test]
+fn the_arrow_keys_move_through_the_table_and_enter_opens() {
+    let mut h = harness();
+    loaded(&mut h);
+    h.key_press(egui::Key::ArrowDown);
+    h.run_steps(2);
+    h.key_press(egui::Key::ArrowDown);
+    h.run_steps(2);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(3);
+    let state = h.state().state();
+    let second = state.overview.rows()[1].id;
+    assert_eq!(state.selected(), Some(second));
+    assert!(state.tab.is_machine_tab());
+}
+
+#[test]
+fn a_machine_silent_for_more_than_a_day_is_marked_so() {
+    let mut h = harness();
+    loaded(&mut h);
+    let now = common::now();
+    let reports = last_reports(&base(&h));
+    let silent: Vec<i64> = reports
+        .iter()
+        .filter(|(_, t)| now - **t > SECS_PER_DAY)
+        .map(|(id, _)| *id)
+        .collect();
+    assert!(
+        !silent.is_empty(),
+        "the sandbox has a machine silent for a day at {now}: ages {:?}",
+        {
+            let mut ages: Vec<i64> = reports.values().map(|t| (now - t) / 3600).collect();
+            ages.sort_unstable();
+            ages
+        }
+    );
+    let state = h.state().state();
+    for r in state.overview.rows() {
+        assert_eq!(
+            r.state == MachineState::Silent,
+            silent.contains(&r.id),
+            "machine {} ({:?})",
+            r.id,
+            r.state
+        );
+    }
+    // Shown in its row: filter on the state to bring them to the top.
+    h.get_by_role_and_label(Role::ComboBox, "State").click();
+    h.run_steps(3);
+    h.get_by_role_and_label(Role::Button, "Silent > 24 h")
+        .click();
+    h.run_steps(3);
+    assert_eq!(h.state().state().overview.rows().len(), silent.len());
+    assert!(h.query_all_by_label("Silent > 24 h").count() >= silent.len().min(5));
+}
