@@ -86,7 +86,7 @@ fn create_rename_deactivate_activate_delete_and_no_secret_anywhere() {
         !app.state().fleet().loading && !app.state().fleet().equipments.is_empty()
     });
     // Some history goes through the cache too, so the audit covers it.
-    h.get_by_label("EX-001 Volvo EC220E (Rotterdam)").click();
+    common::ui::pick(&h, "EX-001 Volvo EC220E (Rotterdam)");
     wait_until(&mut h, "the faults", |app| {
         matches!(app.state().faults(), Loadable::Ready(_))
     });

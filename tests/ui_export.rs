@@ -102,7 +102,7 @@ fn every_export_holds_what_the_panel_shows() {
         .find(|id| total(*id, "faults") > 1 && total(*id, "activities") > 0)
         .expect("a machine with faults and activities in 7 days");
     let name = equipment_name(h.state(), id);
-    h.get_by_label(&name).click();
+    common::ui::pick(&h, &name);
     wait_until(&mut h, "every panel", |app| {
         let s = app.state();
         matches!(*s.faults(), Loadable::Ready(_))

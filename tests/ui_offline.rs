@@ -61,7 +61,7 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
     });
     let id = FIRST_ID + 1;
     let name = equipment_name(h.state(), id);
-    h.get_by_label(&name).click();
+    common::ui::pick(&h, &name);
     h.step();
     h.get_by_label("Last 30 days").click();
     wait_until(&mut h, "the machine's data", all_loaded);
@@ -104,6 +104,10 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
         "the fleet as last discovered"
     );
     assert!(s.title().ends_with("(offline)"), "{}", s.title());
+    // The app opens on the overview; the machine's page is a click away.
+    assert_eq!(s.tab, fleetview::app::Tab::Fleet);
+    h.get_by_label("Machine history").click();
+    h.run_steps(3);
     let faults = online.0.unwrap_or_default();
     h.get_by_label_contains(&format!(
         "{} shown of {faults} in the window",

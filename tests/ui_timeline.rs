@@ -28,7 +28,7 @@ fn open_machine(h: &mut Harness<'static, FleetApp>, name: &str, preset: &str) {
     wait_until(h, "the fleet", |app| {
         !app.state().fleet().loading && !app.state().fleet().equipments.is_empty()
     });
-    h.get_by_label(name).click();
+    common::ui::pick(h, name);
     h.step();
     h.get_by_label(preset).click();
     h.step();

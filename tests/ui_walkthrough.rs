@@ -213,8 +213,14 @@ fn the_embedded_sandbox_is_cached_under_one_name_across_restarts() {
         };
         let mut h = harness(options);
         wait_until(&mut h, "the fleet", fleet_of(60));
+        // The overview's figures are read while it shows: all of them,
+        // so both runs store the same windows.
+        wait_until(&mut h, "the overview's figures", |app| {
+            let s = app.state();
+            s.overview.figures_loading(s.fleet().equipments.len()) == 0
+        });
         let url = h.state().state().connection().base_url.clone();
-        h.get_by_label("EX-001 Volvo EC220E (Rotterdam)").click();
+        common::ui::pick(&h, "EX-001 Volvo EC220E (Rotterdam)");
         h.step();
         h.get_by_label("Last 7 days").click();
         // Everything of the week answered (not the day before, kept on
@@ -402,7 +408,7 @@ fn pan(h: &mut Harness<'static, FleetApp>, frame: egui::Rect, dx: f32) {
 fn plots_show_the_whole_window_after_a_pan_and_a_new_choice() {
     let mut h = harness(embedded());
     wait_until(&mut h, "the fleet", fleet_of(60));
-    h.get_by_label("EX-001 Volvo EC220E (Rotterdam)").click();
+    common::ui::pick(&h, "EX-001 Volvo EC220E (Rotterdam)");
     h.step();
     h.get_by_label("Last 7 days").click();
     wait_until(&mut h, "the fuel plot", |app| {

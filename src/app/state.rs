@@ -785,6 +785,14 @@ mod tests {
         a.on_action(MachineAction::SetPreset(Preset::Last30Days).into());
         a.on_action(Action::SetTab(Tab::History));
         a.on_action(Action::SetLocalTime(true));
+        let filters = crate::app::overview::Filters {
+            text: "volvo".into(),
+            category: Some("Excavator".into()),
+            state: Some(crate::analysis::MachineState::Silent),
+            ..Default::default()
+        };
+        a.on_action(OverviewAction::SetFilters(filters.clone()).into());
+        a.on_action(OverviewAction::SortBy(crate::app::overview::Column::LastReport).into());
         a.on_action(
             ConnectionAction::SaveProfile {
                 index: None,
@@ -816,8 +824,17 @@ mod tests {
         let mut b = AppState::new(connection(true, "http://127.0.0.1:2"), Some(1_750_000_000));
         b.restore(settings.clone());
         assert_eq!(
-            (b.selected(), b.machine.preset, b.tab, b.local_time),
+            (b.selected(), b.machine.preset, b.machine_tab, b.local_time),
             (Some(1003), Preset::Last30Days, Tab::History, true)
+        );
+        assert_eq!(b.tab, Tab::Fleet, "the overview is the first page");
+        assert_eq!(b.overview.settings.filters, filters);
+        assert_eq!(
+            b.overview.settings.sort,
+            crate::app::overview::Sort {
+                column: crate::app::overview::Column::LastReport,
+                descending: true
+            }
         );
         assert_eq!(b.machine.recent, vec![1003]);
         assert_eq!(b.profiles().len(), 1);

@@ -174,7 +174,9 @@ mod tests {
         #[test]
         fn no_cell_is_a_formula_unless_a_number(texts in proptest::collection::vec(".{0,12}", 1..6), x in -1e6f64..1e6) {
             let table = FleetTable {
-                headers: texts.clone(),
+                // The app's own headers: a reader strips a byte-order
+                // mark that would start the file.
+                headers: (0..=texts.len()).map(|i| format!("c{i}")).collect(),
                 rows: vec![texts.iter().map(|t| FleetCell::Text(t.clone())).chain([FleetCell::Number(x)]).collect()],
             };
             let mut out = Vec::new();

@@ -150,3 +150,12 @@ pub fn service_get(base: &str, path_and_query: &str) -> serde_json::Value {
         .expect("runtime")
         .block_on(query)
 }
+
+/// Clicks a machine in the equipment list: the leftmost of the nodes with
+/// its name (the Fleet page's table lists it too).
+pub fn pick(h: &Harness<'static, FleetApp>, name: &str) {
+    h.get_all_by_label(name)
+        .min_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
+        .unwrap_or_else(|| panic!("{name} is listed"))
+        .click();
+}

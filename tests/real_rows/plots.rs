@@ -66,7 +66,7 @@ fn the_real_shapes_are_plotted_with_their_own_channels() {
         let fleet = app.state().fleet();
         !fleet.loading && fleet.equipments.iter().any(|e| e.id == ID)
     });
-    h.get_by_label("EX-7").click();
+    crate::common::ui::pick(&h, "EX-7");
     h.step();
     h.get_by_label("Today").click();
     h.run_steps(2);

@@ -27,7 +27,7 @@ fn panes_keep_their_size_and_notices_push_nothing() {
     let mut h = harness(embedded());
     wait_until(&mut h, "the fleet", fleet_of(60));
     let name = common::ui::equipment_name(h.state(), 1003);
-    h.get_by_label(&name).click();
+    common::ui::pick(&h, &name);
     wait_until(&mut h, "the tables", tables_loaded);
     let tabs = top_of(&h, "Daily history");
     for tab in ["Activities", "Daily history", "Faults"] {
@@ -88,7 +88,7 @@ fn the_daily_history_keeps_its_days_in_a_small_window() {
     let mut h = small_harness(embedded());
     wait_until(&mut h, "the fleet", fleet_of(60));
     let name = common::ui::equipment_name(h.state(), 1003);
-    h.get_by_label(&name).click();
+    common::ui::pick(&h, &name);
     h.step();
     h.get_by_label("Last 7 days").click();
     h.step();
@@ -179,7 +179,7 @@ fn an_offline_start_says_so_and_keeps_names_and_integrations() {
     let mut h = harness(options());
     wait_until(&mut h, "the fleet", fleet_of(60));
     let name = common::ui::equipment_name(h.state(), 1002);
-    h.get_by_label(&name).click();
+    common::ui::pick(&h, &name);
     wait_until(&mut h, "the tables", tables_loaded);
     h.get_by_label("Integrations").click();
     wait_until(&mut h, "the integrations", |app| {
@@ -206,6 +206,9 @@ fn an_offline_start_says_so_and_keeps_names_and_integrations() {
         .next()
         .expect("a short name")
         .to_owned();
+    // The app opens on the overview; the integrations are a click away.
+    h.step();
+    h.get_by_label("Integrations").click();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
         h.step();
@@ -316,7 +319,7 @@ fn labels_read_well_sorted_dated_and_zoned() {
         })
         .expect("a machine with faults");
     let name = common::ui::equipment_name(h.state(), id);
-    h.get_by_label(&name).click();
+    common::ui::pick(&h, &name);
     h.step();
     h.get_by_label("Last 7 days").click();
     wait_until(&mut h, "a week's tables", |app| {
@@ -372,7 +375,7 @@ fn the_activities_last_column_fits_or_scrolls_into_view() {
         };
         wait_until(&mut h, "the fleet", fleet_of(60));
         let name = common::ui::equipment_name(h.state(), 1003);
-        h.get_by_label(&name).click();
+        common::ui::pick(&h, &name);
         h.step();
         h.get_by_label("Last 7 days").click();
         wait_until(&mut h, "the tables", tables_loaded);
@@ -481,7 +484,7 @@ fn the_status_bar_never_draws_over_the_address() {
     let mut h = small_harness(options);
     wait_until(&mut h, "the fleet", fleet_of(60));
     let name = common::ui::equipment_name(h.state(), 1003);
-    h.get_by_label(&name).click();
+    common::ui::pick(&h, &name);
     h.run_steps(3);
     let busy: Vec<egui::Rect> = h
         .query_all(egui_kittest::kittest::By::new().label_contains("Fetching "))
@@ -511,7 +514,7 @@ fn a_recently_viewed_chip_stays_under_the_pointer() {
     wait_until(&mut h, "the fleet", fleet_of(60));
     for id in [1003, 1004, 1005] {
         let name = common::ui::equipment_name(h.state(), id);
-        h.get_by_label(&name).click();
+        common::ui::pick(&h, &name);
         h.run_steps(2);
     }
     // A chip is the button named by the first word of its machine's name.

@@ -48,7 +48,7 @@ fn open(h: &mut Harness<'static, FleetApp>, prefix: &str, window: &str) {
         .find(|e| e.name.starts_with(prefix))
         .map(|e| e.name.clone())
         .unwrap_or_else(|| panic!("a machine named {prefix}…"));
-    h.get_by_label(&name).click();
+    common::ui::pick(h, &name);
     h.step();
     h.get_by_label(window).click();
     wait_until(h, "the track", |app| {

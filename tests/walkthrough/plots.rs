@@ -47,7 +47,7 @@ fn pick_kinds(h: &mut Harness<'static, FleetApp>, kinds: &[DataKind]) {
 /// defaults, and waits until every plotted kind is drawn.
 fn open(h: &mut Harness<'static, FleetApp>, machine: &str, window: &str, kinds: &[DataKind]) {
     wait_until(h, "the fleet", fleet_of(60));
-    h.get_by_label(machine).click();
+    common::ui::pick(h, machine);
     h.step();
     h.get_by_label(window).click();
     h.run_steps(2);

@@ -629,6 +629,9 @@ mod tests {
     fn sessions_are_ordered_inside_the_day_and_segments_tile_them() {
         for i in 0..40 {
             let m = Machine::at_index(i);
+            if m.is_laid_up(busy_day()) {
+                continue;
+            }
             let plan = m.full_plan(busy_day());
             assert!(!plan.sessions.is_empty(), "{} works on Tuesdays", m.name);
             let mut last = plan.day_start();
