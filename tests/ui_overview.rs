@@ -235,3 +235,60 @@ fn a_machine_silent_for_more_than_a_day_is_marked_so() {
     assert_eq!(h.state().state().overview.rows().len(), silent.len());
     assert!(h.query_all_by_label("Silent > 24 h").count() >= silent.len().min(5));
 }
+
+#[test]
+fn started_with_the_service_down_the_overview_shows_the_snapshots_as_last_read() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sb = rt.block_on(common::start_with(common::fixed_config().fleet_size(30)));
+    let options = {
+        let (base, token) = (sb.base.clone(), sb.token.clone());
+        let cache = dir.path().join("cache.sqlite");
+        move || AppOptions {
+            service: Some(fleetview::shell::ServiceOptions {
+                base_url: base.clone(),
+                token: Some(fleetview::api::model::SecretValue::new(token.clone())),
+                api_key: None,
+                allow_insecure_http: false,
+            }),
+            cache_path: Some(cache.clone()),
+            clock: Some(common::now()),
+            ..AppOptions::default()
+        }
+    };
+    let build = |options: AppOptions| {
+        Harness::builder()
+            .with_size(egui::vec2(1400.0, 900.0))
+            .build_eframe(move |cc| FleetApp::new(cc, options))
+    };
+    let mut h = build(options());
+    loaded(&mut h);
+    let online: Vec<(i64, Option<i64>)> = h
+        .state()
+        .state()
+        .overview
+        .rows()
+        .iter()
+        .map(|r| (r.id, r.last_report))
+        .collect();
+    assert_eq!(online.len(), 30);
+    drop(h);
+    rt.block_on(sb.running.shutdown());
+
+    let mut h = build(options());
+    wait_until(&mut h, "the snapshots as last read", |app| {
+        let s = app.state();
+        s.overview.status.cached_at.is_some() && s.fleet().cached_at.is_some()
+    });
+    h.run_steps(3);
+    let offline: Vec<(i64, Option<i64>)> = h
+        .state()
+        .state()
+        .overview
+        .rows()
+        .iter()
+        .map(|r| (r.id, r.last_report))
+        .collect();
+    assert_eq!(offline, online, "the same machines, reported as then");
+    h.get_by_label_contains("Offline: snapshots of");
+}

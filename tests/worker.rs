@@ -621,3 +621,129 @@ async fn a_pending_login_holds_up_no_other_command_and_can_be_cancelled() {
         "the logged-in client fetched: {events:?}"
     );
 }
+
+/// The fleet overview's reads: the snapshots page by page with their
+/// progress, kept for a start with the service away; and one machine's
+/// figures, which are what its own `/history` and `/faults` say.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn snapshots_come_page_by_page_and_are_kept_and_figures_follow_the_history() {
+    let sb = start_with(common::fixed_config().fleet_size(70)).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (cache, _) =
+        Cache::open(&dir.path().join("cache.sqlite"), DEFAULT_CAP_BYTES).expect("cache");
+    let cache = Arc::new(cache);
+    let s = worker_for(&sb, Some(cache.clone()));
+    let window = days(6);
+    let read = s.worker.send(Command::FetchSnapshots);
+    let figures = s.worker.send(Command::FetchFigures {
+        equipment: FIRST_ID + 2,
+        window,
+    });
+    let (events, worker) = tokio::task::spawn_blocking(move || {
+        let mut answered = 0;
+        let events = collect_until(&s.worker, Duration::from_secs(60), |e| {
+            answered += usize::from(matches!(
+                e,
+                Event::SnapshotPage { finished: true, .. }
+                    | Event::Figures { .. }
+                    | Event::Failed { .. }
+            ));
+            answered == 2
+        });
+        (events, s.worker)
+    })
+    .await
+    .expect("join");
+    let pages: Vec<(usize, i64, i64)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SnapshotPage {
+                request,
+                snapshots,
+                done,
+                total,
+                ..
+            } if *request == read => Some((snapshots.len(), *done, *total)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(pages, vec![(50, 50, 70), (20, 70, 70)]);
+    let got = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Figures {
+                request,
+                equipment,
+                figures: f,
+                ..
+            } if *request == figures && *equipment == FIRST_ID + 2 => Some(f.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("the figures: {events:?}"));
+    // What the service itself says of that machine and window.
+    let http = reqwest::Client::new();
+    let url = |segment: &str| {
+        format!(
+            "{}/v2/fleet/equipments/{}/{segment}?{}",
+            sb.base,
+            FIRST_ID + 2,
+            common::window_query(window.since, window.until)
+        )
+    };
+    let history: fleetview::api::model::Envelope<fleetview::api::model::EquipmentHistory> = http
+        .get(url("history"))
+        .header("x-access-token", &sb.token)
+        .send()
+        .await
+        .expect("sent")
+        .json()
+        .await
+        .expect("history");
+    let faults: fleetview::api::model::Envelope<fleetview::api::model::Page<FaultRow>> = http
+        .get(url("faults"))
+        .header("x-access-token", &sb.token)
+        .send()
+        .await
+        .expect("sent")
+        .json()
+        .await
+        .expect("faults");
+    let expected =
+        fleetview::analysis::MachineFigures::compute(&history.data, &faults.data.rows, window);
+    assert_eq!(got, expected);
+    assert!(got.engine_hours_h.is_some(), "{got:?}");
+
+    // The service goes away: the snapshots as last read, marked so.
+    drop(worker);
+    let Sandbox {
+        running,
+        base,
+        token,
+        ..
+    } = sb;
+    running.shutdown().await;
+    let worker = Worker::spawn(
+        WorkerConfig {
+            client: Some(ClientConfig::new(base).token(token)),
+            cache: Some(cache),
+            offline: false,
+        },
+        Arc::new(|| {}),
+    )
+    .expect("worker");
+    let again = worker.send(Command::FetchSnapshots);
+    let events = tokio::task::spawn_blocking(move || {
+        collect_until(&worker, Duration::from_secs(60), |e| {
+            matches!(e, Event::SnapshotsCached { .. } | Event::Failed { .. })
+        })
+    })
+    .await
+    .expect("join");
+    let kept = events.iter().find_map(|e| match e {
+        Event::SnapshotsCached {
+            request, snapshots, ..
+        } if *request == again => Some(snapshots.len()),
+        _ => None,
+    });
+    assert_eq!(kept, Some(70), "{events:?}");
+}

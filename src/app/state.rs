@@ -923,6 +923,38 @@ mod tests {
     }
 
     #[test]
+    fn the_snapshots_are_read_again_every_ten_minutes_while_online() {
+        let reads = |commands: &[Command]| {
+            commands
+                .iter()
+                .filter(|c| matches!(c, Command::FetchSnapshots))
+                .count()
+        };
+        let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(1_750_000_000));
+        let t0 = now_secs();
+        assert_eq!(reads(&s.start()), 1);
+        s.on_event(Event::SnapshotPage {
+            request: 1,
+            snapshots: Vec::new(),
+            done: 0,
+            total: 0,
+            finished: true,
+        });
+        assert_eq!(reads(&s.tick(t0 + 598)), 0);
+        assert_eq!(reads(&s.tick(t0 + 605)), 1);
+        assert_eq!(reads(&s.tick(t0 + 606)), 0, "one read at a time");
+        s.on_event(Event::SnapshotPage {
+            request: 2,
+            snapshots: Vec::new(),
+            done: 0,
+            total: 0,
+            finished: true,
+        });
+        s.conn.went_offline(None, "gone".into());
+        assert_eq!(reads(&s.tick(t0 + 2_000)), 0, "not while offline");
+    }
+
+    #[test]
     fn a_cursor_outside_a_new_window_goes() {
         let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(1_750_000_000));
         s.on_action(MachineAction::Select(1003).into());
