@@ -48,6 +48,30 @@ pub fn table_ui(
     let now = state.now();
     let local = state.local_time;
     let mut in_view = Vec::new();
+    // Sideways as a whole, the header with its rows: thirteen columns do
+    // not fit beside the list at 1000x700.
+    egui::ScrollArea::horizontal()
+        .id_salt("fleet_table_sideways")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            rows_ui(ui, state, view, actions, (now, local), &mut in_view);
+        });
+    if in_view != view.in_view {
+        view.in_view = in_view.clone();
+        actions.push(OverviewAction::InView(in_view).into());
+    }
+}
+
+fn rows_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut TableView,
+    actions: &mut Vec<Action>,
+    (now, local): (i64, bool),
+    in_view: &mut Vec<i64>,
+) {
+    let rows = state.overview.rows();
+    let sort = state.overview.settings.sort;
     let mut builder = TableBuilder::new(ui)
         .id_salt("fleet_table")
         .min_scrolled_height(0.0)
@@ -59,7 +83,7 @@ pub fn table_ui(
         builder = builder.column(match c {
             Column::Name => Width::initial(190.0).at_least(90.0).clip(true),
             Column::Serial | Column::Model => Width::initial(100.0).at_least(50.0).clip(true),
-            Column::Source => Width::remainder().at_least(80.0),
+            Column::Source => Width::auto().at_least(110.0),
             _ => Width::auto().at_least(60.0).clip(true),
         });
     }
@@ -104,10 +128,6 @@ pub fn table_ui(
                 }
             });
         });
-    if in_view != view.in_view {
-        view.in_view = in_view.clone();
-        actions.push(OverviewAction::InView(in_view).into());
-    }
 }
 
 /// Arrow keys move the marked row, Enter opens it; not while typing.
