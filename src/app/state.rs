@@ -487,6 +487,11 @@ impl AppState {
                 }
                 return out;
             }
+            // The Fleet page says how far its figures are, as a whole.
+            Event::Progress {
+                target: Target::Figures(_),
+                ..
+            } => {}
             Event::Progress {
                 target, progress, ..
             } => {

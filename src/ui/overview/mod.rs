@@ -75,7 +75,8 @@ pub fn overview_ui(
     });
 }
 
-/// Counts, the snapshot's progress, refresh and exports: on one line.
+/// Counts, how far the reads are, refresh and exports: on one line that
+/// fits beside the list at 1000x700.
 fn header_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     let o = &state.overview;
     let fleet = &state.fleet.equipments;
@@ -87,75 +88,103 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
             theme::count(fleet.len(), "machine", "machines")
         ));
         ui.separator();
-        let s = &o.status;
-        // The progress keeps its width whether loading or not: nothing
-        // to its right moves when a reading starts or ends.
-        let width = 230.0;
-        let height = ui.spacing().interact_size.y;
-        if s.loading {
-            let (fraction, text) = if s.total > 0 {
-                (
-                    s.done as f32 / s.total as f32,
-                    format!("Snapshots: {} of {}", s.done, s.total.max(s.done)),
-                )
-            } else {
-                (0.0, "Reading snapshots…".to_owned())
-            };
-            ui.add_sized([width, height], egui::ProgressBar::new(fraction).text(text));
-        } else {
-            let text = if s.unsupported {
-                "This service has no snapshots".to_owned()
-            } else if let Some(at) = s.cached_at {
-                format!(
-                    "Offline: snapshots of {}",
-                    theme::format_time(at, state.local_time)
-                )
-            } else if let Some(e) = &s.error {
-                format!("Snapshots failed: {e}")
-            } else {
-                "Snapshots up to date".to_owned()
-            };
-            let color = if s.error.is_some() {
-                theme::ERROR
-            } else if s.cached_at.is_some() {
-                theme::OFFLINE
-            } else {
-                ui.visuals().weak_text_color()
-            };
-            ui.add_sized(
-                [width, height],
-                egui::Label::new(egui::RichText::new(text).color(color)).truncate(),
-            )
-            .on_hover_text(
-                "The latest value of each data kind, per machine; read again every \
-                 10 minutes (the platform updates at most that often).",
-            );
-        }
+        progress_ui(ui, state);
         if ui
-            .add_enabled(!s.loading, egui::Button::new("Refresh"))
+            .add_enabled(!o.status.loading, egui::Button::new("Refresh"))
             .on_hover_text("Read the snapshots and the window's figures again")
             .clicked()
         {
             actions.push(OverviewAction::Refresh.into());
         }
         let any = !o.rows().is_empty();
-        if ui
-            .add_enabled(any, egui::Button::new("Export table (CSV)…"))
-            .on_hover_text("Save the table as shown: its filters, its order")
-            .clicked()
-        {
-            let table = o.table_file(fleet);
-            actions.push(Action::Export(ExportContent::FleetTable(table.into())));
-        }
-        if ui
-            .add_enabled(any, egui::Button::new("Export markers (GeoJSON)…"))
-            .on_hover_text("Save the machines shown that have a position, as points")
-            .clicked()
-        {
-            let markers = o.markers_file(fleet);
-            actions.push(Action::Export(ExportContent::FleetMarkers(markers.into())));
-        }
+        ui.add_enabled_ui(any, |ui| {
+            ui.menu_button("Export…", |ui| {
+                if ui
+                    .button("Table (CSV)…")
+                    .on_hover_text("The table as shown: its filters, its order")
+                    .clicked()
+                {
+                    let table = o.table_file(fleet);
+                    actions.push(Action::Export(ExportContent::FleetTable(table.into())));
+                }
+                if ui
+                    .button("Markers (GeoJSON)…")
+                    .on_hover_text("The machines shown that have a position, as points")
+                    .clicked()
+                {
+                    let markers = o.markers_file(fleet);
+                    actions.push(Action::Export(ExportContent::FleetMarkers(markers.into())));
+                }
+            });
+        });
     });
+}
+
+/// The snapshots' reading, else the window figures', else how things
+/// stand; in a box of its own width, so nothing beside it moves.
+fn progress_ui(ui: &mut egui::Ui, state: &AppState) {
+    let o = &state.overview;
+    let s = &o.status;
+    let size = egui::vec2(210.0, ui.spacing().interact_size.y);
+    let n = state.fleet.equipments.len();
+    let figures_left = o.figures_loading(n);
+    if s.loading {
+        let (fraction, text) = if s.total > 0 {
+            (
+                s.done as f32 / s.total as f32,
+                format!("Snapshots: {} of {}", s.done, s.total.max(s.done)),
+            )
+        } else {
+            (0.0, "Reading snapshots…".to_owned())
+        };
+        ui.add_sized(size, egui::ProgressBar::new(fraction).text(text));
+        return;
+    }
+    if figures_left > 0 && n > 0 && state.offline().is_none() {
+        let done = n - figures_left;
+        ui.add_sized(
+            size,
+            egui::ProgressBar::new(done as f32 / n as f32)
+                .text(format!("Window figures: {done} of {n}")),
+        )
+        .on_hover_text(
+            "Hours, idle and faults in the window, read machine by machine \
+             (the rows in view first) while this page shows",
+        );
+        return;
+    }
+    let (text, color) = if s.unsupported {
+        ("This service has no snapshots".to_owned(), theme::UNKNOWN)
+    } else if let Some(at) = s.cached_at {
+        (
+            format!(
+                "Offline: snapshots of {}",
+                theme::format_time(at, state.local_time)
+            ),
+            theme::OFFLINE,
+        )
+    } else if let Some(e) = &s.error {
+        (format!("Snapshots failed: {e}"), theme::ERROR)
+    } else {
+        let at = s.requested_at.map_or_else(String::new, |t| {
+            format!(
+                " at {}",
+                theme::format_in_zone(t, state.local_time, "%H:%M")
+            )
+        });
+        (
+            format!("Snapshots read{at}"),
+            ui.visuals().weak_text_color(),
+        )
+    };
+    ui.add_sized(
+        size,
+        egui::Label::new(egui::RichText::new(&text).color(color)).truncate(),
+    )
+    .on_hover_text(format!(
+        "{text}. The latest value of each data kind, per machine; read again every \
+         10 minutes (the platform updates at most that often)."
+    ));
 }
 
 /// One combo box per filter, and a way to clear them.
@@ -167,20 +196,23 @@ fn filters_ui(
 ) {
     let mut next = filters.clone();
     ui.horizontal_wrapped(|ui| {
-        ui.label("Filter:");
         combo_ui(ui, "Category", &mut next.category, categories);
         combo_ui(ui, "Company", &mut next.company, companies);
         combo_ui(ui, "Make", &mut next.make, makes);
+        let name = ui.label("State");
         let label = next.state.map_or("any", MachineState::label);
-        egui::ComboBox::from_label("State")
+        egui::ComboBox::from_id_salt(("fleet_filter", "State"))
             .selected_text(label)
+            .width(110.0)
             .show_ui(ui, |ui| {
                 ui.selectable_value(&mut next.state, None, "any");
                 for s in MachineState::ALL {
                     let text = egui::RichText::new(s.label()).color(theme::machine_state_color(s));
                     ui.selectable_value(&mut next.state, Some(s), text);
                 }
-            });
+            })
+            .response
+            .labelled_by(name.id);
         if !filters.text.is_empty() {
             ui.label(format!("Search: “{}”", filters.text));
         }
@@ -196,14 +228,18 @@ fn filters_ui(
     }
 }
 
+/// A label, then its combo box (named by it for screen readers).
 fn combo_ui(ui: &mut egui::Ui, label: &str, value: &mut Option<String>, choices: &[String]) {
-    egui::ComboBox::from_label(label)
+    let name = ui.label(label);
+    egui::ComboBox::from_id_salt(("fleet_filter", label))
         .selected_text(value.as_deref().unwrap_or("any"))
-        .width(130.0)
+        .width(110.0)
         .show_ui(ui, |ui| {
             ui.selectable_value(value, None, "any");
             for c in choices {
                 ui.selectable_value(value, Some(c.clone()), c);
             }
-        });
+        })
+        .response
+        .labelled_by(name.id);
 }

@@ -83,6 +83,7 @@ fn rows_ui(
         builder = builder.column(match c {
             Column::Name => Width::initial(190.0).at_least(90.0).clip(true),
             Column::Serial | Column::Model => Width::initial(100.0).at_least(50.0).clip(true),
+            Column::State => Width::auto().at_least(130.0),
             Column::Source => Width::auto().at_least(110.0),
             _ => Width::auto().at_least(60.0).clip(true),
         });
