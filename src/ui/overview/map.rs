@@ -221,6 +221,14 @@ impl FleetMapView {
             })
     }
 
+    /// Zooms the map to `zoom`, its centre kept, as a script or a
+    /// benchmark would; the user's view from then on.
+    pub fn zoom_to(&mut self, zoom: f64) {
+        let _ = self.memory.set_zoom(zoom);
+        self.framed = None;
+        self.settled = true;
+    }
+
     fn fit_into_view(&mut self, bounds: MercRect, size: Vec2) {
         let (zoom, c) = fit(&bounds, size, FIT_INSETS);
         let _ = self.memory.set_zoom(zoom);
@@ -388,13 +396,14 @@ fn markers_ui(
             cluster: k,
         });
     }
-    let hovered = response.hover_pos().and_then(|pointer| {
+    let pick = |pointer: Pos2| {
         shown
             .iter()
             .filter(|m| m.pos.distance(pointer) <= marks::reach(m.count))
             .min_by(|a, b| a.pos.distance(pointer).total_cmp(&b.pos.distance(pointer)))
             .copied()
-    });
+    };
+    let hovered = response.hover_pos().and_then(pick);
     if let Some(h) = hovered {
         let radius = if h.count == 1 {
             theme::FLEET_MARKER_RADIUS
@@ -430,13 +439,18 @@ fn markers_ui(
             );
         }
     }
-    let clicked = hovered.filter(|_| response.clicked()).map(|h| {
-        if h.count == 1 {
-            Clicked::Machine(h.first_id)
-        } else {
-            Clicked::Cluster(h.cluster)
-        }
-    });
+    // Where the click was, whether or not the pointer is still there.
+    let clicked = response
+        .clicked()
+        .then(|| response.interact_pointer_pos().and_then(pick))
+        .flatten()
+        .map(|m| {
+            if m.count == 1 {
+                Clicked::Machine(m.first_id)
+            } else {
+                Clicked::Cluster(m.cluster)
+            }
+        });
     (hovered, clicked)
 }
 

@@ -205,7 +205,9 @@ fn cell_ui(
         }
         Column::State => {
             let color = theme::machine_state_color(r.state);
-            let mut label = egui::RichText::new(format!("● {}", r.state.label())).color(color);
+            // No bullet: the app's fonts have no "●" (a box was drawn,
+            // and kittest refuses a missing glyph).
+            let mut label = egui::RichText::new(r.state.label()).color(color);
             if r.state == MachineState::Silent {
                 label = label.strong();
             }
