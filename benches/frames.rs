@@ -10,12 +10,17 @@
 //! - the min/max index: build <= 150 ms per 31.5M-sample channel, <= 15 %
 //!   extra memory, a whole-year query <= 2 ms;
 //! - a 1M-position track frame >= 100x faster than projecting and
-//!   tessellating every point, and <= 100k vertices at any zoom.
+//!   tessellating every point, and <= 100k vertices at any zoom;
+//! - a fleet map frame with 10,000 machines (clustered, the view panning)
+//!   <= 2x the same with 100, and a frame that clusters them afresh (a new
+//!   zoom step) <= 16 ms (`fleet.rs` builds the fleets and the page's
+//!   frames).
 //!
 //! Ends with `N passed, M failed`.
 #![allow(clippy::print_stdout)] // The report is the output.
 
 mod common;
+mod fleet;
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -396,5 +401,6 @@ fn main() {
     let mut goals = Goals::default();
     plots(&mut goals);
     tracks(&mut goals);
+    fleet::goals(&mut goals);
     goals.finish();
 }

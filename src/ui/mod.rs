@@ -8,7 +8,7 @@ mod equipment;
 mod faults;
 mod history;
 pub mod map;
-mod overview;
+pub mod overview;
 pub mod plots;
 mod replay;
 mod status;

@@ -127,6 +127,28 @@ pub fn machine_state_color(state: crate::analysis::MachineState) -> Color32 {
     }
 }
 
+/// The fleet map: a machine's marker (its shape's inner radius), points.
+pub const FLEET_MARKER_RADIUS: f32 = 6.5;
+/// Markers whose centres are closer than this (points) are one cluster.
+pub const FLEET_CLUSTER_DISTANCE: f32 = 40.0;
+/// Around a machine or cluster with faults in the window.
+pub const FAULT_RING: Color32 = ERROR;
+pub const FAULT_RING_WIDTH: f32 = 2.5;
+/// Around every marker, so it stands out on land, sea and online tiles.
+pub const MARKER_OUTLINE: Color32 = Color32::WHITE;
+/// A cluster's count, on its state's colour.
+pub const MARKER_TEXT: Color32 = Color32::from_gray(16);
+/// The marker under the pointer.
+pub const MARKER_HOVER: Color32 = CURSOR;
+/// A site's or company's name under a cluster, and the legend's text.
+pub const FLEET_LABEL_SIZE: f32 = 11.0;
+
+/// A cluster's radius in points: grows with the count, so a crowd reads
+/// as one, and its count fits inside.
+pub fn cluster_radius(count: u32) -> f32 {
+    (9.5 + 3.0 * (count.max(1) as f32).log10()).min(FLEET_CLUSTER_DISTANCE / 2.0 - 1.0)
+}
+
 /// A date-time for people: UTC, or the machine's local time.
 pub fn format_time(secs: i64, local: bool) -> String {
     format_in_zone(secs, local, "%Y-%m-%d %H:%M:%S")

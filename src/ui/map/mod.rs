@@ -21,16 +21,17 @@ mod track;
 
 use std::sync::Arc;
 
-use walkers::{Map, MapMemory, Tiles, lat_lon};
+use walkers::{MapMemory, lat_lon};
 
 use crate::api::time::TimeWindow;
 use crate::app::TimelineAction;
-use crate::app::{Action, AppState, MapSettings};
-use crate::basemap::{OfflineTiles, OnlineStatus, OnlineTiles};
+use crate::app::{Action, AppState};
 use crate::geo::{MercRect, unmercator};
 use crate::series::{Segment, Track};
 pub use frame::MapFrame;
-use overlays::{FIT_INSETS, Insets, MapButton};
+use overlays::FIT_INSETS;
+pub(crate) use overlays::{BUTTON_SIZE, FitButton, Insets, MapButton, attribution_ui, buttons_ui};
+pub(crate) use tiles::Basemap;
 use toolbar::toolbar_ui;
 pub use track::{MAX_SEGMENTS, track_mesh};
 use track::{Picked, TrackLayer};
@@ -38,8 +39,7 @@ use track::{Picked, TrackLayer};
 /// What the map remembers between frames.
 pub struct MapView {
     memory: MapMemory,
-    offline: Option<OfflineTiles>,
-    online: Option<OnlineTiles>,
+    basemap: Basemap,
     /// The machine and window whose track was last fitted into view: a
     /// refresh of the same (back online, *Refresh*) keeps the user's view.
     fitted: Option<(i64, TimeWindow)>,
@@ -57,15 +57,18 @@ pub struct MapView {
     shown: Option<MapFrame>,
 }
 
+/// A map's memory before it has anything to show: Europe.
+pub(crate) fn europe() -> MapMemory {
+    let mut memory = MapMemory::default();
+    let _ = memory.set_zoom(4.0);
+    memory
+}
+
 impl Default for MapView {
     fn default() -> Self {
-        let mut memory = MapMemory::default();
-        // Europe, until there is a track.
-        let _ = memory.set_zoom(4.0);
         Self {
-            memory,
-            offline: None,
-            online: None,
+            memory: europe(),
+            basemap: Basemap::default(),
             fitted: None,
             activity: None,
             framed: None,
@@ -94,14 +97,14 @@ impl std::fmt::Debug for MapView {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MapView")
             .field("zoom", &self.memory.zoom())
-            .field("online", &self.online)
+            .field("basemap", &self.basemap)
             .finish_non_exhaustive()
     }
 }
 
 /// A zoom level and centre that fit `bounds` into `size` points, clear of
 /// `insets` (the legend, the buttons).
-fn fit(bounds: &MercRect, size: egui::Vec2, insets: Insets) -> (f64, [f64; 2]) {
+pub(crate) fn fit(bounds: &MercRect, size: egui::Vec2, insets: Insets) -> (f64, [f64; 2]) {
     let free_x = (size.x - insets.left - insets.right).max(50.0);
     let free_y = (size.y - insets.top - insets.bottom).max(50.0);
     let dx = (bounds.max[0] - bounds.min[0]).max(1e-9);
@@ -130,7 +133,7 @@ impl MapView {
     }
 }
 
-fn center_at(memory: &mut MapMemory, p: [f64; 2]) {
+pub(crate) fn center_at(memory: &mut MapMemory, p: [f64; 2]) {
     let (lat, lon) = unmercator(p);
     memory.center_at(lat_lon(lat, lon));
 }
@@ -181,30 +184,11 @@ fn bring_into_view(state: &AppState, view: &mut MapView, t: &Track, size: egui::
     }
 }
 
-/// What the map says when the offline basemap has nothing to draw here,
-/// given the online tiles' state (the toolbar says more); the button
-/// offered, if any.
-fn no_detail_note(online: Option<&OnlineStatus>) -> Option<(String, Option<&'static str>)> {
-    let first = "No offline map detail at this zoom";
-    match online {
-        None => Some((
-            format!("{first}: turn on Online tiles for streets."),
-            Some("Turn on online tiles"),
-        )),
-        Some(OnlineStatus::Loading) => Some((format!("{first}; online tiles loading…"), None)),
-        // Why, on the toolbar's line above.
-        Some(OnlineStatus::Failed { .. }) => {
-            Some((format!("{first}, and online tiles failed."), None))
-        }
-        Some(OnlineStatus::Ready) => None,
-    }
-}
-
 pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: &mut Vec<Action>) {
     toolbar_ui(
         ui,
         state,
-        view.online.as_ref().map(OnlineTiles::status),
+        view.basemap.online_status(),
         &mut view.tile_url,
         actions,
     );
@@ -223,31 +207,12 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
 
     let MapView {
         memory,
-        offline,
-        online,
+        basemap,
         segments,
         ..
     } = view;
-    let (offline, mut online) = tiles::layers(ui.ctx(), state, offline, online);
-    offline.begin_pass();
-    if let Some(o) = online.as_deref_mut() {
-        o.begin_pass();
-    }
     let home = track.as_ref().map_or([0.5, 0.35], |t| t.bounds.center());
-    let (lat, lon) = unmercator(home);
-    let mut attribution = vec![offline.attribution().text];
-    // The wheel zooms about the pointer (walkers' default pans with it and
-    // zooms with Ctrl held).
-    let mut map = Map::new(
-        Some(&mut *offline as &mut dyn Tiles),
-        memory,
-        lat_lon(lat, lon),
-    )
-    .zoom_with_ctrl(false);
-    if let Some(o) = online.as_deref_mut() {
-        attribution.push(o.attribution().text);
-        map = map.with_layer(o, 1.0);
-    }
+    let (mut map, attribution) = basemap.map(ui.ctx(), state, memory, home);
     let mut picked = Picked::default();
     let highlight = state.timeline.selected_activity.and_then(|i| {
         let a = state.machine.activities.value()?.get(i)?;
@@ -264,7 +229,6 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         });
     }
     let scale = track.as_ref().map(|t| t.speed_scale_kmh.max(1.0));
-    let attribution = attribution.join(" · ");
     let shown = map.show(ui, |ui, _response, projector, _memory| {
         let rect = projector.clip_rect();
         let legend = scale.map(|scale| {
@@ -282,30 +246,14 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         // Moved by hand: what the user sees stays.
         view.framed = None;
     }
-    if let Some(o) = online.as_deref_mut() {
-        o.update(ui.input(|i| i.time));
-    }
-    let note = offline
-        .flat_in_view()
-        .then(|| no_detail_note(online.as_deref().map(OnlineTiles::status)))
-        .flatten();
-    if let Some((text, button)) = note
-        && overlays::note_ui(ui, rect, &text, button)
-    {
-        actions.push(Action::SetMapSettings(MapSettings {
-            online_tiles: true,
-            ..state.map.clone()
-        }));
-    }
-    match overlays::buttons_ui(ui, rect, track.is_some()) {
-        Some(MapButton::ZoomIn) => {
-            let _ = view.memory.zoom_in();
-            view.framed = None;
-        }
-        Some(MapButton::ZoomOut) => {
-            let _ = view.memory.zoom_out();
-            view.framed = None;
-        }
+    view.basemap.after_ui(ui, state, rect, actions);
+    let fit = FitButton {
+        name: "Fit to track",
+        hover: "Zoom the map to the whole track of the window",
+        enabled: track.is_some(),
+    };
+    match buttons_ui(ui, rect, &mut view.memory, &fit) {
+        Some(MapButton::ZoomIn | MapButton::ZoomOut) => view.framed = None,
         Some(MapButton::Fit) => {
             view.fit_requested = true;
             ui.ctx().request_repaint();

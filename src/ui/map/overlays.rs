@@ -9,18 +9,18 @@ use egui::{Color32, Mesh, Rect, Shape, Vec2, pos2, vec2};
 use crate::ui::theme;
 
 const LEGEND_SIZE: Vec2 = vec2(176.0, 50.0);
-const BUTTON_SIZE: Vec2 = vec2(34.0, 28.0);
+pub(crate) const BUTTON_SIZE: Vec2 = vec2(34.0, 28.0);
 const BUTTON_GAP: f32 = 4.0;
 /// Narrower than this beside the legend, the attribution goes above it.
 const MIN_ATTRIBUTION_WIDTH: f32 = 120.0;
 
 /// Room to keep free at each edge of the map, in points.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Insets {
-    pub(super) left: f32,
-    pub(super) right: f32,
-    pub(super) top: f32,
-    pub(super) bottom: f32,
+pub(crate) struct Insets {
+    pub(crate) left: f32,
+    pub(crate) right: f32,
+    pub(crate) top: f32,
+    pub(crate) bottom: f32,
 }
 
 /// What a fitted track keeps clear of: the legend and attribution below,
@@ -113,7 +113,7 @@ pub(super) fn legend_ui(ui: &egui::Ui, rect: Rect, scale_kmh: f32) {
 
 /// The tiles' attributions, bottom right, wrapped to the room left by the
 /// legend (if any).
-pub(super) fn attribution_ui(ui: &egui::Ui, rect: Rect, legend: Option<Rect>, text: &str) {
+pub(crate) fn attribution_ui(ui: &egui::Ui, rect: Rect, legend: Option<Rect>, text: &str) {
     let (width, bottom) = attribution_room(rect, legend);
     let pad = vec2(4.0, 2.0);
     let galley = ui.painter().layout(
@@ -138,20 +138,35 @@ pub(super) fn attribution_ui(ui: &egui::Ui, rect: Rect, legend: Option<Rect>, te
 
 /// A button of the map's own.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) enum MapButton {
+pub(crate) enum MapButton {
     ZoomIn,
     ZoomOut,
     Fit,
 }
 
-/// Zoom in, zoom out and fit the track, in the map's top right corner.
-pub(super) fn buttons_ui(ui: &mut egui::Ui, rect: Rect, has_track: bool) -> Option<MapButton> {
+/// What the Fit button fits: its accessible name, its hover text, and
+/// whether there is anything to fit.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FitButton {
+    pub(crate) name: &'static str,
+    pub(crate) hover: &'static str,
+    pub(crate) enabled: bool,
+}
+
+/// Zoom in, zoom out and fit, in the map's top right corner. The zoom
+/// buttons zoom `memory`; the button clicked, if any.
+pub(crate) fn buttons_ui(
+    ui: &mut egui::Ui,
+    rect: Rect,
+    memory: &mut walkers::MapMemory,
+    fit: &FitButton,
+) -> Option<MapButton> {
     let mut clicked = None;
     let x = rect.right() - theme::MAP_MARGIN - BUTTON_SIZE.x;
     let buttons = [
         ("+", "Zoom in", MapButton::ZoomIn, true),
         ("−", "Zoom out", MapButton::ZoomOut, true),
-        ("Fit", "Fit to track", MapButton::Fit, has_track),
+        ("Fit", fit.name, MapButton::Fit, fit.enabled),
     ];
     for (k, (text, name, which, enabled)) in buttons.into_iter().enumerate() {
         let size = if which == MapButton::Fit { 13.0 } else { 16.0 };
@@ -168,7 +183,7 @@ pub(super) fn buttons_ui(ui: &mut egui::Ui, rect: Rect, has_track: bool) -> Opti
             })
             .inner
             .on_hover_text(match which {
-                MapButton::Fit => "Zoom the map to the whole track of the window",
+                MapButton::Fit => fit.hover,
                 _ => name,
             });
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, name));
@@ -176,12 +191,21 @@ pub(super) fn buttons_ui(ui: &mut egui::Ui, rect: Rect, has_track: bool) -> Opti
             clicked = Some(which);
         }
     }
+    match clicked {
+        Some(MapButton::ZoomIn) => {
+            let _ = memory.zoom_in();
+        }
+        Some(MapButton::ZoomOut) => {
+            let _ = memory.zoom_out();
+        }
+        _ => {}
+    }
     clicked
 }
 
 /// A note across the top of the map, left of the buttons, with an optional
 /// button; returns whether the button was clicked.
-pub(super) fn note_ui(ui: &mut egui::Ui, rect: Rect, text: &str, button: Option<&str>) -> bool {
+pub(crate) fn note_ui(ui: &mut egui::Ui, rect: Rect, text: &str, button: Option<&str>) -> bool {
     let width = (rect.width() - FIT_INSETS.right - theme::MAP_MARGIN).max(80.0);
     let at = Rect::from_min_size(
         rect.left_top() + Vec2::splat(theme::MAP_MARGIN),

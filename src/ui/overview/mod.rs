@@ -7,8 +7,11 @@
 //! Where to look: `table.rs` the table and its keyboard, `map.rs` the
 //! fleet map.
 
+mod cluster;
 mod map;
+mod marks;
 mod table;
+mod tips;
 
 use crate::analysis::MachineState;
 use crate::app::overview::{Filters, choices};
@@ -16,7 +19,7 @@ use crate::app::{Action, AppState, OverviewAction};
 use crate::export::shown::ExportContent;
 use crate::ui::theme;
 
-pub use map::FleetMapView;
+pub use map::{FleetMapView, MAX_CLUSTER_ZOOM, ShownMarker, fleet_map_ui};
 
 /// What the overview remembers between frames.
 #[derive(Debug, Default)]
@@ -80,7 +83,9 @@ pub fn overview_ui(
 fn header_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     let o = &state.overview;
     let fleet = &state.fleet.equipments;
-    ui.horizontal(|ui| {
+    // Wrapped: a row wider than the page widened the map and the table
+    // past the window's edge.
+    ui.horizontal_wrapped(|ui| {
         ui.heading("Fleet");
         ui.label(format!(
             "{} of {} shown",
