@@ -12,7 +12,7 @@ use fleetview::api::equipment::{EquipmentSnapshot, SnapPercent, SnapPosition};
 use fleetview::api::model::EquipmentSummary;
 use fleetview::api::{TimeWindow, Timestamp};
 use fleetview::app::{Action, AppState, Connection};
-use fleetview::ui::overview::{OverviewView, fleet_map_ui};
+use fleetview::ui::overview::{OverviewView, fleet_map_ui, table_ui};
 use fleetview::worker::FleetSource;
 
 use super::common::{Goals, best_of};
@@ -163,6 +163,16 @@ pub fn map_part(ui: &mut egui::Ui, state: &AppState, view: &mut OverviewView, a:
     fleet_map_ui(ui, state, &mut view.map, a);
 }
 
+/// The fleet table alone.
+pub fn table_part(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut OverviewView,
+    a: &mut Vec<Action>,
+) {
+    table_ui(ui, state, &mut view.table, a);
+}
+
 /// Frames of a part of the Fleet page over one state.
 pub struct PageBench {
     ctx: egui::Context,
@@ -229,6 +239,34 @@ impl PageBench {
         events
     }
 
+    /// The best frame time of `part` while the wheel scrolls it down and
+    /// up again by turns (a few rows a frame), after `warm` of frames.
+    pub fn time_scrolling(&mut self, part: Part, warm: Duration) -> Duration {
+        let at = pos2(SCREEN.0 * 0.5, SCREEN.1 * 0.5);
+        let wheel = |frames: u64| {
+            let down = (frames / 30) % 2 == 0;
+            vec![
+                Event::PointerMoved(at),
+                Event::MouseWheel {
+                    unit: egui::MouseWheelUnit::Point,
+                    delta: vec2(0.0, if down { -66.0 } else { 66.0 }),
+                    phase: egui::TouchPhase::Move,
+                    source: egui::MouseWheelSource::Unknown,
+                    modifiers: egui::Modifiers::default(),
+                },
+            ]
+        };
+        let start = Instant::now();
+        while start.elapsed() < warm {
+            let events = wheel(self.frames);
+            self.frame(part, events);
+        }
+        best_of(Duration::from_millis(1500), || {
+            let events = wheel(self.frames);
+            self.frame(part, events);
+        })
+    }
+
     /// The best frame time of `part` while panning, after `warm` of
     /// frames (layout, fonts, the offline basemap's tiles).
     pub fn time_panning(&mut self, part: Part, warm: Duration) -> Duration {
@@ -279,6 +317,21 @@ pub fn goals(goals: &mut Goals) {
             ms(t_big),
             ms(t_small),
             t_big.as_secs_f64() / t_small.as_secs_f64()
+        ),
+    );
+    // The table: virtualised rows, so 10,000 cost what 100 do.
+    let warm_table = Duration::from_millis(800);
+    let mut small_table = PageBench::new(fleet_state(100));
+    let t_small_table = small_table.time_scrolling(table_part, warm_table);
+    let mut big_table = PageBench::new(fleet_state(10_000));
+    let t_big_table = big_table.time_scrolling(table_part, warm_table);
+    goals.check(
+        t_big_table.as_secs_f64() <= 1.5 * t_small_table.as_secs_f64(),
+        format!(
+            "fleet table frame with 10,000 rows {:.3} ms <= 1.5x with 100 rows {:.3} ms ({:.2}x)",
+            ms(t_big_table),
+            ms(t_small_table),
+            t_big_table.as_secs_f64() / t_small_table.as_secs_f64()
         ),
     );
     // Each frame at another quarter zoom level (in and out by turns, so

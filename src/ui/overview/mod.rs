@@ -20,6 +20,7 @@ use crate::export::shown::ExportContent;
 use crate::ui::theme;
 
 pub use map::{FleetMapView, MAX_CLUSTER_ZOOM, ShownMarker, fleet_map_ui};
+pub use table::{TableView, table_ui};
 
 /// What the overview remembers between frames.
 #[derive(Debug, Default)]
