@@ -292,3 +292,28 @@ fn started_with_the_service_down_the_overview_shows_the_snapshots_as_last_read()
     assert_eq!(offline, online, "the same machines, reported as then");
     h.get_by_label_contains("Offline: snapshots of");
 }
+
+/// Found by using the app: sorting by a window column while its figures
+/// load put a note above the table, which moved down and back under the
+/// mouse.
+#[test]
+fn sorting_by_a_window_column_while_it_loads_moves_nothing() {
+    let mut h = harness();
+    loaded(&mut h);
+    let header =
+        |h: &Harness<'static, FleetApp>| h.get_by_label_contains("Hours in window").rect().top();
+    let before = header(&h);
+    h.get_by_label_contains("Hours in window").click();
+    h.run_steps(2);
+    let loading = {
+        let s = h.state().state();
+        s.overview.figures_loading(s.fleet().equipments.len())
+    };
+    assert!(loading > 0, "the figures are still loading");
+    assert_eq!(header(&h), before);
+    wait_until(&mut h, "every machine's figures", |app| {
+        let s = app.state();
+        s.overview.figures_loading(s.fleet().equipments.len()) == 0
+    });
+    assert_eq!(header(&h), before);
+}

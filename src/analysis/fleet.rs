@@ -163,9 +163,12 @@ pub enum MachineState {
     Silent,
     /// No report known at all.
     Unknown,
+    /// Its snapshot is still being read.
+    Pending,
 }
 
 impl MachineState {
+    /// The states a machine can be filtered on (not `Pending`).
     pub const ALL: [MachineState; 5] = [
         MachineState::Running,
         MachineState::ReportedToday,
@@ -181,6 +184,7 @@ impl MachineState {
             MachineState::Recent => "Reported in 24 h",
             MachineState::Silent => "Silent > 24 h",
             MachineState::Unknown => "Never reported",
+            MachineState::Pending => "Loading…",
         }
     }
 }

@@ -115,6 +115,25 @@ pub fn level_color(label: &str) -> Color32 {
     }
 }
 
+/// The first width of a fleet table column: its header and sort arrow fit.
+pub fn fleet_column_width(c: crate::app::overview::Column) -> f32 {
+    use crate::app::overview::Column as C;
+    match c {
+        C::Name => 210.0,
+        C::Category => 130.0,
+        C::Make | C::Model => 110.0,
+        C::Serial => 120.0,
+        C::State => 140.0,
+        C::LastReport => 110.0,
+        C::EngineHours => 115.0,
+        C::WindowHours => 135.0,
+        C::IdlePercent => 140.0,
+        C::Fuel => 130.0,
+        C::Faults => 140.0,
+        C::Source => 130.0,
+    }
+}
+
 /// The colour of a machine's state on the fleet map and in the table.
 pub fn machine_state_color(state: crate::analysis::MachineState) -> Color32 {
     use crate::analysis::MachineState as S;
@@ -124,6 +143,7 @@ pub fn machine_state_color(state: crate::analysis::MachineState) -> Color32 {
         S::Recent => Color32::from_rgb(0x8A, 0xA4, 0xC8),
         S::Silent => WARNING,
         S::Unknown => UNKNOWN,
+        S::Pending => UNKNOWN.gamma_multiply(0.6),
     }
 }
 

@@ -303,11 +303,16 @@ impl OverviewState {
         let window_reaches_now = self
             .window
             .is_some_and(|w| w.since <= now && now <= w.until + 60);
+        let s = &self.status;
+        let snapshots_pending = !s.unsupported
+            && s.error.is_none()
+            && (s.loading || (s.cached_at.is_none() && s.requested_at.is_none()));
         self.rows = RowInputs {
             fleet,
             snapshots: &self.snapshots,
             figures: &self.figures,
             window_reaches_now,
+            snapshots_pending,
             now,
         }
         .rows(&self.settings.filters, self.settings.sort);

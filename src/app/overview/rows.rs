@@ -167,6 +167,9 @@ pub struct RowInputs<'a> {
     /// Whether the figures' window reaches now (so the engine's last
     /// event says whether it runs now).
     pub window_reaches_now: bool,
+    /// Whether snapshots are still to come: a machine without one is then
+    /// loading, not "never reported".
+    pub snapshots_pending: bool,
     pub now: i64,
 }
 
@@ -193,16 +196,21 @@ impl RowInputs<'_> {
                 }
                 _ => None,
             });
-        FleetRow {
-            index,
-            id: e.id,
-            last_report: last,
-            state: machine_state(
+        let state = if snapshot.is_none() && self.snapshots_pending {
+            MachineState::Pending
+        } else {
+            machine_state(
                 last,
                 figures.and_then(|f| f.engine),
                 self.window_reaches_now,
                 self.now,
-            ),
+            )
+        };
+        FleetRow {
+            index,
+            id: e.id,
+            last_report: last,
+            state,
             faulty: figures.is_some_and(|f| f.faults.count > 0),
             position,
         }
@@ -250,7 +258,7 @@ impl RowInputs<'_> {
         let e = &self.fleet[r.index];
         let snapshot = self.snapshots.get(&r.id);
         let figures = self.figures(r.id);
-        let text = |s: &str| (!s.is_empty()).then(|| Key::Text(s.to_lowercase()));
+        let text = |s: &str| (!s.is_empty()).then(|| Key::Text(natural(s)));
         match column {
             Column::Name => text(&e.name),
             Column::Category => e.category.as_deref().and_then(text),
@@ -272,6 +280,32 @@ impl RowInputs<'_> {
                 .map(|k| Key::Text(k.label().to_owned())),
         }
     }
+}
+
+/// A text's sort key: case left aside, and runs of digits compared as
+/// numbers (`CE-187` before `CE-1659`).
+fn natural(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut digits = String::new();
+    let flush = |digits: &mut String, out: &mut String| {
+        if !digits.is_empty() {
+            let trimmed = digits.trim_start_matches('0');
+            // The length first, then the digits: longer numbers are larger.
+            out.push_str(&format!("{:04}", trimmed.len()));
+            out.push_str(trimmed);
+            digits.clear();
+        }
+    };
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            flush(&mut digits, &mut out);
+            out.extend(c.to_lowercase());
+        }
+    }
+    flush(&mut digits, &mut out);
+    out
 }
 
 fn same(wanted: &Option<String>, value: Option<&str>) -> bool {
@@ -422,6 +456,7 @@ mod tests {
                 snapshots: &self.snapshots,
                 figures: &self.figures,
                 window_reaches_now: true,
+                snapshots_pending: false,
                 now: NOW,
             }
         }
@@ -490,6 +525,29 @@ mod tests {
             Some((MachineState::Unknown, None))
         );
         assert!(by_id(1).is_some_and(|r| r.position.is_some() && !r.faulty));
+    }
+
+    #[test]
+    fn names_sort_by_their_numbers_and_without_case() {
+        let mut names = vec!["CE-1659", "ce-187", "CE-167", "CE-0020", "CE-1679", "Ab"];
+        names.sort_by_key(|n| natural(n));
+        assert_eq!(
+            names,
+            vec!["Ab", "CE-0020", "CE-167", "ce-187", "CE-1659", "CE-1679"]
+        );
+    }
+
+    #[test]
+    fn a_machine_whose_snapshot_is_still_to_come_is_loading_not_silent() {
+        let f = Fixture::new();
+        let inputs = RowInputs {
+            snapshots_pending: true,
+            ..f.inputs()
+        };
+        let rows = inputs.rows(&Filters::default(), Sort::default());
+        let state = |id| rows.iter().find(|r| r.id == id).map(|r| r.state);
+        assert_eq!(state(4), Some(MachineState::Pending));
+        assert_eq!(state(2), Some(MachineState::Silent), "its snapshot came");
     }
 
     #[test]

@@ -83,7 +83,7 @@ impl Clusters {
 /// heard of next.
 pub fn concern(s: MachineState) -> u8 {
     match s {
-        MachineState::Running => 0,
+        MachineState::Pending | MachineState::Running => 0,
         MachineState::ReportedToday => 1,
         MachineState::Recent => 2,
         MachineState::Unknown => 3,

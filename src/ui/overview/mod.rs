@@ -57,7 +57,7 @@ pub fn overview_ui(
     }
     ui.separator();
     // The map above, the table below; the map gives up height first.
-    let map_height = (ui.available_height() * 0.45).clamp(160.0, 420.0);
+    let map_height = (ui.available_height() * 0.4).clamp(150.0, 420.0);
     egui::Panel::top("fleet_map")
         .resizable(true)
         .default_size(map_height)
@@ -88,11 +88,16 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     // past the window's edge.
     ui.horizontal_wrapped(|ui| {
         ui.heading("Fleet");
-        ui.label(format!(
+        // Its own width: buttons to its right stay put as counts change.
+        let count = format!(
             "{} of {} shown",
             o.rows().len(),
             theme::count(fleet.len(), "machine", "machines")
-        ));
+        );
+        ui.add_sized(
+            [170.0, ui.spacing().interact_size.y],
+            egui::Label::new(count).truncate(),
+        );
         ui.separator();
         progress_ui(ui, state);
         if ui
@@ -148,15 +153,28 @@ fn progress_ui(ui: &mut egui::Ui, state: &AppState) {
     }
     if figures_left > 0 && n > 0 && state.offline().is_none() {
         let done = n - figures_left;
+        // Sorted by a window column: what is known is sorted, the rest
+        // listed last; said here, so the table never moves.
+        let sorted_on_figures = o.settings.sort.column.from_figures();
+        let text = if sorted_on_figures {
+            format!("{figures_left} loading, listed last")
+        } else {
+            format!("Window figures: {done} of {n}")
+        };
         ui.add_sized(
             size,
-            egui::ProgressBar::new(done as f32 / n as f32)
-                .text(format!("Window figures: {done} of {n}")),
+            egui::ProgressBar::new(done as f32 / n as f32).text(text),
         )
-        .on_hover_text(
-            "Hours, idle and faults in the window, read machine by machine \
-             (the rows in view first) while this page shows",
-        );
+        .on_hover_text(format!(
+            "Hours, idle and faults in the window: {done} of {n} machines read, machine \
+             by machine (the rows in view first) while this page shows.{}",
+            if sorted_on_figures {
+                " The table is sorted by what is known; the machines still loading are \
+                 listed last."
+            } else {
+                ""
+            }
+        ));
         return;
     }
     let (text, color) = if s.unsupported {
@@ -210,6 +228,7 @@ fn filters_ui(
         egui::ComboBox::from_id_salt(("fleet_filter", "State"))
             .selected_text(label)
             .width(110.0)
+            .truncate()
             .show_ui(ui, |ui| {
                 ui.selectable_value(&mut next.state, None, "any");
                 for s in MachineState::ALL {
@@ -240,6 +259,8 @@ fn combo_ui(ui: &mut egui::Ui, label: &str, value: &mut Option<String>, choices:
     egui::ComboBox::from_id_salt(("fleet_filter", label))
         .selected_text(value.as_deref().unwrap_or("any"))
         .width(110.0)
+        // A long choice is cut, not widened: the filters beside it stay.
+        .truncate()
         .show_ui(ui, |ui| {
             ui.selectable_value(value, None, "any");
             for c in choices {

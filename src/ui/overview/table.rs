@@ -32,19 +32,6 @@ pub fn table_ui(
     let o = &state.overview;
     let rows = o.rows();
     keyboard(ui, rows, view, actions);
-    let sort = o.settings.sort;
-    if sort.column.from_figures() {
-        let loading = o.figures_loading(state.fleet.equipments.len());
-        if loading > 0 {
-            ui.label(
-                egui::RichText::new(format!(
-                    "Sorted by what is known: {} still loading, listed last.",
-                    theme::count(loading, "machine", "machines")
-                ))
-                .weak(),
-            );
-        }
-    }
     let now = state.now();
     let local = state.local_time;
     let mut in_view = Vec::new();
@@ -79,14 +66,15 @@ fn rows_ui(
         .striped(true)
         .sense(egui::Sense::click())
         .resizable(true);
+    // Fixed first widths (the header's text and its sort arrow fit): a
+    // width measured from the first rows drawn re-laid the table out a
+    // moment after it showed.
     for c in Column::ALL {
-        builder = builder.column(match c {
-            Column::Name => Width::initial(190.0).at_least(90.0).clip(true),
-            Column::Serial | Column::Model => Width::initial(100.0).at_least(50.0).clip(true),
-            Column::State => Width::auto().at_least(130.0),
-            Column::Source => Width::auto().at_least(110.0),
-            _ => Width::auto().at_least(60.0).clip(true),
-        });
+        builder = builder.column(
+            Width::initial(theme::fleet_column_width(c))
+                .at_least(50.0)
+                .clip(true),
+        );
     }
     if let Some(i) = view.scroll_to.take() {
         builder = builder.scroll_to_row(i, None);
