@@ -17,7 +17,8 @@
 //!   scrolling it) <= 1.5x the same with 100 (`fleet/mod.rs` builds the
 //!   fleets and the page's frames).
 //!
-//! Ends with `N passed, M failed`.
+//! Ends with `N passed, M failed`. Arguments pick groups by name:
+//! `cargo bench --bench frames -- fleet`.
 #![allow(clippy::print_stdout)] // The report is the output.
 
 mod common;
@@ -399,9 +400,22 @@ fn tracks(goals: &mut Goals) {
 }
 
 fn main() {
+    // `cargo bench --bench frames -- fleet` runs the groups named so.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    type Group = fn(&mut Goals);
+    let groups: [(&str, Group); 3] = [
+        ("plots", plots),
+        ("tracks", tracks),
+        ("fleet", fleet::goals),
+    ];
     let mut goals = Goals::default();
-    plots(&mut goals);
-    tracks(&mut goals);
-    fleet::goals(&mut goals);
+    for (name, group) in groups {
+        if only.is_empty() || only.iter().any(|o| name.contains(o.as_str())) {
+            group(&mut goals);
+        }
+    }
     goals.finish();
 }

@@ -1,16 +1,23 @@
-//! The fleet map on the embedded sandbox, through egui_kittest: every
+//! The fleet map through egui_kittest. On the embedded sandbox: every
 //! machine shown with a position is on it, a click on a cluster zooms in on
 //! it, and a click on a machine's marker opens that machine's history, as a
-//! click in the table does.
+//! click in the table does. On a fleet of three: what the tooltips say, and
+//! the list of machines at one spot.
 
 mod common;
 
 use common::ui::wait_until;
 
+use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use fleetview::api::Timestamp;
+use fleetview::api::equipment::{EquipmentSnapshot, SnapPercent, SnapPosition};
+use fleetview::api::model::EquipmentSummary;
+use fleetview::app::{Action, AppState, Connection, MachineAction};
 use fleetview::shell::{AppOptions, FleetApp};
-use fleetview::ui::overview::ShownMarker;
+use fleetview::ui::overview::{FleetMapView, ShownMarker, fleet_map_ui};
+use fleetview::worker::FleetSource;
 
 fn harness() -> Harness<'static, FleetApp> {
     let options = AppOptions {
@@ -142,4 +149,124 @@ fn the_fleet_map_shows_every_machine_with_a_position_and_a_click_opens_its_histo
         h.state().state().tab,
         "the machine page opens on its last table"
     );
+}
+
+/// A fleet of three: two at one spot (no zoom parts them), one far off.
+fn three_machines() -> AppState {
+    let now = common::now();
+    let mut state = AppState::new(
+        Connection::embedded("http://127.0.0.1:0", "demo"),
+        Some(now),
+    );
+    let machine = |id: i64, name: &str| EquipmentSummary {
+        id,
+        name: name.into(),
+        make: "Volvo".into(),
+        model: "FH 500".into(),
+        category: Some("Road truck".into()),
+        ..Default::default()
+    };
+    let snapshot = |id: i64, lat: f64, lon: f64, fuel: f64| EquipmentSnapshot {
+        id,
+        last_position: Some(SnapPosition {
+            date: Some(Timestamp::from_secs(now - 600)),
+            latitude: Some(lat),
+            longitude: Some(lon),
+        }),
+        fuel_remaining: Some(SnapPercent {
+            date: Some(Timestamp::from_secs(now - 600)),
+            percent: Some(fuel),
+        }),
+        ..Default::default()
+    };
+    state.fleet.on_page(
+        vec![
+            machine(1, "RT-1 at the depot (Lyon)"),
+            machine(2, "RT-2 at the depot (Lyon)"),
+            machine(3, "RT-3 on the road"),
+        ],
+        (3, 3),
+        true,
+        FleetSource::List,
+    );
+    state.overview.on_snapshot_page(
+        vec![
+            snapshot(1, 45.73, 4.83, 40.0),
+            snapshot(2, 45.73, 4.83, 55.0),
+            snapshot(3, 48.86, 2.35, 63.0),
+        ],
+        (3, 3),
+        true,
+    );
+    state.overview.refresh_rows(&state.fleet.equipments, now);
+    state
+}
+
+type MapHarness = Harness<'static, (AppState, FleetMapView, Vec<Action>)>;
+
+fn map_harness(state: AppState) -> MapHarness {
+    Harness::builder()
+        .with_size(egui::vec2(900.0, 500.0))
+        .build_ui_state(
+            |ui, (state, view, actions): &mut (AppState, FleetMapView, Vec<Action>)| {
+                fleet_map_ui(ui, state, view, actions);
+            },
+            (state, FleetMapView::default(), Vec::new()),
+        )
+}
+
+fn press_at(h: &mut MapHarness, pos: egui::Pos2) {
+    h.hover_at(pos);
+    h.run_steps(2);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+    h.run_steps(2);
+}
+
+/// Hovering says what a marker is; machines no zoom parts are listed on a
+/// click, and picking one from the list selects it.
+#[test]
+fn markers_say_what_they_are_and_machines_at_one_spot_are_listed() {
+    let mut h = map_harness(three_machines());
+    h.run_steps(4);
+    let shown = h.state().1.markers().to_vec();
+    assert_eq!(shown.len(), 2, "the two at the depot are one cluster");
+    let alone = *shown
+        .iter()
+        .find(|m| m.count == 1)
+        .expect("the one on the road");
+    let pair = *shown
+        .iter()
+        .find(|m| m.count == 2)
+        .expect("the depot's pair");
+
+    h.hover_at(alone.pos);
+    h.run_steps(3);
+    h.get_by_label("RT-3 on the road");
+    h.get_by_label("Volvo FH 500 · Road truck");
+    h.get_by_label("Fuel: 63 %");
+    h.get_by_label_contains("(10 min ago)");
+
+    h.hover_at(pair.pos);
+    h.run_steps(3);
+    h.get_by_label("2 machines");
+    h.get_by_label("Lyon");
+    h.get_by_label("RT-1 at the depot (Lyon)");
+
+    let zoom = h.state().1.zoom();
+    press_at(&mut h, pair.pos);
+    assert_eq!(h.state().1.zoom(), zoom, "no zoom parts them: not zoomed");
+    h.get_by_label("2 machines at this spot");
+    assert!(h.state().2.is_empty());
+    h.get_by_role_and_label(Role::Button, "RT-2 at the depot (Lyon)")
+        .click();
+    h.run_steps(2);
+    assert_eq!(h.state().2, vec![Action::Machine(MachineAction::Select(2))]);
 }

@@ -35,13 +35,16 @@ const ZOOM_STEPS: f64 = 4.0;
 /// zooming on.
 pub const MAX_CLUSTER_ZOOM: f64 = 19.0;
 
+/// Room for a marker (a cluster's disc and label) round a fitted point.
+const MARKER_ROOM: f32 = 16.0;
+
 /// What a fitted fleet keeps clear of: the legend below, the buttons on
-/// the right, a note above.
+/// the right, a note above; and room for the markers themselves.
 const FIT_INSETS: Insets = Insets {
-    left: theme::MAP_MARGIN,
-    right: BUTTON_SIZE.x + 2.0 * theme::MAP_MARGIN,
-    top: 36.0,
-    bottom: 56.0 + 2.0 * theme::MAP_MARGIN,
+    left: theme::MAP_MARGIN + MARKER_ROOM,
+    right: BUTTON_SIZE.x + 2.0 * theme::MAP_MARGIN + MARKER_ROOM,
+    top: 36.0 + MARKER_ROOM,
+    bottom: 56.0 + 2.0 * theme::MAP_MARGIN + MARKER_ROOM,
 };
 
 /// The machines of the rows that have a position, made again when the
@@ -373,28 +376,32 @@ fn markers_ui(
     let rect = projector.clip_rect();
     let painter = ui.painter().with_clip_rect(rect);
     let c = clustered(slot, placed, projector.zoom(), &painter);
-    let mut marks = Marks::default();
-    let mut texts: Vec<(Pos2, u32)> = Vec::new();
+    // Those in view first, so the mesh is made with room for them.
     for (k, cl) in c.clusters.clusters.iter().enumerate() {
         let p = frame.to_screen(cl.center);
-        let reach = marks::reach(cl.count);
-        if !rect.expand(reach).contains(p) {
-            continue;
+        if rect.expand(marks::reach(cl.count)).contains(p) {
+            let first = c.clusters.members_of(cl)[0] as usize;
+            shown.push(ShownMarker {
+                pos: p,
+                count: cl.count,
+                first_id: placed.points[first].id,
+                cluster: k,
+            });
         }
-        let first = c.clusters.members_of(cl)[0] as usize;
-        if cl.count == 1 {
+    }
+    let machines = shown.iter().filter(|m| m.count == 1).count();
+    let mut marks = Marks::with_room(machines, shown.len() - machines);
+    let mut texts: Vec<(Pos2, u32)> = Vec::new();
+    for m in shown.iter() {
+        let cl = &c.clusters.clusters[m.cluster];
+        if m.count == 1 {
+            let first = c.clusters.members_of(cl)[0] as usize;
             let point = &placed.points[first];
-            marks.machine(p, placed.shapes[first], point.state, point.faulty);
+            marks.machine(m.pos, placed.shapes[first], point.state, point.faulty);
         } else {
-            marks.cluster(p, cl.count, cl.worst, cl.faulty > 0);
-            texts.push((p, cl.count));
+            marks.cluster(m.pos, cl.count, cl.worst, cl.faulty > 0);
+            texts.push((m.pos, cl.count));
         }
-        shown.push(ShownMarker {
-            pos: p,
-            count: cl.count,
-            first_id: placed.points[first].id,
-            cluster: k,
-        });
     }
     let pick = |pointer: Pos2| {
         shown
@@ -403,7 +410,12 @@ fn markers_ui(
             .min_by(|a, b| a.pos.distance(pointer).total_cmp(&b.pos.distance(pointer)))
             .copied()
     };
-    let hovered = response.hover_pos().and_then(pick);
+    // Nothing is hovered while the map is dragged: a tooltip would follow
+    // the pointer over every marker passed.
+    let hovered = response
+        .hover_pos()
+        .filter(|_| !response.dragged())
+        .and_then(pick);
     if let Some(h) = hovered {
         let radius = if h.count == 1 {
             theme::FLEET_MARKER_RADIUS
@@ -476,6 +488,7 @@ pub fn fleet_map_ui(
         placed,
         clustered,
         markers,
+        list,
         ..
     } = view;
     let zoom_before = memory.zoom();
@@ -485,7 +498,8 @@ pub fn fleet_map_ui(
         let rect = projector.clip_rect();
         let legend = tips::legend_ui(ui, rect);
         attribution_ui(ui, rect, Some(legend), &attribution);
-        if let (Some(h), Some(c)) = (hovered, clustered.as_ref()) {
+        // The list of a spot, when open, says what a tooltip would.
+        if let (Some(h), Some(c), None) = (hovered, clustered.as_ref(), list.as_ref()) {
             tips::marker_tip_ui(response, state, placed, &c.clusters, h.cluster);
         }
         (MapFrame::new(projector), clicked)

@@ -59,6 +59,9 @@ pub fn shape_of(category: Option<&str>) -> Shape {
 /// Edges fade over this width, as egui feathers its own shapes.
 const FEATHER: f32 = 1.0;
 const OUTLINE: f32 = 1.5;
+/// A circle's corners: enough that none shows (the arc between two is
+/// under a third of a point from the chord at these radii), few enough that
+/// a thousand markers cost little (the discs are most of a frame's mesh).
 const CIRCLE_STEPS: usize = 24;
 
 fn unit_circle() -> &'static [Vec2; CIRCLE_STEPS] {
@@ -71,42 +74,56 @@ fn unit_circle() -> &'static [Vec2; CIRCLE_STEPS] {
     })
 }
 
-/// The corners of `shape` about `c`, `r` its size (a circle's radius).
-fn outline(shape: Shape, c: Pos2, r: f32, out: &mut Vec<Pos2>) {
+/// Unit vectors round a circle of radius `r`: every other one for a
+/// machine's small disc.
+fn circle(r: f32) -> impl Iterator<Item = Vec2> {
+    let step = if r < 9.0 { 2 } else { 1 };
+    unit_circle().iter().step_by(step).copied()
+}
+
+/// `v` made a unit vector (`Vec2::normalized` goes through `hypot`,
+/// which showed in the frame's profile).
+fn unit(v: Vec2) -> Vec2 {
+    v / (v.x * v.x + v.y * v.y).sqrt()
+}
+
+/// The corners of `shape` about `c`, `r` its size (a circle's radius),
+/// each with its outward unit vector (the feather's direction).
+fn outline(shape: Shape, c: Pos2, r: f32, out: &mut Vec<(Pos2, Vec2)>) {
     out.clear();
+    let mut corners = |ds: &[Vec2]| out.extend(ds.iter().map(|d| (c + *d, unit(*d))));
     match shape {
-        Shape::Circle => out.extend(unit_circle().iter().map(|d| c + *d * r)),
+        Shape::Circle => out.extend(circle(r).map(|d| (c + d * r, d))),
         Shape::Square => {
             let h = r * 0.9;
-            out.extend([vec2(-h, -h), vec2(h, -h), vec2(h, h), vec2(-h, h)].map(|d| c + d));
+            corners(&[vec2(-h, -h), vec2(h, -h), vec2(h, h), vec2(-h, h)]);
         }
         Shape::Triangle => {
             // Pointing up; its centre a little low, so it sits on the spot.
             let (rr, dy) = (r * 1.3, r * 0.2);
-            out.extend(
-                [-90f32, 30.0, 150.0]
-                    .map(|a| c + vec2(a.to_radians().cos() * rr, a.to_radians().sin() * rr + dy)),
-            );
+            corners(&[-90f32, 30.0, 150.0].map(|a| {
+                let a = a.to_radians();
+                vec2(a.cos() * rr, a.sin() * rr + dy)
+            }));
         }
         Shape::Diamond => {
             let d = r * 1.25;
-            out.extend([vec2(0.0, -d), vec2(d, 0.0), vec2(0.0, d), vec2(-d, 0.0)].map(|v| c + v));
+            corners(&[vec2(0.0, -d), vec2(d, 0.0), vec2(0.0, d), vec2(-d, 0.0)]);
         }
     }
 }
 
 /// A filled convex polygon about `c`, its edge feathered.
-fn fill(mesh: &mut Mesh, c: Pos2, corners: &[Pos2], color: Color32) {
+fn fill(mesh: &mut Mesh, c: Pos2, corners: &[(Pos2, Vec2)], color: Color32) {
     let n = corners.len() as u32;
     let base = mesh.vertices.len() as u32;
+    let h = FEATHER / 2.0;
     mesh.colored_vertex(c, color);
-    for p in corners {
-        let d = (*p - c).normalized() * (FEATHER / 2.0);
-        mesh.colored_vertex(*p - d, color);
+    for (p, d) in corners {
+        mesh.colored_vertex(*p - *d * h, color);
     }
-    for p in corners {
-        let d = (*p - c).normalized() * (FEATHER / 2.0);
-        mesh.colored_vertex(*p + d, Color32::TRANSPARENT);
+    for (p, d) in corners {
+        mesh.colored_vertex(*p + *d * h, Color32::TRANSPARENT);
     }
     for i in 0..n {
         let j = (i + 1) % n;
@@ -126,12 +143,13 @@ fn ring(mesh: &mut Mesh, c: Pos2, r0: f32, r1: f32, color: Color32) {
         (r1 - h, color),
         (r1 + h, Color32::TRANSPARENT),
     ];
-    for d in unit_circle() {
+    let mut n = 0;
+    for d in circle(r1) {
         for (r, col) in radii {
-            mesh.colored_vertex(c + *d * r, col);
+            mesh.colored_vertex(c + d * r, col);
         }
+        n += 1;
     }
-    let n = CIRCLE_STEPS as u32;
     for k in 0..n {
         let (a, b) = (base + 4 * k, base + 4 * ((k + 1) % n));
         for level in 0..3 {
@@ -145,10 +163,29 @@ fn ring(mesh: &mut Mesh, c: Pos2, r0: f32, r1: f32, color: Color32) {
 #[derive(Debug, Default)]
 pub struct Marks {
     pub mesh: Mesh,
-    corners: Vec<Pos2>,
+    corners: Vec<(Pos2, Vec2)>,
 }
 
 impl Marks {
+    /// Room for `machines` machines' markers and `clusters` clusters'
+    /// (their fault rings and the hover's included): the mesh grows once.
+    pub fn with_room(machines: usize, clusters: usize) -> Self {
+        // A ring: 4 vertices and 6 triangles a step; a fill of n corners:
+        // 1 + 2n vertices, 3n triangles.
+        let ring = (4 * CIRCLE_STEPS, 6 * CIRCLE_STEPS);
+        let fill = |n: usize| (1 + 2 * n, 3 * n);
+        let (small, big) = (fill(CIRCLE_STEPS / 2), fill(CIRCLE_STEPS));
+        let machine = (2 * small.0 + ring.0, 2 * small.1 + ring.1);
+        let cluster = (2 * big.0 + ring.0, 2 * big.1 + ring.1);
+        let mut mesh = Mesh::default();
+        mesh.reserve_vertices(machines * machine.0 + clusters * cluster.0 + ring.0);
+        mesh.reserve_triangles(machines * machine.1 + clusters * cluster.1 + ring.1);
+        Self {
+            mesh,
+            corners: Vec::with_capacity(CIRCLE_STEPS),
+        }
+    }
+
     /// `shape` in `color`, edged white so it stands out on any tiles.
     fn edged(&mut self, shape: Shape, p: Pos2, r: f32, color: Color32) {
         outline(shape, p, r + OUTLINE, &mut self.corners);

@@ -5,7 +5,8 @@
 //! machine on the map or in the table opens its history.
 //!
 //! Where to look: `table.rs` the table and its keyboard, `map.rs` the
-//! fleet map.
+//! fleet map (`cluster.rs` its clustering, `marks.rs` what it draws,
+//! `tips.rs` what it says).
 
 mod cluster;
 mod map;

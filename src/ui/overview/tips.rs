@@ -251,7 +251,7 @@ pub(super) fn spot_list_ui(
                         ))
                         .strong(),
                     );
-                    if ui.small_button("✕").on_hover_text("Close").clicked() {
+                    if ui.small_button("Close").clicked() {
                         out = Some(None);
                     }
                 });
