@@ -46,8 +46,10 @@ pub struct Cluster {
     /// Its members: `Clusters::members[start..start + count]`.
     start: u32,
     pub count: u32,
-    /// The member state that asks most attention (see [`concern`]).
-    pub worst: MachineState,
+    /// The state most members are in (a tie goes to the one asking more
+    /// attention, see [`concern`]): the worst member's coloured every
+    /// cluster of a large fleet as silent.
+    pub state: MachineState,
     /// Members with faults in the window.
     pub faulty: u32,
     /// The members' box, Web Mercator: what a click zooms to.
@@ -83,11 +85,12 @@ impl Clusters {
 /// heard of next.
 pub fn concern(s: MachineState) -> u8 {
     match s {
-        MachineState::Pending | MachineState::Running => 0,
-        MachineState::ReportedToday => 1,
-        MachineState::Recent => 2,
-        MachineState::Unknown => 3,
-        MachineState::Silent => 4,
+        MachineState::Pending => 0,
+        MachineState::Running => 1,
+        MachineState::ReportedToday => 2,
+        MachineState::Recent => 3,
+        MachineState::Unknown => 4,
+        MachineState::Silent => 5,
     }
 }
 
@@ -212,15 +215,14 @@ fn finish(points: &[Point], groups: Vec<Building>, world_px: f64) -> Clusters {
         g.members.sort_by_key(|&i| (points[i as usize].id, i));
         let center = g.center();
         let mut bounds = MercRect::EMPTY;
-        let (mut worst, mut faulty) = (MachineState::Running, 0);
+        let mut faulty = 0;
+        let mut by_state = [0u32; 6];
         sites.clear();
         companies.clear();
         for &i in &g.members {
             let p = &points[i as usize];
             bounds.extend(p.xy);
-            if concern(p.state) > concern(worst) {
-                worst = p.state;
-            }
+            by_state[usize::from(concern(p.state))] += 1;
             faulty += u32::from(p.faulty);
             if let Some(s) = p.site {
                 *sites.entry(s).or_default() += 1;
@@ -230,6 +232,17 @@ fn finish(points: &[Point], groups: Vec<Building>, world_px: f64) -> Clusters {
             }
         }
         let count = g.members.len() as u32;
+        let state = [
+            MachineState::Pending,
+            MachineState::Running,
+            MachineState::ReportedToday,
+            MachineState::Recent,
+            MachineState::Unknown,
+            MachineState::Silent,
+        ]
+        .into_iter()
+        .max_by_key(|s| (by_state[usize::from(concern(*s))], concern(*s)))
+        .unwrap_or(MachineState::Running);
         let group = main_share(&sites, count)
             .map(Group::Site)
             .or_else(|| main_share(&companies, count).map(Group::Company));
@@ -237,7 +250,7 @@ fn finish(points: &[Point], groups: Vec<Building>, world_px: f64) -> Clusters {
             center: [center[0] / world_px, center[1] / world_px],
             start: members.len() as u32,
             count,
-            worst,
+            state,
             faulty,
             bounds,
             group,
@@ -412,22 +425,30 @@ mod tests {
     }
 
     #[test]
-    fn a_cluster_shows_its_worst_state_and_counts_its_faults() {
+    fn a_cluster_shows_its_members_main_state_and_counts_its_faults() {
         let mut points = vec![
             point(1, 51.0, 4.0),
             point(2, 51.0001, 4.0),
             point(3, 51.0002, 4.0),
+            point(4, 51.0003, 4.0),
         ];
         points[0].state = MachineState::Running;
         points[1].state = MachineState::Silent;
         points[1].faulty = true;
-        points[2].state = MachineState::Unknown;
+        points[2].state = MachineState::Running;
+        points[3].state = MachineState::Unknown;
         let c = cluster(&points, world(8.0), 40.0);
         assert_eq!(c.clusters.len(), 1);
-        assert_eq!(c.clusters[0].worst, MachineState::Silent);
+        assert_eq!(c.clusters[0].state, MachineState::Running, "most run");
         assert_eq!(c.clusters[0].faulty, 1);
+        let tie = cluster(&points[..2], world(8.0), 40.0);
+        assert_eq!(
+            tie.clusters[0].state,
+            MachineState::Silent,
+            "a tie goes to the state asking more attention"
+        );
         let calm = cluster(&points[..1], world(8.0), 40.0);
-        assert_eq!(calm.clusters[0].worst, MachineState::Running);
+        assert_eq!(calm.clusters[0].state, MachineState::Running);
         assert_eq!(calm.clusters[0].faulty, 0);
         let mut ranked = MachineState::ALL;
         ranked.sort_by_key(|s| concern(*s));

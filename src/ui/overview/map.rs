@@ -399,7 +399,7 @@ fn markers_ui(
             let point = &placed.points[first];
             marks.machine(m.pos, placed.shapes[first], point.state, point.faulty);
         } else {
-            marks.cluster(m.pos, cl.count, cl.worst, cl.faulty > 0);
+            marks.cluster(m.pos, cl.count, cl.state, cl.faulty > 0);
             texts.push((m.pos, cl.count));
         }
     }

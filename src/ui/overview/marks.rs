@@ -210,9 +210,9 @@ impl Marks {
         self.edged(shape, p, r, theme::machine_state_color(state));
     }
 
-    /// A cluster: a disc in its worst state's colour (its count written
+    /// A cluster: a disc in its main state's colour (its count written
     /// on it by the caller), ringed red when any member has faults.
-    pub fn cluster(&mut self, p: Pos2, count: u32, worst: MachineState, faulty: bool) {
+    pub fn cluster(&mut self, p: Pos2, count: u32, state: MachineState, faulty: bool) {
         let r = theme::cluster_radius(count);
         if faulty {
             self.fault_ring(p, r + 1.0);
@@ -221,7 +221,7 @@ impl Marks {
             Shape::Circle,
             p,
             r - OUTLINE,
-            theme::machine_state_color(worst),
+            theme::machine_state_color(state),
         );
     }
 
