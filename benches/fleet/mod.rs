@@ -244,7 +244,7 @@ impl PageBench {
     pub fn time_scrolling(&mut self, part: Part, warm: Duration) -> Duration {
         let at = pos2(SCREEN.0 * 0.5, SCREEN.1 * 0.5);
         let wheel = |frames: u64| {
-            let down = (frames / 30) % 2 == 0;
+            let down = (frames / 30).is_multiple_of(2);
             vec![
                 Event::PointerMoved(at),
                 Event::MouseWheel {
