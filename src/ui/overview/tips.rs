@@ -150,7 +150,7 @@ const LEGEND_HOVER: &str = "Each machine at its last known position, coloured by
 state. Its shape says its kind: a circle for earthmoving (and unknown kinds), a square \
 for road vehicles, a triangle for lifting (cranes, telehandlers), a diamond for power \
 and compact machines. A disc with a number stands for machines too close to tell \
-apart: its colour is the state that asks most attention (silent first); a red ring \
+apart: its colour is the state most of them are in (hover it for each count); a red ring \
 means a fault in the window. Click a machine to open its history, a disc to zoom in \
 on it.";
 
