@@ -161,7 +161,7 @@ fn replay_at_1x_moves_one_second_per_second() {
         .find(|e| e.name.starts_with("RT-"))
         .map(|e| e.name.clone())
         .expect("a road truck");
-    h.get_by_label(&truck).click();
+    common::ui::pick(&h, &truck);
     h.step();
     h.get_by_label("Yesterday").click();
     wait_until(&mut h, "the track", |app| {
@@ -476,11 +476,11 @@ fn a_quick_switch_shows_only_the_second_machines_data() {
     let (first, second) = (1001, 1003);
     let name = |h: &Harness<'static, FleetApp>, id| common::ui::equipment_name(h.state(), id);
     let (a, b) = (name(&h, first), name(&h, second));
-    h.get_by_label(&a).click();
+    common::ui::pick(&h, &a);
     h.step();
     h.get_by_label("Last 7 days").click();
     h.step();
-    h.get_by_label(&b).click();
+    common::ui::pick(&h, &b);
     h.step();
     wait_until(&mut h, "the second machine's data", |app| {
         let s = app.state();

@@ -151,11 +151,15 @@ pub fn service_get(base: &str, path_and_query: &str) -> serde_json::Value {
         .block_on(query)
 }
 
-/// Clicks a machine in the equipment list: the leftmost of the nodes with
+/// A machine's row in the equipment list: the leftmost of the nodes with
 /// its name (the Fleet page's table lists it too).
-pub fn pick(h: &Harness<'static, FleetApp>, name: &str) {
+pub fn in_list<'a>(h: &'a Harness<'static, FleetApp>, name: &'a str) -> egui_kittest::Node<'a> {
     h.get_all_by_label(name)
         .min_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
         .unwrap_or_else(|| panic!("{name} is listed"))
-        .click();
+}
+
+/// Clicks a machine in the equipment list.
+pub fn pick(h: &Harness<'static, FleetApp>, name: &str) {
+    in_list(h, name).click();
 }

@@ -463,12 +463,16 @@ fn picking_a_machine_moves_no_row_of_the_list() {
     wait_until(&mut h, "the fleet", fleet_of(60));
     let first = common::ui::equipment_name(h.state(), 1003);
     let second = common::ui::equipment_name(h.state(), 1004);
-    let row = h.get_by_label(&second).rect();
-    h.get_by_label(&first).click();
+    let row = common::ui::in_list(&h, &second).rect();
+    common::ui::pick(&h, &first);
     h.run_steps(3);
     assert_eq!(h.state().state().selected(), Some(1003));
     h.get_by_label("Recently viewed");
-    assert_eq!(h.get_by_label(&second).rect(), row, "the rows stay put");
+    assert_eq!(
+        common::ui::in_list(&h, &second).rect(),
+        row,
+        "the rows stay put"
+    );
 }
 
 /// Found under Xvfb: while a window loads, the status bar's fetches ran

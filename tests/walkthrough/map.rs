@@ -485,7 +485,7 @@ fn unreachable_positions_leave_a_short_note_that_goes_once_loaded() {
             .expect("an excavator")
             .id,
     );
-    h.get_by_label(&other).click();
+    common::ui::pick(&h, &other);
     wait_until(&mut h, "the track's failure", |app| {
         app.state().timeline().track.error().is_some()
     });
