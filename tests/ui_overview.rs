@@ -19,14 +19,7 @@ use fleetview::shell::{AppOptions, FleetApp};
 use serde_json::Value;
 
 fn harness() -> Harness<'static, FleetApp> {
-    let options = AppOptions {
-        clock: Some(common::now()),
-        ..AppOptions::default()
-    };
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .with_step_dt(1.0 / 60.0)
-        .build_eframe(move |cc| FleetApp::new(cc, options))
+    common::ui::embedded_app()
 }
 
 /// The embedded sandbox's address.

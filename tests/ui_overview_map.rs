@@ -15,19 +15,12 @@ use fleetview::api::Timestamp;
 use fleetview::api::equipment::{EquipmentSnapshot, SnapPercent, SnapPosition};
 use fleetview::api::model::EquipmentSummary;
 use fleetview::app::{Action, AppState, Connection, MachineAction};
-use fleetview::shell::{AppOptions, FleetApp};
+use fleetview::shell::FleetApp;
 use fleetview::ui::overview::{FleetMapView, ShownMarker, fleet_map_ui};
 use fleetview::worker::FleetSource;
 
 fn harness() -> Harness<'static, FleetApp> {
-    let options = AppOptions {
-        clock: Some(common::now()),
-        ..AppOptions::default()
-    };
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .with_step_dt(1.0 / 60.0)
-        .build_eframe(move |cc| FleetApp::new(cc, options))
+    common::ui::embedded_app()
 }
 
 /// How many rows shown have a position.

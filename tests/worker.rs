@@ -38,6 +38,16 @@ fn worker_for(sb: &Sandbox, cache: Option<Arc<Cache>>) -> Setup {
     Setup { worker, wakes }
 }
 
+/// A worker on a service (the sandbox, or where it was) with a cache.
+fn worker_with_cache(base: String, token: String, cache: Arc<Cache>) -> Worker {
+    let config = WorkerConfig {
+        client: Some(ClientConfig::new(base).token(token)),
+        cache: Some(cache),
+        offline: false,
+    };
+    Worker::spawn(config, Arc::new(|| {})).expect("worker")
+}
+
 /// Events until `done` says so (or a timeout, which fails the test).
 fn collect_until(
     worker: &Worker,
@@ -458,15 +468,7 @@ async fn with_the_service_gone_the_last_history_and_fleet_are_served_marked_offl
         ..
     } = sb;
     running.shutdown().await;
-    let worker = Worker::spawn(
-        WorkerConfig {
-            client: Some(ClientConfig::new(base).token(token)),
-            cache: Some(cache),
-            offline: false,
-        },
-        Arc::new(|| {}),
-    )
-    .expect("worker");
+    let worker = worker_with_cache(base, token, cache);
     let s = Setup {
         worker,
         wakes: Arc::default(),
@@ -722,15 +724,7 @@ async fn snapshots_come_page_by_page_and_are_kept_and_figures_follow_the_history
         ..
     } = sb;
     running.shutdown().await;
-    let worker = Worker::spawn(
-        WorkerConfig {
-            client: Some(ClientConfig::new(base).token(token)),
-            cache: Some(cache),
-            offline: false,
-        },
-        Arc::new(|| {}),
-    )
-    .expect("worker");
+    let worker = worker_with_cache(base, token, cache);
     let again = worker.send(Command::FetchSnapshots);
     let events = tokio::task::spawn_blocking(move || {
         collect_until(&worker, Duration::from_secs(60), |e| {

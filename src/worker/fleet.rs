@@ -6,16 +6,14 @@
 use futures_util::stream::{BoxStream, StreamExt};
 
 use super::events::{Event, FleetSource};
-use super::task::{TaskCtx, read_or_warn};
+use super::task::TaskCtx;
 use crate::api::ApiError;
 use crate::api::fleet::ListPage;
 use crate::api::model::EquipmentSummary;
-use crate::api::time::{TimeWindow, now_secs};
-use crate::cache::CacheKey;
+use crate::api::time::TimeWindow;
 
 /// The fleet as last discovered, kept in the cache under this kind.
-const FLEET_SNAPSHOT_KIND: &str = "fleet/latest";
-const FLEET_SNAPSHOT_WINDOW: TimeWindow = TimeWindow { since: 0, until: 0 };
+const FLEET_KIND: &str = "fleet/latest";
 
 /// A page of machines, how many are read so far and how many in all.
 type Found = Result<(Vec<EquipmentSummary>, i64, i64), ApiError>;
@@ -61,7 +59,7 @@ impl TaskCtx {
             }
             next = pages.next().await;
         }
-        self.keep_fleet(&all);
+        self.keep_list(FLEET_KIND, "the fleet", &all);
         let (equipments, done, total) = last.unwrap_or_default();
         self.emit(Event::FleetPage {
             request: self.id,
@@ -74,45 +72,18 @@ impl TaskCtx {
         Ok(())
     }
 
-    fn cache_key(&self) -> CacheKey {
-        CacheKey::new(&self.cache_scope, 0, FLEET_SNAPSHOT_KIND)
-    }
-
     /// The service is away: the fleet as last discovered, if kept.
     fn fleet_as_kept(&self, e: ApiError) -> Result<(), ApiError> {
-        let kept = self
-            .cache
-            .as_deref()
-            .and_then(|c| read_or_warn(c.get_document(&self.cache_key(), FLEET_SNAPSHOT_WINDOW)));
-        let Some(doc) = kept else { return Err(e) };
-        let equipments = serde_json::from_slice(&doc.rows_json).map_err(|d| ApiError::Decode {
-            endpoint: "cached fleet".into(),
-            message: d.to_string(),
-            transient: false,
-        })?;
+        let Some((equipments, fetched_at)) = self.kept_list(FLEET_KIND, "fleet")? else {
+            return Err(e);
+        };
         tracing::warn!("{e}; showing the fleet as last discovered");
         self.emit(Event::FleetCached {
             request: self.id,
             equipments,
-            fetched_at: doc.fetched_at,
+            fetched_at,
         });
         Ok(())
-    }
-
-    /// Keeps the fleet for offline starts.
-    fn keep_fleet(&self, all: &[EquipmentSummary]) {
-        let Some(c) = self.cache.as_deref() else {
-            return;
-        };
-        let stored = serde_json::to_vec(all)
-            .map_err(|e| e.to_string())
-            .and_then(|json| {
-                c.put_snapshot(&self.cache_key(), FLEET_SNAPSHOT_WINDOW, &json, now_secs())
-                    .map_err(|e| e.to_string())
-            });
-        if let Err(e) = stored {
-            tracing::warn!("could not keep the fleet for offline use: {e}");
-        }
     }
 }
 

@@ -15,6 +15,7 @@ mod export;
 pub mod fetch;
 mod fleet;
 mod history;
+mod kept;
 mod messages;
 mod overview;
 mod run;

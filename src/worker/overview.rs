@@ -6,17 +6,15 @@
 use futures_util::StreamExt;
 
 use super::events::Event;
-use super::task::{TaskCtx, decode_off_thread, read_or_warn};
+use super::task::{TaskCtx, decode_off_thread};
 use crate::analysis::MachineFigures;
 use crate::api::equipment::EquipmentSnapshot;
 use crate::api::model::{Envelope, EquipmentHistory, FaultRow};
-use crate::api::time::{TimeWindow, now_secs};
+use crate::api::time::TimeWindow;
 use crate::api::{ApiError, SeriesSource};
-use crate::cache::CacheKey;
 
 /// The snapshots last read, kept in the cache under this kind.
 const SNAPSHOTS_KIND: &str = "fleet/snapshots";
-const SNAPSHOTS_WINDOW: TimeWindow = TimeWindow { since: 0, until: 0 };
 
 impl TaskCtx {
     /// Reads every page of the fleet's snapshots, each sent as it comes.
@@ -47,7 +45,7 @@ impl TaskCtx {
                 });
             }
         }
-        self.keep_snapshots(&all);
+        self.keep_list(SNAPSHOTS_KIND, "the snapshots", &all);
         let (snapshots, done, total) = last.unwrap_or_default();
         self.emit(Event::SnapshotPage {
             request: self.id,
@@ -59,43 +57,17 @@ impl TaskCtx {
         Ok(())
     }
 
-    fn snapshots_key(&self) -> CacheKey {
-        CacheKey::new(&self.cache_scope, 0, SNAPSHOTS_KIND)
-    }
-
     fn snapshots_as_kept(&self, e: ApiError) -> Result<(), ApiError> {
-        let kept = self
-            .cache
-            .as_deref()
-            .and_then(|c| read_or_warn(c.get_document(&self.snapshots_key(), SNAPSHOTS_WINDOW)));
-        let Some(doc) = kept else { return Err(e) };
-        let snapshots = serde_json::from_slice(&doc.rows_json).map_err(|d| ApiError::Decode {
-            endpoint: "cached snapshots".into(),
-            message: d.to_string(),
-            transient: false,
-        })?;
+        let Some((snapshots, fetched_at)) = self.kept_list(SNAPSHOTS_KIND, "snapshots")? else {
+            return Err(e);
+        };
         tracing::warn!("{e}; showing the snapshots as last read");
         self.emit(Event::SnapshotsCached {
             request: self.id,
             snapshots,
-            fetched_at: doc.fetched_at,
+            fetched_at,
         });
         Ok(())
-    }
-
-    fn keep_snapshots(&self, all: &[EquipmentSnapshot]) {
-        let Some(c) = self.cache.as_deref() else {
-            return;
-        };
-        let stored = serde_json::to_vec(all)
-            .map_err(|e| e.to_string())
-            .and_then(|json| {
-                c.put_snapshot(&self.snapshots_key(), SNAPSHOTS_WINDOW, &json, now_secs())
-                    .map_err(|e| e.to_string())
-            });
-        if let Err(e) = stored {
-            tracing::warn!("could not keep the snapshots for offline use: {e}");
-        }
     }
 
     /// One machine's figures over a window.

@@ -12,26 +12,13 @@ use fleetview::shell::FleetApp;
 /// endpoint of one machine over a window: the whole JSON body. Blocks: for
 /// UI tests, which run on the test's thread.
 pub fn service_body(base: &str, id: i64, segment: &str, w: TimeWindow) -> serde_json::Value {
-    let query = async {
-        let http = reqwest::Client::new();
-        let token = super::login(&http, base).await;
-        http.get(format!(
-            "{base}/v2/fleet/equipments/{id}/{segment}?{}",
+    service_get(
+        base,
+        &format!(
+            "v2/fleet/equipments/{id}/{segment}?{}",
             super::window_query(w.since, w.until)
-        ))
-        .header("x-access-token", token)
-        .send()
-        .await
-        .expect("sent")
-        .json()
-        .await
-        .expect("json")
-    };
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime")
-        .block_on(query)
+        ),
+    )
 }
 
 /// The name the app lists a machine under.
@@ -162,4 +149,16 @@ pub fn in_list<'a>(h: &'a Harness<'static, FleetApp>, name: &'a str) -> egui_kit
 /// Clicks a machine in the equipment list.
 pub fn pick(h: &Harness<'static, FleetApp>, name: &str) {
     in_list(h, name).click();
+}
+
+/// The app on its embedded sandbox with the tests' fixed clock, 1400x900.
+pub fn embedded_app() -> Harness<'static, FleetApp> {
+    let options = fleetview::shell::AppOptions {
+        clock: Some(super::now()),
+        ..fleetview::shell::AppOptions::default()
+    };
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .with_step_dt(1.0 / 60.0)
+        .build_eframe(move |cc| FleetApp::new(cc, options))
 }

@@ -75,6 +75,10 @@ pub struct OverviewState {
     pub figures: HashMap<i64, Loadable<MachineFigures>>,
     in_flight: HashSet<i64>,
     in_view: Vec<i64>,
+    /// Every machine's figures have been asked for: the next pump has
+    /// nothing to look for until the fleet, the window or a refresh brings
+    /// some (a pump walks the whole fleet, and runs every frame).
+    drained: bool,
     /// The rows as shown, recomputed when anything they depend on changes.
     rows: Vec<FleetRow>,
     /// Whether the rows need computing again.
@@ -120,6 +124,7 @@ impl OverviewState {
 
     pub fn mark_dirty(&mut self) {
         self.dirty = true;
+        self.drained = false;
     }
 
     /// Reads the snapshots from the first page; what is shown stays until
@@ -185,6 +190,7 @@ impl OverviewState {
         }
         self.window = Some(window);
         self.figures.clear();
+        self.drained = false;
         self.dirty = true;
         self.in_flight
             .drain()
@@ -201,6 +207,7 @@ impl OverviewState {
             .collect();
         for f in self.figures.values_mut() {
             f.start();
+            self.drained = false;
         }
         out
     }
@@ -221,6 +228,7 @@ impl OverviewState {
 
     /// The service went away: the reads under way will not come.
     pub fn stop_reads(&mut self) {
+        self.drained = false;
         for id in self.in_flight.drain() {
             if let Some(f) = self.figures.get_mut(&id)
                 && f.is_pending()
@@ -257,7 +265,7 @@ impl OverviewState {
             return Vec::new();
         };
         let free = FIGURES_AT_ONCE.saturating_sub(self.in_flight.len());
-        if free == 0 {
+        if free == 0 || self.drained {
             return Vec::new();
         }
         let wanted = |id: &i64| match self.figures.get(id) {
@@ -281,6 +289,8 @@ impl OverviewState {
                 next.push(id);
             }
         }
+        // Fewer than there was room for: the whole fleet was looked at.
+        self.drained = next.len() < free;
         next.into_iter()
             .map(|id| {
                 self.in_flight.insert(id);
@@ -384,6 +394,30 @@ mod tests {
         o.figures_failed(7, "boom".into());
         assert_eq!(asked(&o.pump(&fleet)), vec![4]);
         assert_eq!(o.figures_loading(fleet.len()), 8);
+    }
+
+    #[test]
+    fn once_every_figure_is_asked_for_the_queue_rests_until_there_is_more() {
+        let fleet = fleet(3);
+        let mut o = OverviewState::default();
+        o.set_window(WINDOW);
+        assert_eq!(asked(&o.pump(&fleet)), vec![1, 2, 3]);
+        assert!(o.drained, "nothing left to look for");
+        o.on_figures(1, WINDOW, MachineFigures::default());
+        assert!(o.pump(&fleet).is_empty());
+        assert!(o.drained);
+        // More machines: the queue looks again.
+        let more = self::fleet(4);
+        o.mark_dirty();
+        assert_eq!(asked(&o.pump(&more)), vec![4]);
+        // A refresh asks again for what was read.
+        for id in 2..=4 {
+            o.on_figures(id, WINDOW, MachineFigures::default());
+        }
+        let _ = o.pump(&more);
+        assert!(o.drained);
+        o.refresh_figures();
+        assert_eq!(asked(&o.pump(&more)), vec![1, 2, 3, 4]);
     }
 
     #[test]
