@@ -241,14 +241,14 @@ fn odd_state() -> AppState {
             level_label: Some("".into()),
         },
     ]);
-    s.machine.activities = Loadable::Ready(vec![ActivityRow {
+    s.machine.activities = Loadable::Ready(Arc::new(vec![ActivityRow {
         date_start: Timestamp::from_secs(t),
         date_stop: Timestamp::from_secs(t - 100),
         distance_meters: f64::NAN,
         average_speed_km_h: f64::INFINITY,
         first_position_address: "".into(),
         last_position_address: "somewhere".into(),
-    }]);
+    }]));
     let day = serde_json::from_value::<DailyUsageRow>(serde_json::json!({"date": "2025-06-18T00:00:00Z",
         "operatingHours": {"hour": null}, "fuelUsed": {"fuelUsed": 3.5, "unit": "L", "estimated": true}})).expect("row");
     s.machine.history = Loadable::Ready(Arc::new(EquipmentHistory {

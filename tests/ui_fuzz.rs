@@ -155,7 +155,7 @@ fn state(
     s.timeline.cursor = cursor;
     s.timeline.selected_activity = selected_activity;
     s.machine.faults = Loadable::Ready(faults);
-    s.machine.activities = Loadable::Ready(activities);
+    s.machine.activities = Loadable::Ready(Arc::new(activities));
     s
 }
 

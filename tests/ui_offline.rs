@@ -69,7 +69,7 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
         let s = app.state();
         (
             s.faults().value().map(Vec::len),
-            s.activities().value().map(Vec::len),
+            s.activities().value().map(|a| a.len()),
             s.timeline().track.value().map(|t| t.len()),
             s.history().value().map(|h| h.daily_usages.rows.len()),
         )

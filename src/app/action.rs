@@ -4,6 +4,7 @@
 
 use super::catalog::CatalogAction;
 use super::connection::ConnectionAction;
+use super::figures::FiguresAction;
 use super::machine::MachineAction;
 use super::overview::OverviewAction;
 use super::settings::Tab;
@@ -17,6 +18,7 @@ pub enum Action {
     Connection(ConnectionAction),
     Catalog(CatalogAction),
     Overview(OverviewAction),
+    Figures(FiguresAction),
     /// Discover the fleet again.
     ReloadFleet,
     /// Write what a panel shows to a file (the worker asks where).
@@ -48,6 +50,12 @@ impl From<ConnectionAction> for Action {
 impl From<OverviewAction> for Action {
     fn from(a: OverviewAction) -> Self {
         Action::Overview(a)
+    }
+}
+
+impl From<FiguresAction> for Action {
+    fn from(a: FiguresAction) -> Self {
+        Action::Figures(a)
     }
 }
 

@@ -36,7 +36,7 @@ pub struct MachineView {
     /// The window of the data shown (as sent to the service).
     pub window: Option<TimeWindow>,
     pub faults: Loadable<Vec<FaultRow>>,
-    pub activities: Loadable<Vec<ActivityRow>>,
+    pub activities: Loadable<Arc<Vec<ActivityRow>>>,
     pub history: Loadable<Arc<EquipmentHistory>>,
 }
 

@@ -108,6 +108,9 @@ pub struct Settings {
     /// The overview's filters and sort.
     #[serde(default)]
     pub overview: OverviewSettings,
+    /// What utilisation is measured against.
+    #[serde(default)]
+    pub expected: crate::analysis::Expected,
 }
 
 #[cfg(test)]

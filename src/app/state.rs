@@ -15,6 +15,7 @@ use super::connection::{
 };
 use super::errors::explain;
 use super::exports::Exports;
+use super::figures::FiguresState;
 use super::fleet::FleetState;
 use super::loadable::Loadable;
 use super::machine::{MachineAction, MachineView};
@@ -33,6 +34,8 @@ pub struct AppState {
     pub conn: ConnectionState,
     pub fleet: FleetState,
     pub machine: MachineView,
+    /// The machine page's window figures.
+    pub figures: FiguresState,
     /// Map, plots and the time cursor they share.
     pub timeline: TimelineState,
     pub catalog: CatalogState,
@@ -60,6 +63,7 @@ impl AppState {
             conn: ConnectionState::new(connection),
             fleet: FleetState::default(),
             machine: MachineView::new(today),
+            figures: FiguresState::default(),
             timeline: TimelineState::new(),
             catalog: CatalogState::default(),
             exports: Exports::default(),
@@ -126,7 +130,7 @@ impl AppState {
         &self.machine.faults
     }
 
-    pub fn activities(&self) -> &Loadable<Vec<ActivityRow>> {
+    pub fn activities(&self) -> &Loadable<std::sync::Arc<Vec<ActivityRow>>> {
         &self.machine.activities
     }
 
@@ -186,6 +190,7 @@ impl AppState {
             self.timeline.plot_kinds = kinds;
         }
         self.overview.settings = s.overview;
+        self.figures.expected = s.expected;
         self.overview.mark_dirty();
         self.conn.profiles = s.profiles;
         self.conn.active_profile = s.active_profile.filter(|i| *i < self.conn.profiles.len());
@@ -231,6 +236,7 @@ impl AppState {
             plot_kinds: Some(self.timeline.plot_kinds.clone()),
             map: self.map.clone(),
             replay: self.timeline.replay,
+            expected: self.figures.expected,
         }
     }
 
@@ -295,6 +301,7 @@ impl AppState {
                 if other {
                     // Another machine: nothing of the last one may show.
                     self.timeline.clear_data();
+                    self.figures.clear();
                 }
                 if fetch {
                     out.extend(self.fetch_selected());
@@ -309,6 +316,10 @@ impl AppState {
             Action::Overview(a) => {
                 self.overview.on_action(a);
                 Vec::new()
+            }
+            Action::Figures(a) => {
+                self.figures.on_action(a);
+                self.figures_wanted()
             }
             Action::Timeline(a) => self.timeline_action(a),
             Action::Connection(a) => self.connection_action(a),
@@ -377,6 +388,7 @@ impl AppState {
             self.overview.forget();
             self.machine.forget();
             self.timeline.clear_data();
+            self.figures.clear();
             self.catalog = CatalogState::default();
             self.progress.clear();
             let mut out = vec![Command::CancelReads];
@@ -447,6 +459,21 @@ impl AppState {
     }
 
     pub fn on_event(&mut self, event: Event) -> Vec<Command> {
+        let mut out = self.apply_event(event);
+        out.extend(self.figures_wanted());
+        out
+    }
+
+    /// The window figures, once what they come from is read.
+    fn figures_wanted(&mut self) -> Vec<Command> {
+        let now = self.now();
+        self.figures
+            .wanted(&self.machine, &self.timeline.track, now)
+            .into_iter()
+            .collect()
+    }
+
+    fn apply_event(&mut self, event: Event) -> Vec<Command> {
         match event {
             Event::ConnectionTested { result, .. } => {
                 self.conn.tested(
@@ -597,7 +624,7 @@ impl AppState {
                 ..
             } => {
                 if self.accept(Target::Activities, equipment, window, offline, "activities") {
-                    self.machine.activities = Loadable::Ready(rows);
+                    self.machine.activities = Loadable::Ready(std::sync::Arc::new(rows));
                 }
             }
             Event::History {
@@ -635,6 +662,17 @@ impl AppState {
             } => {
                 if self.accept(Target::Track, equipment, window, offline, "positions") {
                     self.timeline.track = Loadable::Ready(track);
+                }
+            }
+            Event::Report {
+                equipment,
+                window,
+                report,
+                offline,
+                ..
+            } => {
+                if self.accept(Target::Report, equipment, window, offline, "window figures") {
+                    self.figures.report = Loadable::Ready(report);
                 }
             }
             Event::Catalog {
@@ -682,6 +720,7 @@ impl AppState {
             Target::Faults => self.machine.faults.fail(message.clone()),
             Target::Activities => self.machine.activities.fail(message.clone()),
             Target::History => self.machine.history.fail(message.clone()),
+            Target::Report => self.figures.report.fail(message.clone()),
             Target::Plot(kind) => self
                 .timeline
                 .plots

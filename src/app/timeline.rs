@@ -75,6 +75,8 @@ pub enum TimelineAction {
     SetReplay(Replay),
     /// Show the whole window again, values fitted to what is in view.
     ResetView,
+    /// Select a span of time (statistics over it), or clear it.
+    SetSpan(Option<(i64, i64)>),
 }
 
 #[derive(Debug, Default)]
@@ -97,6 +99,9 @@ pub struct TimelineState {
     pub replay: Replay,
     /// Index of the activity highlighted on the map.
     pub selected_activity: Option<usize>,
+    /// A span selected on the plots, `(from, to)` in seconds, from < to:
+    /// statistics over it, drawn on every plot and on the map.
+    pub span: Option<(i64, i64)>,
     /// Replayed time not yet applied: the cursor moves in whole seconds, so
     /// at slow speeds a frame's share is carried to the next (without it,
     /// each frame moved at least a second, 60 s/s at 60 frames a second).
@@ -122,6 +127,7 @@ impl TimelineState {
         self.track.clear();
         self.cursor = None;
         self.selected_activity = None;
+        self.span = None;
         self.replay.playing = false;
     }
 
@@ -175,6 +181,11 @@ impl TimelineState {
             }
             TimelineAction::SeekTo(t) => self.seek_to(t),
             TimelineAction::ResetView => self.view_generation += 1,
+            TimelineAction::SetSpan(span) => {
+                self.span = span
+                    .map(|(a, b)| (a.min(b).max(window.since), a.max(b).min(window.until)))
+                    .filter(|(a, b)| a < b);
+            }
             TimelineAction::SelectActivity(i) => {
                 self.selected_activity = i;
                 if let Some(t) = i.and_then(activity_start) {
@@ -205,6 +216,12 @@ impl TimelineState {
             self.replay.playing = false;
         }
         self.selected_activity = None;
+        if self
+            .span
+            .is_some_and(|(a, b)| a < window.since || b > window.until)
+        {
+            self.span = None;
+        }
     }
 
     pub fn seek_to(&mut self, time: i64) {
@@ -337,5 +354,41 @@ mod tests {
         s.cursor = Some(195);
         s.advance_replay(1.0, 0, 5000, &events);
         assert_eq!(s.cursor, Some(900));
+    }
+
+    #[test]
+    fn a_span_is_ordered_kept_inside_the_window_and_cleared() {
+        let window = TimeWindow::new(1000, 5000).expect("window");
+        let mut s = TimelineState::default();
+        s.on_action(
+            TimelineAction::SetSpan(Some((4000, 500))),
+            None,
+            window,
+            |_| None,
+        );
+        assert_eq!(s.span, Some((1000, 4000)));
+        s.on_action(
+            TimelineAction::SetSpan(Some((3000, 3000))),
+            None,
+            window,
+            |_| None,
+        );
+        assert_eq!(s.span, None, "an empty span is none");
+        s.on_action(
+            TimelineAction::SetSpan(Some((2000, 3000))),
+            None,
+            window,
+            |_| None,
+        );
+        s.keep_within(TimeWindow::new(2500, 9000).expect("window"));
+        assert_eq!(s.span, None, "another window drops a span outside it");
+        s.on_action(
+            TimelineAction::SetSpan(Some((2000, 3000))),
+            None,
+            window,
+            |_| None,
+        );
+        s.on_action(TimelineAction::SetSpan(None), None, window, |_| None);
+        assert_eq!(s.span, None);
     }
 }

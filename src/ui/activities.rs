@@ -11,8 +11,11 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
     if let Some(e) = state.machine.activities.error() {
         ui.colored_label(theme::ERROR, e);
     }
-    let empty = Vec::new();
-    let rows = state.machine.activities.value().unwrap_or(&empty);
+    let rows: &[_] = state
+        .machine
+        .activities
+        .value()
+        .map_or(&[], |a| a.as_slice());
     if state.machine.activities.is_pending() && rows.is_empty() {
         ui.horizontal(|ui| {
             ui.spinner();
@@ -40,7 +43,7 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
         ui.add_enabled_ui(!rows.is_empty(), |ui| {
             ui.menu_button("Export activities", |ui| {
                 if ui.button("CSV…").clicked() {
-                    actions.push(Action::Export(ExportContent::ActivitiesCsv(rows.clone())));
+                    actions.push(Action::Export(ExportContent::ActivitiesCsv(rows.to_vec())));
                 }
                 let track = state.timeline.track.value();
                 let geo = ui
@@ -48,7 +51,7 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
                     .on_hover_text("Each activity as a line along its positions");
                 if let (true, Some(track)) = (geo.clicked(), track) {
                     actions.push(Action::Export(ExportContent::ActivitiesGeoJson {
-                        rows: rows.clone(),
+                        rows: rows.to_vec(),
                         track: track.clone(),
                     }));
                 }

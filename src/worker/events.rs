@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::fetch::{Fetched, Progress};
 use super::messages::{ExportOutcome, OfflineSince, RequestId, Target};
 use super::tokens::TokenPlace;
-use crate::analysis::MachineFigures;
+use crate::analysis::{MachineFigures, Report};
 use crate::api::equipment::{EquipmentSnapshot, UserInfo};
 use crate::api::model::{
     ActivityRow, DataSource, EquipmentHistory, EquipmentSummary, FaultRow, Integration,
@@ -149,6 +149,14 @@ pub enum Event {
         figures: MachineFigures,
         offline: OfflineSince,
     },
+    /// A machine's window figures.
+    Report {
+        request: RequestId,
+        equipment: i64,
+        window: TimeWindow,
+        report: Arc<Report>,
+        offline: OfflineSince,
+    },
     /// The probe reached the service.
     Reachable { request: RequestId },
     /// An export ended; `what` it was (`faults (CSV)`).
@@ -194,6 +202,7 @@ impl Event {
             | Event::SnapshotPage { request, .. }
             | Event::SnapshotsCached { request, .. }
             | Event::Figures { request, .. }
+            | Event::Report { request, .. }
             | Event::Reachable { request }
             | Event::Exported { request, .. }
             | Event::Catalog { request, .. }

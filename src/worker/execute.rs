@@ -131,6 +131,10 @@ impl TaskCtx {
             Command::FetchFigures { equipment, window } => {
                 self.fetch_figures(equipment, window).await?;
             }
+            Command::ComputeReport { request, data } => self.compute_report(request, data).await?,
+            Command::FetchReport { request, offline } => {
+                self.fetch_report(request, offline).await?;
+            }
             Command::Export(job) => {
                 let what = job.content.describe();
                 let key = job.content.key();

@@ -1,6 +1,7 @@
 //! What the UI (or the command line) asks of the worker: `Command`s, each
 //! for a [`Target`]. A newer command for a target replaces the older one.
 
+use super::report::{ReportData, ReportRequest};
 use crate::api::model::{CreateIntegration, SecretValue, UpdateIntegration};
 use crate::api::time::TimeWindow;
 use crate::api::{AuthMethod, ClientConfig, DataKind, SeriesSource};
@@ -62,6 +63,8 @@ pub enum Target {
     Snapshots,
     /// One machine's window figures for the fleet overview.
     Figures(i64),
+    /// The machine page's window figures (or the command line's report).
+    Report,
     /// Writing one kind of export.
     Export(ExportKey),
     /// Creating an integration (the form's one write).
@@ -144,6 +147,18 @@ pub enum Command {
         equipment: i64,
         window: TimeWindow,
     },
+    /// The machine page's window figures from what it has read (only the
+    /// daily idle fuel is read besides).
+    ComputeReport {
+        request: ReportRequest,
+        data: ReportData,
+    },
+    /// A machine's window figures, everything read through the cache (the
+    /// command line's report); with `offline`, the cache only.
+    FetchReport {
+        request: ReportRequest,
+        offline: bool,
+    },
     /// Data sources and integrations.
     LoadCatalog,
     /// One cheap authenticated request: is the service back?
@@ -184,6 +199,7 @@ impl Command {
             Command::DiscoverFleet { .. } => Target::Fleet,
             Command::FetchSnapshots => Target::Snapshots,
             Command::FetchFigures { equipment, .. } => Target::Figures(*equipment),
+            Command::ComputeReport { .. } | Command::FetchReport { .. } => Target::Report,
             Command::LoadCatalog => Target::Catalog,
             Command::Probe => Target::Probe,
             Command::Export(job) => Target::Export(job.content.key()),
@@ -214,6 +230,7 @@ impl Target {
                 | Target::Probe
                 | Target::Snapshots
                 | Target::Figures(_)
+                | Target::Report
         )
     }
 }

@@ -18,6 +18,7 @@ mod history;
 mod kept;
 mod messages;
 mod overview;
+mod report;
 mod run;
 mod shared;
 mod task;
@@ -33,6 +34,7 @@ pub use events::{CatalogChange, Event, FleetSource};
 pub use fetch::{Fetched, Progress, SeriesRequest};
 pub use history::HISTORY_KIND;
 pub use messages::{Command, ExportJob, ExportOutcome, OfflineSince, RequestId, Target};
+pub use report::{ReportData, ReportRequest};
 pub use shared::Wake;
 pub use tokens::{TokenPlace, TokenStore};
 

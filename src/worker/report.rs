@@ -1,0 +1,197 @@
+//! A machine's window figures (`analysis::figures`), computed here so the
+//! UI thread only shows them. The machine page hands over what it has read
+//! already (history, activities, track) and only the daily idle fuel is
+//! read; the command line reads everything through the cache.
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+use super::events::Event;
+use super::messages::OfflineSince;
+use super::task::{TaskCtx, decode_off_thread};
+use crate::analysis::units::litres;
+use crate::analysis::{Expected, Report, ReportInputs};
+use crate::api::model::{ActivityRow, Envelope, EquipmentHistory, PositionRow};
+use crate::api::time::TimeWindow;
+use crate::api::{ApiError, DataKind, SeriesSource};
+use crate::series::{Track, TrackSample};
+
+/// What the machine page has read for its window.
+#[derive(Debug, Clone)]
+pub struct ReportData {
+    pub history: Arc<EquipmentHistory>,
+    /// `None` if they could not be read.
+    pub activities: Option<Arc<Vec<ActivityRow>>>,
+    /// Only used without engine events (stops from positions, D16).
+    pub track: Option<Arc<Track>>,
+}
+
+/// What a report is asked for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReportRequest {
+    pub equipment: i64,
+    pub window: TimeWindow,
+    pub expected: Expected,
+    /// Now, for a stop still on at the end of the window.
+    pub now: i64,
+}
+
+/// A `dailyIdleFuel` row.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct IdleFuelRow {
+    date: crate::api::Timestamp,
+    fuel_used: Option<f64>,
+    #[serde(default)]
+    unit: Option<String>,
+}
+
+impl super::fetch::Dated for IdleFuelRow {
+    fn date_secs(&self) -> i64 {
+        self.date.0
+    }
+}
+
+impl TaskCtx {
+    /// The figures from what the machine page has, plus the idle fuel.
+    pub async fn compute_report(
+        &self,
+        req: ReportRequest,
+        data: ReportData,
+    ) -> Result<(), ApiError> {
+        let (idle_fuel, offline) = self.idle_fuel(req, false).await;
+        let report = decode_off_thread("report", move || {
+            let positions = data.track.as_ref().map(|t| t.samples.as_slice());
+            let activities = data.activities.as_deref().map(Vec::as_slice);
+            Ok(Report::compute(&ReportInputs {
+                window: req.window,
+                now: req.now,
+                daily: &data.history.daily_usages.rows,
+                idle_fuel: idle_fuel.as_deref(),
+                activities,
+                engine: &data.history.engine_conditions.rows,
+                positions,
+                expected: req.expected,
+            }))
+        })
+        .await?;
+        self.emit(Event::Report {
+            request: self.id,
+            equipment: req.equipment,
+            window: req.window,
+            report: Arc::new(report),
+            offline,
+        });
+        Ok(())
+    }
+
+    /// Reads history, activities, idle fuel (and positions, without
+    /// engine events) through the cache and computes the figures; with
+    /// `offline`, the cache only.
+    pub async fn fetch_report(&self, req: ReportRequest, offline: bool) -> Result<(), ApiError> {
+        let (history, activities) = futures_util::future::join(
+            self.history_body(req.equipment, req.window, offline),
+            self.fetch(
+                req.equipment,
+                SeriesSource::Kind(DataKind::Activities),
+                req.window,
+                offline,
+            ),
+        )
+        .await;
+        let (body, history_offline, _) = history?;
+        let history = decode_off_thread("history", move || {
+            serde_json::from_slice::<Envelope<EquipmentHistory>>(&body).map(|e| e.data)
+        })
+        .await?;
+        let activities = activities?;
+        let mut offline_since = history_offline.or(activities.offline_since());
+        let activities = if activities.missing.is_empty() {
+            Some(Arc::new(
+                decode_off_thread("activities", move || activities.typed::<ActivityRow>()).await?,
+            ))
+        } else {
+            None
+        };
+        let track = if history.engine_conditions.rows.is_empty() {
+            let fetched = self
+                .fetch(
+                    req.equipment,
+                    SeriesSource::Kind(DataKind::Positions),
+                    req.window,
+                    offline,
+                )
+                .await?;
+            offline_since = offline_since.or(fetched.offline_since());
+            let track = decode_off_thread("positions", move || {
+                fetched
+                    .typed::<PositionRow>()
+                    .map(|rows| Track::new(rows.iter().map(TrackSample::from).collect()))
+            })
+            .await?;
+            Some(Arc::new(track))
+        } else {
+            None
+        };
+        let data = ReportData {
+            history: Arc::new(history),
+            activities,
+            track,
+        };
+        let (idle_fuel, idle_offline) = self.idle_fuel(req, offline).await;
+        let report = decode_off_thread("report", move || {
+            Ok(Report::compute(&ReportInputs {
+                window: req.window,
+                now: req.now,
+                daily: &data.history.daily_usages.rows,
+                idle_fuel: idle_fuel.as_deref(),
+                activities: data.activities.as_deref().map(Vec::as_slice),
+                engine: &data.history.engine_conditions.rows,
+                positions: data.track.as_ref().map(|t| t.samples.as_slice()),
+                expected: req.expected,
+            }))
+        })
+        .await?;
+        self.emit(Event::Report {
+            request: self.id,
+            equipment: req.equipment,
+            window: req.window,
+            report: Arc::new(report),
+            offline: offline_since.or(idle_offline),
+        });
+        Ok(())
+    }
+
+    /// The daily idle fuel of the window (day start, litres), if the
+    /// machine gives any and it could be read whole: the figures go without
+    /// the working/idle fuel split otherwise, and say so by a dash.
+    async fn idle_fuel(
+        &self,
+        req: ReportRequest,
+        offline: bool,
+    ) -> (Option<Vec<(i64, f64)>>, OfflineSince) {
+        let source = SeriesSource::Kind(DataKind::DailyIdleFuel);
+        let fetched = match self.fetch(req.equipment, source, req.window, offline).await {
+            Ok(f) if f.missing.is_empty() => f,
+            Ok(_) => return (None, None),
+            Err(e) => {
+                tracing::warn!("daily idle fuel of equipment {}: {e}", req.equipment);
+                return (None, None);
+            }
+        };
+        let offline = fetched.offline_since();
+        let rows = decode_off_thread("dailyIdleFuel", move || fetched.typed::<IdleFuelRow>())
+            .await
+            .unwrap_or_default();
+        let days: Vec<(i64, f64)> = rows
+            .iter()
+            .filter_map(|r| {
+                // Without a unit, the kind's documented one.
+                let unit = r.unit.as_deref().unwrap_or(DataKind::DailyIdleFuel.unit());
+                Some((r.date.0, litres(r.fuel_used?, unit)?))
+            })
+            .collect();
+        ((!days.is_empty()).then_some(days), offline)
+    }
+}
