@@ -115,6 +115,8 @@ impl PlotBench {
             },
             cursor: None,
             local: false,
+            span: None,
+            measuring: false,
         };
         let output = self.ctx.run_ui(raw_input(events), |ui| {
             values_plot_ui(

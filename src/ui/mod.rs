@@ -6,6 +6,7 @@ mod catalog;
 mod connection;
 mod equipment;
 mod faults;
+mod figures;
 mod history;
 pub mod map;
 pub mod overview;
@@ -128,6 +129,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
                 }
             });
         replay::replay_ui(ui, state, &mut actions);
+        figures::figures_strip_ui(ui, state, &mut actions);
         // The map gives way to the plots' minimum width (and a width once
         // grown, restored at the next start, is capped too).
         let map_max = (ui.available_width() - plots::MIN_WIDTH).max(200.0);

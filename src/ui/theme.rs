@@ -18,6 +18,9 @@ pub const SORT_DESCENDING: &str = " ⏷";
 /// The daily history's engine events column, and its frozen Day column.
 pub const ENGINE_EVENTS_WIDTH: f32 = 250.0;
 pub const DAY_COLUMN_WIDTH: f32 = 90.0;
+/// A chip of the window figures strip.
+pub const FIGURE_CHIP_WIDTH: f32 = 150.0;
+pub const FIGURE_CHIP_HEIGHT: f32 = 34.0;
 /// What a missing value shows as.
 pub const NULL: &str = "—";
 
@@ -30,6 +33,9 @@ pub const OFFLINE: Color32 = Color32::from_rgb(0xF5, 0xA5, 0x24);
 
 /// The time cursor, in plots and on the map.
 pub const CURSOR: Color32 = Color32::from_rgb(0xFF, 0xD2, 0x4A);
+/// The span selected on the plots: a light band with a border.
+pub const SPAN_FILL: Color32 = Color32::from_rgba_premultiplied(0x20, 0x40, 0x60, 0x40);
+pub const SPAN_BORDER: Color32 = Color32::from_rgb(0x6A, 0xA8, 0xE0);
 /// Estimated samples (hollow markers).
 pub const ESTIMATED: Color32 = Color32::from_rgb(0xFF, 0x8C, 0x42);
 /// Start and end of the track.
@@ -301,6 +307,40 @@ pub fn number(v: Option<f64>, decimals: usize) -> String {
     match v {
         Some(v) if v.is_finite() => format!("{v:.decimals$}"),
         _ => NULL.to_owned(),
+    }
+}
+
+/// A figure chip's text: its name small above its value; dimmed while the
+/// figures are computed again.
+pub fn figure_chip(ui: &egui::Ui, name: &str, value: &str, stale: bool) -> egui::text::LayoutJob {
+    let style = ui.style();
+    let weak = style.visuals.weak_text_color();
+    let strong = if stale {
+        weak
+    } else {
+        style.visuals.strong_text_color()
+    };
+    let mut job = egui::text::LayoutJob::default();
+    job.append(
+        name,
+        0.0,
+        egui::TextFormat::simple(egui::TextStyle::Small.resolve(style), weak),
+    );
+    job.append(
+        &format!("\n{value}"),
+        0.0,
+        egui::TextFormat::simple(egui::TextStyle::Body.resolve(style), strong),
+    );
+    job
+}
+
+/// A share in percent, whole: `35 %`, and `<1 %` for a small one that is
+/// not nothing.
+pub fn percent_share(p: f64) -> String {
+    if p > 0.0 && p < 1.0 {
+        "<1 %".to_owned()
+    } else {
+        format!("{p:.0} %")
     }
 }
 

@@ -214,10 +214,14 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
     let home = track.as_ref().map_or([0.5, 0.35], |t| t.bounds.center());
     let (mut map, attribution) = basemap.map(ui.ctx(), state, memory, home);
     let mut picked = Picked::default();
-    let highlight = state.timeline.selected_activity.and_then(|i| {
-        let a = state.machine.activities.value()?.get(i)?;
-        Some(track.as_ref()?.range_of(a.date_start.0, a.date_stop.0))
-    });
+    // The span measured on the plots, else the activity picked.
+    let highlight = match state.timeline.span {
+        Some((from, to)) => track.as_ref().map(|t| t.range_of(from, to)),
+        None => state.timeline.selected_activity.and_then(|i| {
+            let a = state.machine.activities.value()?.get(i)?;
+            Some(track.as_ref()?.range_of(a.date_start.0, a.date_stop.0))
+        }),
+    };
     if let Some(t) = &track {
         map = map.with_plugin(TrackLayer {
             track: t,

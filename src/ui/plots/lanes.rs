@@ -7,7 +7,7 @@ use egui_plot::{GridMark, HoverPosition, Plot, PlotPoint, PlotPoints, Polygon, T
 
 use super::shared::{Shared, Shown};
 use super::steer::steer_plot;
-use super::time_axis::{Y_AXIS_WIDTH, cursor_ui, time_axis_hints, time_grid};
+use super::time_axis::{Y_AXIS_WIDTH, cursor_ui, span_ui, time_axis_hints, time_grid};
 use crate::api::DataKind;
 use crate::api::model::EngineEvent;
 use crate::series::names::{channel_name, value_name};
@@ -86,7 +86,7 @@ pub fn lanes_plot_ui(
     };
     let names: Vec<String> = full.iter().map(|n| short_name(n)).collect();
     let rows = channels.len() as f64;
-    let (local, steer, cursor) = (shared.local, shared.steer, shared.cursor);
+    let (local, steer, cursor, span) = (shared.local, shared.steer, shared.cursor, shared.span);
     let window = steer.window;
     let response = Plot::new("plot")
         .id(id)
@@ -101,7 +101,7 @@ pub fn lanes_plot_ui(
         .default_y_bounds(0.0, rows)
         .allow_zoom(false)
         .allow_scroll(false)
-        .allow_drag([true, false])
+        .allow_drag([!shared.measuring, false])
         .allow_axis_zoom_drag(false)
         .show_grid([true, false])
         .y_axis_min_width(Y_AXIS_WIDTH)
@@ -184,14 +184,10 @@ pub fn lanes_plot_ui(
                     }
                 }
             }
+            span_ui(pui, span);
             cursor_ui(pui, cursor)
         });
-    let hovered = response.response.hovered();
-    Shown {
-        hover: response.inner.filter(|_| hovered),
-        clicked: response.response.clicked(),
-        rect: response.response.rect,
-    }
+    Shown::of(&response, response.inner, shared.measuring)
 }
 
 #[cfg(test)]

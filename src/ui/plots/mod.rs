@@ -16,6 +16,7 @@ mod export;
 mod kinds;
 mod lanes;
 mod shared;
+mod span;
 mod steer;
 mod time_axis;
 mod values;
@@ -60,6 +61,12 @@ pub struct PlotsView {
     /// Where the plots were last frame (the visible part): where a wheel
     /// turn zooms them rather than scrolls the column.
     plot_rects: Vec<egui::Rect>,
+    /// The Measure tool: a drag on a plot selects a span.
+    pub measure: bool,
+    /// A span is being dragged out (its pane waits for the release: a
+    /// pane opening under a drag took the drag away).
+    measuring_drag: bool,
+    span: span::SpanView,
 }
 
 /// A history's address and the window it was read over.
@@ -140,12 +147,32 @@ pub fn plots_ui(
     ui.horizontal_wrapped(|ui| {
         kind_picker_ui(ui, state, &mut view.search, actions);
         export_menu_ui(ui, state, actions);
+        ui.toggle_value(&mut view.measure, "Measure").on_hover_text(
+            "Drag across a plot to select a span and read its statistics \
+             (or hold Shift while dragging). Esc clears it.",
+        );
         ui.label(
-            egui::RichText::new("Drag to pan, wheel to zoom, double-click for the whole window")
-                .small()
-                .weak(),
+            egui::RichText::new(
+                "Drag to pan, Shift+drag to measure, wheel to zoom, double-click for the whole window",
+            )
+            .small()
+            .weak(),
         );
     });
+    if state.timeline.span.is_some() && !view.measuring_drag {
+        if ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+            actions.push(TimelineAction::SetSpan(None).into());
+        }
+        // Under the plots: opening it moves none of them.
+        egui::Panel::bottom("span_stats")
+            .resizable(true)
+            .default_size(150.0)
+            .min_size(80.0)
+            .show(ui, |ui| {
+                span::span_stats_ui(ui, state, &mut view.span, actions);
+            });
+    }
+    let measuring = view.measure || ui.input(|i| i.modifiers.shift);
     let seek = (state.timeline.seek != view.last_seek)
         .then_some(state.timeline.cursor)
         .flatten();
@@ -164,10 +191,13 @@ pub fn plots_ui(
         },
         cursor,
         local: state.local_time,
+        span: state.timeline.span,
+        measuring,
     };
     update_engine_off(view, state, window);
     let mut hover = None;
     let mut clicked = false;
+    let mut drag = None;
     let mut rects = Vec::new();
     let area = egui::ScrollArea::vertical()
         .id_salt("plots_scroll")
@@ -233,6 +263,7 @@ pub fn plots_ui(
                     };
                     rects.push(shown.rect.intersect(visible));
                     hover = hover.or(shown.hover);
+                    drag = drag.or(shown.drag);
                     clicked |= shown.clicked && shown.hover.is_some();
                 }
             }
@@ -251,6 +282,10 @@ pub fn plots_ui(
     });
     if double_clicked {
         actions.push(TimelineAction::ResetView.into());
+    }
+    view.measuring_drag = drag.is_some();
+    if let Some((a, b)) = drag {
+        actions.push(TimelineAction::SetSpan(Some((a, b))).into());
     }
     if let Some(t) = hover.filter(|_| !double_clicked) {
         actions.push(

@@ -12,6 +12,10 @@ pub struct Shared {
     pub cursor: Option<i64>,
     /// Times in local time rather than UTC.
     pub local: bool,
+    /// The span selected, drawn on every plot.
+    pub span: Option<(i64, i64)>,
+    /// A drag selects a span rather than pans (the Measure tool, or Shift).
+    pub measuring: bool,
 }
 
 /// What a plot did this frame.
@@ -22,4 +26,33 @@ pub struct Shown {
     pub clicked: bool,
     /// Where the plot (its data area) is.
     pub rect: egui::Rect,
+    /// While measuring, a drag on the plot: the time it started at and
+    /// the time under the pointer now.
+    pub drag: Option<(i64, i64)>,
+}
+
+impl Shown {
+    /// What a plot shown through egui_plot did: hovered time (`hover`
+    /// from inside the plot), click, and a measuring drag.
+    pub fn of<T>(
+        response: &egui_plot::PlotResponse<T>,
+        hover: Option<i64>,
+        measuring: bool,
+    ) -> Self {
+        let r = &response.response;
+        let drag = (measuring && r.dragged())
+            .then(|| {
+                let time_at = |p: egui::Pos2| response.transform.value_from_position(p).x as i64;
+                let origin = r.ctx.input(|i| i.pointer.press_origin())?;
+                let now = r.interact_pointer_pos()?;
+                Some((time_at(origin), time_at(now)))
+            })
+            .flatten();
+        Shown {
+            hover: hover.filter(|_| r.hovered()),
+            clicked: r.clicked(),
+            rect: r.rect,
+            drag,
+        }
+    }
 }

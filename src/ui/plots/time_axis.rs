@@ -201,6 +201,17 @@ pub(super) fn time_axis_label(mark: GridMark, range: &RangeInclusive<f64>, local
     format!(" {} ", theme::format_in_zone(t, local, format))
 }
 
+/// Draws the span selected, if any, as a band across the plot.
+pub(super) fn span_ui(pui: &mut egui_plot::PlotUi<'_>, span: Option<(i64, i64)>) {
+    if let Some((a, b)) = span {
+        pui.add(
+            egui_plot::Span::new("", a as f64..=b as f64)
+                .fill(theme::SPAN_FILL)
+                .border(egui::Stroke::new(1.0, theme::SPAN_BORDER)),
+        );
+    }
+}
+
 /// Draws the cursor; returns the time under the pointer.
 pub(super) fn cursor_ui(pui: &mut egui_plot::PlotUi<'_>, cursor: Option<i64>) -> Option<i64> {
     if let Some(t) = cursor {

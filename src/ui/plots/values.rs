@@ -15,7 +15,7 @@ use egui_plot::{
 
 use super::shared::{Shared, Shown};
 use super::steer::steer_plot;
-use super::time_axis::{Y_AXIS_WIDTH, cursor_ui, time_axis_hints, time_grid};
+use super::time_axis::{Y_AXIS_WIDTH, cursor_ui, span_ui, time_axis_hints, time_grid};
 use crate::api::DataKind;
 use crate::series::names::{channel_name, value_name, with_unit};
 use crate::series::{CachedLine, LineKey, PlotSeries};
@@ -66,6 +66,7 @@ pub fn values_plot_ui(
     let local = shared.local;
     let steer = shared.steer;
     let cursor = shared.cursor;
+    let span = shared.span;
     let response = Plot::new("plot")
         .id(id)
         .height(PLOT_HEIGHT)
@@ -79,7 +80,7 @@ pub fn values_plot_ui(
         .allow_double_click_reset(false)
         .allow_scroll(false)
         .allow_zoom(false)
-        .allow_drag([true, false])
+        .allow_drag([!shared.measuring, false])
         .allow_axis_zoom_drag([false, true])
         .default_x_bounds(shared.steer.window.0 as f64, shared.steer.window.1 as f64)
         .y_axis_min_width(Y_AXIS_WIDTH)
@@ -138,14 +139,10 @@ pub fn values_plot_ui(
                 cached.update(series, ch, key, gaps.positions);
                 line_ui(pui, cached, name, color);
             }
+            span_ui(pui, span);
             cursor_ui(pui, cursor)
         });
-    let hovered = response.response.hovered();
-    Shown {
-        hover: response.inner.filter(|_| hovered),
-        clicked: response.response.clicked(),
-        rect: response.response.rect,
-    }
+    Shown::of(&response, response.inner, shared.measuring)
 }
 
 /// A cumulative member of a daily kind (`cumulativeFuelUsed.fuelUsed`): a

@@ -1,0 +1,183 @@
+//! The window figures strip above map and plots: what the machine did in
+//! the window (hours, idle, fuel, CO2, distance, activities, stops,
+//! utilisation), each saying on hover how it is computed and from which
+//! data kinds. A figure whose inputs are missing shows a dash, never 0;
+//! one resting on estimated values says how much of it is. Every chip has
+//! a fixed width, so the strip wraps by the window's width alone and
+//! nothing moves when the figures arrive.
+
+use crate::analysis::{Figure, Figures, Report};
+use crate::app::{Action, AppState, FiguresAction};
+use crate::ui::theme;
+
+/// The chips, each one figure or two shown together.
+const CHIPS: &[(&str, &[Figure])] = &[
+    ("Engine hours", &[Figure::EngineHours]),
+    ("Working", &[Figure::WorkingHours]),
+    ("Idle", &[Figure::IdleHours, Figure::IdlePercent]),
+    ("Fuel used", &[Figure::FuelUsed]),
+    ("Fuel per engine hour", &[Figure::FuelPerEngineHour]),
+    (
+        "Fuel per hour working / idle",
+        &[Figure::WorkingFuelPerHour, Figure::IdleFuelPerHour],
+    ),
+    ("CO2", &[Figure::Co2]),
+    ("Distance", &[Figure::Distance]),
+    ("Activities", &[Figure::Activities]),
+    ("Stops", &[Figure::Stops]),
+    ("Utilisation", &[Figure::Utilisation]),
+];
+
+/// A figure's value with its unit, or a dash.
+fn shown(f: &Figures, figure: Figure) -> String {
+    match f.value(figure) {
+        Some(v) => {
+            let unit = figure.unit();
+            let n = theme::number(Some(v), figure.decimals());
+            match unit {
+                "" => n,
+                "%" => format!("{n} %"),
+                u => format!("{n} {u}"),
+            }
+        }
+        None => theme::NULL.to_owned(),
+    }
+}
+
+/// The value line of a chip, and the estimated share it rests on (`est.
+/// 35 %`), if any.
+fn chip_value(f: &Figures, figures: &[Figure]) -> (String, Option<String>) {
+    let text = match figures {
+        [Figure::WorkingFuelPerHour, Figure::IdleFuelPerHour] => {
+            let n = |fig| theme::number(f.value(fig), 2);
+            match (
+                f.value(Figure::WorkingFuelPerHour),
+                f.value(Figure::IdleFuelPerHour),
+            ) {
+                (None, None) => theme::NULL.to_owned(),
+                _ => format!(
+                    "{} / {} L/h",
+                    n(Figure::WorkingFuelPerHour),
+                    n(Figure::IdleFuelPerHour)
+                ),
+            }
+        }
+        _ => figures
+            .iter()
+            .map(|fig| shown(f, *fig))
+            .collect::<Vec<_>>()
+            .join(" · "),
+    };
+    let share = match figures.first() {
+        Some(Figure::FuelUsed) => f.fuel_estimated_percent(),
+        Some(Figure::Co2) => f.co2_estimated_percent(),
+        _ => None,
+    };
+    let note = share
+        .filter(|p| *p > 0.0)
+        .map(|p| format!("est. {}", theme::percent_share(p)));
+    (text, note)
+}
+
+/// How a chip's figures are computed, and over how many days.
+fn chip_hover(report: &Report, figures: &[Figure]) -> String {
+    let total = report.days.len();
+    let mut out = Vec::new();
+    for fig in figures {
+        let with = report
+            .days
+            .iter()
+            .filter(|(_, d)| d.value(*fig).is_some())
+            .count();
+        let mut line = format!("{}: {}", fig.label(), fig.how());
+        match fig {
+            Figure::Activities | Figure::Stops | Figure::ExpectedHours => {}
+            _ => line.push_str(&format!(
+                " From {with} of {} with data.",
+                theme::count(total, "day", "days")
+            )),
+        }
+        if *fig == Figure::Stops
+            && let Some(from) = report.stops_from
+        {
+            line.push_str(&format!(" Found from {}.", from.describe()));
+        }
+        out.push(line);
+    }
+    if figures.first() == Some(&Figure::FuelUsed) || figures.first() == Some(&Figure::Co2) {
+        out.push(
+            "est.: the share the service marks estimated (hours times the model's rate)".into(),
+        );
+    }
+    out.push("Days are UTC days, as the service's daily figures are.".into());
+    out.join("\n\n")
+}
+
+/// The strip. `None` of a report yet: every chip waits.
+pub fn figures_strip_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+    let loadable = &state.figures.report;
+    let report = loadable.value();
+    let pending = loadable.is_pending();
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = theme::GAP * 2.0;
+        for (name, figures) in CHIPS {
+            let (value, note) = match report {
+                Some(r) => chip_value(&r.totals, figures),
+                None if pending => ("…".to_owned(), None),
+                None => (theme::NULL.to_owned(), None),
+            };
+            let title = match note {
+                Some(n) => format!("{name} · {n}"),
+                None => (*name).to_owned(),
+            };
+            let width = theme::FIGURE_CHIP_WIDTH;
+            ui.allocate_ui_with_layout(
+                egui::vec2(width, theme::FIGURE_CHIP_HEIGHT),
+                egui::Layout::left_to_right(egui::Align::Center),
+                |ui| {
+                    ui.set_min_size(egui::vec2(width, theme::FIGURE_CHIP_HEIGHT));
+                    let label = ui.add(
+                        egui::Label::new(theme::figure_chip(ui, &title, &value, pending))
+                            .wrap_mode(egui::TextWrapMode::Extend),
+                    );
+                    if let Some(r) = report {
+                        label.on_hover_text(chip_hover(r, figures));
+                    }
+                },
+            );
+        }
+        expected_hours_ui(ui, state, actions);
+        if let Some(e) = loadable.error() {
+            ui.colored_label(theme::ERROR, "Figures could not be computed")
+                .on_hover_text(e);
+        }
+    });
+}
+
+/// The hours expected per working day, against which utilisation is
+/// measured.
+fn expected_hours_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+    let mut hours = state.figures.expected.hours_per_working_day;
+    ui.allocate_ui_with_layout(
+        egui::vec2(theme::FIGURE_CHIP_WIDTH, theme::FIGURE_CHIP_HEIGHT),
+        egui::Layout::left_to_right(egui::Align::Center),
+        |ui| {
+            ui.label("Expected");
+            let r = ui
+                .add(
+                    egui::DragValue::new(&mut hours)
+                        .range(0.0..=crate::app::figures::MAX_EXPECTED_HOURS)
+                        .speed(0.1)
+                        .max_decimals(1)
+                        .suffix(" h/day"),
+                )
+                .on_hover_text(
+                    "Hours a machine is expected to run on a working day (Monday to Friday); \
+                     utilisation is engine hours against them. Kept across restarts.",
+                );
+            if r.changed() {
+                actions.push(FiguresAction::SetExpectedHours(hours).into());
+            }
+        },
+    );
+}
