@@ -85,33 +85,50 @@ enum Command {
     Sandbox(SandboxArgs),
     /// Fetch one machine's data for a window and write it as CSV or JSON.
     Export(ExportArgs),
+    /// A machine's figures over a window and each of its (UTC) days, as
+    /// JSON, CSV or Markdown.
+    Report(ReportArgs),
 }
 
-#[derive(Debug, Parser)]
-struct ExportArgs {
+/// The service a command-line job reads, and how it signs in.
+#[derive(Debug, clap::Args)]
+struct ServiceArgs {
     /// Base URL of the service.
     #[arg(long, env = "FLEETVIEW_BASE_URL")]
     base_url: String,
     #[command(flatten)]
     login: LoginArgs,
-    /// Equipment id.
-    #[arg(long)]
-    equipment: i64,
-    /// Any data kind of the service (positions, activities, fuelRemaining,
-    /// "evEnergyUsed faults", ...), faults, or history.
-    #[arg(long)]
-    kind: String,
+}
+
+impl ServiceArgs {
+    fn client(self) -> ClientConfig {
+        let mut client = ClientConfig::new(self.base_url);
+        self.login.apply(&mut client);
+        client
+    }
+}
+
+/// The window a command-line job reads.
+#[derive(Debug, clap::Args)]
+struct WindowArgs {
     /// Start of the window, YYYY-MM-DDTHH:mm:ssZ (default: yesterday 00:00:00Z).
     #[arg(long)]
     since: Option<String>,
     /// End of the window, inclusive (default: today 23:59:59Z).
     #[arg(long)]
     until: Option<String>,
-    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
-    format: FormatArg,
-    /// Output file (default: stdout).
-    #[arg(long, short)]
-    output: Option<PathBuf>,
+}
+
+impl WindowArgs {
+    fn window(&self) -> anyhow::Result<TimeWindow> {
+        TimeWindow::parse(self.since.as_deref(), self.until.as_deref(), now_secs())
+            .context("--since/--until")
+    }
+}
+
+/// The cache a command-line job reads through (the app's).
+#[derive(Debug, clap::Args)]
+struct CacheArgs {
     /// Read only the local cache, never the service.
     #[arg(long)]
     offline: bool,
@@ -121,6 +138,75 @@ struct ExportArgs {
     /// Do not read or write the cache.
     #[arg(long, conflicts_with_all = ["offline", "cache_file"])]
     no_cache: bool,
+}
+
+impl CacheArgs {
+    /// The cache file, `None` for none.
+    fn path(&self) -> anyhow::Result<Option<PathBuf>> {
+        if self.no_cache {
+            return Ok(None);
+        }
+        self.cache_file
+            .clone()
+            .or_else(Cache::default_path)
+            .context("no cache directory on this system; use --cache-file or --no-cache")
+            .map(Some)
+    }
+}
+
+#[derive(Debug, Parser)]
+struct ExportArgs {
+    #[command(flatten)]
+    service: ServiceArgs,
+    /// Equipment id.
+    #[arg(long)]
+    equipment: i64,
+    /// Any data kind of the service (positions, activities, fuelRemaining,
+    /// "evEnergyUsed faults", ...), faults, or history.
+    #[arg(long)]
+    kind: String,
+    #[command(flatten)]
+    window: WindowArgs,
+    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
+    format: FormatArg,
+    /// Output file (default: stdout).
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    cache: CacheArgs,
+}
+
+#[derive(Debug, Parser)]
+struct ReportArgs {
+    #[command(flatten)]
+    service: ServiceArgs,
+    /// Equipment id.
+    #[arg(long)]
+    equipment: i64,
+    #[command(flatten)]
+    window: WindowArgs,
+    /// Hours a machine is expected to run per working day (Monday to
+    /// Friday), for utilisation.
+    #[arg(long, default_value_t = fleetview::analysis::figures::DEFAULT_EXPECTED_HOURS_PER_DAY)]
+    expected_hours: f64,
+    #[arg(long, value_enum, default_value_t = ReportFormatArg::Json)]
+    format: ReportFormatArg,
+    /// Output file (default: stdout).
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    cache: CacheArgs,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum ReportFormatArg {
+    /// One JSON document, for scripts.
+    Json,
+    /// A row per day, then the total.
+    Csv,
+    /// Markdown tables, for e-mails.
+    #[value(name = "md", alias = "markdown")]
+    Md,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -207,19 +293,9 @@ async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
 fn run_export(args: ExportArgs) -> anyhow::Result<()> {
     use fleetview::cli::export::{ExportKind, ExportRequest, Format, run_export};
     let kind: ExportKind = args.kind.parse()?;
-    let window = TimeWindow::parse(args.since.as_deref(), args.until.as_deref(), now_secs())
-        .context("--since/--until")?;
-    let mut client = ClientConfig::new(args.base_url);
-    args.login.apply(&mut client);
-    let cache_path = if args.no_cache {
-        None
-    } else {
-        Some(
-            args.cache_file
-                .or_else(Cache::default_path)
-                .context("no cache directory on this system; use --cache-file or --no-cache")?,
-        )
-    };
+    let window = args.window.window()?;
+    let client = args.service.client();
+    let cache_path = args.cache.path()?;
     let request = ExportRequest {
         client,
         equipment: args.equipment,
@@ -231,7 +307,7 @@ fn run_export(args: ExportArgs) -> anyhow::Result<()> {
             FormatArg::Gpx => Format::Gpx,
             FormatArg::Geojson => Format::GeoJson,
         },
-        offline: args.offline,
+        offline: args.cache.offline,
         cache_path,
         output: args.output,
     };
@@ -239,6 +315,38 @@ fn run_export(args: ExportArgs) -> anyhow::Result<()> {
     eprintln!(
         "{} rows written ({} requests to the service, {} windows from the cache)",
         summary.rows, summary.requests, summary.cached_windows
+    );
+    Ok(())
+}
+
+#[allow(clippy::print_stderr)] // Progress and notes go to stderr by design.
+fn run_report(args: ReportArgs) -> anyhow::Result<()> {
+    use fleetview::analysis::Expected;
+    use fleetview::cli::report::{ReportJob, run_report};
+    use fleetview::cli::report_writers::ReportFormat;
+    let window = args.window.window()?;
+    let cache_path = args.cache.path()?;
+    let job = ReportJob {
+        client: args.service.client(),
+        equipment: args.equipment,
+        window,
+        expected: Expected {
+            hours_per_working_day: args.expected_hours,
+        },
+        format: match args.format {
+            ReportFormatArg::Json => ReportFormat::Json,
+            ReportFormatArg::Csv => ReportFormat::Csv,
+            ReportFormatArg::Md => ReportFormat::Markdown,
+        },
+        offline: args.cache.offline,
+        cache_path,
+        output: args.output,
+        now: now_secs(),
+    };
+    let summary = run_report(&job, |note| eprintln!("{note}"))?;
+    eprintln!(
+        "report of equipment {} written: {} days",
+        args.equipment, summary.days
     );
     Ok(())
 }
@@ -292,6 +400,10 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Export(args)) => {
             drop(runtime);
             run_export(args)
+        }
+        Some(Command::Report(args)) => {
+            drop(runtime);
+            run_report(args)
         }
         None => {
             drop(runtime);

@@ -6,20 +6,17 @@
 //! JSON: the rows as the service sent them, limited to the window.
 //! GPX and GeoJSON, for positions only.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
+use super::job::{ANSWER_TIMEOUT, start_worker, write_output};
 use crate::api::model::PositionRow;
 use crate::api::time::TimeWindow;
 use crate::api::{ApiError, ClientConfig, DataKind, SeriesSource};
-use crate::cache::{Cache, CacheError, DEFAULT_CAP_BYTES};
-use crate::export::{
-    ExportError, Replace, geo, write_csv, write_daily_csv, write_file, write_json,
-};
+use crate::cache::CacheError;
+use crate::export::{ExportError, geo, write_csv, write_daily_csv, write_json};
 use crate::series::{DecodeError, decode_rows};
-use crate::worker::{Command, Event, Fetched, Worker, WorkerConfig, WorkerError};
+use crate::worker::{Command, Event, Fetched, Worker, WorkerError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CliExportError {
@@ -115,9 +112,6 @@ pub struct ExportSummary {
     pub cached_windows: usize,
 }
 
-/// Waits this long at most for the worker's answer.
-const ANSWER_TIMEOUT: Duration = Duration::from_secs(3600);
-
 /// Fetches (through the same worker and cache as the app) and writes.
 /// `note` receives progress and warnings, for stderr.
 pub fn run_export(
@@ -130,23 +124,11 @@ pub fn run_export(
         // Said before anything is fetched.
         return Err(CliExportError::NotApplicable { format });
     }
-    let cache = match &req.cache_path {
-        Some(path) => {
-            let (cache, warning) = Cache::open(path, DEFAULT_CAP_BYTES)?;
-            if let Some(w) = warning {
-                note(&w);
-            }
-            Some(Arc::new(cache))
-        }
-        None => None,
-    };
-    let worker = Worker::spawn(
-        WorkerConfig {
-            client: Some(req.client.clone()),
-            cache,
-            offline: req.offline,
-        },
-        Arc::new(|| {}),
+    let worker = start_worker::<CliExportError>(
+        &req.client,
+        req.cache_path.as_deref(),
+        req.offline,
+        &mut note,
     )?;
     let (bytes, summary) = match req.kind {
         ExportKind::History => export_history(req, &worker, &mut note)?,
@@ -155,11 +137,7 @@ pub fn run_export(
             write_series(req, &fetched, &mut note)?
         }
     };
-    match &req.output {
-        None => std::io::stdout().lock().write_all(&bytes)?,
-        // The user named the file: it replaces one already there.
-        Some(path) => write_file(path, &bytes, Replace::Allowed)?,
-    }
+    write_output(req.output.as_deref(), &bytes)?;
     Ok(summary)
 }
 

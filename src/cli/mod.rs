@@ -2,3 +2,6 @@
 //! background worker through its commands, with the same cache as the app.
 
 pub mod export;
+mod job;
+pub mod report;
+pub mod report_writers;

@@ -1,0 +1,164 @@
+//! `fleetview report`: a machine's figures over a window and each of its
+//! UTC days (`analysis::figures`), read through the worker and the cache
+//! (offline too), written as JSON, CSV or Markdown (`report_writers`).
+
+use std::path::PathBuf;
+
+use super::job::{ANSWER_TIMEOUT, start_worker, write_output};
+use super::report_writers::{ReportDoc, ReportFormat, write_report};
+use crate::analysis::{Expected, Report};
+use crate::api::time::{TimeWindow, format_wire};
+use crate::api::{ApiError, ClientConfig};
+use crate::cache::CacheError;
+use crate::export::ExportError;
+use crate::worker::{Command, Event, OfflineSince, ReportRequest, WorkerError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum CliReportError {
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    #[error(transparent)]
+    Cache(#[from] CacheError),
+    #[error(transparent)]
+    Worker(#[from] WorkerError),
+    #[error(transparent)]
+    Write(#[from] ExportError),
+    #[error("writing: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("{0} is not cached: run the report once online (offline, only the cache is read)")]
+    NotCached(String),
+    #[error("expected hours per working day must be between 0 and 24, not {0}")]
+    ExpectedHours(f64),
+    #[error("the background worker stopped without an answer")]
+    NoAnswer,
+}
+
+/// What `fleetview report` is asked for.
+#[derive(Debug, Clone)]
+pub struct ReportJob {
+    pub client: ClientConfig,
+    pub equipment: i64,
+    pub window: TimeWindow,
+    pub expected: Expected,
+    pub format: ReportFormat,
+    /// Read only the cache.
+    pub offline: bool,
+    /// The cache file; `None` for no cache at all.
+    pub cache_path: Option<PathBuf>,
+    /// The output file; `None` for stdout.
+    pub output: Option<PathBuf>,
+    /// Now, for a stop still on at the window's end.
+    pub now: i64,
+}
+
+/// What a report did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ReportSummary {
+    /// Days written.
+    pub days: usize,
+    /// Set if data came from the cache because the service was away (or
+    /// `--offline`): when the oldest part was fetched.
+    pub offline: OfflineSince,
+}
+
+/// Reads (through the same worker and cache as the app), computes and
+/// writes. `note` receives progress and notes, for stderr.
+pub fn run_report(
+    req: &ReportJob,
+    mut note: impl FnMut(&str),
+) -> Result<ReportSummary, CliReportError> {
+    let hours = req.expected.hours_per_working_day;
+    if !(0.0..=24.0).contains(&hours) {
+        return Err(CliReportError::ExpectedHours(hours));
+    }
+    let worker = start_worker::<CliReportError>(
+        &req.client,
+        req.cache_path.as_deref(),
+        req.offline,
+        &mut note,
+    )?;
+    let id = worker.send(Command::FetchReport {
+        request: ReportRequest {
+            equipment: req.equipment,
+            window: req.window,
+            expected: req.expected,
+            now: req.now,
+        },
+        offline: req.offline,
+    });
+    let (report, offline) = loop {
+        match worker.recv_timeout(ANSWER_TIMEOUT) {
+            Some(Event::Progress {
+                request, progress, ..
+            }) if request == id => note(&format!(
+                "equipment {}: {}/{} chunks fetched, {} cached windows, {} rows",
+                req.equipment,
+                progress.chunks_done,
+                progress.chunks_total,
+                progress.cached_windows,
+                progress.rows
+            )),
+            Some(Event::Report {
+                request,
+                report,
+                offline,
+                ..
+            }) if request == id => break (report, offline),
+            Some(Event::Failed { request, error, .. }) if request == id => {
+                return Err(match error {
+                    // Offline, only the history's absence fails the report
+                    // (the rest only leaves figures out).
+                    ApiError::NotConnected if req.offline => CliReportError::NotCached(format!(
+                        "the history of equipment {} for {}",
+                        req.equipment, req.window
+                    )),
+                    e => e.into(),
+                });
+            }
+            Some(_) => {}
+            None => return Err(CliReportError::NoAnswer),
+        }
+    };
+    let notes = notes(&report, offline);
+    for n in &notes {
+        note(n);
+    }
+    let doc = ReportDoc {
+        equipment: req.equipment,
+        window: req.window,
+        expected: req.expected,
+        report: &report,
+        notes: &notes,
+    };
+    let mut bytes = Vec::new();
+    write_report(&doc, req.format, &mut bytes)?;
+    write_output(req.output.as_deref(), &bytes)?;
+    Ok(ReportSummary {
+        days: report.days.len(),
+        offline,
+    })
+}
+
+/// What a reader should know about where the figures come from.
+fn notes(report: &Report, offline: OfflineSince) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(at) = offline {
+        notes.push(format!(
+            "read from the cache, not the service: the oldest part was fetched at {}",
+            format_wire(at)
+        ));
+    }
+    let t = &report.totals;
+    if t.engine_hours_h.is_none() && t.fuel_used_l.is_none() && t.distance_km.is_none() {
+        notes.push("the service gives no daily usage for this window".to_owned());
+    }
+    if t.activities.is_none() {
+        notes.push("the activities could not be read: activities_count is null".to_owned());
+    }
+    if report.stops_from.is_none() {
+        notes.push(
+            "no engine events and no positions in the window: stops_count is null".to_owned(),
+        );
+    }
+    notes
+}
