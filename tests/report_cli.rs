@@ -173,14 +173,13 @@ async fn check_against_the_service(sb: &Sandbox, doc: &Value, id: i64, since: i6
         &t("distance_km"),
         sum(&rows, "dailyDistance", "odometer", Some("km")),
     );
-    // The service rounds each day's three hours on its own (to 0.01 h).
     let (e, w, i) = (
         t("engine_hours_h").as_f64().expect("engine hours"),
         t("working_hours_h").as_f64().expect("working hours"),
         t("idle_hours_h").as_f64().expect("idle hours"),
     );
     assert!(
-        (w + i - e).abs() <= 0.01 * rows.len() as f64 + 1e-9,
+        (w + i - e).abs() <= 1e-6,
         "working {w} + idle {i} = engine {e}"
     );
     let any_estimated = rows

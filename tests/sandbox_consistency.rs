@@ -228,7 +228,7 @@ fn daily_hours_add_up_and_counters_follow_daily_figures() {
                 return Err(TestCaseError::fail("hours are reported every day"));
             };
             prop_assert!(
-                (w + i - o).abs() <= 0.011,
+                (w + i - o).abs() <= 1e-9,
                 "{}: working {w} + idle {i} != operating {o}",
                 d.date
             );

@@ -124,13 +124,18 @@ impl TaskCtx {
                 )
                 .await?;
             offline_since = offline_since.or(fetched.offline_since());
-            let track = decode_off_thread("positions", move || {
-                fetched
-                    .typed::<PositionRow>()
-                    .map(|rows| Track::new(rows.iter().map(TrackSample::from).collect()))
-            })
-            .await?;
-            Some(Arc::new(track))
+            // Part of the window only (offline): no stops rather than too few.
+            if fetched.missing.is_empty() {
+                let track = decode_off_thread("positions", move || {
+                    fetched
+                        .typed::<PositionRow>()
+                        .map(|rows| Track::new(rows.iter().map(TrackSample::from).collect()))
+                })
+                .await?;
+                Some(Arc::new(track))
+            } else {
+                None
+            }
         } else {
             None
         };

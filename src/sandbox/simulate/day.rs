@@ -214,11 +214,6 @@ pub struct Totals {
 }
 
 impl Totals {
-    /// Working hours are all non-idle engine time.
-    pub fn working_secs(&self) -> i64 {
-        self.op_secs - self.idle_secs
-    }
-
     pub fn ran(&self) -> bool {
         self.op_secs > 0
     }

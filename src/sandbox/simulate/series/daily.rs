@@ -57,8 +57,10 @@ fn daily_usage_row(ctx: &DayCtx) -> DailyUsageRow {
         idle_hours: Some(Hours {
             hour: Some(hours(tot.idle_secs)),
         }),
+        // Working is what the rounded operating hours leave after the
+        // rounded idle ones, so that the day adds up exactly as shown.
         working_hours: Some(Hours {
-            hour: Some(hours(tot.working_secs())),
+            hour: Some(r2(hours(tot.op_secs) - hours(tot.idle_secs))),
         }),
         fuel_used: Some(FuelUsed {
             fuel_used: (!ev).then(|| r2(tot.fuel_l)),
