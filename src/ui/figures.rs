@@ -18,13 +18,12 @@ const CHIPS: &[(&str, &[Figure])] = &[
     ("Fuel used", &[Figure::FuelUsed]),
     ("Fuel per engine hour", &[Figure::FuelPerEngineHour]),
     (
-        "Fuel per hour working / idle",
+        "L/h working · idle",
         &[Figure::WorkingFuelPerHour, Figure::IdleFuelPerHour],
     ),
     ("CO2", &[Figure::Co2]),
     ("Distance", &[Figure::Distance]),
-    ("Activities", &[Figure::Activities]),
-    ("Stops", &[Figure::Stops]),
+    ("Activities · stops", &[Figure::Activities, Figure::Stops]),
     ("Utilisation", &[Figure::Utilisation]),
 ];
 
@@ -56,7 +55,7 @@ fn chip_value(f: &Figures, figures: &[Figure]) -> (String, Option<String>) {
             ) {
                 (None, None) => theme::NULL.to_owned(),
                 _ => format!(
-                    "{} / {} L/h",
+                    "{} · {} L/h",
                     n(Figure::WorkingFuelPerHour),
                     n(Figure::IdleFuelPerHour)
                 ),
@@ -113,71 +112,74 @@ fn chip_hover(report: &Report, figures: &[Figure]) -> String {
     out.join("\n\n")
 }
 
-/// The strip. `None` of a report yet: every chip waits.
+/// The strip: the chips in rows of equal columns, as many as the width
+/// allows (at least [`theme::FIGURE_CHIP_MIN_WIDTH`] each).
 pub fn figures_strip_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     let loadable = &state.figures.report;
     let report = loadable.value();
     let pending = loadable.is_pending();
-    ui.horizontal_wrapped(|ui| {
-        ui.spacing_mut().item_spacing.x = theme::GAP * 2.0;
-        for (name, figures) in CHIPS {
-            let (value, note) = match report {
-                Some(r) => chip_value(&r.totals, figures),
-                None if pending => ("…".to_owned(), None),
-                None => (theme::NULL.to_owned(), None),
-            };
-            let title = match note {
-                Some(n) => format!("{name} · {n}"),
-                None => (*name).to_owned(),
-            };
-            let width = theme::FIGURE_CHIP_WIDTH;
-            ui.allocate_ui_with_layout(
-                egui::vec2(width, theme::FIGURE_CHIP_HEIGHT),
-                egui::Layout::left_to_right(egui::Align::Center),
-                |ui| {
-                    ui.set_min_size(egui::vec2(width, theme::FIGURE_CHIP_HEIGHT));
-                    let label = ui.add(
-                        egui::Label::new(theme::figure_chip(ui, &title, &value, pending))
-                            .wrap_mode(egui::TextWrapMode::Extend),
-                    );
-                    if let Some(r) = report {
-                        label.on_hover_text(chip_hover(r, figures));
-                    }
-                },
-            );
-        }
-        expected_hours_ui(ui, state, actions);
-        if let Some(e) = loadable.error() {
-            ui.colored_label(theme::ERROR, "Figures could not be computed")
-                .on_hover_text(e);
-        }
-    });
+    let gap = theme::GAP;
+    let width = ui.available_width();
+    let columns =
+        (((width + gap) / (theme::FIGURE_CHIP_MIN_WIDTH + gap)) as usize).clamp(1, CHIPS.len());
+    let chip_width = ((width - gap * (columns - 1) as f32) / columns as f32).floor();
+    for row in CHIPS.chunks(columns) {
+        ui.horizontal(|ui| {
+            ui.spacing_mut().item_spacing.x = gap;
+            for (name, figures) in row {
+                let (value, note) = match report {
+                    Some(r) => chip_value(&r.totals, figures),
+                    None if pending => ("…".to_owned(), None),
+                    None => (theme::NULL.to_owned(), None),
+                };
+                let title = match note {
+                    Some(n) => format!("{name} · {n}"),
+                    None => (*name).to_owned(),
+                };
+                ui.allocate_ui_with_layout(
+                    egui::vec2(chip_width, theme::FIGURE_CHIP_HEIGHT),
+                    egui::Layout::left_to_right(egui::Align::Center),
+                    |ui| {
+                        ui.set_min_size(egui::vec2(chip_width, theme::FIGURE_CHIP_HEIGHT));
+                        ui.set_max_width(chip_width);
+                        let label = ui.add(
+                            egui::Label::new(theme::figure_chip(ui, &title, &value, pending))
+                                .wrap_mode(egui::TextWrapMode::Extend),
+                        );
+                        if let Some(r) = report {
+                            label.on_hover_text(chip_hover(r, figures));
+                        }
+                        if figures.first() == Some(&Figure::Utilisation) {
+                            expected_hours_ui(ui, state, actions);
+                        }
+                    },
+                );
+            }
+        });
+    }
+    if let Some(e) = loadable.error().filter(|_| report.is_none()) {
+        ui.colored_label(theme::ERROR, "Figures could not be computed")
+            .on_hover_text(e);
+    }
 }
 
 /// The hours expected per working day, against which utilisation is
 /// measured.
 fn expected_hours_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     let mut hours = state.figures.expected.hours_per_working_day;
-    ui.allocate_ui_with_layout(
-        egui::vec2(theme::FIGURE_CHIP_WIDTH, theme::FIGURE_CHIP_HEIGHT),
-        egui::Layout::left_to_right(egui::Align::Center),
-        |ui| {
-            ui.label("Expected");
-            let r = ui
-                .add(
-                    egui::DragValue::new(&mut hours)
-                        .range(0.0..=crate::app::figures::MAX_EXPECTED_HOURS)
-                        .speed(0.1)
-                        .max_decimals(1)
-                        .suffix(" h/day"),
-                )
-                .on_hover_text(
-                    "Hours a machine is expected to run on a working day (Monday to Friday); \
-                     utilisation is engine hours against them. Kept across restarts.",
-                );
-            if r.changed() {
-                actions.push(FiguresAction::SetExpectedHours(hours).into());
-            }
-        },
-    );
+    let r = ui
+        .add(
+            egui::DragValue::new(&mut hours)
+                .range(0.0..=crate::app::figures::MAX_EXPECTED_HOURS)
+                .speed(0.1)
+                .max_decimals(1)
+                .suffix(" h/day"),
+        )
+        .on_hover_text(
+            "Expected hours per working day (Monday to Friday): utilisation is engine \
+             hours against them. Drag or double-click to type. Kept across restarts.",
+        );
+    if r.changed() {
+        actions.push(FiguresAction::SetExpectedHours(hours).into());
+    }
 }

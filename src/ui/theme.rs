@@ -19,7 +19,7 @@ pub const SORT_DESCENDING: &str = " ⏷";
 pub const ENGINE_EVENTS_WIDTH: f32 = 250.0;
 pub const DAY_COLUMN_WIDTH: f32 = 90.0;
 /// A chip of the window figures strip.
-pub const FIGURE_CHIP_WIDTH: f32 = 150.0;
+pub const FIGURE_CHIP_MIN_WIDTH: f32 = 128.0;
 pub const FIGURE_CHIP_HEIGHT: f32 = 34.0;
 /// What a missing value shows as.
 pub const NULL: &str = "—";

@@ -164,9 +164,11 @@ pub fn plots_ui(
             actions.push(TimelineAction::SetSpan(None).into());
         }
         // Under the plots: opening it moves none of them.
+        // A third of the column at first: the plots keep most of it.
+        let pane_height = (ui.available_height() * 0.35).clamp(90.0, 220.0);
         egui::Panel::bottom("span_stats")
             .resizable(true)
-            .default_size(150.0)
+            .default_size(pane_height)
             .min_size(80.0)
             .show(ui, |ui| {
                 span::span_stats_ui(ui, state, &mut view.span, actions);

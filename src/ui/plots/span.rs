@@ -112,7 +112,7 @@ pub fn span_stats_ui(
         ui.weak("No values plotted in this span.");
         return;
     }
-    egui::ScrollArea::vertical()
+    egui::ScrollArea::both()
         .id_salt("span_stats")
         .max_height(ui.available_height())
         .show(ui, |ui| {
