@@ -26,18 +26,7 @@ fn open(h: &mut Harness<'static, FleetApp>, preset: &str, kind: DataKind) {
     h.step();
     h.get_by_label(preset).click();
     h.run_steps(2);
-    h.get_by_label_contains("Data kinds").click();
-    h.run_steps(3);
-    h.get_by_role_and_label(Role::TextInput, "Find").focus();
-    h.step();
-    h.get_by_role_and_label(Role::TextInput, "Find")
-        .type_text(kind.display_name());
-    h.run_steps(2);
-    h.get_by_role_and_label(Role::CheckBox, kind.display_name())
-        .click();
-    h.run_steps(2);
-    h.key_press(egui::Key::Escape);
-    h.run_steps(2);
+    common::ui::pick_kinds(h, &[kind]);
     wait_until(h, "every plot and the figures", |app| {
         let s = app.state();
         let t = s.timeline();

@@ -109,14 +109,10 @@ pub fn engine_on_secs(events: &[EngineConditionRow], t0: i64, t1: i64) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::Timestamp;
     use crate::series::{Channel, ChannelKind, Series};
 
     fn ev(t: i64, running: bool) -> EngineConditionRow {
-        EngineConditionRow {
-            date: Timestamp::from_secs(t),
-            running,
-        }
+        EngineConditionRow::at(t, running)
     }
 
     fn series(times: &[i64], values: &[f64]) -> PlotSeries {

@@ -112,13 +112,9 @@ fn push_long(out: &mut Vec<Stop>, start: i64, end: i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::Timestamp;
 
     fn ev(t: i64, running: bool) -> EngineConditionRow {
-        EngineConditionRow {
-            date: Timestamp::from_secs(t),
-            running,
-        }
+        EngineConditionRow::at(t, running)
     }
 
     #[test]

@@ -196,6 +196,15 @@ impl EngineEvent {
 }
 
 impl EngineConditionRow {
+    /// A row at `secs` with the service's `running` flag (D10: `true` is a
+    /// stop).
+    pub fn at(secs: i64, running: bool) -> Self {
+        Self {
+            running,
+            date: Timestamp::from_secs(secs),
+        }
+    }
+
     pub fn event(&self) -> EngineEvent {
         EngineEvent::from_running_flag(self.running)
     }

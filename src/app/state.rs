@@ -167,6 +167,7 @@ impl AppState {
                     Target::History => "daily history".to_owned(),
                     Target::Plot(k) => format!("plot: {}", k.display_name()),
                     Target::Track => "positions".to_owned(),
+                    Target::Report => "daily idle fuel".to_owned(),
                     other => format!("{other:?}").to_lowercase(),
                 };
                 (what, *p)

@@ -291,13 +291,9 @@ fn position_gap_end(track: &Track, t: i64) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::Timestamp;
 
     fn ev(t: i64, running: bool) -> EngineConditionRow {
-        EngineConditionRow {
-            date: Timestamp::from_secs(t),
-            running,
-        }
+        EngineConditionRow::at(t, running)
     }
 
     #[test]

@@ -141,13 +141,9 @@ pub fn gaps(times: &[i64], long_steps: &[usize], off: &[(i64, i64)]) -> Vec<usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::Timestamp;
 
     fn ev(t: i64, running: bool) -> EngineConditionRow {
-        EngineConditionRow {
-            date: Timestamp::from_secs(t),
-            running,
-        }
+        EngineConditionRow::at(t, running)
     }
 
     #[test]

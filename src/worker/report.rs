@@ -61,29 +61,7 @@ impl TaskCtx {
         data: ReportData,
     ) -> Result<(), ApiError> {
         let (idle_fuel, offline) = self.idle_fuel(req, false).await;
-        let report = decode_off_thread("report", move || {
-            let positions = data.track.as_ref().map(|t| t.samples.as_slice());
-            let activities = data.activities.as_deref().map(Vec::as_slice);
-            Ok(Report::compute(&ReportInputs {
-                window: req.window,
-                now: req.now,
-                daily: &data.history.daily_usages.rows,
-                idle_fuel: idle_fuel.as_deref(),
-                activities,
-                engine: &data.history.engine_conditions.rows,
-                positions,
-                expected: req.expected,
-            }))
-        })
-        .await?;
-        self.emit(Event::Report {
-            request: self.id,
-            equipment: req.equipment,
-            window: req.window,
-            report: Arc::new(report),
-            offline,
-        });
-        Ok(())
+        self.report_from(req, data, idle_fuel, offline).await
     }
 
     /// Reads history, activities, idle fuel (and positions, without
@@ -145,6 +123,18 @@ impl TaskCtx {
             track,
         };
         let (idle_fuel, idle_offline) = self.idle_fuel(req, offline).await;
+        self.report_from(req, data, idle_fuel, offline_since.or(idle_offline))
+            .await
+    }
+
+    /// Computes the figures off the async threads and sends them.
+    async fn report_from(
+        &self,
+        req: ReportRequest,
+        data: ReportData,
+        idle_fuel: Option<Vec<(i64, f64)>>,
+        offline: OfflineSince,
+    ) -> Result<(), ApiError> {
         let report = decode_off_thread("report", move || {
             Ok(Report::compute(&ReportInputs {
                 window: req.window,
@@ -163,7 +153,7 @@ impl TaskCtx {
             equipment: req.equipment,
             window: req.window,
             report: Arc::new(report),
-            offline: offline_since.or(idle_offline),
+            offline,
         });
         Ok(())
     }

@@ -162,3 +162,28 @@ pub fn embedded_app() -> Harness<'static, FleetApp> {
         .with_step_dt(1.0 / 60.0)
         .build_eframe(move |cc| FleetApp::new(cc, options))
 }
+
+/// Ticks `kinds` on in the data-kind picker, as a person does: each found
+/// by typing its name, then the picker closed with Escape.
+pub fn pick_kinds(h: &mut Harness<'static, FleetApp>, kinds: &[fleetview::api::DataKind]) {
+    use egui::accesskit::Role;
+    if kinds.is_empty() {
+        return;
+    }
+    h.get_by_label_contains("Data kinds").click();
+    h.run_steps(3);
+    for kind in kinds {
+        h.get_by_role_and_label(Role::TextInput, "Find").focus();
+        h.step();
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+        h.step();
+        h.get_by_role_and_label(Role::TextInput, "Find")
+            .type_text(kind.display_name());
+        h.run_steps(2);
+        h.get_by_role_and_label(Role::CheckBox, kind.display_name())
+            .click();
+        h.run_steps(2);
+    }
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+}

@@ -19,30 +19,6 @@ fn harness_sized(size: Vec2) -> Harness<'static, FleetApp> {
         .build_eframe(move |cc| FleetApp::new(cc, options))
 }
 
-/// Ticks `kinds` on in the data-kind picker, as a person does.
-fn pick_kinds(h: &mut Harness<'static, FleetApp>, kinds: &[DataKind]) {
-    if kinds.is_empty() {
-        return;
-    }
-    h.get_by_label_contains("Data kinds").click();
-    h.run_steps(3);
-    for kind in kinds {
-        // Found by name, as a person would in a list of 43.
-        h.get_by_role_and_label(Role::TextInput, "Find").focus();
-        h.step();
-        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-        h.step();
-        h.get_by_role_and_label(Role::TextInput, "Find")
-            .type_text(kind.display_name());
-        h.run_steps(2);
-        h.get_by_role_and_label(Role::CheckBox, kind.display_name())
-            .click();
-        h.run_steps(2);
-    }
-    h.key_press(egui::Key::Escape);
-    h.run_steps(2);
-}
-
 /// Opens a machine over a preset window with `kinds` plotted besides the
 /// defaults, and waits until every plotted kind is drawn.
 fn open(h: &mut Harness<'static, FleetApp>, machine: &str, window: &str, kinds: &[DataKind]) {
@@ -51,7 +27,7 @@ fn open(h: &mut Harness<'static, FleetApp>, machine: &str, window: &str, kinds: 
     h.step();
     h.get_by_label(window).click();
     h.run_steps(2);
-    pick_kinds(h, kinds);
+    common::ui::pick_kinds(h, kinds);
     wait_until(h, "every plot", |app| {
         let t = app.state().timeline();
         t.plot_kinds
