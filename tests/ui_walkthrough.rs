@@ -233,6 +233,8 @@ fn the_embedded_sandbox_is_cached_under_one_name_across_restarts() {
                 && matches!(s.history(), Ready(_))
                 && matches!(s.timeline().track, Ready(_))
                 && s.timeline().plots.values().all(|p| matches!(p, Ready(_)))
+                // The window figures read the daily idle fuel too.
+                && matches!(s.figures.report, Ready(_))
         });
         drop(h);
         runs.push((url, windows()));
@@ -248,7 +250,10 @@ fn the_embedded_sandbox_is_cached_under_one_name_across_restarts() {
         !names[0].contains("127.0.0.1"),
         "not keyed by the address: {names:?}"
     );
-    assert_eq!(first, second, "the restart stored no window again");
+    assert_eq!(
+        first, second,
+        "the restart stored no window again: {runs:?}"
+    );
 }
 
 /// Item 10: on the Integrations tab, fields read as words, only secrets are
