@@ -1,10 +1,14 @@
-//! Daily history: the machine's identity, its daily usage with every member
-//! (units shown, estimated values marked, nulls as a dash), and its engine
-//! events, read per D10 (`running: true` is a stop).
+//! Daily history: the machine's identity, the daily charts, its daily usage
+//! with every member (units shown, estimated values marked, nulls as a
+//! dash; the rows of the cursor's day and of the day hovered on a chart
+//! marked), and its engine events, read per D10 (`running: true` is a
+//! stop).
 
+use super::daily_charts::{DailyChartsView, NO_ROOM, daily_charts_ui};
 use super::theme;
 use crate::api::model::{DailyUsageRow, EngineConditionRow, EngineEvent, EquipmentHistory, Hours};
-use crate::app::{Action, AppState};
+use crate::api::time::SECS_PER_DAY;
+use crate::app::{Action, AppState, TimelineAction};
 use crate::export::shown::ExportContent;
 
 /// A daily usage column: its header and how to read a cell.
@@ -131,7 +135,12 @@ const COLUMNS: &[UsageColumn] = &[
     },
 ];
 
-pub fn history_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+pub fn history_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    charts: &mut DailyChartsView,
+    actions: &mut Vec<Action>,
+) {
     if let Some(e) = state.machine.history.error() {
         ui.colored_label(theme::ERROR, e);
     }
@@ -146,6 +155,18 @@ pub fn history_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>
     };
     identity_ui(ui, h);
     ui.separator();
+    let charts_shown = daily_charts_ui(ui, state, charts, actions);
+    let rows = &h.daily_usages.rows;
+    let marks = RowMarks {
+        cursor: state
+            .timeline
+            .cursor
+            .and_then(|t| row_of_day(rows, t.div_euclid(SECS_PER_DAY))),
+        hovered: charts.hovered_day().and_then(|d| row_of_day(rows, d)),
+        scroll_to: charts
+            .day_to_scroll_to(state)
+            .and_then(|d| row_of_day(rows, d)),
+    };
     // Daily usage on the left, engine events on the right: both keep their
     // headings and scroll on their own within the pane.
     let events_width = theme::ENGINE_EVENTS_WIDTH.min(ui.available_width() * 0.35);
@@ -168,8 +189,11 @@ pub fn history_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>
                     {
                         actions.push(Action::Export(ExportContent::DailyHistory(h.clone())));
                     }
+                    if !charts_shown {
+                        ui.weak(NO_ROOM);
+                    }
                 });
-                usage_table_ui(ui, &h.daily_usages.rows);
+                usage_table_ui(ui, rows, marks, actions);
             });
         });
         ui.separator();
@@ -233,7 +257,49 @@ fn identity_ui(ui: &mut egui::Ui, h: &EquipmentHistory) {
     });
 }
 
-fn usage_table_ui(ui: &mut egui::Ui, rows: &[DailyUsageRow]) {
+/// The rows of the daily table to mark, and the one to scroll to.
+#[derive(Debug, Clone, Copy)]
+struct RowMarks {
+    cursor: Option<usize>,
+    hovered: Option<usize>,
+    scroll_to: Option<usize>,
+}
+
+impl RowMarks {
+    fn marked(&self, row: usize) -> bool {
+        self.cursor == Some(row) || self.hovered == Some(row)
+    }
+
+    /// A grid row's background (row 0 is the header): the cursor's day,
+    /// then the hovered day, else the stripes.
+    fn row_color(self) -> impl Fn(usize, &egui::Style) -> Option<egui::Color32> + Send + Sync {
+        move |row, style| {
+            let day = row.checked_sub(1);
+            if day.is_some() && day == self.cursor {
+                Some(theme::cursor_day_fill())
+            } else if day.is_some() && day == self.hovered {
+                Some(theme::hovered_day_fill())
+            } else {
+                (row % 2 == 1).then_some(style.visuals.faint_bg_color)
+            }
+        }
+    }
+}
+
+/// The row of a UTC day in daily rows sorted by date (one a day).
+fn row_of_day(rows: &[DailyUsageRow], day: i64) -> Option<usize> {
+    let k = rows.partition_point(|r| r.date.0.div_euclid(SECS_PER_DAY) < day);
+    rows.get(k)
+        .filter(|r| r.date.0.div_euclid(SECS_PER_DAY) == day)
+        .map(|_| k)
+}
+
+fn usage_table_ui(
+    ui: &mut egui::Ui,
+    rows: &[DailyUsageRow],
+    marks: RowMarks,
+    actions: &mut Vec<Action>,
+) {
     if rows.is_empty() {
         ui.label("No daily usage in this window.");
         return;
@@ -249,14 +315,28 @@ fn usage_table_ui(ui: &mut egui::Ui, rows: &[DailyUsageRow]) {
         .show(ui, |ui| {
             ui.horizontal_top(|ui| {
                 egui::Grid::new("usage_days")
-                    .striped(true)
+                    .with_row_color(marks.row_color())
                     .min_row_height(theme::ROW_HEIGHT)
                     .min_col_width(theme::DAY_COLUMN_WIDTH)
                     .show(ui, |ui| {
                         ui.strong("Day");
                         ui.end_row();
-                        for r in rows {
-                            ui.label(theme::format_in_zone(r.date.0, false, "%Y-%m-%d"));
+                        for (k, r) in rows.iter().enumerate() {
+                            // Selected while marked; a click moves the
+                            // cursor to the day, as a click on its bar.
+                            let day = ui
+                                .selectable_label(
+                                    marks.marked(k),
+                                    theme::format_in_zone(r.date.0, false, "%Y-%m-%d"),
+                                )
+                                .on_hover_text("Move the cursor to this day");
+                            if day.clicked() {
+                                let start = r.date.0.div_euclid(SECS_PER_DAY) * SECS_PER_DAY;
+                                actions.push(TimelineAction::SeekTo(start).into());
+                            }
+                            if marks.scroll_to == Some(k) {
+                                day.scroll_to_me(Some(egui::Align::Center));
+                            }
                             ui.end_row();
                         }
                     });
@@ -265,7 +345,7 @@ fn usage_table_ui(ui: &mut egui::Ui, rows: &[DailyUsageRow]) {
                     .auto_shrink([false, true])
                     .show(ui, |ui| {
                         egui::Grid::new("usage_table")
-                            .striped(true)
+                            .with_row_color(marks.row_color())
                             .min_row_height(theme::ROW_HEIGHT)
                             .min_col_width(70.0)
                             .show(ui, |ui| {

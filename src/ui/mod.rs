@@ -4,6 +4,7 @@
 mod activities;
 mod catalog;
 mod connection;
+pub mod daily_charts;
 mod equipment;
 mod faults;
 mod figures;
@@ -30,6 +31,7 @@ pub struct ViewState {
     pub map: map::MapView,
     pub plots: plots::PlotsView,
     pub overview: overview::OverviewView,
+    pub daily_charts: daily_charts::DailyChartsView,
 }
 
 /// The whole window; `now` is the wall clock, for ages and "today".
@@ -124,7 +126,9 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
                 match state.tab {
                     Tab::Faults => faults::faults_ui(ui, state, &mut view.faults, &mut actions),
                     Tab::Activities => activities::activities_ui(ui, state, &mut actions),
-                    Tab::History => history::history_ui(ui, state, &mut actions),
+                    Tab::History => {
+                        history::history_ui(ui, state, &mut view.daily_charts, &mut actions)
+                    }
                     Tab::Catalog | Tab::Fleet => {}
                 }
             });

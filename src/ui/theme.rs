@@ -49,6 +49,41 @@ pub const MAP_OVERLAY_BG: Color32 = Color32::from_black_alpha(190);
 /// Space between the map's edge and what sits on it.
 pub const MAP_MARGIN: f32 = 8.0;
 
+/// The daily charts over the Daily history's table (x axis included):
+/// their height, the least they shrink to in a short pane, the least that
+/// keeps their legends clear of the bars, and the room they leave under
+/// them for the table (its heading, header and a day: the charts come
+/// first, a click on one scrolls the table to its day); a shorter pane
+/// shows no charts.
+pub const DAILY_CHART_HEIGHT: f32 = 110.0;
+pub const DAILY_CHART_MIN_HEIGHT: f32 = 64.0;
+pub const DAILY_CHART_LEGEND_HEIGHT: f32 = 88.0;
+pub const DAILY_TABLE_ROOM: f32 = 3.0 * ROW_HEIGHT;
+/// Working hours (under) and idle hours (stacked on them), as the engine
+/// states' lanes colour running and idle.
+pub const WORKING: Color32 = Color32::from_rgb(0x3C, 0xA8, 0x5E);
+pub const IDLE: Color32 = Color32::from_rgb(0x8A, 0x92, 0x9A);
+/// The expected hours' step line.
+pub const EXPECTED: Color32 = Color32::from_rgb(0xD8, 0xD8, 0xE4);
+pub const FUEL: Color32 = Color32::from_rgb(0x4C, 0x9A, 0xFF);
+pub const DISTANCE: Color32 = Color32::from_rgb(0x5A, 0xD2, 0xD2);
+
+/// An estimated day's bar: hollow, its outline in [`ESTIMATED`] over a
+/// faint fill of the measured bars' colour.
+pub fn estimated_fill(measured: Color32) -> Color32 {
+    measured.gamma_multiply(0.2)
+}
+
+/// The day holding the time cursor, behind its bars and its table row.
+pub fn cursor_day_fill() -> Color32 {
+    CURSOR.gamma_multiply(0.18)
+}
+
+/// The day under the pointer on a daily chart, and its table row.
+pub fn hovered_day_fill() -> Color32 {
+    Color32::from_gray(160).gamma_multiply(0.22)
+}
+
 /// Distinct line colours for the channels of one plot.
 pub fn series_color(k: usize) -> Color32 {
     const C: [Color32; 6] = [
@@ -299,6 +334,17 @@ pub fn format_age(secs: i64) -> String {
         s if s < 3600 => format!("{} min ago", s / 60),
         s if s < 2 * 86_400 => format!("{} h ago", s / 3600),
         s => format!("{} days ago", s / 86_400),
+    }
+}
+
+/// A figure's value with its decimals and unit (`5.20 h`), or the null
+/// dash.
+pub fn figure_value(figure: crate::analysis::Figure, v: Option<f64>) -> String {
+    let n = number(v, figure.decimals());
+    if n == NULL || figure.unit().is_empty() {
+        n
+    } else {
+        format!("{n} {}", figure.unit())
     }
 }
 

@@ -38,6 +38,7 @@ pub use lanes::lanes_plot_ui;
 pub use shared::{Shared, Shown};
 use steer::WheelGesture;
 pub use steer::{Steer, Wheel};
+pub use time_axis::time_grid;
 pub use values::{Gaps, PLOT_HEIGHT, values_plot_ui};
 
 /// The plots' column never gets narrower than this (the map gives way).
