@@ -112,7 +112,7 @@ fn chip_hover(report: &Report, figures: &[Figure]) -> String {
     out.join("\n\n")
 }
 
-/// The strip: the chips in rows of equal columns, as many as the width
+/// The strip: the chips in as few rows of equal columns as the width
 /// allows (at least [`theme::FIGURE_CHIP_MIN_WIDTH`] each).
 pub fn figures_strip_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     let loadable = &state.figures.report;
@@ -120,8 +120,11 @@ pub fn figures_strip_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<A
     let pending = loadable.is_pending();
     let gap = theme::GAP;
     let width = ui.available_width();
-    let columns =
+    let most =
         (((width + gap) / (theme::FIGURE_CHIP_MIN_WIDTH + gap)) as usize).clamp(1, CHIPS.len());
+    // Rows as even as they can be (5 and 5, not 8 and 2).
+    let rows = CHIPS.len().div_ceil(most);
+    let columns = CHIPS.len().div_ceil(rows);
     let chip_width = ((width - gap * (columns - 1) as f32) / columns as f32).floor();
     for row in CHIPS.chunks(columns) {
         ui.horizontal(|ui| {

@@ -100,7 +100,8 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
         });
         // Tables below; map and plots above, sharing the time cursor.
         // A third of the height at first (260 px at most): a small window
-        // keeps room for the map and the plots.
+        // keeps room for the map and the plots (the daily charts show once
+        // the pane has room for them and a few days).
         let tables_height = (ui.available_height() / 3.0).clamp(150.0, 260.0);
         egui::Panel::bottom("tables")
             .resizable(true)
