@@ -292,7 +292,13 @@ fn started_with_the_service_down_the_overview_shows_the_snapshots_as_last_read()
 #[test]
 fn sorting_by_a_window_column_while_it_loads_moves_nothing() {
     let mut h = harness();
-    loaded(&mut h);
+    // As soon as the table lists the fleet, while most figures are still
+    // to come (after the snapshots, they could all be in already).
+    wait_until(&mut h, "the fleet, its figures under way", |app| {
+        let s = app.state();
+        let n = s.fleet().equipments.len();
+        !s.fleet().loading && n > 0 && s.overview.figures_loading(n) > n / 2
+    });
     let header =
         |h: &Harness<'static, FleetApp>| h.get_by_label_contains("Hours in window").rect().top();
     let before = header(&h);
