@@ -221,6 +221,21 @@ impl Figures {
         (total > 0.0).then(|| 100.0 * self.co2_estimated_kg / total)
     }
 
+    /// The sums of `days` as of `now`: a day not over yet expects only the
+    /// hours of its part gone by, and a day to come none (utilisation over
+    /// a window reaching today is not lowered by hours still ahead).
+    pub fn over_until(days: &[DayInput], expected: Expected, now: i64) -> Self {
+        let mut f = Self::over(days, expected);
+        f.expected_hours_h = days
+            .iter()
+            .map(|d| {
+                let gone = (now - d.day * SECS_PER_DAY).clamp(0, SECS_PER_DAY);
+                expected.hours_on(d.day) * gone as f64 / SECS_PER_DAY as f64
+            })
+            .sum();
+        f
+    }
+
     /// A figure by name.
     pub fn value(&self, figure: Figure) -> Option<f64> {
         use Figure::*;
@@ -402,9 +417,11 @@ impl Figure {
                 "Engine-off periods of 5 min or more that begin in the window (engineCondition, D16); with no engine events, 5 min or more within 50 m (positions)."
             }
             ExpectedHours => {
-                "The expected hours per working day (Monday to Friday, editable) times the working days of the window."
+                "The expected hours per working day (Monday to Friday, editable) times the working days of the window; today counts only its hours gone by."
             }
-            Utilisation => "Engine hours divided by expected hours.",
+            Utilisation => {
+                "Engine hours divided by expected hours: the expected hours per working day (Monday to Friday, editable) times the working days of the window, today only for its hours gone by."
+            }
             FuelEstimated => {
                 "The share of the fuel used that the service marks estimated (estimated: true)."
             }
@@ -451,10 +468,11 @@ pub struct Report {
 impl Report {
     pub fn compute(input: &ReportInputs<'_>) -> Self {
         let w = input.window;
-        // The days whose daily row (dated at 00:00 UTC) is in the window.
+        // The whole UTC days inside the window: a day's figures are the
+        // whole day's, so a part of one is not counted.
         let (first, last) = (
             w.since.div_euclid(SECS_PER_DAY) + i64::from(w.since.rem_euclid(SECS_PER_DAY) != 0),
-            w.until.div_euclid(SECS_PER_DAY),
+            (w.until + 1).div_euclid(SECS_PER_DAY) - 1,
         );
         let mut days: Vec<DayInput> = (first..=last)
             .map(|day| DayInput {
@@ -492,8 +510,7 @@ impl Report {
         } else {
             (Vec::new(), None)
         };
-        let mut totals = Figures::over(&days, input.expected);
-        totals.stops = stops_from.map(|_| stops.len());
+        let mut totals = Figures::over_until(&days, input.expected, input.now);
         // Counts per day, bucketed once (a long window has many of both).
         let mut activities_on = vec![0usize; days.len()];
         let mut stops_on = vec![0usize; days.len()];
@@ -505,14 +522,17 @@ impl Report {
             }
             totals.activities = Some(n);
         }
+        let mut n = 0;
         for k in stops.iter().filter_map(|s| slot(s.start)) {
             stops_on[k] += 1;
+            n += 1;
         }
+        totals.stops = stops_from.map(|_| n);
         let per_day = days
             .iter()
             .enumerate()
             .map(|(k, d)| {
-                let mut f = Figures::over(std::slice::from_ref(d), input.expected);
+                let mut f = Figures::over_until(std::slice::from_ref(d), input.expected, input.now);
                 f.activities = input.activities.map(|_| activities_on[k]);
                 f.stops = stops_from.map(|_| stops_on[k]);
                 (d.day, f)

@@ -7,8 +7,8 @@ use crate::api::Timestamp;
 use crate::api::model::{Co2, Distance, FuelUsed, Hours};
 
 const DAY: i64 = SECS_PER_DAY;
-/// 2026-11-16, a Monday.
-const MONDAY: i64 = 20_408;
+/// 2025-11-17, a Monday.
+const MONDAY: i64 = 20_409;
 
 fn row(day: i64, op: f64, idle: f64, fuel: Option<(f64, bool)>, km: f64) -> DailyUsageRow {
     DailyUsageRow {
@@ -230,4 +230,34 @@ proptest! {
             prop_assert!((share - 100.0 * est / t.fuel_used_l.unwrap()).abs() < 1e-6);
         }
     }
+}
+
+#[test]
+fn only_whole_days_count_and_today_expects_the_hours_gone_by() {
+    let daily = [
+        row(MONDAY, 8.0, 2.0, None, 1.0),
+        row(MONDAY + 1, 6.0, 1.0, None, 1.0),
+        row(MONDAY + 2, 4.0, 1.0, None, 1.0),
+    ];
+    // Monday 06:00 to Wednesday 12:00: Tuesday is the one whole day.
+    let w = TimeWindow::new(MONDAY * DAY + 6 * 3600, (MONDAY + 2) * DAY + 12 * 3600).unwrap();
+    let r = Report::compute(&inputs(w, &daily));
+    assert_eq!(
+        r.days.iter().map(|(d, _)| *d).collect::<Vec<_>>(),
+        vec![MONDAY + 1]
+    );
+    assert!(close(r.totals.engine_hours_h, 6.0));
+    // A week seen on Wednesday at 06:00: Monday and Tuesday expect 8 h,
+    // Wednesday a quarter of it, the rest of the week nothing yet.
+    let mut input = inputs(week(), &daily);
+    input.now = (MONDAY + 2) * DAY + 6 * 3600;
+    let r = Report::compute(&input);
+    assert!(
+        close(Some(r.totals.expected_hours_h), 18.0),
+        "{}",
+        r.totals.expected_hours_h
+    );
+    assert!(close(Some(r.days[2].1.expected_hours_h), 2.0));
+    assert!(close(Some(r.days[3].1.expected_hours_h), 0.0));
+    assert!(close(r.totals.utilisation_percent(), 100.0 * 18.0 / 18.0));
 }

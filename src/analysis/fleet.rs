@@ -131,10 +131,9 @@ pub fn last_report(s: &EquipmentSnapshot) -> Option<i64> {
         s.cumulative_fuel_used.as_ref().and_then(|m| m.date),
         s.cumulative_load_count.as_ref().and_then(|m| m.date),
         s.cumulative_payload_total.as_ref().and_then(|m| m.date),
-        s.peak_daily_speed.as_ref().and_then(|m| m.date),
-        s.average_daily_engine_load_factor
-            .as_ref()
-            .and_then(|m| m.date),
+        // Not the daily members (peak speed, load factor): they are dated
+        // at their day's 00:00, a day's figure rather than a report, and a
+        // machine silent since yesterday read "reported today".
         s.def_remaining_ratio.as_ref().and_then(|m| m.date),
         s.cumulative_active_regeneration_hours
             .as_ref()
@@ -387,5 +386,23 @@ mod tests {
         };
         assert_eq!(last_report(&s), Some(900));
         assert_eq!(last_report(&EquipmentSnapshot::default()), None);
+    }
+
+    /// Found by using the app just after midnight: every machine read
+    /// "reported today" by its daily members, dated at today's 00:00.
+    #[test]
+    fn daily_members_are_no_report() {
+        let s: EquipmentSnapshot = serde_json::from_value(serde_json::json!({
+            "id": 1,
+            "cumulativeIdleHours": {"date": "2026-11-23T13:18:00Z", "hours": 3.0},
+            "peakDailySpeed": {"date": "2026-11-24T00:00:00Z", "speed": 0.0, "speedUnit": "km/h"},
+        }))
+        .expect("a snapshot");
+        assert_eq!(
+            last_report(&s)
+                .map(crate::api::time::format_wire)
+                .as_deref(),
+            Some("2026-11-23T13:18:00Z")
+        );
     }
 }

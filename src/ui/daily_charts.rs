@@ -470,7 +470,10 @@ fn chart_ui(
             }
             DailyChart::Distance => add("Distance", &bars.distance, theme::DISTANCE),
         }
-        if chart == DailyChart::Hours && !bars.expected.is_empty() {
+        // With days a few pixels wide, the weekday/weekend steps of the
+        // expected hours become a fence over the bars: left out then (the
+        // tooltip still gives each day's).
+        if chart == DailyChart::Hours && !bars.expected.is_empty() && !thin {
             let points = in_view(&bars.expected, |p| p.x, view);
             pui.line(
                 egui_plot::Line::new("Expected", PlotPoints::Borrowed(points))

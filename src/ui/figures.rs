@@ -68,7 +68,8 @@ fn chip_value(f: &Figures, figures: &[Figure]) -> (String, Option<String>) {
             .join(" · "),
     };
     let share = match figures.first() {
-        Some(Figure::FuelUsed) => f.fuel_estimated_percent(),
+        // Fuel per engine hour rests on the same litres.
+        Some(Figure::FuelUsed | Figure::FuelPerEngineHour) => f.fuel_estimated_percent(),
         Some(Figure::Co2) => f.co2_estimated_percent(),
         _ => None,
     };
@@ -90,11 +91,17 @@ fn chip_hover(report: &Report, figures: &[Figure]) -> String {
             .count();
         let mut line = format!("{}: {}", fig.label(), fig.how());
         match fig {
-            Figure::Activities | Figure::Stops | Figure::ExpectedHours => {}
+            Figure::Activities | Figure::Stops | Figure::ExpectedHours | Figure::Utilisation => {}
             _ => line.push_str(&format!(
                 " From {with} of {} with data.",
                 theme::count(total, "day", "days")
             )),
+        }
+        if *fig == Figure::Utilisation {
+            line.push_str(&format!(
+                " Expected: {} h in the window.",
+                theme::number(Some(report.totals.expected_hours_h), 1)
+            ));
         }
         if *fig == Figure::Stops
             && let Some(from) = report.stops_from
