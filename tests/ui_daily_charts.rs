@@ -43,23 +43,6 @@ fn open_daily_history(h: &mut Harness<'static, FleetApp>, name: &str, preset: &s
     h.run_steps(3);
 }
 
-/// A press and a release of the primary button at `pos`, the pointer
-/// moved there first, as a person clicks.
-fn click_at(h: &mut Harness<'static, FleetApp>, pos: egui::Pos2) {
-    h.hover_at(pos);
-    h.run_steps(2);
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-        h.run_steps(1);
-    }
-    h.run_steps(2);
-}
-
 /// Whether the table's Day cell of `day` is marked.
 fn row_marked(h: &Harness<'static, FleetApp>, day: i64) -> bool {
     let text = fleetview::ui::theme::format_in_zone(day * DAY_SECS, false, "%Y-%m-%d");
@@ -114,7 +97,7 @@ fn clicking_a_daily_bar_moves_the_cursor_to_that_day_and_hovering_marks_its_row(
         "hover only marks"
     );
 
-    click_at(&mut h, pos);
+    common::ui::click_at(&mut h, pos);
     assert_eq!(h.state().state().timeline().cursor, Some(day * DAY_SECS));
     // Away from the charts, the cursor's day stays marked.
     h.hover_at(egui::pos2(5.0, 5.0));

@@ -37,27 +37,6 @@ fn markers(h: &Harness<'static, FleetApp>) -> Vec<ShownMarker> {
     h.state().view().overview.map.markers().to_vec()
 }
 
-/// A press and a release of the primary button at `pos`, the pointer
-/// moved there first, as a person clicks.
-fn click_at(h: &mut Harness<'static, FleetApp>, pos: egui::Pos2) {
-    h.hover_at(pos);
-    h.run_steps(2);
-    h.event(egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run_steps(1);
-    h.event(egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run_steps(3);
-}
-
 /// Whether `pos` is well inside the map, clear of what sits on its edges
 /// (legend, buttons, attribution).
 fn well_inside(h: &Harness<'static, FleetApp>, pos: egui::Pos2) -> bool {
@@ -121,7 +100,7 @@ fn the_fleet_map_shows_every_machine_with_a_position_and_a_click_opens_its_histo
             .copied()
             .expect("a cluster in view");
         let before = h.state().view().overview.map.zoom();
-        click_at(&mut h, biggest.pos);
+        common::ui::click_at(&mut h, biggest.pos);
         let after = h.state().view().overview.map.zoom();
         assert!(
             after > before,
@@ -133,7 +112,7 @@ fn the_fleet_map_shows_every_machine_with_a_position_and_a_click_opens_its_histo
     assert_eq!(h.state().view().overview.map.members(&alone), vec![id]);
     assert!(h.state().state().selected() != Some(id));
 
-    click_at(&mut h, alone.pos);
+    common::ui::click_at(&mut h, alone.pos);
     wait_until(&mut h, "the machine's history", |app| {
         app.state().selected() == Some(id) && app.state().tab.is_machine_tab()
     });
@@ -208,21 +187,6 @@ fn map_harness(state: AppState) -> MapHarness {
         )
 }
 
-fn press_at(h: &mut MapHarness, pos: egui::Pos2) {
-    h.hover_at(pos);
-    h.run_steps(2);
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-        h.run_steps(1);
-    }
-    h.run_steps(2);
-}
-
 /// Hovering says what a marker is; machines no zoom parts are listed on a
 /// click, and picking one from the list selects it.
 #[test]
@@ -254,7 +218,7 @@ fn markers_say_what_they_are_and_machines_at_one_spot_are_listed() {
     h.get_by_label("RT-1 at the depot (Lyon)");
 
     let zoom = h.state().1.zoom();
-    press_at(&mut h, pair.pos);
+    common::ui::click_at(&mut h, pair.pos);
     assert_eq!(h.state().1.zoom(), zoom, "no zoom parts them: not zoomed");
     h.get_by_label("2 machines at this spot");
     assert!(h.state().2.is_empty());

@@ -187,3 +187,21 @@ pub fn pick_kinds(h: &mut Harness<'static, FleetApp>, kinds: &[fleetview::api::D
     h.key_press(egui::Key::Escape);
     h.run_steps(2);
 }
+
+/// A press and a release of the primary button at `pos`, the pointer
+/// moved there first, as a person clicks (any harness: the whole app or
+/// one view).
+pub fn click_at<S>(h: &mut Harness<'_, S>, pos: egui::Pos2) {
+    h.hover_at(pos);
+    h.run_steps(2);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+    h.run_steps(2);
+}
