@@ -27,22 +27,6 @@ const CHIPS: &[(&str, &[Figure])] = &[
     ("Utilisation", &[Figure::Utilisation]),
 ];
 
-/// A figure's value with its unit, or a dash.
-fn shown(f: &Figures, figure: Figure) -> String {
-    match f.value(figure) {
-        Some(v) => {
-            let unit = figure.unit();
-            let n = theme::number(Some(v), figure.decimals());
-            match unit {
-                "" => n,
-                "%" => format!("{n} %"),
-                u => format!("{n} {u}"),
-            }
-        }
-        None => theme::NULL.to_owned(),
-    }
-}
-
 /// The value line of a chip, and the estimated share it rests on (`est.
 /// 35 %`), if any.
 fn chip_value(f: &Figures, figures: &[Figure]) -> (String, Option<String>) {
@@ -63,7 +47,7 @@ fn chip_value(f: &Figures, figures: &[Figure]) -> (String, Option<String>) {
         }
         _ => figures
             .iter()
-            .map(|fig| shown(f, *fig))
+            .map(|fig| theme::figure_value(*fig, f.value(*fig)))
             .collect::<Vec<_>>()
             .join(" · "),
     };
