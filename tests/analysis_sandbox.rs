@@ -87,6 +87,7 @@ fn a_counters_change_over_whole_days_is_the_sum_of_their_daily_figures() {
                 engine: &[],
                 positions: None,
                 expected: Expected::default(),
+                events: Default::default(),
             });
             for (kind, member, figure) in [
                 ("cumulativeOperatingHours", "hour", Figure::EngineHours),

@@ -9,10 +9,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::events::{CounterSeries, Event, EventInputs, RowTimes, WorkingHours, detect};
 use super::stops::{Stop, StopSource, engine_stops, position_stops};
 use super::units::{kilograms, kilometres, litres};
-use crate::api::model::{ActivityRow, DailyUsageRow, EngineConditionRow};
+use crate::api::model::{
+    ActivityRow, DailyUsageRow, EngineConditionRow, FuelRemainingRow, HistoryFaultRow,
+};
 use crate::api::time::{SECS_PER_DAY, TimeWindow};
+use crate::geo::LatLon;
 use crate::series::TrackSample;
 
 /// Hours a machine is expected to run on a working day, by default.
@@ -451,6 +455,23 @@ pub struct ReportInputs<'a> {
     /// Positions, sorted; only used without engine events.
     pub positions: Option<&'a [TrackSample]>,
     pub expected: Expected,
+    /// What the events are detected from besides the above.
+    pub events: EventContext<'a>,
+}
+
+/// What the events (D16) need beyond the figures' inputs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EventContext<'a> {
+    /// `fuelRemaining`, sorted.
+    pub fuel: &'a [FuelRemainingRow],
+    /// Positions (time, point), sorted: where each event was.
+    pub positions: &'a [(i64, LatLon)],
+    pub faults: &'a [HistoryFaultRow],
+    pub counters: &'a [CounterSeries<'a>],
+    pub rows: &'a [RowTimes<'a>],
+    pub working_hours: WorkingHours,
+    pub time_zone: Option<&'a jiff::tz::TimeZone>,
+    pub tank_l: Option<f64>,
 }
 
 /// A window's figures, its days' and its stops.
@@ -463,6 +484,8 @@ pub struct Report {
     pub days: Vec<(i64, Figures)>,
     pub stops: Vec<Stop>,
     pub stops_from: Option<StopSource>,
+    /// Events and findings (D16), in time order.
+    pub events: Vec<Event>,
 }
 
 impl Report {
@@ -538,6 +561,21 @@ impl Report {
                 (d.day, f)
             })
             .collect();
+        let e = &input.events;
+        let events = detect(&EventInputs {
+            window: w,
+            now: input.now,
+            engine: input.engine,
+            fuel: e.fuel,
+            positions: e.positions,
+            faults: e.faults,
+            counters: e.counters,
+            rows: e.rows,
+            daily: &days,
+            working_hours: e.working_hours,
+            time_zone: e.time_zone,
+            tank_l: e.tank_l,
+        });
         Report {
             window: Some(w),
             expected: Some(input.expected),
@@ -545,6 +583,7 @@ impl Report {
             days: per_day,
             stops,
             stops_from,
+            events,
         }
     }
 }

@@ -56,6 +56,7 @@ fn inputs<'a>(w: TimeWindow, daily: &'a [DailyUsageRow]) -> ReportInputs<'a> {
         engine: &[],
         positions: None,
         expected: Expected::default(),
+        events: Default::default(),
     }
 }
 

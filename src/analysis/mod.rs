@@ -4,19 +4,23 @@
 //! - `figures`: a machine's window and daily figures (hours, fuel, CO2,
 //!   distance, activities, stops, utilisation), one definition for the
 //!   figures strip, the daily charts and `fleetview report`.
+//! - `events`: events and cross-checks (D16): what happened in a window,
+//!   and what does not add up.
 //! - `stops`: stops as D16 defines them.
 //! - `span`: statistics over a span selected on the plots.
 //! - `units`: the service's units read into litres, kilometres, kilograms.
 //! - `fleet`: one machine's line in the fleet overview (its window figures,
 //!   its state now).
 
+pub mod events;
 pub mod figures;
 pub mod fleet;
 pub mod span;
 pub mod stops;
 pub mod units;
 
-pub use figures::{DayInput, Expected, Figure, Figures, Report, ReportInputs};
+pub use events::{Event, EventDetail, EventKind, EventValue, WorkingHours};
+pub use figures::{DayInput, EventContext, Expected, Figure, Figures, Report, ReportInputs};
 pub use fleet::{FaultTally, FeedKind, MachineFigures, MachineState, last_report, machine_state};
 pub use span::{ChannelStats, channel_stats, engine_on_secs};
 pub use stops::{Stop, StopSource};

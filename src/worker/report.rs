@@ -145,6 +145,7 @@ impl TaskCtx {
                 engine: &data.history.engine_conditions.rows,
                 positions: data.track.as_ref().map(|t| t.samples.as_slice()),
                 expected: req.expected,
+                events: Default::default(),
             }))
         })
         .await?;
