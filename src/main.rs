@@ -342,6 +342,8 @@ fn run_report(args: ReportArgs) -> anyhow::Result<()> {
         cache_path,
         output: args.output,
         now: now_secs(),
+        working_hours: Default::default(),
+        tank_l: None,
     };
     let summary = run_report(&job, |note| eprintln!("{note}"))?;
     eprintln!(

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::loadable::Loadable;
 use super::machine::MachineView;
-use crate::analysis::{Expected, Report};
+use crate::analysis::{Expected, Report, WorkingHours};
 use crate::series::Track;
 use crate::worker::{Command, ReportData, ReportRequest};
 
@@ -91,6 +91,8 @@ impl FiguresState {
                 window,
                 expected: self.expected,
                 now,
+                working_hours: WorkingHours::default(),
+                tank_l: None,
             },
             data: ReportData {
                 history: history.clone(),

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::job::{ANSWER_TIMEOUT, start_worker, write_output};
 use super::report_writers::{ReportDoc, ReportFormat, write_report};
-use crate::analysis::{Expected, Report};
+use crate::analysis::{Expected, Report, WorkingHours};
 use crate::api::time::{TimeWindow, format_wire};
 use crate::api::{ApiError, ClientConfig};
 use crate::cache::CacheError;
@@ -49,6 +49,10 @@ pub struct ReportJob {
     pub output: Option<PathBuf>,
     /// Now, for a stop still on at the window's end.
     pub now: i64,
+    /// Out-of-hours use is running outside these.
+    pub working_hours: WorkingHours,
+    /// The fuel tank's capacity; `None`: from the machine's model.
+    pub tank_l: Option<f64>,
 }
 
 /// What a report did.
@@ -83,6 +87,8 @@ pub fn run_report(
             window: req.window,
             expected: req.expected,
             now: req.now,
+            working_hours: req.working_hours,
+            tank_l: req.tank_l,
         },
         offline: req.offline,
     });

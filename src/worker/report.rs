@@ -11,7 +11,7 @@ use super::events::Event;
 use super::messages::OfflineSince;
 use super::task::{TaskCtx, decode_off_thread};
 use crate::analysis::units::litres;
-use crate::analysis::{Expected, Report, ReportInputs};
+use crate::analysis::{Expected, Report, ReportInputs, WorkingHours};
 use crate::api::model::{ActivityRow, Envelope, EquipmentHistory, PositionRow};
 use crate::api::time::TimeWindow;
 use crate::api::{ApiError, DataKind, SeriesSource};
@@ -35,6 +35,11 @@ pub struct ReportRequest {
     pub expected: Expected,
     /// Now, for a stop still on at the end of the window.
     pub now: i64,
+    /// Out-of-hours use is running outside these (D16).
+    pub working_hours: WorkingHours,
+    /// The fuel tank's capacity as the user entered it; `None`: from the
+    /// machine's model where known.
+    pub tank_l: Option<f64>,
 }
 
 /// A `dailyIdleFuel` row.
