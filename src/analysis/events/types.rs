@@ -185,8 +185,8 @@ pub enum EventValue {
 pub struct Event {
     pub kind: EventKind,
     pub start: i64,
-    /// `None` for an instant (a refuel between two samples is dated at the
-    /// second; a fault; a reset).
+    /// `None` for an instant (a fault, a counter reset). A refuel or a
+    /// suspected drain spans its two samples; a check, the days compared.
     pub end: Option<i64>,
     /// Where the machine was (the last position at or before `start`).
     pub position: Option<LatLon>,
