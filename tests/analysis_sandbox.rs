@@ -9,7 +9,8 @@ use common::{Sandbox, start, window_query};
 use fleetview::analysis::{Expected, Figure, Report, ReportInputs, channel_stats};
 use fleetview::api::model::{DailyUsageRow, EngineConditionRow, Envelope, SeriesData};
 use fleetview::api::time::{SECS_PER_DAY, TimeWindow};
-use fleetview::sandbox::simulate::FIRST_ID;
+use fleetview::sandbox::Clock;
+use fleetview::sandbox::simulate::{FIRST_ID, PlantedKind, Simulator};
 use fleetview::series::{PlotSeries, decode_rows};
 use fleetview::worker::fetch::rows_of;
 use proptest::prelude::*;
@@ -77,6 +78,13 @@ fn a_counters_change_over_whole_days_is_the_sum_of_their_daily_figures() {
             // Spans whose edges the engine runs across are not whole days'
             // worth of counter samples (none at midnight).
             prop_assume!(!running_at(&events, w.since) && !running_at(&events, w.until + 1));
+            // An hour meter replaced in the span restarts its counter.
+            let sim = Simulator::new(60, Clock::Fixed(common::now()));
+            prop_assume!(
+                !sim.planted(id, around)
+                    .iter()
+                    .any(|p| p.kind == PlantedKind::CounterReset)
+            );
             let daily: Vec<DailyUsageRow> = typed(&ctx, id, "dailyUsages", w);
             let report = Report::compute(&ReportInputs {
                 window: w,

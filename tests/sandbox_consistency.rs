@@ -1,14 +1,19 @@
 //! Property tests over random equipment and windows: the simulated series are
 //! consistent with each other as real telemetry is (DESIGN.md), read over HTTP
-//! from a running sandbox.
+//! from a running sandbox. What the simulator plants for the app to find
+//! (`Simulator::planted`) is the documented exception: an hour-meter reset
+//! makes `cumulativeOperatingHours` go down, a drain makes the fuel level
+//! fall with the engine off.
 
 mod common;
 
 use common::{Sandbox, start, window_query};
 use fleetview::api::model::*;
+use fleetview::api::time::TimeWindow;
 use fleetview::api::time::{SECS_PER_DAY, parse_wire};
-use fleetview::sandbox::simulate::FIRST_ID;
+use fleetview::sandbox::Clock;
 use fleetview::sandbox::simulate::machine::{LatLon, address, haversine_m};
+use fleetview::sandbox::simulate::{FIRST_ID, Machine, Planted, PlantedKind, Simulator};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::Value;
@@ -109,6 +114,15 @@ fn running_between(intervals: &[(i64, i64)], a: i64, b: i64) -> bool {
 
 fn within(intervals: &[(i64, i64)], t: i64) -> bool {
     intervals.iter().any(|(s, e)| *s <= t && t <= *e)
+}
+
+/// What the simulator the sandbox serves planted in a window, of a kind.
+fn planted(id: i64, since: i64, until: i64, kind: PlantedKind) -> Vec<Planted> {
+    Simulator::new(60, Clock::Fixed(common::now()))
+        .planted(id, TimeWindow { since, until })
+        .into_iter()
+        .filter(|p| p.kind == kind)
+        .collect()
 }
 
 fn hour(h: &Option<Hours>) -> Option<f64> {
@@ -266,7 +280,10 @@ fn daily_hours_add_up_and_counters_follow_daily_figures() {
             );
         }
         // Cumulative hours are null on days without engine use; between two
-        // days that have them, the difference is the sum of the days between.
+        // days that have them, the difference is the sum of the days between
+        // (unless the hour meter was replaced between them).
+        let resets = planted(id, since, until, PlantedKind::CounterReset);
+        let reset_in = |a: i64, b: i64| resets.iter().any(|r| a < r.end && r.end <= b);
         let with_hours: Vec<(usize, f64, f64)> = days
             .iter()
             .enumerate()
@@ -289,12 +306,15 @@ fn daily_hours_add_up_and_counters_follow_daily_figures() {
                 .filter_map(|d| hour(&d.idle_hours))
                 .sum();
             let tol = 0.011 + 0.005 * (nb - na) as f64;
-            prop_assert!(ob >= oa && ib >= ia, "cumulative hours decreased");
-            prop_assert!(
-                (ob - oa - op).abs() <= tol,
-                "operating: delta {} vs {op}",
-                ob - oa
-            );
+            prop_assert!(ib >= ia, "cumulative idle hours decreased");
+            if !reset_in(days[na].date.0, days[nb].date.0 + SECS_PER_DAY) {
+                prop_assert!(ob >= oa, "cumulative operating hours decreased");
+                prop_assert!(
+                    (ob - oa - op).abs() <= tol,
+                    "operating: delta {} vs {op}",
+                    ob - oa
+                );
+            }
             prop_assert!(
                 (ib - ia - idle).abs() <= tol,
                 "idle: delta {} vs {idle}",
@@ -334,8 +354,12 @@ fn daily_hours_add_up_and_counters_follow_daily_figures() {
                 };
                 values.push((date, v));
             }
+            // Only at a planted reset, from its last reading to its first.
             prop_assert!(
-                values.windows(2).all(|w| w[1].1 >= w[0].1),
+                values.windows(2).all(|w| w[1].1 >= w[0].1
+                    || resets.iter().any(|r| kind == "cumulativeOperatingHours"
+                        && (r.start, r.end, r.before, r.after)
+                            == (w[0].0, w[1].0, Some(w[0].1), Some(w[1].1)))),
                 "{} decreased",
                 kind
             );
@@ -356,18 +380,37 @@ fn daily_hours_add_up_and_counters_follow_daily_figures() {
             }
             counters.push(series);
         }
-        // Usage hours are the operating hours that were not idle.
+        // Usage hours grow by the operating hours that were not idle; on the
+        // factory meter they are those hours (a replaced meter counts its
+        // own from its first reading).
+        let mut usage_rows = Vec::new();
         for (op, idle) in counters[0].iter().zip(&counters[1]) {
             prop_assert_eq!(&op["date"], &idle["date"]);
-            let usage = op["usageHours"].as_f64();
-            let worked = op["hour"].as_f64().zip(idle["hours"].as_f64());
+            let date = op["date"].as_str().and_then(|d| parse_wire(d).ok());
+            let values = op["usageHours"].as_f64().zip(op["hour"].as_f64());
+            match (date, values, idle["hours"].as_f64()) {
+                (Some(t), Some((u, o)), Some(i)) => usage_rows.push((t, u, o, i)),
+                _ => return Err(TestCaseError::fail(format!("usageHours of {op}"))),
+            }
+        }
+        for w in usage_rows.windows(2) {
+            let ((ta, ua, oa, ia), (tb, ub, ob, ib)) = (w[0], w[1]);
+            if !reset_in(ta, tb) {
+                prop_assert!(
+                    ((ub - ua) - ((ob - oa) - (ib - ia))).abs() <= 0.021,
+                    "usageHours from {ta} to {tb}"
+                );
+            }
+        }
+        let machine = Machine::at_index((id - FIRST_ID) as u64);
+        if let Some((t, u, o, i)) = usage_rows.first()
+            && machine
+                .last_reset_before(t.div_euclid(SECS_PER_DAY) + 1)
+                .is_none()
+        {
             prop_assert!(
-                usage
-                    .zip(worked)
-                    .is_some_and(|(u, (o, i))| (u - (o - i)).abs() <= 0.011),
-                "usageHours of {} with {}",
-                op,
-                idle
+                (u - (o - i)).abs() <= 0.011,
+                "usageHours {u} of {o} h with {i} idle"
             );
         }
         Ok(())
@@ -387,8 +430,27 @@ fn fuel_level_stays_in_range_falls_with_use_and_jumps_at_refuels() {
         for f in &fuel {
             prop_assert!((0.0..=100.0).contains(&f.percent), "{} %", f.percent);
         }
+        let stops: Vec<i64> = events
+            .iter()
+            .filter(|e| e.event() == EngineEvent::Stopped)
+            .map(|e| e.date.0)
+            .collect();
+        let drains = planted(id, since, until, PlantedKind::Drain);
         for pair in fuel.windows(2) {
             let (a, b) = (&pair[0], &pair[1]);
+            // With the engine off from one sample to the next, the level
+            // falls only at a planted drain, by its amount.
+            let off =
+                stops.contains(&a.date.0) && !starts.iter().any(|s| a.date.0 < *s && *s < b.date.0);
+            if off && b.percent < a.percent {
+                prop_assert!(
+                    drains.iter().any(|d| (d.start, d.end, d.before, d.after)
+                        == (a.date.0, b.date.0, Some(a.percent), Some(b.percent))),
+                    "fuel fell with the engine off from {} to {}",
+                    a.date,
+                    b.date
+                );
+            }
             if b.percent > a.percent + 0.05 {
                 prop_assert!(
                     starts.contains(&b.date.0),

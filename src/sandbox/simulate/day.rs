@@ -5,9 +5,12 @@
 //! move segments (inside sessions, bounded by engine events), hours and fuel
 //! accrue only inside sessions, counters are sums of daily totals.
 
+pub use super::calendar::weekday;
 use super::catalogue::models::Class;
+use super::local;
 use super::machine::{LatLon, Machine, Rng, hash2, hash3, unit};
 use super::path::Path;
+use super::planted::Shift;
 use super::roads::Hint;
 use super::trips::Stop;
 use crate::api::time::SECS_PER_DAY;
@@ -83,6 +86,9 @@ pub struct DayPlan {
     /// Day-to-day variation of measured fuel burn.
     pub fuel_factor: f64,
     pub charge: Option<Charge>,
+    /// A telemetry gap: rows at both ends, none of any sensor kind or
+    /// position between (see [`Machine::silent_span`]).
+    pub silent: Option<(i64, i64)>,
 }
 
 impl DayPlan {
@@ -141,6 +147,11 @@ impl DayPlan {
     /// The segment in progress at `t`, if the engine runs then.
     pub fn segment_at(&self, t: i64) -> Option<&Segment> {
         self.segments().find(|s| s.start <= t && t < s.stop)
+    }
+
+    /// Whether the feed is silent at `t` (strictly inside a gap).
+    pub fn is_silent(&self, t: i64) -> bool {
+        self.silent.is_some_and(|(a, b)| a < t && t < b)
     }
 
     /// Whether the engine runs at `t` (inclusive of a session's ends).
@@ -252,57 +263,12 @@ impl Cumulative {
     }
 }
 
-/// Monday = 0 .. Sunday = 6 (1970-01-01 was a Thursday).
-pub fn weekday(day: i64) -> i64 {
-    (day + 3).rem_euclid(7)
-}
-
-/// A machine laid up (in the workshop, between jobs) neither works nor
-/// reports: its unit is off. One machine in eight is, 5 days in every 21,
-/// the turns staggered by 3 days, so on any day of a 60-machine fleet some
-/// machine has been silent for more than a day.
-const LAYUP_PERIOD_DAYS: i64 = 21;
-const LAYUP_DAYS: i64 = 5;
-const LAYUP_ONE_IN: i64 = 8;
+/// The longest break between two sessions of a day.
+const MAX_BREAK_SECS: i64 = 3600;
 
 impl Machine {
-    /// Whether the machine is laid up on `day`: no work, no row of any kind.
-    pub fn is_laid_up(&self, day: i64) -> bool {
-        let index = self.id - super::FIRST_ID;
-        if day < self.commissioned_day || index.rem_euclid(LAYUP_ONE_IN) != 3 {
-            return false;
-        }
-        let turn = index / LAYUP_ONE_IN;
-        (day + 3 * turn).rem_euclid(LAYUP_PERIOD_DAYS) < LAYUP_DAYS
-    }
-
-    /// Whether the machine works on `day` at all. Tuesdays always do unless
-    /// laid up, so a search back for the last working day ends within a
-    /// week and a lay-up.
-    pub fn is_working_day(&self, day: i64) -> bool {
-        if day < self.commissioned_day || self.is_laid_up(day) {
-            return false;
-        }
-        let u = unit(hash3(self.seed, day as u64, 0xDA7));
-        match weekday(day) {
-            1 => true,
-            0 | 2..=4 => u < 0.93,
-            5 => u < 0.3,
-            _ => u < 0.05,
-        }
-    }
-
     fn moves(&self) -> bool {
         self.class().moves_per_day().1 > 0
-    }
-
-    /// The last working day before `day`, within a week and a lay-up, if
-    /// any.
-    fn previous_working_day(&self, day: i64) -> Option<i64> {
-        (1..=7 + LAYUP_DAYS)
-            .map(|back| day - back)
-            .take_while(|d| *d >= self.commissioned_day)
-            .find(|d| self.is_working_day(*d))
     }
 
     /// Where the machine is at the start of `day`: where it ended its last
@@ -328,11 +294,13 @@ impl Machine {
             sessions: Vec::new(),
             fuel_factor: 0.85 + 0.3 * unit(hash3(self.seed, day as u64, 0xF0E)),
             charge: None,
+            silent: None,
         };
         if !self.is_working_day(day) {
             return plan;
         }
         plan.sessions = self.sessions_of(day, start).0;
+        plan.silent = self.silent_span(day, &plan.sessions);
         if self.is_electric() {
             plan.charge = self.charge_after(&plan);
         }
@@ -399,7 +367,15 @@ impl Machine {
         if weekend {
             target_secs = (target_secs as f64 * rng.range(0.2, 0.5)) as i64;
         }
-        let target_secs = target_secs.max(move_secs + 1800);
+        let gap_day = self.is_gap_day(day);
+        if gap_day {
+            // One long session, for the feed to fall silent in.
+            target_secs = target_secs.max((hhi * 0.9 * 3600.0) as i64);
+        }
+        // The shift, breaks included, must fit in the working hours.
+        let (earliest, latest_end) = local::working_span_secs(self.site, day);
+        let room = latest_end - earliest - 2 * MAX_BREAK_SECS;
+        let target_secs = target_secs.min(room).max(move_secs + 1800);
         let idle_frac = if class == Class::Generator {
             rng.range(0.1, 0.25)
         } else {
@@ -411,7 +387,11 @@ impl Machine {
 
         // Stationary blocks around the moves: idle warm-up, work, idle.
         let blocks = moves.len() + 1;
-        let weights: Vec<f64> = (0..blocks).map(|_| rng.range(0.5, 1.5)).collect();
+        let mut weights: Vec<f64> = (0..blocks).map(|_| rng.range(0.5, 1.5)).collect();
+        if gap_day && let Some((last, rest)) = weights.split_last_mut() {
+            // Most of the stationary time after the last move, in one stretch.
+            *last = 3.0 * rest.iter().sum::<f64>().max(1.0);
+        }
         let total_w: f64 = weights.iter().sum();
         let mut pieces: Vec<(i64, SegKind)> = Vec::new();
         for (i, w) in weights.iter().enumerate() {
@@ -429,7 +409,7 @@ impl Machine {
         pieces.retain(|p| p.0 >= 30);
 
         // Cut into sessions at piece boundaries, with breaks between them.
-        let n_sessions = if weekend || pieces.len() < 4 {
+        let n_sessions = if weekend || gap_day || pieces.len() < 4 {
             1
         } else if rng.chance(0.3) {
             3
@@ -438,19 +418,33 @@ impl Machine {
         };
         let total: i64 = pieces.iter().map(|p| p.0).sum();
         let breaks: Vec<i64> = (1..n_sessions)
-            .map(|_| rng.int(20, 60) as i64 * 60)
+            .map(|_| rng.int(20, MAX_BREAK_SECS as u64 / 60) as i64 * 60)
             .collect();
         let span = total + breaks.iter().sum::<i64>();
         let (shift_lo, shift_hi) = match class {
-            Class::RoadTruck => (5.0, 7.0),
-            _ => (6.0, 8.0),
+            Class::RoadTruck => (6.2, 7.0),
+            _ => (6.2, 8.0),
         };
-        let local_start = rng.range(shift_lo, shift_hi) * 3600.0;
-        let utc_start =
-            (local_start - self.site.utc_offset_h * 3600.0).rem_euclid(SECS_PER_DAY as f64) as i64;
+        let local_start = (rng.range(shift_lo, shift_hi) * 3600.0) as i64;
+        let offset = local::offset_secs(self.site, day_start + SECS_PER_DAY / 2);
         // Keep the whole day inside its UTC day.
         let latest = SECS_PER_DAY - 600 - span;
-        let mut t = day_start + utc_start.min(latest).max(600);
+        let start = match self.shift(day) {
+            Shift::Day => (local_start - offset).min(latest_end - span).max(earliest),
+            Shift::Night {
+                start_secs,
+                end_secs,
+                late,
+            } => {
+                let late_start = end_secs - offset - span;
+                if late && (600..=latest).contains(&late_start) {
+                    late_start
+                } else {
+                    (start_secs - offset).min(latest).max(600)
+                }
+            }
+        };
+        let mut t = day_start + start;
 
         let mut sessions = Vec::with_capacity(n_sessions);
         let mut current = Session {

@@ -8,10 +8,13 @@
 //! stored telemetry. Nothing after the simulator's clock exists yet, as with
 //! a real service.
 
+pub mod calendar;
 pub mod catalogue;
 pub mod day;
+pub mod local;
 pub mod machine;
 pub mod path;
+pub mod planted;
 pub mod random;
 pub mod roads;
 pub mod series;
@@ -22,6 +25,8 @@ use std::sync::Mutex;
 
 use day::{Cumulative, DayPlan, Totals, totals_until};
 pub use machine::{FIRST_ID, Machine};
+use planted::{Drain, Meter, drain_slot};
+pub use series::{Planted, PlantedKind};
 
 use super::clock::Clock;
 use crate::api::time::SECS_PER_DAY;
@@ -37,6 +42,9 @@ pub struct Simulator {
     clock: Clock,
     /// (equipment id, checkpoint index) -> sums of all days before it.
     memo: Mutex<HashMap<(i64, i64), Cumulative>>,
+    /// (equipment id, drain slot) -> the slot's drain (each costs the
+    /// plans of a refuel period).
+    drains: Mutex<HashMap<(i64, i64), Option<Drain>>>,
 }
 
 impl Simulator {
@@ -45,6 +53,7 @@ impl Simulator {
             fleet_size,
             clock,
             memo: Mutex::new(HashMap::new()),
+            drains: Mutex::new(HashMap::new()),
         }
     }
 
@@ -116,24 +125,36 @@ impl Simulator {
         } else {
             Cumulative::default()
         };
+        // Counters need the sums; without them the meter does not matter.
+        let meter = match m.last_reset_before(day).filter(|_| sums) {
+            Some(d) => Meter::replaced(m, d, &self.cumulative_before(m, d)),
+            None => Meter::factory(m),
+        };
         let refuel = refuel_instant(m, &plan);
-        let fuel_at_start = if m.model.tank_l > 0.0 {
+        let (fuel_at_start, drained_at_start) = if m.model.tank_l > 0.0 {
             self.fuel_since_refuel_at_start(m, day)
         } else {
-            0.0
+            (0.0, 0.0)
         };
+        let drain = self.drain_on(m, day);
+        let reset = reset_of_day(m, &plan, &before, sums);
         DayCtx {
             m,
             plan,
             before,
             refuel,
             fuel_at_start,
+            drained_at_start,
+            drain,
+            meter,
+            reset,
         }
     }
 
-    /// Fuel burnt between the last refuel before `day` and the start of `day`.
-    fn fuel_since_refuel_at_start(&self, m: &Machine, day: i64) -> f64 {
-        let mut fuel = 0.0;
+    /// Fuel burnt and fuel drained between the last refuel before `day`
+    /// and the start of `day`.
+    fn fuel_since_refuel_at_start(&self, m: &Machine, day: i64) -> (f64, f64) {
+        let (mut fuel, mut drained) = (0.0, 0.0);
         let mut d = day - 1;
         while d >= m.commissioned_day {
             if !m.is_working_day(d) {
@@ -142,17 +163,55 @@ impl Simulator {
             }
             fuel += self.full_day_totals(m, d).fuel_l;
             if is_refuel_day(m, d) {
-                return fuel;
+                return (fuel, drained);
             }
+            drained += self.drain_on(m, d).map_or(0.0, |x| x.litres);
             d -= 1;
         }
-        fuel
+        (fuel, drained)
     }
+
+    /// The drain found on starting on `day`, if any.
+    pub fn drain_on(&self, m: &Machine, day: i64) -> Option<Drain> {
+        let slot = drain_slot(day);
+        let key = (m.id, slot);
+        let known = self
+            .drains
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .copied();
+        let drain = known.unwrap_or_else(|| {
+            let d = m.drain_in_slot(slot);
+            let mut memo = self.drains.lock().unwrap_or_else(|e| e.into_inner());
+            if memo.len() > MEMO_CAP {
+                memo.clear();
+            }
+            memo.insert(key, d);
+            d
+        });
+        drain.filter(|d| d.day == day)
+    }
+}
+
+/// The meter fitted on the plan's day at its first start, if it is a
+/// reset day (and the sums are known).
+pub(crate) fn reset_of_day(
+    m: &Machine,
+    plan: &DayPlan,
+    before: &Cumulative,
+    sums: bool,
+) -> Option<(i64, Meter)> {
+    if !sums || !m.is_reset_day(plan.day) {
+        return None;
+    }
+    let at = plan.sessions.first().map_or(plan.day_end(), |s| s.start);
+    Some((at, Meter::replaced(m, plan.day, before)))
 }
 
 /// Days per refuel block: the tank is filled on the first working day of
 /// each block, and a block never burns more than ~80 % of a tank.
-fn refuel_block_days(m: &Machine) -> i64 {
+pub(crate) fn refuel_block_days(m: &Machine) -> i64 {
     let max_daily_l = (m.class().engine_hours().1 + 0.5) * m.model.work_lph * 1.15;
     ((0.8 * m.model.tank_l / max_daily_l.max(1.0)) as i64).clamp(1, 14)
 }
@@ -185,6 +244,14 @@ pub struct DayCtx<'m> {
     pub refuel: Option<i64>,
     /// Fuel burnt since the last refuel, at the start of the day.
     pub fuel_at_start: f64,
+    /// Fuel drained since the last refuel, at the start of the day.
+    pub drained_at_start: f64,
+    /// A drain found at the day's first start.
+    pub drain: Option<Drain>,
+    /// The hour meter at the start of the day, and the one fitted at the
+    /// day's first start if it is replaced then.
+    pub meter: Meter,
+    pub reset: Option<(i64, Meter)>,
 }
 
 impl DayCtx<'_> {
@@ -209,9 +276,45 @@ impl DayCtx<'_> {
         }
     }
 
-    /// Tank level at `t`, percent.
+    /// Fuel drained since the tank was last filled, at `t`.
+    pub fn drained_since_refuel(&self, t: i64) -> f64 {
+        match self.refuel {
+            // A refuel day has no drain.
+            Some(r) if t >= r => 0.0,
+            _ => {
+                let today = self.drain.filter(|d| t >= d.at).map_or(0.0, |d| d.litres);
+                self.drained_at_start + today
+            }
+        }
+    }
+
+    /// Fuel drained since the last refuel at the end of the day, for the
+    /// next day's start.
+    pub fn drained_at_end(&self) -> f64 {
+        let before = if self.refuel.is_some() {
+            0.0
+        } else {
+            self.drained_at_start
+        };
+        before + self.drain.map_or(0.0, |d| d.litres)
+    }
+
+    /// The hour meter counting at `t`.
+    pub fn meter_at(&self, t: i64) -> &Meter {
+        match &self.reset {
+            Some((at, meter)) if t >= *at => meter,
+            _ => &self.meter,
+        }
+    }
+
+    /// The hour meter at the end of the day, for the next day's start.
+    pub fn meter_at_end(&self) -> Meter {
+        self.reset.map_or(self.meter, |(_, m)| m)
+    }
+
+    /// Tank level at `t`, percent (burnt and drained fuel both gone).
     pub fn fuel_percent(&self, t: i64) -> f64 {
-        let used = self.fuel_since_refuel(t);
+        let used = self.fuel_since_refuel(t) + self.drained_since_refuel(t);
         (100.0 * (1.0 - used / self.m.model.tank_l)).clamp(0.0, 100.0)
     }
 

@@ -11,9 +11,14 @@ pub struct Site {
     pub lat: f64,
     pub lon: f64,
     pub altitude_m: f64,
-    /// Offset of local time from UTC, hours (standard time; good enough to
-    /// place shifts in the day).
+    /// Offset of local time from UTC, hours (standard time; good enough for
+    /// the air temperature's daily swing).
     pub utc_offset_h: f64,
+    /// The site's time zone: its IANA name, and the same rules as a POSIX
+    /// TZ string, which the simulator uses so that shifts do not depend on
+    /// the computer's time zone database.
+    pub time_zone: &'static str,
+    pub posix_tz: &'static str,
     /// Mean annual air temperature, °C, and its seasonal swing.
     pub mean_temp_c: f64,
     pub season_amp_c: f64,
@@ -36,6 +41,8 @@ pub static SITES: &[Site] = &[
         lon: 4.8302,
         altitude_m: 168.0,
         utc_offset_h: 1.0,
+        time_zone: "Europe/Paris",
+        posix_tz: "CET-1CEST,M3.5.0,M10.5.0/3",
         mean_temp_c: 12.5,
         season_amp_c: 9.5,
         streets: &[
@@ -57,6 +64,8 @@ pub static SITES: &[Site] = &[
         lon: 9.9000,
         altitude_m: 6.0,
         utc_offset_h: 1.0,
+        time_zone: "Europe/Berlin",
+        posix_tz: "CET-1CEST,M3.5.0,M10.5.0/3",
         mean_temp_c: 9.5,
         season_amp_c: 8.5,
         streets: &[
@@ -78,6 +87,8 @@ pub static SITES: &[Site] = &[
         lon: 4.1400,
         altitude_m: 2.0,
         utc_offset_h: 1.0,
+        time_zone: "Europe/Amsterdam",
+        posix_tz: "CET-1CEST,M3.5.0,M10.5.0/3",
         mean_temp_c: 10.5,
         season_amp_c: 7.5,
         streets: &[
@@ -99,6 +110,8 @@ pub static SITES: &[Site] = &[
         lon: -2.3200,
         altitude_m: 35.0,
         utc_offset_h: 0.0,
+        time_zone: "Europe/London",
+        posix_tz: "GMT0BST,M3.5.0/1,M10.5.0",
         mean_temp_c: 10.0,
         season_amp_c: 6.5,
         streets: &[
@@ -120,6 +133,8 @@ pub static SITES: &[Site] = &[
         lon: -3.6150,
         altitude_m: 640.0,
         utc_offset_h: 1.0,
+        time_zone: "Europe/Madrid",
+        posix_tz: "CET-1CEST,M3.5.0,M10.5.0/3",
         mean_temp_c: 15.0,
         season_amp_c: 10.5,
         streets: &[
@@ -141,6 +156,8 @@ pub static SITES: &[Site] = &[
         lon: -87.7700,
         altitude_m: 185.0,
         utc_offset_h: -6.0,
+        time_zone: "America/Chicago",
+        posix_tz: "CST6CDT,M3.2.0,M11.1.0",
         mean_temp_c: 10.0,
         season_amp_c: 14.0,
         streets: &[

@@ -43,7 +43,7 @@ fn daily_usage_row(ctx: &DayCtx) -> DailyUsageRow {
     let m = ctx.m;
     let tot = ctx.day_totals();
     let end = ctx.before.plus(&tot);
-    let c = counters(m, &end);
+    let c = counters(m, &end, ctx.meter_at(ctx.plan.day_end()));
     let ran = tot.ran();
     let ev = m.is_electric();
     let when_ran = |v: f64| Hours {
@@ -121,8 +121,8 @@ pub(super) fn daily_value_row(ctx: &DayCtx, kind: DataKind) -> Option<KindRow> {
     let tot = ctx.day_totals();
     let row = KindRow::new(day);
     let (before, after) = (
-        counters(m, &ctx.before),
-        counters(m, &ctx.before.plus(&tot)),
+        counters(m, &ctx.before, &ctx.meter),
+        counters(m, &ctx.before.plus(&tot), &ctx.meter),
     );
     Some(match kind {
         DailyFuel => row

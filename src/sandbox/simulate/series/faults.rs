@@ -62,7 +62,8 @@ impl Simulator {
                     let s = &plan.sessions[(h % plan.sessions.len() as u64) as usize];
                     let t = s.start + ((s.stop - s.start) as f64 * unit(h >> 7)) as i64;
                     let code = &table[((h >> 29) % table.len() as u64) as usize];
-                    self.in_window(w, t).then(|| FaultRow {
+                    // A silent feed reports no fault either.
+                    (self.in_window(w, t) && !plan.is_silent(t)).then(|| FaultRow {
                         date: Timestamp::from_secs(t),
                         description: code.description.to_owned(),
                         identifier: code.identifier.to_owned(),

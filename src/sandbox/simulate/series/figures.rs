@@ -4,10 +4,14 @@
 use super::rows::{r1, r2};
 use crate::sandbox::simulate::day::{Cumulative, Totals};
 use crate::sandbox::simulate::machine::Machine;
+use crate::sandbox::simulate::planted::Meter;
 
 /// Counters as reported: what the machine had at commissioning plus sums.
 pub(super) struct Counters {
+    /// On the hour meter in place (see [`Meter`]).
     pub(super) op_h: f64,
+    /// The idle hours the hour meter in place has seen, for its usage hours.
+    pub(super) meter_idle_h: f64,
     pub(super) idle_h: f64,
     pub(super) fuel_l: f64,
     pub(super) idle_fuel_l: f64,
@@ -19,12 +23,13 @@ pub(super) struct Counters {
     pub(super) cycles: i64,
 }
 
-pub(super) fn counters(m: &Machine, c: &Cumulative) -> Counters {
+pub(super) fn counters(m: &Machine, c: &Cumulative, meter: &Meter) -> Counters {
     let loads = (c.work_secs as f64 * m.model.loads_per_hour / 3600.0).floor() as i64;
     let base_idle_h = m.base_hours * 0.3;
     let cap = m.model.battery_kwh.max(1.0);
     Counters {
-        op_h: r2(m.base_hours + c.op_secs as f64 / 3600.0),
+        op_h: r2(meter.base_h + (c.op_secs - meter.op_secs_at) as f64 / 3600.0),
+        meter_idle_h: r2(meter.base_h * 0.3 + (c.idle_secs - meter.idle_secs_at) as f64 / 3600.0),
         idle_h: r2(base_idle_h + c.idle_secs as f64 / 3600.0),
         fuel_l: r2(m.base_hours * m.estimate_lph() + c.fuel_l),
         idle_fuel_l: r2(base_idle_h * m.model.idle_lph + c.idle_fuel_l),

@@ -12,12 +12,14 @@ mod daily;
 mod faults;
 mod figures;
 mod history;
+mod planted;
 mod positions;
 mod rows;
 mod snapshot;
 mod values;
 mod walk;
 
+pub use planted::{Planted, PlantedKind};
 pub use rows::{Flow, KindRow, Rows, Val};
 
 pub use values::supports;

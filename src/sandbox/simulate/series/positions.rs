@@ -2,10 +2,12 @@
 //! instants the machine's feed reports.
 
 use super::rows::{Flow, r1};
+use super::values::silence;
 use crate::api::model::{ActivityRow, PositionRow, Timestamp};
 use crate::api::time::{SECS_PER_DAY, TimeWindow};
 use crate::sandbox::simulate::day::{Cumulative, SegKind};
 use crate::sandbox::simulate::machine::{Feed, LatLon, Machine, address, haversine_m, rounded};
+use crate::sandbox::simulate::planted::Meter;
 use crate::sandbox::simulate::{DayCtx, Simulator};
 
 impl Simulator {
@@ -108,6 +110,10 @@ fn plan_only(m: &Machine, day: i64, now: i64) -> DayCtx<'_> {
         before: Cumulative::default(),
         refuel: None,
         fuel_at_start: 0.0,
+        drained_at_start: 0.0,
+        drain: None,
+        meter: Meter::factory(m),
+        reset: None,
     }
 }
 
@@ -144,8 +150,7 @@ fn position_instants(ctx: &DayCtx) -> Vec<i64> {
                 .filter(|t| !plan.running_at(*t)),
         );
     }
-    out.sort_unstable();
-    out.dedup();
+    silence(plan, &mut out);
     out
 }
 

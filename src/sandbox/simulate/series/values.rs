@@ -7,7 +7,7 @@ use super::rows::{Flow, KindRow, Rows, Val, r1, r2};
 use super::walk::has_day_start;
 use crate::api::DataKind;
 use crate::api::time::{SECS_PER_DAY, TimeWindow};
-use crate::sandbox::simulate::day::SegKind;
+use crate::sandbox::simulate::day::{DayPlan, SegKind};
 use crate::sandbox::simulate::machine::{Machine, hash3, unit};
 use crate::sandbox::simulate::{DayCtx, Simulator};
 
@@ -125,7 +125,8 @@ fn charges_matter(kind: DataKind) -> bool {
 }
 
 /// Sensor report instants while the engine runs: each session's start,
-/// every period after it, and its stop.
+/// every period after it, and its stop; none inside a telemetry gap, one
+/// at each of its ends.
 fn session_instants(ctx: &DayCtx) -> Vec<i64> {
     let period = ctx.m.feed.sensor_period_secs();
     let mut out = Vec::new();
@@ -135,8 +136,20 @@ fn session_instants(ctx: &DayCtx) -> Vec<i64> {
             out.push(s.stop);
         }
     }
-    out.dedup();
+    silence(&ctx.plan, &mut out);
     out
+}
+
+/// Drops the instants inside the plan's telemetry gap and reports at both
+/// its ends (those the clock has reached); sorts and dedups.
+pub(super) fn silence(plan: &DayPlan, instants: &mut Vec<i64>) {
+    if let Some((a, b)) = plan.silent {
+        instants.retain(|t| !plan.is_silent(*t));
+        let reached = plan.sessions.last().map_or(i64::MIN, |s| s.stop);
+        instants.extend([a, b].into_iter().filter(|t| *t <= reached));
+    }
+    instants.sort_unstable();
+    instants.dedup();
 }
 
 /// Report instants while an electric machine charges.
@@ -162,7 +175,7 @@ fn instant_value_row(ctx: &DayCtx, kind: DataKind, t: i64) -> Option<KindRow> {
     let row = KindRow::new(t);
     let seg = ctx.plan.segment_at(t).map(|g| g.kind);
     let charging = ctx.plan.charge.is_some_and(|c| c.start <= t && t <= c.stop);
-    let c = || counters(m, &ctx.cumulative_at(t));
+    let c = || counters(m, &ctx.cumulative_at(t), ctx.meter_at(t));
     let session_start = ctx
         .plan
         .sessions
@@ -174,7 +187,7 @@ fn instant_value_row(ctx: &DayCtx, kind: DataKind, t: i64) -> Option<KindRow> {
         CumulativeOperatingHours => {
             let c = c();
             row.with("hour", Val::F(c.op_h))
-                .with("usageHours", Val::F(r2(c.op_h - c.idle_h)))
+                .with("usageHours", Val::F(r2(c.op_h - c.meter_idle_h)))
         }
         CumulativeIdleHours => row.with("hours", Val::F(c().idle_h)),
         CumulativeActiveRegenerationHours => row.with("hours", Val::F(c().regen_h)),

@@ -5,7 +5,7 @@
 use super::rows::Flow;
 use crate::api::time::{SECS_PER_DAY, TimeWindow};
 use crate::sandbox::simulate::machine::Machine;
-use crate::sandbox::simulate::{DayCtx, Simulator, is_refuel_day};
+use crate::sandbox::simulate::{DayCtx, Simulator, is_refuel_day, reset_of_day};
 
 impl Simulator {
     /// Calls `f` for each day of `m` that overlaps `w` and has begun, with
@@ -40,6 +40,8 @@ impl Simulator {
             } else {
                 ctx.fuel_at_start + totals.fuel_l
             };
+            let drained_at_start = ctx.drained_at_end();
+            let meter = ctx.meter_at_end();
             let before = ctx.before.plus(&totals);
             let plan = m.plan(day, now);
             let refuel = if m.model.tank_l > 0.0 && is_refuel_day(m, day) {
@@ -47,12 +49,18 @@ impl Simulator {
             } else {
                 None
             };
+            let drain = self.drain_on(m, day);
+            let reset = reset_of_day(m, &plan, &before, sums);
             ctx = DayCtx {
                 m,
                 plan,
                 before,
                 refuel,
                 fuel_at_start,
+                drained_at_start,
+                drain,
+                meter,
+                reset,
             };
         }
     }
