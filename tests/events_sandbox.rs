@@ -16,8 +16,8 @@ use fleetview::analysis::{Expected, Report, WorkingHours};
 use fleetview::api::ClientConfig;
 use fleetview::api::time::{SECS_PER_DAY, TimeWindow, format_wire};
 use fleetview::sandbox::Clock;
-use fleetview::sandbox::simulate::series::planted::{Planted, PlantedKind};
 use fleetview::sandbox::simulate::{FIRST_ID, Simulator};
+use fleetview::sandbox::simulate::{Planted, PlantedKind};
 use fleetview::worker::{Command, Event, ReportRequest, Worker, WorkerConfig};
 
 const FLEET: i64 = 60;
@@ -111,8 +111,7 @@ async fn over_30_days_of_the_fleet_the_events_found_are_those_planted() {
     let sb = start().await;
     let sim = Simulator::new(FLEET as u64, Clock::Fixed(now()));
     let today = now().div_euclid(SECS_PER_DAY);
-    let w = TimeWindow::new((today - 30) * SECS_PER_DAY, today * SECS_PER_DAY - 1)
-        .expect("window");
+    let w = TimeWindow::new((today - 30) * SECS_PER_DAY, today * SECS_PER_DAY - 1).expect("window");
     let worker = worker(&sb);
     let (tally, resets_before_after) = tokio::task::spawn_blocking(move || {
         let mut tally = BTreeMap::<&'static str, usize>::new();
@@ -130,7 +129,10 @@ async fn over_30_days_of_the_fleet_the_events_found_are_those_planted() {
                 *tally.entry(kind).or_default() += 1;
             }
             // A reset says the readings on both meters, as planted.
-            for p in planted.iter().filter(|p| p.kind == PlantedKind::CounterReset) {
+            for p in planted
+                .iter()
+                .filter(|p| p.kind == PlantedKind::CounterReset)
+            {
                 let e = report
                     .events
                     .iter()
@@ -148,7 +150,10 @@ async fn over_30_days_of_the_fleet_the_events_found_are_those_planted() {
     .expect("the fleet's reports");
     // Something of each kind was planted, so the comparison says something.
     for kind in ["fuel_drop", "out_of_hours", "gap", "counter_reset"] {
-        assert!(tally.get(kind).copied().unwrap_or(0) > 0, "no {kind} planted: {tally:?}");
+        assert!(
+            tally.get(kind).copied().unwrap_or(0) > 0,
+            "no {kind} planted: {tally:?}"
+        );
     }
     for ((before, after), (want_before, want_after)) in resets_before_after {
         assert_eq!(Some(before), want_before);
@@ -168,11 +173,8 @@ async fn a_window_with_nothing_planted_shows_none() {
         .flat_map(|week| {
             (FIRST_ID..FIRST_ID + FLEET).map(move |id| {
                 let first = monday - 7 * week;
-                let w = TimeWindow::new(
-                    first * SECS_PER_DAY,
-                    (first + 5) * SECS_PER_DAY - 1,
-                )
-                .expect("window");
+                let w = TimeWindow::new(first * SECS_PER_DAY, (first + 5) * SECS_PER_DAY - 1)
+                    .expect("window");
                 (id, w)
             })
         })
