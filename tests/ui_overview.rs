@@ -10,7 +10,7 @@ use common::ui::{service_get, wait_until};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use fleetview::analysis::MachineState;
 use fleetview::api::equipment::EquipmentSnapshot;
 use fleetview::api::time::SECS_PER_DAY;
@@ -315,4 +315,66 @@ fn sorting_by_a_window_column_while_it_loads_moves_nothing() {
         s.overview.figures_loading(s.fleet().equipments.len()) == 0
     });
     assert_eq!(header(&h), before);
+}
+
+#[test]
+fn a_machine_with_a_suspected_drain_or_a_reset_in_the_window_is_flagged() {
+    use fleetview::sandbox::Clock;
+    use fleetview::sandbox::simulate::{PlantedKind, Simulator};
+    let mut h = harness();
+    loaded(&mut h);
+    h.get_by_label("Last 30 days").click();
+    h.run_steps(2);
+    wait_until(&mut h, "every machine's figures for 30 days", |app| {
+        let s = app.state();
+        s.overview.figures_loading(s.fleet().equipments.len()) == 0
+    });
+    let (window, fleet) = {
+        let s = h.state().state();
+        (s.selected_window(), s.fleet().equipments.clone())
+    };
+    // What the simulator planted in that window, machine by machine.
+    let sim = Simulator::new(fleet.len() as u64, Clock::Fixed(common::now()));
+    let flagged: Vec<(String, String)> = fleet
+        .iter()
+        .filter_map(|e| {
+            let planted = sim.planted(e.id, window);
+            let n = |k: PlantedKind| planted.iter().filter(|p| p.kind == k).count();
+            let flags = fleetview::analysis::fleet::Flags {
+                fuel_drops: n(PlantedKind::Drain),
+                counter_resets: n(PlantedKind::CounterReset),
+            };
+            (flags.count() > 0).then(|| (e.name.clone(), format!("⚠ {}", flags.describe())))
+        })
+        .collect();
+    assert!(!flagged.is_empty(), "something planted in 30 days");
+
+    // The flagged machines first (the column is off to the right at
+    // first): each row shows what was planted.
+    h.get_by_label_contains("Flags in window").scroll_to_me();
+    h.run_steps(3);
+    h.get_by_label_contains("Flags in window").click();
+    h.run_steps(3);
+    let shown: Vec<String> = h
+        .get_all_by_label_contains("⚠ ")
+        .map(|n| {
+            let node = n.accesskit_node();
+            node.label().or_else(|| node.value()).unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(shown.len(), flagged.len(), "{shown:?} vs {flagged:?}");
+    let mut want: Vec<String> = flagged.iter().map(|(_, f)| f.clone()).collect();
+    let mut shown = shown;
+    want.sort();
+    shown.sort();
+    assert_eq!(shown, want);
+    // The sort put exactly those machines first.
+    let s = h.state().state();
+    let first: std::collections::BTreeSet<String> = s.overview.rows()[..flagged.len()]
+        .iter()
+        .map(|r| fleet[r.index].name.clone())
+        .collect();
+    let planted: std::collections::BTreeSet<String> =
+        flagged.iter().map(|(n, _)| n.clone()).collect();
+    assert_eq!(first, planted);
 }

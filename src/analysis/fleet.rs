@@ -349,6 +349,61 @@ mod tests {
     }
 
     #[test]
+    fn a_drain_or_a_reset_in_the_window_flags_the_machine() {
+        use crate::api::model::FuelRemainingRow;
+        let window = TimeWindow {
+            since: 10 * DAY,
+            until: 12 * DAY - 1,
+        };
+        // Runs 08:00-16:00 on day 10, parked overnight, runs again on day 11.
+        let engine = vec![
+            (false, 10 * DAY + 8 * 3600),
+            (true, 10 * DAY + 16 * 3600),
+            (false, 11 * DAY + 8 * 3600),
+            (true, 11 * DAY + 16 * 3600),
+        ];
+        let fuel = |pairs: &[(i64, f64)]| {
+            pairs
+                .iter()
+                .map(|&(t, percent)| FuelRemainingRow {
+                    percent,
+                    date: Timestamp::from_secs(t),
+                })
+                .collect::<Vec<_>>()
+        };
+        let mut h = history(Vec::new(), engine);
+        // Burnt while running, then 20 points gone overnight.
+        h.fuel_remainings = Page::of(fuel(&[
+            (10 * DAY + 8 * 3600, 80.0),
+            (10 * DAY + 16 * 3600, 70.0),
+            (11 * DAY + 8 * 3600, 50.0),
+            (11 * DAY + 16 * 3600, 42.0),
+        ]));
+        let hours = [
+            (10 * DAY + 8 * 3600, 1000.0),
+            (10 * DAY + 16 * 3600, 1008.0),
+            (11 * DAY + 8 * 3600, 2.0),
+        ];
+        let f = MachineFigures::compute(&h, &[], &hours, window);
+        assert_eq!(
+            f.flags,
+            Flags {
+                fuel_drops: 1,
+                counter_resets: 1
+            }
+        );
+        assert_eq!(f.flags.describe(), "1 suspected drain · 1 counter reset");
+        // The same burn with the engine running all along flags nothing.
+        h.engine_conditions = Page::of(vec![EngineConditionRow {
+            running: false,
+            date: Timestamp::from_secs(10 * DAY + 8 * 3600),
+        }]);
+        let f = MachineFigures::compute(&h, &[], &hours[..2], window);
+        assert_eq!(f.flags, Flags::default());
+        assert_eq!(f.flags.describe(), "");
+    }
+
+    #[test]
     fn window_hours_sum_the_days_inside_and_idle_is_a_share_of_them() {
         let window = TimeWindow {
             since: 10 * DAY,
