@@ -128,6 +128,13 @@ async fn over_30_days_of_the_fleet_the_events_found_are_those_planted() {
             for (kind, ..) in &want {
                 *tally.entry(kind).or_default() += 1;
             }
+            // The simulator's series agree with each other: no finding.
+            let checks: Vec<_> = report
+                .events
+                .iter()
+                .filter(|e| e.kind == EventKind::Check)
+                .collect();
+            assert!(checks.is_empty(), "equipment {equipment}: {checks:?}");
             // A reset says the readings on both meters, as planted.
             for p in planted
                 .iter()
@@ -159,6 +166,38 @@ async fn over_30_days_of_the_fleet_the_events_found_are_those_planted() {
         assert_eq!(Some(before), want_before);
         assert_eq!(Some(after), want_after);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_window_reaching_now_finds_no_disagreement_in_the_simulators_series() {
+    let sb = start().await;
+    let today = now().div_euclid(SECS_PER_DAY);
+    // Yesterday and today so far, as the app opens: today's figures are the
+    // hours so far, and an engine still running has run until now only.
+    let w = TimeWindow::new((today - 1) * SECS_PER_DAY, (today + 1) * SECS_PER_DAY - 1)
+        .expect("window");
+    let worker = worker(&sb);
+    tokio::task::spawn_blocking(move || {
+        let mut worked = 0;
+        for equipment in FIRST_ID..FIRST_ID + FLEET {
+            let report = report(&worker, equipment, w);
+            let checks: Vec<_> = report
+                .events
+                .iter()
+                .filter(|e| e.kind == EventKind::Check)
+                .collect();
+            assert!(checks.is_empty(), "equipment {equipment}: {checks:?}");
+            worked += usize::from(
+                report
+                    .events
+                    .iter()
+                    .any(|e| e.kind == EventKind::Stop && e.end.is_some_and(|t| t < now())),
+            );
+        }
+        assert!(worked > 0, "some machine worked");
+    })
+    .await
+    .expect("the fleet's reports");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -131,9 +131,15 @@ fn engine_on(input: &EventInputs<'_>, engine: &[EngineConditionRow]) -> Option<E
         return None;
     }
     let (days, daily_h) = covered_days(input, |d| d.engine_hours_h);
+    // A day is counted up to now: today's figure is the hours so far, and
+    // an engine still running has not run into the evening yet.
     let on_secs: i64 = days
         .iter()
-        .filter_map(|d| engine_on_secs(engine, d * SECS_PER_DAY, (d + 1) * SECS_PER_DAY))
+        .filter_map(|d| {
+            let start = d * SECS_PER_DAY;
+            let end = ((d + 1) * SECS_PER_DAY).min(input.now.max(start));
+            engine_on_secs(engine, start, end)
+        })
         .sum();
     finding(
         CheckKind::EngineOn,

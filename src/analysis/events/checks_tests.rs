@@ -190,6 +190,31 @@ fn operating_hours_rise_against_daily_hours() {
 }
 
 #[test]
+fn today_running_counts_until_now_not_the_windows_end() {
+    // Day 1 is today: started at 06:00, still running at now (12:00), and
+    // the service's daily figure so far says 6 h.
+    let engine = [
+        EngineConditionRow::at(DAY0 * SECS_PER_DAY + 8 * H, false),
+        EngineConditionRow::at(DAY0 * SECS_PER_DAY + 16 * H, true),
+        EngineConditionRow::at((DAY0 + 1) * SECS_PER_DAY + 6 * H, false),
+    ];
+    let daily = [
+        DayInput {
+            engine_hours_h: Some(8.0),
+            ..day(0)
+        },
+        DayInput {
+            engine_hours_h: Some(6.0),
+            ..day(1)
+        },
+    ];
+    let mut input = base(2, &daily);
+    input.engine = &engine;
+    input.now = (DAY0 + 1) * SECS_PER_DAY + 12 * H;
+    assert!(findings(&input).is_empty(), "{:?}", findings(&input));
+}
+
+#[test]
 fn engine_on_time_against_daily_hours() {
     let engine = engine_two_days();
     let daily = [
