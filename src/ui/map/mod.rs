@@ -26,7 +26,7 @@ use walkers::{MapMemory, lat_lon};
 use crate::api::time::TimeWindow;
 use crate::app::TimelineAction;
 use crate::app::{Action, AppState};
-use crate::geo::{MercRect, unmercator};
+use crate::geo::{MercRect, mercator, unmercator};
 use crate::series::{Segment, Track};
 pub use frame::MapFrame;
 use overlays::FIT_INSETS;
@@ -167,8 +167,14 @@ fn bring_into_view(state: &AppState, view: &mut MapView, t: &Track, size: egui::
     }
     let seek = state.timeline.seek != view.last_seek;
     let follow = state.timeline.replay.playing && state.timeline.replay.follow;
+    // A seek to a place (an event's) centres there; else on the track.
+    let place = state
+        .timeline
+        .seek_place
+        .filter(|_| seek)
+        .and_then(|p| mercator(p.lat, p.lon));
     if (seek || follow)
-        && let Some(p) = state.timeline.cursor.and_then(|c| t.position_at(c))
+        && let Some(p) = place.or_else(|| state.timeline.cursor.and_then(|c| t.position_at(c)))
     {
         center_at(&mut view.memory, p);
         view.framed = None;
@@ -275,7 +281,6 @@ mod tests {
     use egui::vec2;
 
     use super::*;
-    use crate::geo::mercator;
 
     #[test]
     fn fitting_a_track_frames_it() {
