@@ -36,6 +36,32 @@ pub fn counts_text(counts: &[(EventKind, usize)]) -> String {
         .join(" · ")
 }
 
+/// The figures strip's short line of counts: the kinds but stops (the
+/// strip counts those beside activities), as many as fit in `max_chars`,
+/// then `…`; `none` when there is nothing but stops.
+pub fn counts_short(counts: &[(EventKind, usize)], max_chars: usize) -> String {
+    let mut out = String::new();
+    for (k, n) in counts.iter().filter(|(k, _)| *k != EventKind::Stop) {
+        let (one, many) = kind_nouns(*k);
+        let part = theme::count(*n, one, many);
+        let next = if out.is_empty() {
+            part
+        } else {
+            format!("{out} · {part}")
+        };
+        if next.chars().count() > max_chars && !out.is_empty() {
+            out.push_str(" · …");
+            return out;
+        }
+        out = next;
+    }
+    if out.is_empty() {
+        "none".to_owned()
+    } else {
+        out
+    }
+}
+
 /// The event lane's name: `Events: stops, refuels, faults` (the kinds
 /// present, in their order), or `Events: none`.
 pub fn lane_label(counts: &[(EventKind, usize)]) -> String {
@@ -87,7 +113,7 @@ pub fn summary(e: &Event) -> String {
                 .map(|l| format!(" ({:.0} L)", l.abs()))
                 .unwrap_or_default();
             format!(
-                "{} %{litres}, {:.0} → {:.0} %",
+                "{} %{litres}, from {:.0} to {:.0} %",
                 signed(change, 0),
                 from_percent,
                 to_percent
@@ -111,7 +137,7 @@ pub fn summary(e: &Event) -> String {
             before,
             after,
         } => format!(
-            "{counter} {} → {}",
+            "{counter} {} to {}",
             theme::number(Some(*before), 1),
             theme::number(Some(*after), 1)
         ),
@@ -210,7 +236,7 @@ pub(crate) mod tests {
                 litres: Some(171.4),
             },
         );
-        assert_eq!(summary(&refuel), "+42 % (171 L), 20 → 62 %");
+        assert_eq!(summary(&refuel), "+42 % (171 L), from 20 to 62 %");
         let drain = event(
             EventKind::FuelDrop,
             0,
@@ -221,7 +247,7 @@ pub(crate) mod tests {
                 litres: None,
             },
         );
-        assert_eq!(summary(&drain), "−18 %, 58 → 40 %");
+        assert_eq!(summary(&drain), "−18 %, from 58 to 40 %");
         let gap = event(
             EventKind::Gap,
             0,
@@ -242,7 +268,7 @@ pub(crate) mod tests {
                 after: 0.0,
             },
         );
-        assert_eq!(summary(&reset), "operating hours 412.5 → 0.0");
+        assert_eq!(summary(&reset), "operating hours 412.5 to 0.0");
         let fault = event(
             EventKind::Fault,
             0,
@@ -295,5 +321,8 @@ pub(crate) mod tests {
         assert_eq!(lane_label(&[]), "Events: none");
         assert_eq!(counts_text(&[]), "none");
         assert_eq!(signed(-0.04, 1), "+0.0", "no minus zero");
+        assert_eq!(counts_short(&counts, 40), "2 refuels · 3 out of hours");
+        assert_eq!(counts_short(&counts, 12), "2 refuels · …");
+        assert_eq!(counts_short(&counts[..1], 40), "none");
     }
 }
