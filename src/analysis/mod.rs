@@ -8,6 +8,7 @@
 //!   and what does not add up.
 //! - `stops`: stops as D16 defines them.
 //! - `span`: statistics over a span selected on the plots.
+//! - `tanks`: fuel tank capacities by make and model.
 //! - `units`: the service's units read into litres, kilometres, kilograms.
 //! - `fleet`: one machine's line in the fleet overview (its window figures,
 //!   its state now).
@@ -17,6 +18,7 @@ pub mod figures;
 pub mod fleet;
 pub mod span;
 pub mod stops;
+pub mod tanks;
 pub mod units;
 
 pub use events::{Event, EventDetail, EventKind, EventValue, WorkingHours};

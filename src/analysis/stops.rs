@@ -74,29 +74,44 @@ pub fn engine_stops(
 /// ends at the first position away from it (positions come while moving,
 /// so a long pause at one place is the machine standing).
 pub fn position_stops(samples: &[TrackSample], since: i64, until: i64) -> Vec<Stop> {
+    stops_along(
+        samples,
+        |s| {
+            (
+                s.time,
+                LatLon {
+                    lat: s.lat,
+                    lon: s.lon,
+                },
+            )
+        },
+        since,
+        until,
+    )
+}
+
+/// [`position_stops`] over (time, point) pairs.
+pub fn point_stops(points: &[(i64, LatLon)], since: i64, until: i64) -> Vec<Stop> {
+    stops_along(points, |p| *p, since, until)
+}
+
+fn stops_along<T>(
+    samples: &[T],
+    at: impl Fn(&T) -> (i64, LatLon),
+    since: i64,
+    until: i64,
+) -> Vec<Stop> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < samples.len() {
-        let anchor = &samples[i];
-        let at = LatLon {
-            lat: anchor.lat,
-            lon: anchor.lon,
-        };
+        let (anchor_time, anchor) = at(&samples[i]);
         let mut j = i + 1;
-        while j < samples.len()
-            && haversine_m(
-                at,
-                LatLon {
-                    lat: samples[j].lat,
-                    lon: samples[j].lon,
-                },
-            ) <= STOP_RADIUS_M
-        {
+        while j < samples.len() && haversine_m(anchor, at(&samples[j]).1) <= STOP_RADIUS_M {
             j += 1;
         }
-        let end = samples.get(j).unwrap_or(&samples[j - 1]).time;
-        if (since..=until).contains(&anchor.time) {
-            push_long(&mut out, anchor.time, end);
+        let end = at(samples.get(j).unwrap_or(&samples[j - 1])).0;
+        if (since..=until).contains(&anchor_time) {
+            push_long(&mut out, anchor_time, end);
         }
         i = j;
     }
