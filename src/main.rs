@@ -162,7 +162,8 @@ struct ExportArgs {
     #[arg(long)]
     equipment: i64,
     /// Any data kind of the service (positions, activities, fuelRemaining,
-    /// "evEnergyUsed faults", ...), faults, or history.
+    /// "evEnergyUsed faults", ...), faults, history, or events (the window's
+    /// events and findings, as `fleetview report` finds them).
     #[arg(long)]
     kind: String,
     #[command(flatten)]
@@ -174,6 +175,23 @@ struct ExportArgs {
     output: Option<PathBuf>,
     #[command(flatten)]
     cache: CacheArgs,
+    #[command(flatten)]
+    events: EventArgs,
+}
+
+/// What the events (D16) of a report or an events export need.
+#[derive(Debug, clap::Args)]
+struct EventArgs {
+    /// Working days, for out-of-hours use: `mon-fri`, `mon,tue,sat`, ...
+    #[arg(long, default_value = "mon-fri")]
+    working_days: String,
+    /// Working hours in the machine's local time, for out-of-hours use.
+    #[arg(long, default_value = "06:00-20:00")]
+    working_hours: String,
+    /// The fuel tank's capacity in litres, for refuels and drains in litres
+    /// (default: from the machine's model where known).
+    #[arg(long)]
+    tank_capacity_l: Option<f64>,
 }
 
 #[derive(Debug, Parser)]
@@ -196,6 +214,8 @@ struct ReportArgs {
     output: Option<PathBuf>,
     #[command(flatten)]
     cache: CacheArgs,
+    #[command(flatten)]
+    events: EventArgs,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -292,6 +312,26 @@ async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
 #[allow(clippy::print_stderr)] // Progress and warnings go to stderr by design.
 fn run_export(args: ExportArgs) -> anyhow::Result<()> {
     use fleetview::cli::export::{ExportKind, ExportRequest, Format, run_export};
+    use fleetview::cli::report_writers::ReportFormat;
+    if args.kind.trim() == "events" {
+        let format = match args.format {
+            FormatArg::Csv => ReportFormat::EventsCsv,
+            FormatArg::Json => ReportFormat::EventsJson,
+            FormatArg::Gpx | FormatArg::Geojson => {
+                anyhow::bail!("events are exported as csv or json (use --format csv or json)")
+            }
+        };
+        return report_job(
+            args.service,
+            args.equipment,
+            args.window,
+            Default::default(),
+            format,
+            args.output,
+            args.cache,
+            args.events,
+        );
+    }
     let kind: ExportKind = args.kind.parse()?;
     let window = args.window.window()?;
     let client = args.service.client();
@@ -319,37 +359,69 @@ fn run_export(args: ExportArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-#[allow(clippy::print_stderr)] // Progress and notes go to stderr by design.
 fn run_report(args: ReportArgs) -> anyhow::Result<()> {
     use fleetview::analysis::Expected;
-    use fleetview::cli::report::{ReportJob, run_report};
     use fleetview::cli::report_writers::ReportFormat;
-    let window = args.window.window()?;
-    let cache_path = args.cache.path()?;
+    let format = match args.format {
+        ReportFormatArg::Json => ReportFormat::Json,
+        ReportFormatArg::Csv => ReportFormat::Csv,
+        ReportFormatArg::Md => ReportFormat::Markdown,
+    };
+    let expected = Expected {
+        hours_per_working_day: args.expected_hours,
+    };
+    report_job(
+        args.service,
+        args.equipment,
+        args.window,
+        expected,
+        format,
+        args.output,
+        args.cache,
+        args.events,
+    )
+}
+
+/// A report, or the events alone, of one machine over a window.
+#[allow(clippy::print_stderr)] // Progress and notes go to stderr by design.
+#[allow(clippy::too_many_arguments)] // The parts of two commands' arguments.
+fn report_job(
+    service: ServiceArgs,
+    equipment: i64,
+    window: WindowArgs,
+    expected: fleetview::analysis::Expected,
+    format: fleetview::cli::report_writers::ReportFormat,
+    output: Option<PathBuf>,
+    cache: CacheArgs,
+    events: EventArgs,
+) -> anyhow::Result<()> {
+    use fleetview::cli::report::{ReportJob, parse_working_hours, run_report};
+    use fleetview::cli::report_writers::ReportFormat;
+    let window = window.window()?;
+    let cache_path = cache.path()?;
     let job = ReportJob {
-        client: args.service.client(),
-        equipment: args.equipment,
+        client: service.client(),
+        equipment,
         window,
-        expected: Expected {
-            hours_per_working_day: args.expected_hours,
-        },
-        format: match args.format {
-            ReportFormatArg::Json => ReportFormat::Json,
-            ReportFormatArg::Csv => ReportFormat::Csv,
-            ReportFormatArg::Md => ReportFormat::Markdown,
-        },
-        offline: args.cache.offline,
+        expected,
+        format,
+        offline: cache.offline,
         cache_path,
-        output: args.output,
+        output,
         now: now_secs(),
-        working_hours: Default::default(),
-        tank_l: None,
+        working_hours: parse_working_hours(&events.working_days, &events.working_hours)?,
+        tank_l: events.tank_capacity_l,
     };
     let summary = run_report(&job, |note| eprintln!("{note}"))?;
-    eprintln!(
-        "report of equipment {} written: {} days",
-        args.equipment, summary.days
-    );
+    match format {
+        ReportFormat::EventsCsv | ReportFormat::EventsJson => {
+            eprintln!("{} events of equipment {equipment} written", summary.events)
+        }
+        _ => eprintln!(
+            "report of equipment {equipment} written: {} days, {} events",
+            summary.days, summary.events
+        ),
+    }
     Ok(())
 }
 

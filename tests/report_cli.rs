@@ -28,9 +28,10 @@ const REQUIRED_KEYS: [&str; 9] = [
     "utilisation_percent",
 ];
 
-fn report(base: &str, token: Option<&str>, cache: &Path, args: &[&str]) -> Output {
+/// `fleetview <sub>` against the sandbox through `cache`.
+fn run(sub: &str, base: &str, token: Option<&str>, cache: &Path, args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_fleetview"));
-    cmd.arg("report")
+    cmd.arg(sub)
         .arg("--base-url")
         .arg(base)
         .arg("--cache-file")
@@ -48,14 +49,29 @@ fn report(base: &str, token: Option<&str>, cache: &Path, args: &[&str]) -> Outpu
 
 /// Runs the binary off the async threads (the sandbox serves on them).
 async fn report_async(base: &str, token: Option<&str>, cache: &Path, args: &[&str]) -> Output {
-    let (base, token, cache) = (base.to_owned(), token.map(str::to_owned), cache.to_owned());
+    run_async("report", base, token, cache, args).await
+}
+
+async fn run_async(
+    sub: &str,
+    base: &str,
+    token: Option<&str>,
+    cache: &Path,
+    args: &[&str],
+) -> Output {
+    let (sub, base, token, cache) = (
+        sub.to_owned(),
+        base.to_owned(),
+        token.map(str::to_owned),
+        cache.to_owned(),
+    );
     let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
     tokio::task::spawn_blocking(move || {
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-        report(&base, token.as_deref(), &cache, &refs)
+        run(&sub, &base, token.as_deref(), &cache, &refs)
     })
     .await
-    .expect("report finished")
+    .expect("the command finished")
 }
 
 fn text(o: &Output) -> (String, String) {
@@ -277,7 +293,25 @@ async fn csv_and_markdown_carry_the_same_figures() {
     let csv = std::fs::read_to_string(&csv_path).expect("csv written");
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], format!("date,{}", figure_keys().join(",")));
-    assert_eq!(lines.len(), 1 + 7 + 1, "header, 7 days, total");
+    let events = doc["events"].as_array().expect("events");
+    assert_eq!(
+        lines.len(),
+        1 + 7 + 1 + 1 + 1 + events.len(),
+        "header, 7 days, total, a blank line, the events' header and rows"
+    );
+    assert_eq!(lines[9], "");
+    assert!(lines[10].starts_with("kind,start,end,"), "{}", lines[10]);
+    let events_table = lines[10..].join("\n");
+    let mut table = csv::Reader::from_reader(events_table.as_bytes());
+    let kinds: Vec<String> = table
+        .records()
+        .map(|r| r.expect("an event row")[0].to_owned())
+        .collect();
+    let json_kinds: Vec<&str> = events
+        .iter()
+        .map(|e| e["kind"].as_str().expect("kind"))
+        .collect();
+    assert_eq!(kinds, json_kinds, "the same events in the same order");
     let header: Vec<&str> = lines[0].split(',').collect();
     let total: Vec<&str> = lines[8].split(',').collect();
     assert_eq!(total[0], "total");
@@ -313,6 +347,101 @@ async fn csv_and_markdown_carry_the_same_figures() {
         let date = day["date"].as_str().expect("date");
         assert!(md.contains(&format!("| {date} |")), "{date} in {md}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn events_are_listed_once_counted_by_kind_and_exported_alone() {
+    let sb = start().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cache = dir.path().join("cache.sqlite");
+    let today = common::now().div_euclid(DAY) * DAY;
+    let (since, until) = (today - 14 * DAY, today - 1);
+    let kinds = [
+        "stop",
+        "refuel",
+        "fuel_drop",
+        "out_of_hours",
+        "gap",
+        "counter_reset",
+        "fault",
+        "check",
+    ];
+    // An excavator: engine events, fuel telemetry, faults now and then.
+    let doc = json_report(&sb, &cache, FIRST_ID, since, until).await;
+    let events = doc["events"].as_array().expect("events");
+    let mut tally = std::collections::BTreeMap::<String, u64>::new();
+    let mut last_start = String::new();
+    for e in events {
+        let kind = e["kind"].as_str().expect("kind");
+        assert!(kinds.contains(&kind), "{kind}");
+        let start = e["start"].as_str().expect("start").to_owned();
+        assert!(start >= last_start, "in time order");
+        last_start = start;
+        *tally.entry(kind.to_owned()).or_default() += 1;
+    }
+    let counts = doc["counts"].as_object().expect("counts is a map");
+    let counted: std::collections::BTreeMap<String, u64> = counts
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_u64().expect("a count")))
+        .collect();
+    assert_eq!(counted, tally, "counts keyed by kind");
+    let rules = doc["rules"].as_object().expect("rules is a map");
+    assert_eq!(rules.len(), kinds.len());
+    assert!(rules.values().all(Value::is_string));
+    // The stops are those the figures count; the faults those the service gives.
+    assert_eq!(
+        tally.get("stop").copied().unwrap_or(0),
+        doc["totals"]["stops_count"].as_u64().expect("stops"),
+    );
+    assert!(tally.get("stop").copied().unwrap_or(0) > 0, "{doc}");
+    let faults: Value = sb
+        .get_ok(&format!(
+            "/v2/fleet/equipments/{FIRST_ID}/faults?{}",
+            common::window_query(since, until)
+        ))
+        .await;
+    assert_eq!(
+        tally.get("fault").copied().unwrap_or(0),
+        faults["data"]["total"].as_u64().expect("total"),
+    );
+
+    // `export --kind events`: the same events, alone.
+    let id = FIRST_ID.to_string();
+    let (s, u) = (format_wire(since), format_wire(until));
+    let window = [
+        "--equipment",
+        &id,
+        "--since",
+        &s,
+        "--until",
+        &u,
+        "--kind",
+        "events",
+    ];
+    let args = [&window[..], &["--format", "json"]].concat();
+    let out = run_async("export", &sb.base, Some(&sb.token), &cache, &args).await;
+    let (stdout, err) = text(&out);
+    assert!(out.status.success(), "{err}");
+    let alone: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(alone["events"], doc["events"]);
+    assert_eq!(alone["counts"], doc["counts"]);
+    let args = [&window[..], &["--format", "csv"]].concat();
+    let out = run_async("export", &sb.base, Some(&sb.token), &cache, &args).await;
+    let (stdout, err) = text(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains(&format!("{} events", events.len())), "{err}");
+    let mut table = csv::Reader::from_reader(stdout.as_bytes());
+    let rows: Vec<csv::StringRecord> = table.records().map(|r| r.expect("row")).collect();
+    assert_eq!(rows.len(), events.len());
+    for (row, e) in rows.iter().zip(events) {
+        assert_eq!(&row[0], e["kind"].as_str().expect("kind"));
+        assert_eq!(&row[1], e["start"].as_str().expect("start"));
+    }
+    let args = [&window[..], &["--format", "gpx"]].concat();
+    let out = run_async("export", &sb.base, Some(&sb.token), &cache, &args).await;
+    let (_, err) = text(&out);
+    assert!(!out.status.success());
+    assert!(err.contains("csv or json"), "{err}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -710,8 +710,32 @@ async fn snapshots_come_page_by_page_and_are_kept_and_figures_follow_the_history
         .json()
         .await
         .expect("faults");
-    let expected =
-        fleetview::analysis::MachineFigures::compute(&history.data, &faults.data.rows, window);
+    let hours: fleetview::api::model::Envelope<fleetview::api::model::Page<serde_json::Value>> =
+        http.get(url("cumulativeOperatingHours"))
+            .header("x-access-token", &sb.token)
+            .send()
+            .await
+            .expect("sent")
+            .json()
+            .await
+            .expect("operating hours");
+    let hours: Vec<(i64, f64)> = hours
+        .data
+        .rows
+        .iter()
+        .map(|r| {
+            let t = fleetview::api::time::parse_wire(r["date"].as_str().expect("date"))
+                .expect("a date");
+            (t, r["hour"].as_f64().expect("hour"))
+        })
+        .collect();
+    assert!(!hours.is_empty(), "the machine ran in the window");
+    let expected = fleetview::analysis::MachineFigures::compute(
+        &history.data,
+        &faults.data.rows,
+        &hours,
+        window,
+    );
     assert_eq!(got, expected);
     assert!(got.engine_hours_h.is_some(), "{got:?}");
 

@@ -4,6 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::events::{
+    CounterSeries, Event, EventInputs, EventKind, OPERATING_HOURS_COUNTER, WorkingHours, detect,
+};
 use crate::api::equipment::EquipmentSnapshot;
 use crate::api::model::{EngineEvent, EquipmentHistory, FaultRow};
 use crate::api::time::{SECS_PER_DAY, TimeWindow};
@@ -70,10 +73,63 @@ pub struct MachineFigures {
     /// The engine's state after the window's last D10 event, and when.
     pub engine: Option<(EngineEvent, i64)>,
     pub feed: Option<FeedKind>,
+    /// Suspected drains and counter resets in the window (D16).
+    pub flags: Flags,
+}
+
+/// What flags a machine in the overview (D16): suspected fuel drains and
+/// counter resets in the window.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Flags {
+    pub fuel_drops: usize,
+    pub counter_resets: usize,
+}
+
+impl Flags {
+    pub fn of(events: &[Event]) -> Self {
+        let n = |k: EventKind| events.iter().filter(|e| e.kind == k).count();
+        Self {
+            fuel_drops: n(EventKind::FuelDrop),
+            counter_resets: n(EventKind::CounterReset),
+        }
+    }
+
+    pub fn count(&self) -> usize {
+        self.fuel_drops + self.counter_resets
+    }
+
+    /// `1 suspected drain · 1 counter reset`; empty for none.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        if self.fuel_drops > 0 {
+            parts.push(plural(
+                self.fuel_drops,
+                "suspected drain",
+                "suspected drains",
+            ));
+        }
+        if self.counter_resets > 0 {
+            parts.push(plural(
+                self.counter_resets,
+                "counter reset",
+                "counter resets",
+            ));
+        }
+        parts.join(" · ")
+    }
 }
 
 impl MachineFigures {
-    pub fn compute(history: &EquipmentHistory, faults: &[FaultRow], window: TimeWindow) -> Self {
+    /// `operating_hours`: the `cumulativeOperatingHours` samples of the
+    /// window (counter resets), empty if not read.
+    pub fn compute(
+        history: &EquipmentHistory,
+        faults: &[FaultRow],
+        operating_hours: &[(i64, f64)],
+        window: TimeWindow,
+    ) -> Self {
         let inside = |t: i64| t >= window.since && t <= window.until;
         let days = history
             .daily_usages
@@ -101,12 +157,34 @@ impl MachineFigures {
             (Some(p), _) if !p.trim().is_empty() => Some(FeedKind::Oem),
             _ => None,
         };
+        let counters = [CounterSeries {
+            name: OPERATING_HOURS_COUNTER,
+            samples: operating_hours,
+        }];
+        // Only the fuel, the engine and the counter: the rules that flag a
+        // machine need nothing else.
+        let events = detect(&EventInputs {
+            window,
+            now: window.until,
+            engine: &history.engine_conditions.rows,
+            fuel: &history.fuel_remainings.rows,
+            positions: &[],
+            faults: &[],
+            counters: &counters,
+            rows: &[],
+            daily: &[],
+            working_hours: WorkingHours::default(),
+            time_zone: None,
+            tank_l: None,
+        });
+        let flags = Flags::of(&events);
         Self {
             engine_hours_h: engine,
             idle_hours_h: idle,
             faults: FaultTally::of(faults),
             engine: last_event,
             feed,
+            flags,
         }
     }
 
@@ -285,7 +363,7 @@ mod tests {
             ],
             Vec::new(),
         );
-        let f = MachineFigures::compute(&h, &[], window);
+        let f = MachineFigures::compute(&h, &[], &[], window);
         assert_eq!(f.engine_hours_h, Some(8.0));
         assert_eq!(f.idle_hours_h, Some(2.0));
         assert_eq!(f.idle_percent(), Some(25.0));
@@ -299,11 +377,16 @@ mod tests {
             since: 0,
             until: 20 * DAY,
         };
-        let f =
-            MachineFigures::compute(&history(vec![day(3, None, None)], Vec::new()), &[], window);
+        let f = MachineFigures::compute(
+            &history(vec![day(3, None, None)], Vec::new()),
+            &[],
+            &[],
+            window,
+        );
         assert_eq!((f.engine_hours_h, f.idle_percent()), (None, None));
         let zero = MachineFigures::compute(
             &history(vec![day(3, Some(0.0), Some(0.0))], Vec::new()),
+            &[],
             &[],
             window,
         );
@@ -336,7 +419,7 @@ mod tests {
         };
         // D10: `running: false` is a start.
         let h = history(Vec::new(), vec![(false, 100), (true, 200), (false, 300)]);
-        let f = MachineFigures::compute(&h, &[], window);
+        let f = MachineFigures::compute(&h, &[], &[], window);
         assert_eq!(f.engine, Some((EngineEvent::Started, 300)));
     }
 

@@ -4,4 +4,5 @@
 pub mod export;
 mod job;
 pub mod report;
+pub mod report_events;
 pub mod report_writers;

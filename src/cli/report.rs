@@ -31,6 +31,75 @@ pub enum CliReportError {
     ExpectedHours(f64),
     #[error("the background worker stopped without an answer")]
     NoAnswer,
+    #[error("working days '{0}': give weekdays as mon,tue,... or a range such as mon-fri")]
+    WorkingDays(String),
+    #[error(
+        "working hours '{0}': give them as HH:MM-HH:MM, the start before the end, such as 06:00-20:00"
+    )]
+    WorkingHours(String),
+    #[error("the tank capacity must be a number of litres above 0, not {0}")]
+    TankCapacity(f64),
+}
+
+const WEEKDAYS: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+const WEEKDAY_NAMES: [&str; 7] = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+
+/// Working hours from `mon-fri` (or `mon,wed,sat`, ranges and lists mixed)
+/// and `06:00-20:00`, in the machine's local time.
+pub fn parse_working_hours(days: &str, hours: &str) -> Result<WorkingHours, CliReportError> {
+    let day_err = || CliReportError::WorkingDays(days.to_owned());
+    let index = |d: &str| {
+        let d = d.trim().to_ascii_lowercase();
+        WEEKDAYS
+            .iter()
+            .zip(WEEKDAY_NAMES)
+            .position(|(short, long)| d == *short || d == long)
+    };
+    let mut on = [false; 7];
+    for part in days.split(',').filter(|p| !p.trim().is_empty()) {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (index(a).ok_or_else(day_err)?, index(b).ok_or_else(day_err)?);
+                // A range may wrap past Sunday (sat-mon).
+                let mut d = a;
+                loop {
+                    on[d] = true;
+                    if d == b {
+                        break;
+                    }
+                    d = (d + 1) % 7;
+                }
+            }
+            None => on[index(part).ok_or_else(day_err)?] = true,
+        }
+    }
+    let hours_err = || CliReportError::WorkingHours(hours.to_owned());
+    let minutes = |t: &str| -> Option<u16> {
+        let (h, m) = t.trim().split_once(':')?;
+        let (h, m): (u16, u16) = (h.parse().ok()?, m.parse().ok()?);
+        (m < 60 && (h < 24 || (h == 24 && m == 0))).then_some(h * 60 + m)
+    };
+    let (a, b) = hours.split_once('-').ok_or_else(hours_err)?;
+    let (start_min, end_min) = (
+        minutes(a).ok_or_else(hours_err)?,
+        minutes(b).ok_or_else(hours_err)?,
+    );
+    if start_min >= end_min {
+        return Err(hours_err());
+    }
+    Ok(WorkingHours {
+        days: on,
+        start_min,
+        end_min,
+    })
 }
 
 /// What `fleetview report` is asked for.
@@ -60,6 +129,8 @@ pub struct ReportJob {
 pub struct ReportSummary {
     /// Days written.
     pub days: usize,
+    /// Events and findings found.
+    pub events: usize,
     /// Set if data came from the cache because the service was away (or
     /// `--offline`): when the oldest part was fetched.
     pub offline: OfflineSince,
@@ -74,6 +145,9 @@ pub fn run_report(
     let hours = req.expected.hours_per_working_day;
     if !(0.0..=24.0).contains(&hours) {
         return Err(CliReportError::ExpectedHours(hours));
+    }
+    if let Some(l) = req.tank_l.filter(|l| !(l.is_finite() && *l > 0.0)) {
+        return Err(CliReportError::TankCapacity(l));
     }
     let worker = start_worker::<CliReportError>(
         &req.client,
@@ -141,6 +215,7 @@ pub fn run_report(
     write_output(req.output.as_deref(), &bytes)?;
     Ok(ReportSummary {
         days: report.days.len(),
+        events: report.events.len(),
         offline,
     })
 }
@@ -167,4 +242,34 @@ fn notes(report: &Report, offline: OfflineSince) -> Vec<String> {
         );
     }
     notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn working_hours_read_ranges_lists_and_refuse_nonsense() {
+        let w = parse_working_hours("mon-fri", "06:00-20:00").expect("default");
+        assert_eq!(w, WorkingHours::default());
+        let w = parse_working_hours("Sat-mon, wednesday", "07:30-24:00").expect("wrapped");
+        assert_eq!(w.days, [true, false, true, false, false, true, true]);
+        assert_eq!((w.start_min, w.end_min), (450, 1440));
+        for (days, hours) in [
+            ("mon-funday", "06:00-20:00"),
+            ("mo", "06:00-20:00"),
+            ("mon-fri", "20:00-06:00"),
+            ("mon-fri", "6-20"),
+            ("mon-fri", "06:60-20:00"),
+            ("mon-fri", "25:00-26:00"),
+        ] {
+            assert!(parse_working_hours(days, hours).is_err(), "{days} {hours}");
+        }
+        assert!(
+            parse_working_hours("mon-fri", "x")
+                .expect_err("refused")
+                .to_string()
+                .contains("HH:MM-HH:MM")
+        );
+    }
 }

@@ -1,12 +1,17 @@
 //! `fleetview report`'s documents: JSON for scripts, CSV for spreadsheets,
 //! Markdown for e-mails. Each carries every figure (`Figure::ALL`) for the
 //! window and for each of its UTC days; a figure the data do not give is
-//! `null`, an empty cell or a dash, never 0.
+//! `null`, an empty cell or a dash, never 0. The window's events and
+//! findings (D16) follow (`report_events`).
 
 use std::io::Write;
 
 use serde_json::{Map, Value, json};
 
+use super::report_events::{
+    counts_json, event_json, events_json, rules_json, write_events_csv, write_events_into,
+};
+use crate::analysis::events::{EventValue, counts};
 use crate::analysis::{Expected, Figure, Figures, Report};
 use crate::api::time::{SECS_PER_DAY, TimeWindow, format_wire};
 use crate::export::ExportError;
@@ -16,6 +21,9 @@ pub enum ReportFormat {
     Json,
     Csv,
     Markdown,
+    /// The events alone (`fleetview export --kind events`).
+    EventsCsv,
+    EventsJson,
 }
 
 /// What a document says: the report and what it was asked for.
@@ -39,8 +47,21 @@ pub fn write_report(
             serde_json::to_writer_pretty(&mut out, &to_json(doc))?;
             out.write_all(b"\n")?;
         }
-        ReportFormat::Csv => write_csv(doc.report, out)?,
+        ReportFormat::Csv => {
+            write_csv(doc.report, &mut out)?;
+            // The events' table after a blank line: a second table with its
+            // own header, as spreadsheets read a sheet with two tables.
+            out.write_all(b"\n")?;
+            let mut w = csv::Writer::from_writer(&mut out);
+            write_events_into(&doc.report.events, &mut w)?;
+            w.flush()?;
+        }
         ReportFormat::Markdown => out.write_all(to_markdown(doc).as_bytes())?,
+        ReportFormat::EventsCsv => write_events_csv(&doc.report.events, out)?,
+        ReportFormat::EventsJson => {
+            serde_json::to_writer_pretty(&mut out, &events_json(&doc.report.events))?;
+            out.write_all(b"\n")?;
+        }
     }
     Ok(())
 }
@@ -106,6 +127,9 @@ pub fn to_json(doc: &ReportDoc<'_>) -> Value {
         "estimated": estimated_json(&r.totals),
         "days": days,
         "stops_from": r.stops_from.map(|s| s.describe()),
+        "events": r.events.iter().map(event_json).collect::<Vec<_>>(),
+        "counts": counts_json(&r.events),
+        "rules": rules_json(),
         "notes": doc.notes,
     })
 }
@@ -208,6 +232,39 @@ pub fn to_markdown(doc: &ReportDoc<'_>) -> String {
         }
         s.push('\n');
     }
+    s.push_str("\n## Events\n\n");
+    if r.events.is_empty() {
+        s.push_str("None in this window.\n");
+    } else {
+        let tally: Vec<String> = counts(&r.events)
+            .iter()
+            .map(|(k, n)| format!("{} {n}", k.label()))
+            .collect();
+        let _ = writeln!(s, "{}.\n", tally.join(", "));
+        s.push_str("| Start | End | Kind | Values |\n|---|---|---|---|\n");
+        for e in &r.events {
+            let values: Vec<String> = e
+                .values()
+                .into_iter()
+                .map(|(k, v)| match v {
+                    EventValue::Number(n) => format!("{k} {}", (n * 1e3).round() / 1e3),
+                    EventValue::Text(t) => format!("{k} {t}"),
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} |",
+                format_wire(e.start),
+                e.end.map(format_wire).unwrap_or_default(),
+                e.kind.label(),
+                md_escape(&values.join(", "))
+            );
+        }
+    }
+    s.push_str("\n### Rules\n\n");
+    for k in crate::analysis::events::EventKind::ALL {
+        let _ = writeln!(s, "- **{}**: {}", k.label(), k.rule());
+    }
     if !doc.notes.is_empty() {
         s.push_str("\n## Notes\n\n");
         for n in doc.notes {
@@ -252,6 +309,7 @@ mod tests {
             ],
             stops: Vec::new(),
             stops_from: None,
+            events: Vec::new(),
         }
     }
 
@@ -299,7 +357,14 @@ mod tests {
         let text = String::from_utf8(out).expect("utf-8");
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].starts_with("date,engine_hours_h,working_hours_h,idle_hours_h,"));
-        assert_eq!(lines.len(), 4);
+        // The days, the total, a blank line and the events' header.
+        assert_eq!(lines.len(), 6);
+        assert_eq!(lines[4], "");
+        assert!(
+            lines[5].starts_with("kind,start,end,duration_s,"),
+            "{}",
+            lines[5]
+        );
         assert!(
             lines[1].starts_with("2025-06-16,0.1,0,0.1,100,0.2,"),
             "{}",

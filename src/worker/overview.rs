@@ -11,7 +11,7 @@ use crate::analysis::MachineFigures;
 use crate::api::equipment::EquipmentSnapshot;
 use crate::api::model::{Envelope, EquipmentHistory, FaultRow};
 use crate::api::time::TimeWindow;
-use crate::api::{ApiError, SeriesSource};
+use crate::api::{ApiError, DataKind, SeriesSource};
 
 /// The snapshots last read, kept in the cache under this kind.
 const SNAPSHOTS_KIND: &str = "fleet/snapshots";
@@ -72,18 +72,33 @@ impl TaskCtx {
 
     /// One machine's figures over a window.
     pub async fn fetch_figures(&self, equipment: i64, window: TimeWindow) -> Result<(), ApiError> {
-        let (history, faults) = futures_util::future::join(
+        let (history, faults, hours) = futures_util::future::join3(
             self.history_body(equipment, window, false),
             self.fetch(equipment, SeriesSource::Faults, window, false),
+            self.fetch(
+                equipment,
+                SeriesSource::Kind(DataKind::CumulativeOperatingHours),
+                window,
+                false,
+            ),
         )
         .await;
         let (body, history_offline, _) = history?;
         let faults = faults?;
+        // Without the counter, no reset is flagged; the rest still shows.
+        let hours = hours
+            .inspect_err(|e| tracing::warn!("operating hours of equipment {equipment}: {e}"))
+            .ok()
+            .filter(|h| h.missing.is_empty());
         let offline = history_offline.or(faults.offline_since());
         let figures = decode_off_thread("history", move || {
             let history = serde_json::from_slice::<Envelope<EquipmentHistory>>(&body)?.data;
             let faults = faults.typed::<FaultRow>()?;
-            Ok(MachineFigures::compute(&history, &faults, window))
+            let hours = match hours {
+                Some(h) => super::report::operating_hours_of(&h)?,
+                None => Vec::new(),
+            };
+            Ok(MachineFigures::compute(&history, &faults, &hours, window))
         })
         .await?;
         self.emit(Event::Figures {

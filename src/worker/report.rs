@@ -10,11 +10,14 @@ use serde::Deserialize;
 use super::events::Event;
 use super::messages::OfflineSince;
 use super::task::{TaskCtx, decode_off_thread};
+use crate::analysis::events::{CounterSeries, OPERATING_HOURS_COUNTER, RowTimes, time_zone_of};
+use crate::analysis::tanks::tank_capacity_l;
 use crate::analysis::units::litres;
-use crate::analysis::{Expected, Report, ReportInputs, WorkingHours};
+use crate::analysis::{EventContext, Expected, Report, ReportInputs, WorkingHours};
 use crate::api::model::{ActivityRow, Envelope, EquipmentHistory, PositionRow};
 use crate::api::time::TimeWindow;
 use crate::api::{ApiError, DataKind, SeriesSource};
+use crate::geo::LatLon;
 use crate::series::{Track, TrackSample};
 
 /// What the machine page has read for its window.
@@ -52,6 +55,31 @@ struct IdleFuelRow {
     unit: Option<String>,
 }
 
+/// A `cumulativeOperatingHours` row: `hour` (D7), `hours` read too.
+#[derive(Debug, Deserialize)]
+struct OperatingHoursRow {
+    date: crate::api::Timestamp,
+    #[serde(alias = "hours")]
+    hour: Option<f64>,
+}
+
+impl super::fetch::Dated for OperatingHoursRow {
+    fn date_secs(&self) -> i64 {
+        self.date.0
+    }
+}
+
+/// The counter's (time, hours) samples of fetched rows.
+pub(super) fn operating_hours_of(
+    fetched: &super::fetch::Fetched,
+) -> Result<Vec<(i64, f64)>, serde_json::Error> {
+    Ok(fetched
+        .typed::<OperatingHoursRow>()?
+        .iter()
+        .filter_map(|r| Some((r.date.0, r.hour.filter(|h| h.is_finite())?)))
+        .collect())
+}
+
 impl super::fetch::Dated for IdleFuelRow {
     fn date_secs(&self) -> i64 {
         self.date.0
@@ -65,8 +93,12 @@ impl TaskCtx {
         req: ReportRequest,
         data: ReportData,
     ) -> Result<(), ApiError> {
-        let (idle_fuel, offline) = self.idle_fuel(req, false).await;
-        self.report_from(req, data, idle_fuel, offline).await
+        let ((idle_fuel, offline), hours) = futures_util::future::join(
+            self.idle_fuel(req, false),
+            self.operating_hours(req, false),
+        )
+        .await;
+        self.report_from(req, data, idle_fuel, hours, offline).await
     }
 
     /// Reads history, activities, idle fuel (and positions, without
@@ -127,8 +159,12 @@ impl TaskCtx {
             activities,
             track,
         };
-        let (idle_fuel, idle_offline) = self.idle_fuel(req, offline).await;
-        self.report_from(req, data, idle_fuel, offline_since.or(idle_offline))
+        let ((idle_fuel, idle_offline), hours) = futures_util::future::join(
+            self.idle_fuel(req, offline),
+            self.operating_hours(req, offline),
+        )
+        .await;
+        self.report_from(req, data, idle_fuel, hours, offline_since.or(idle_offline))
             .await
     }
 
@@ -138,9 +174,51 @@ impl TaskCtx {
         req: ReportRequest,
         data: ReportData,
         idle_fuel: Option<Vec<(i64, f64)>>,
+        operating_hours: Option<Vec<(i64, f64)>>,
         offline: OfflineSince,
     ) -> Result<(), ApiError> {
         let report = decode_off_thread("report", move || {
+            let h = &data.history;
+            let positions: Vec<(i64, LatLon)> = h
+                .positions
+                .rows
+                .iter()
+                .filter(|p| p.latitude.is_finite() && p.longitude.is_finite())
+                .map(|p| {
+                    (
+                        p.date.0,
+                        LatLon {
+                            lat: p.latitude,
+                            lon: p.longitude,
+                        },
+                    )
+                })
+                .collect();
+            let position_times: Vec<i64> = positions.iter().map(|p| p.0).collect();
+            let fuel_times: Vec<i64> = h.fuel_remainings.rows.iter().map(|r| r.date.0).collect();
+            let hours = operating_hours.unwrap_or_default();
+            let hour_times: Vec<i64> = hours.iter().map(|r| r.0).collect();
+            let counters = [CounterSeries {
+                name: OPERATING_HOURS_COUNTER,
+                samples: &hours,
+            }];
+            let rows = [
+                RowTimes {
+                    name: "positions",
+                    times: &position_times,
+                },
+                RowTimes {
+                    name: "fuel remaining",
+                    times: &fuel_times,
+                },
+                RowTimes {
+                    name: OPERATING_HOURS_COUNTER,
+                    times: &hour_times,
+                },
+            ];
+            // Local time where the machine was in the window.
+            let zone = time_zone_of(&positions);
+            let tank_l = req.tank_l.or_else(|| tank_capacity_l(&h.make, &h.model));
             Ok(Report::compute(&ReportInputs {
                 window: req.window,
                 now: req.now,
@@ -150,7 +228,16 @@ impl TaskCtx {
                 engine: &data.history.engine_conditions.rows,
                 positions: data.track.as_ref().map(|t| t.samples.as_slice()),
                 expected: req.expected,
-                events: Default::default(),
+                events: EventContext {
+                    fuel: &h.fuel_remainings.rows,
+                    positions: &positions,
+                    faults: &h.fault_codes.rows,
+                    counters: &counters,
+                    rows: &rows,
+                    working_hours: req.working_hours,
+                    time_zone: zone.as_ref(),
+                    tank_l,
+                },
             }))
         })
         .await?;
@@ -162,6 +249,25 @@ impl TaskCtx {
             offline,
         });
         Ok(())
+    }
+
+    /// The operating-hours counter's samples over the window (counter
+    /// resets, gaps and a cross-check), if it could be read whole.
+    async fn operating_hours(&self, req: ReportRequest, offline: bool) -> Option<Vec<(i64, f64)>> {
+        let source = SeriesSource::Kind(DataKind::CumulativeOperatingHours);
+        let fetched = match self.fetch(req.equipment, source, req.window, offline).await {
+            Ok(f) if f.missing.is_empty() => f,
+            Ok(_) => return None,
+            Err(e) => {
+                tracing::warn!("operating hours of equipment {}: {e}", req.equipment);
+                return None;
+            }
+        };
+        decode_off_thread("cumulativeOperatingHours", move || {
+            operating_hours_of(&fetched)
+        })
+        .await
+        .ok()
     }
 
     /// The daily idle fuel of the window (day start, litres), if the

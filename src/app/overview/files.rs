@@ -55,6 +55,9 @@ impl OverviewState {
                         Column::IdlePercent => num(figures.and_then(|f| f.idle_percent())),
                         Column::Fuel => num(fuel_percent(snapshot)),
                         Column::Faults => num(figures.map(|f| f.faults.count as f64)),
+                        Column::Flags => {
+                            text(&figures.map(|f| f.flags.describe()).unwrap_or_default())
+                        }
                         Column::Source => {
                             text(figures.and_then(|f| f.feed).map_or("", |k| k.label()))
                         }

@@ -30,11 +30,12 @@ pub enum Column {
     IdlePercent,
     Fuel,
     Faults,
+    Flags,
     Source,
 }
 
 impl Column {
-    pub const ALL: [Column; 13] = [
+    pub const ALL: [Column; 14] = [
         Column::Name,
         Column::Category,
         Column::Make,
@@ -47,6 +48,7 @@ impl Column {
         Column::IdlePercent,
         Column::Fuel,
         Column::Faults,
+        Column::Flags,
         Column::Source,
     ];
 
@@ -64,6 +66,7 @@ impl Column {
             Column::IdlePercent => "Idle % in window",
             Column::Fuel => "Fuel remaining",
             Column::Faults => "Faults in window",
+            Column::Flags => "Flags in window",
             Column::Source => "Data source",
         }
     }
@@ -73,7 +76,11 @@ impl Column {
     pub fn from_figures(self) -> bool {
         matches!(
             self,
-            Column::WindowHours | Column::IdlePercent | Column::Faults | Column::Source
+            Column::WindowHours
+                | Column::IdlePercent
+                | Column::Faults
+                | Column::Flags
+                | Column::Source
         )
     }
 
@@ -87,6 +94,7 @@ impl Column {
                 | Column::WindowHours
                 | Column::IdlePercent
                 | Column::Faults
+                | Column::Flags
         )
     }
 }
@@ -275,6 +283,7 @@ impl RowInputs<'_> {
                 let (severity, count) = f.faults.rank();
                 Key::Pair(severity, count as i64)
             }),
+            Column::Flags => figures.map(|f| Key::Int(f.flags.count() as i64)),
             Column::Source => figures
                 .and_then(|f| f.feed)
                 .map(|k| Key::Text(k.label().to_owned())),

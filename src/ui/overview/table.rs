@@ -35,7 +35,7 @@ pub fn table_ui(
     let now = state.now();
     let local = state.local_time;
     let mut in_view = Vec::new();
-    // Sideways as a whole, the header with its rows: thirteen columns do
+    // Sideways as a whole, the header with its rows: fourteen columns do
     // not fit beside the list at 1000x700.
     egui::ScrollArea::horizontal()
         .id_salt("fleet_table_sideways")
@@ -157,6 +157,9 @@ fn hint(c: Column) -> &'static str {
         Column::IdlePercent => "Idle hours as a share of operating hours in the window",
         Column::Fuel => "Fuel remaining, from the snapshot",
         Column::Faults => "Faults in the window: how many, and the worst level",
+        Column::Flags => {
+            "Suspected fuel drains (fuel falls with the engine off) and counter resets (a cumulative counter going down) in the window"
+        }
         Column::Source => {
             "Known from the machine's identity: a PIN is an OEM feed, a VIN a tracker"
         }
@@ -240,7 +243,11 @@ fn cell_ui(
             let fuel = fuel_percent(snapshot);
             ui.label(fuel.map_or_else(|| theme::NULL.to_owned(), |f| format!("{f:.0} %")));
         }
-        Column::WindowHours | Column::IdlePercent | Column::Faults | Column::Source => {
+        Column::WindowHours
+        | Column::IdlePercent
+        | Column::Faults
+        | Column::Flags
+        | Column::Source => {
             let Some(f) = known else {
                 match figures {
                     Some(Loadable::Failed { error, .. }) => {
@@ -273,6 +280,14 @@ fn cell_ui(
                             theme::level_color(level),
                             format!("{} · {level}", t.count),
                         );
+                    }
+                }
+                Column::Flags => {
+                    if f.flags.count() == 0 {
+                        ui.label("none");
+                    } else {
+                        ui.colored_label(theme::WARNING, format!("⚠ {}", f.flags.describe()))
+                            .on_hover_text("Open the machine's Events tab to see when and where");
                     }
                 }
                 _ => {
