@@ -186,10 +186,16 @@ fn events_chip_ui(ui: &mut egui::Ui, state: &AppState, width: f32, actions: &mut
     let loadable = &state.figures.report;
     let pending = loadable.is_pending();
     let present = loadable.value().map(|r| counts(&r.events));
-    // About 7 points a character of the body font.
-    let room = ((width / 7.0) as usize).max(8);
+    // What fits the chip, with room for the " · …".
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let fits = |s: &str| {
+        let galley =
+            ui.painter()
+                .layout_no_wrap(format!("{s} · …"), font.clone(), egui::Color32::WHITE);
+        galley.size().x <= width - 2.0 * theme::GAP
+    };
     let value = match &present {
-        Some(c) => text::counts_short(c, room),
+        Some(c) => text::counts_short(c, fits),
         None if pending => "…".to_owned(),
         None => theme::NULL.to_owned(),
     };

@@ -37,9 +37,9 @@ pub fn counts_text(counts: &[(EventKind, usize)]) -> String {
 }
 
 /// The figures strip's short line of counts: the kinds but stops (the
-/// strip counts those beside activities), as many as fit in `max_chars`,
-/// then `…`; `none` when there is nothing but stops.
-pub fn counts_short(counts: &[(EventKind, usize)], max_chars: usize) -> String {
+/// strip counts those beside activities), as many as `fits`, then `…`;
+/// `none` when there is nothing but stops.
+pub fn counts_short(counts: &[(EventKind, usize)], fits: impl Fn(&str) -> bool) -> String {
     let mut out = String::new();
     for (k, n) in counts.iter().filter(|(k, _)| *k != EventKind::Stop) {
         let (one, many) = kind_nouns(*k);
@@ -49,7 +49,7 @@ pub fn counts_short(counts: &[(EventKind, usize)], max_chars: usize) -> String {
         } else {
             format!("{out} · {part}")
         };
-        if next.chars().count() > max_chars && !out.is_empty() {
+        if !fits(&next) && !out.is_empty() {
             out.push_str(" · …");
             return out;
         }
@@ -321,8 +321,12 @@ pub(crate) mod tests {
         assert_eq!(lane_label(&[]), "Events: none");
         assert_eq!(counts_text(&[]), "none");
         assert_eq!(signed(-0.04, 1), "+0.0", "no minus zero");
-        assert_eq!(counts_short(&counts, 40), "2 refuels · 3 out of hours");
-        assert_eq!(counts_short(&counts, 12), "2 refuels · …");
-        assert_eq!(counts_short(&counts[..1], 40), "none");
+        let chars = |n: usize| move |s: &str| s.chars().count() <= n;
+        assert_eq!(
+            counts_short(&counts, chars(40)),
+            "2 refuels · 3 out of hours"
+        );
+        assert_eq!(counts_short(&counts, chars(12)), "2 refuels · …");
+        assert_eq!(counts_short(&counts[..1], chars(40)), "none");
     }
 }

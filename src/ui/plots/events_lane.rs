@@ -94,25 +94,37 @@ pub fn events_lane_ui(
             let (t0, t1) = (b.min()[0], b.max()[0]);
             let secs_per_point = pui.transform().dvalue_dpos()[0].abs();
             let mut instants: Vec<Vec<[f64; 2]>> = vec![Vec::new(); EventKind::ALL.len()];
+            let mut bars: Vec<&Event> = Vec::new();
             for e in events {
                 let end = e.end.unwrap_or(e.start) as f64;
                 if end < t0 || (e.start as f64) > t1 {
                     continue;
                 }
-                let kind = EventKind::ALL
-                    .iter()
-                    .position(|k| *k == e.kind)
-                    .unwrap_or(0);
                 let width = (end - e.start as f64) / secs_per_point;
                 if width < MIN_BAR_PX {
+                    let kind = EventKind::ALL
+                        .iter()
+                        .position(|k| *k == e.kind)
+                        .unwrap_or(0);
                     instants[kind].push([e.start as f64, 0.5]);
-                    continue;
+                } else {
+                    bars.push(e);
                 }
-                let (a, z) = (e.start as f64, end);
+            }
+            // Longest first, stops full height and the rest thinner over
+            // them: a refuel across a night's stop shows on it, not under.
+            bars.sort_by_key(|e| std::cmp::Reverse(e.duration_secs()));
+            for e in bars {
+                let (a, z) = (e.start as f64, e.end.unwrap_or(e.start) as f64);
+                let (y0, y1) = if e.kind == EventKind::Stop {
+                    (0.15, 0.85)
+                } else {
+                    (0.32, 0.68)
+                };
                 pui.polygon(
                     Polygon::new(
                         "",
-                        PlotPoints::new(vec![[a, 0.25], [z, 0.25], [z, 0.75], [a, 0.75]]),
+                        PlotPoints::new(vec![[a, y0], [z, y0], [z, y1], [a, y1]]),
                     )
                     .fill_color(theme::event_color(e.kind))
                     .stroke(egui::Stroke::new(1.0, outline))
