@@ -159,11 +159,11 @@ fn table_ui(
         .striped(true)
         .sense(egui::Sense::click())
         .resizable(true)
-        .column(Column::auto().at_least(150.0))
-        .column(Column::auto().at_least(120.0))
-        .column(Column::auto().at_least(90.0))
-        .column(Column::remainder().at_least(160.0).clip(true))
-        .column(Column::auto().at_least(130.0))
+        .column(Column::auto().at_least(140.0))
+        .column(Column::auto().at_least(95.0))
+        .column(Column::auto().at_least(80.0))
+        .column(Column::remainder().at_least(140.0).clip(true))
+        .column(Column::auto().at_least(125.0))
         .header(theme::ROW_HEIGHT, |mut header| {
             for (title, column) in [
                 ("Time", Some(SortColumn::Time)),

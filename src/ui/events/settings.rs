@@ -181,7 +181,7 @@ pub fn tank_ui(
         .add(
             egui::TextEdit::singleline(&mut edit.text)
                 .hint_text("from model")
-                .desired_width(70.0),
+                .desired_width(90.0),
         )
         .labelled_by(label.id)
         .on_hover_text(

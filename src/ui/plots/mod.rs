@@ -215,23 +215,6 @@ pub fn plots_ui(
         .auto_shrink([false, false])
         .show(ui, |ui| {
             let visible = ui.clip_rect();
-            if let Some(report) = report {
-                let address = Arc::as_ptr(report) as usize;
-                if view.events_label.0 != address {
-                    let counts = crate::analysis::events::counts(&report.events);
-                    view.events_label = (address, lane_label(&counts));
-                }
-                let id = egui::Id::unique(("events_lane", window.since, window.until, generation));
-                let (shown, event) =
-                    events_lane_ui(ui, id, &shared, &report.events, &view.events_label.1);
-                rects.push(shown.rect.intersect(visible));
-                hover = hover.or(shown.hover);
-                drag = drag.or(shown.drag);
-                if shown.clicked {
-                    clicked_event = event;
-                    clicked |= shown.hover.is_some();
-                }
-            }
             if state.timeline.plot_kinds.is_empty() {
                 ui.label("Pick data kinds to plot with the button above.");
             }
@@ -293,6 +276,26 @@ pub fn plots_ui(
                     hover = hover.or(shown.hover);
                     drag = drag.or(shown.drag);
                     clicked |= shown.clicked && shown.hover.is_some();
+                }
+            }
+            // The events' lane under the kinds' plots: above, it moved
+            // them whenever the report came.
+            if let Some(report) = report {
+                ui.add_space(theme::GAP);
+                let address = Arc::as_ptr(report) as usize;
+                if view.events_label.0 != address {
+                    let counts = crate::analysis::events::counts(&report.events);
+                    view.events_label = (address, lane_label(&counts));
+                }
+                let id = egui::Id::unique(("events_lane", window.since, window.until, generation));
+                let (shown, event) =
+                    events_lane_ui(ui, id, &shared, &report.events, &view.events_label.1);
+                rects.push(shown.rect.intersect(visible));
+                hover = hover.or(shown.hover);
+                drag = drag.or(shown.drag);
+                if shown.clicked {
+                    clicked_event = event;
+                    clicked |= shown.hover.is_some();
                 }
             }
         });
