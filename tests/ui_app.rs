@@ -315,6 +315,63 @@ fn odd_state() -> AppState {
     s
 }
 
+/// Events with odd values: NaN litres and counters, empty fault codes,
+/// a check of two zeros, no place.
+fn odd_report() -> std::sync::Arc<fleetview::analysis::Report> {
+    use fleetview::analysis::events::{CheckKind, CheckSide};
+    use fleetview::analysis::{Event, EventDetail, EventKind};
+    let event = |kind, detail| Event {
+        kind,
+        start: common::now() - 3600,
+        end: None,
+        position: None,
+        detail,
+    };
+    let side = |series: &str| CheckSide {
+        series: series.into(),
+        value: 0.0,
+    };
+    std::sync::Arc::new(fleetview::analysis::Report {
+        events: vec![
+            event(
+                EventKind::Refuel,
+                EventDetail::Fuel {
+                    from_percent: 10.0,
+                    to_percent: 90.0,
+                    litres: Some(f64::NAN),
+                },
+            ),
+            event(
+                EventKind::Fault,
+                EventDetail::Fault {
+                    identifier: String::new(),
+                    description: "no code".into(),
+                    severity: None,
+                    level: String::new(),
+                },
+            ),
+            event(
+                EventKind::Check,
+                EventDetail::Check {
+                    check: CheckKind::Distance,
+                    unit: "",
+                    first: side("a"),
+                    second: side("b"),
+                },
+            ),
+            event(
+                EventKind::CounterReset,
+                EventDetail::CounterReset {
+                    counter: "counter".into(),
+                    before: f64::NAN,
+                    after: 0.0,
+                },
+            ),
+        ],
+        ..Default::default()
+    })
+}
+
 #[test]
 fn odd_data_renders_without_a_panic() {
     for tab in [
@@ -322,10 +379,14 @@ fn odd_data_renders_without_a_panic() {
         Tab::Faults,
         Tab::Activities,
         Tab::History,
+        Tab::Events,
         Tab::Catalog,
     ] {
         let mut state = odd_state();
         state.tab = tab;
+        if tab == Tab::Events {
+            state.figures.report = fleetview::app::Loadable::Ready(odd_report());
+        }
         let mut h = Harness::builder()
             .with_size(egui::vec2(1400.0, 900.0))
             .build_ui_state(
@@ -360,6 +421,15 @@ fn odd_data_renders_without_a_panic() {
                 // Any status string shows as it comes (D4); an unknown source by its code.
                 h.get_by_label("pending-approval");
                 h.get_by_label("NOT_A_SOURCE");
+            }
+            Tab::Events => {
+                h.get_by_label_contains("4 events shown of 4");
+                // An empty identifier and level leave the description.
+                h.get_by_label("no code");
+                // Nothing to divide: no percent, and no NaN.
+                h.get_by_label("a 0.0 vs b 0.0: +0.0");
+                h.get_by_label("counter — to 0.0");
+                assert!(h.query_by_label_contains("NaN").is_none());
             }
             Tab::History => {
                 assert_eq!(h.get_all_by_label("stopped").count(), 2);

@@ -2,8 +2,10 @@
 //! daily charts): asked of the worker once what they come from is read
 //! (history and activities; the track too when there are no engine events,
 //! for stops from positions), and again when any of it, or the expected
-//! hours, change. The last figures stay while new ones are computed.
+//! hours, the working hours or the tank's capacity, change. The last
+//! figures stay while new ones are computed.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::loadable::Loadable;
@@ -16,7 +18,15 @@ use crate::worker::{Command, ReportData, ReportRequest};
 pub enum FiguresAction {
     /// Hours expected of a machine per working day (utilisation).
     SetExpectedHours(f64),
+    /// Out-of-hours use is running outside these.
+    SetWorkingHours(WorkingHours),
+    /// A machine's fuel tank capacity, as the user entered it; `None`:
+    /// from the machine's model.
+    SetTank { equipment: i64, litres: Option<f64> },
 }
+
+/// The largest tank capacity accepted, litres (a road tanker's is less).
+pub const MAX_TANK_L: f64 = 100_000.0;
 
 /// The most a working day can be expected to run.
 pub const MAX_EXPECTED_HOURS: f64 = 24.0;
@@ -31,12 +41,17 @@ struct Basis {
     activities: usize,
     track: usize,
     expected: f64,
+    working_hours: WorkingHours,
+    tank_l: Option<f64>,
 }
 
 #[derive(Debug, Default)]
 pub struct FiguresState {
     pub report: Loadable<Arc<Report>>,
     pub expected: Expected,
+    pub working_hours: WorkingHours,
+    /// Tank capacities entered by the user, litres by equipment id.
+    pub tanks_l: BTreeMap<i64, f64>,
     asked: Option<Basis>,
 }
 
@@ -51,7 +66,25 @@ impl FiguresState {
                 self.expected.hours_per_working_day = h.clamp(0.0, MAX_EXPECTED_HOURS);
             }
             FiguresAction::SetExpectedHours(_) => {}
+            FiguresAction::SetWorkingHours(h) => {
+                self.working_hours = WorkingHours {
+                    start_min: h.start_min.min(24 * 60),
+                    end_min: h.end_min.min(24 * 60),
+                    ..h
+                };
+            }
+            FiguresAction::SetTank { equipment, litres } => {
+                match litres.filter(|l| l.is_finite() && *l > 0.0) {
+                    Some(l) => self.tanks_l.insert(equipment, l.min(MAX_TANK_L)),
+                    None => self.tanks_l.remove(&equipment),
+                };
+            }
         }
+    }
+
+    /// The tank capacity the user entered for a machine, if any.
+    pub fn tank_l(&self, equipment: i64) -> Option<f64> {
+        self.tanks_l.get(&equipment).copied()
     }
 
     /// The command computing the figures of what the machine page shows,
@@ -79,6 +112,8 @@ impl FiguresState {
             activities: address(machine.activities.value()),
             track: address(track),
             expected: self.expected.hours_per_working_day,
+            working_hours: self.working_hours,
+            tank_l: self.tank_l(equipment),
         };
         if self.asked == Some(basis) {
             return None;
@@ -91,8 +126,8 @@ impl FiguresState {
                 window,
                 expected: self.expected,
                 now,
-                working_hours: WorkingHours::default(),
-                tank_l: None,
+                working_hours: self.working_hours,
+                tank_l: self.tank_l(equipment),
             },
             data: ReportData {
                 history: history.clone(),
@@ -156,5 +191,52 @@ mod tests {
         assert!(f.wanted(&m, &track, 0).is_some());
         m.history = Loadable::Ready(history());
         assert!(f.wanted(&m, &track, 0).is_some(), "the history read again");
+    }
+
+    #[test]
+    fn working_hours_and_the_tank_ask_again_and_go_with_the_request() {
+        let mut m = MachineView::new(20_000);
+        m.selected = Some(7);
+        m.window = Some(TimeWindow::new(0, 86_399).expect("window"));
+        m.history = Loadable::Ready(history());
+        m.activities.fail("offline");
+        let track = Loadable::Idle;
+        let mut f = FiguresState::default();
+        assert!(f.wanted(&m, &track, 0).is_some());
+        let weekend = WorkingHours {
+            days: [true; 7],
+            start_min: 7 * 60,
+            end_min: 18 * 60,
+        };
+        f.on_action(FiguresAction::SetWorkingHours(weekend));
+        assert!(matches!(
+            f.wanted(&m, &track, 0),
+            Some(Command::ComputeReport { ref request, .. })
+                if request.working_hours == weekend && request.tank_l.is_none()
+        ));
+        f.on_action(FiguresAction::SetTank {
+            equipment: 7,
+            litres: Some(400.0),
+        });
+        assert!(matches!(
+            f.wanted(&m, &track, 0),
+            Some(Command::ComputeReport { ref request, .. }) if request.tank_l == Some(400.0)
+        ));
+        // Another machine's tank changes nothing here.
+        f.on_action(FiguresAction::SetTank {
+            equipment: 8,
+            litres: Some(90.0),
+        });
+        assert!(f.wanted(&m, &track, 0).is_none());
+        // Emptied: from the model again.
+        f.on_action(FiguresAction::SetTank {
+            equipment: 7,
+            litres: None,
+        });
+        assert!(matches!(
+            f.wanted(&m, &track, 0),
+            Some(Command::ComputeReport { ref request, .. }) if request.tank_l.is_none()
+        ));
+        assert_eq!(f.tank_l(8), Some(90.0));
     }
 }

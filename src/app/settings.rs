@@ -68,6 +68,8 @@ pub enum Tab {
     Faults,
     Activities,
     History,
+    /// Events and cross-checks (D16).
+    Events,
     /// The integration catalog: data sources and integrations.
     Catalog,
 }
@@ -75,7 +77,10 @@ pub enum Tab {
 impl Tab {
     /// One of the machine page's tables.
     pub fn is_machine_tab(self) -> bool {
-        matches!(self, Tab::Faults | Tab::Activities | Tab::History)
+        matches!(
+            self,
+            Tab::Faults | Tab::Activities | Tab::History | Tab::Events
+        )
     }
 }
 
@@ -111,6 +116,12 @@ pub struct Settings {
     /// What utilisation is measured against.
     #[serde(default)]
     pub expected: crate::analysis::Expected,
+    /// Out-of-hours use is running outside these (D16).
+    #[serde(default)]
+    pub working_hours: crate::analysis::WorkingHours,
+    /// Fuel tank capacities entered by the user, litres by equipment id.
+    #[serde(default)]
+    pub tanks_l: Vec<(i64, f64)>,
 }
 
 #[cfg(test)]

@@ -192,6 +192,8 @@ impl AppState {
         }
         self.overview.settings = s.overview;
         self.figures.expected = s.expected;
+        self.figures.working_hours = s.working_hours;
+        self.figures.tanks_l = s.tanks_l.into_iter().collect();
         self.overview.mark_dirty();
         self.conn.profiles = s.profiles;
         self.conn.active_profile = s.active_profile.filter(|i| *i < self.conn.profiles.len());
@@ -238,6 +240,8 @@ impl AppState {
             map: self.map.clone(),
             replay: self.timeline.replay,
             expected: self.figures.expected,
+            working_hours: self.figures.working_hours,
+            tanks_l: self.figures.tanks_l.iter().map(|(k, v)| (*k, *v)).collect(),
         }
     }
 
@@ -808,6 +812,7 @@ mod tests {
     use super::*;
     use crate::api::DataKind;
     use crate::api::model::SecretValue;
+    use crate::app::figures::FiguresAction;
     use crate::app::machine::MachineAction;
     use crate::app::settings::Preset;
     use crate::export::shown::{ExportContent, ExportKey};
@@ -830,6 +835,19 @@ mod tests {
         a.on_action(MachineAction::SetPreset(Preset::Last30Days).into());
         a.on_action(Action::SetTab(Tab::History));
         a.on_action(Action::SetLocalTime(true));
+        let hours = crate::analysis::WorkingHours {
+            days: [true; 7],
+            start_min: 420,
+            end_min: 1080,
+        };
+        a.on_action(FiguresAction::SetWorkingHours(hours).into());
+        a.on_action(
+            FiguresAction::SetTank {
+                equipment: 1003,
+                litres: Some(380.0),
+            }
+            .into(),
+        );
         let filters = crate::app::overview::Filters {
             text: "volvo".into(),
             category: Some("Excavator".into()),
@@ -874,6 +892,10 @@ mod tests {
         );
         assert_eq!(b.tab, Tab::Fleet, "the overview is the first page");
         assert_eq!(b.overview.settings.filters, filters);
+        assert_eq!(
+            (b.figures.working_hours, b.figures.tank_l(1003)),
+            (hours, Some(380.0))
+        );
         assert_eq!(
             b.overview.settings.sort,
             crate::app::overview::Sort {

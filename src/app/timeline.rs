@@ -11,6 +11,7 @@ use super::loadable::Loadable;
 use crate::api::DataKind;
 use crate::api::model::EngineConditionRow;
 use crate::api::time::TimeWindow;
+use crate::geo::LatLon;
 use crate::series::{PlotSeries, Track};
 use crate::worker::{Command, Target};
 
@@ -70,6 +71,13 @@ pub enum TimelineAction {
     HoverTime(Option<i64>),
     /// Move the cursor to a time and bring it into view (plots and map).
     SeekTo(i64),
+    /// Move the cursor to a time and centre the map on a place (an event's:
+    /// where the machine was, which the track between two positions may
+    /// not say).
+    SeekToPlace {
+        time: i64,
+        position: LatLon,
+    },
     /// Highlight an activity (by row) on the map and seek to its start.
     SelectActivity(Option<usize>),
     SetReplay(Replay),
@@ -92,6 +100,9 @@ pub struct TimelineState {
     pub cursor: Option<i64>,
     /// Bumped when plots and map should bring the cursor into view.
     pub seek: u64,
+    /// Where the map centres for the last seek, if not at the track's
+    /// position at the cursor.
+    pub seek_place: Option<LatLon>,
     /// Bumped when the plots should show the whole window again (another
     /// machine or window, Refresh, a double-click): their zoom and pan are
     /// kept per generation.
@@ -180,6 +191,10 @@ impl TimelineState {
                 }
             }
             TimelineAction::SeekTo(t) => self.seek_to(t),
+            TimelineAction::SeekToPlace { time, position } => {
+                self.seek_to(time);
+                self.seek_place = Some(position);
+            }
             TimelineAction::ResetView => self.view_generation += 1,
             TimelineAction::SetSpan(span) => {
                 self.span = span
@@ -227,6 +242,7 @@ impl TimelineState {
     pub fn seek_to(&mut self, time: i64) {
         self.cursor = Some(time);
         self.seek += 1;
+        self.seek_place = None;
     }
 
     /// Moves the replay on by `dt_secs` of wall time, within `since..=until`;

@@ -2,12 +2,15 @@
 //! the window (hours, idle, fuel, CO2, distance, activities, stops,
 //! utilisation), each saying on hover how it is computed and from which
 //! data kinds. A figure whose inputs are missing shows a dash, never 0;
-//! one resting on estimated values says how much of it is. Every chip has
-//! a fixed width, so the strip wraps by the window's width alone and
+//! one resting on estimated values says how much of it is. The last chip
+//! counts the window's events (D16) and opens the Events tab. Every chip
+//! has a fixed width, so the strip wraps by the window's width alone and
 //! nothing moves when the figures arrive.
 
+use crate::analysis::events::counts;
 use crate::analysis::{Figure, Figures, Report};
-use crate::app::{Action, AppState, FiguresAction};
+use crate::app::{Action, AppState, FiguresAction, Tab};
+use crate::ui::events::{settings, text};
 use crate::ui::theme;
 
 /// The chips, each one figure or two shown together.
@@ -108,43 +111,31 @@ fn chip_hover(report: &Report, figures: &[Figure]) -> String {
 pub fn figures_strip_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     let loadable = &state.figures.report;
     let report = loadable.value();
-    let pending = loadable.is_pending();
     let gap = theme::GAP;
     let width = ui.available_width();
-    let most =
-        (((width + gap) / (theme::FIGURE_CHIP_MIN_WIDTH + gap)) as usize).clamp(1, CHIPS.len());
+    // The figures' chips, then the events'.
+    let chips = CHIPS.len() + 1;
+    let most = (((width + gap) / (theme::FIGURE_CHIP_MIN_WIDTH + gap)) as usize).clamp(1, chips);
     // Rows as even as they can be (5 and 5, not 8 and 2).
-    let rows = CHIPS.len().div_ceil(most);
-    let columns = CHIPS.len().div_ceil(rows);
+    let rows = chips.div_ceil(most);
+    let columns = chips.div_ceil(rows);
     let chip_width = ((width - gap * (columns - 1) as f32) / columns as f32).floor();
-    for row in CHIPS.chunks(columns) {
+    let all: Vec<Option<&(&str, &[Figure])>> = CHIPS.iter().map(Some).chain([None]).collect();
+    for row in all.chunks(columns) {
         ui.horizontal(|ui| {
             ui.spacing_mut().item_spacing.x = gap;
-            for (name, figures) in row {
-                let (value, note) = match report {
-                    Some(r) => chip_value(&r.totals, figures),
-                    None if pending => ("…".to_owned(), None),
-                    None => (theme::NULL.to_owned(), None),
-                };
-                let title = match note {
-                    Some(n) => format!("{name} · {n}"),
-                    None => (*name).to_owned(),
-                };
+            for chip in row {
                 ui.allocate_ui_with_layout(
                     egui::vec2(chip_width, theme::FIGURE_CHIP_HEIGHT),
                     egui::Layout::left_to_right(egui::Align::Center),
                     |ui| {
                         ui.set_min_size(egui::vec2(chip_width, theme::FIGURE_CHIP_HEIGHT));
                         ui.set_max_width(chip_width);
-                        let label = ui.add(
-                            egui::Label::new(theme::figure_chip(ui, &title, &value, pending))
-                                .wrap_mode(egui::TextWrapMode::Extend),
-                        );
-                        if let Some(r) = report {
-                            label.on_hover_text(chip_hover(r, figures));
-                        }
-                        if figures.first() == Some(&Figure::Utilisation) {
-                            expected_hours_ui(ui, state, actions);
+                        match chip {
+                            Some((name, figures)) => {
+                                figure_chip_ui(ui, state, name, figures, actions);
+                            }
+                            None => events_chip_ui(ui, state, chip_width, actions),
                         }
                     },
                 );
@@ -155,6 +146,86 @@ pub fn figures_strip_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<A
         ui.colored_label(theme::ERROR, "Figures could not be computed")
             .on_hover_text(e);
     }
+}
+
+/// One chip of figures.
+fn figure_chip_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    name: &str,
+    figures: &[Figure],
+    actions: &mut Vec<Action>,
+) {
+    let loadable = &state.figures.report;
+    let (report, pending) = (loadable.value(), loadable.is_pending());
+    let (value, note) = match report {
+        Some(r) => chip_value(&r.totals, figures),
+        None if pending => ("…".to_owned(), None),
+        None => (theme::NULL.to_owned(), None),
+    };
+    let title = match note {
+        Some(n) => format!("{name} · {n}"),
+        None => name.to_owned(),
+    };
+    let label = ui.add(
+        egui::Label::new(theme::figure_chip(ui, &title, &value, pending))
+            .wrap_mode(egui::TextWrapMode::Extend),
+    );
+    if let Some(r) = report {
+        label.on_hover_text(chip_hover(r, figures));
+    }
+    if figures.first() == Some(&Figure::Utilisation) {
+        expected_hours_ui(ui, state, actions);
+    }
+}
+
+/// The events' chip: counts by kind (stops aside: the strip counts them
+/// beside activities); a click opens the Events tab, a right-click sets
+/// the working hours.
+fn events_chip_ui(ui: &mut egui::Ui, state: &AppState, width: f32, actions: &mut Vec<Action>) {
+    let loadable = &state.figures.report;
+    let pending = loadable.is_pending();
+    let present = loadable.value().map(|r| counts(&r.events));
+    // What fits the chip, with room for the " · …".
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let fits = |s: &str| {
+        let galley =
+            ui.painter()
+                .layout_no_wrap(format!("{s} · …"), font.clone(), egui::Color32::WHITE);
+        galley.size().x <= width - 2.0 * theme::GAP
+    };
+    let value = match &present {
+        Some(c) => text::counts_short(c, fits),
+        None if pending => "…".to_owned(),
+        None => theme::NULL.to_owned(),
+    };
+    let label = ui.add(
+        egui::Label::new(theme::figure_chip(ui, "Events", &value, pending))
+            .wrap_mode(egui::TextWrapMode::Extend)
+            .sense(egui::Sense::click()),
+    );
+    let mut hover = match &present {
+        Some(c) if !c.is_empty() => c
+            .iter()
+            .map(|(k, n)| {
+                let (one, many) = text::kind_nouns(*k);
+                theme::count(*n, one, many)
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Some(_) => "No events in this window.".to_owned(),
+        None => "Events are being worked out.".to_owned(),
+    };
+    hover.push_str(&format!(
+        "\n\nWorking hours: {}.\nClick to open the Events tab; right-click to set the \
+         working hours.",
+        settings::hours_text(&state.figures.working_hours)
+    ));
+    let label = label.on_hover_text(hover);
+    if label.clicked() {
+        actions.push(Action::SetTab(Tab::Events));
+    }
+    label.context_menu(|ui| settings::working_hours_ui(ui, state, actions));
 }
 
 /// The hours expected per working day, against which utilisation is

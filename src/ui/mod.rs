@@ -6,6 +6,7 @@ mod catalog;
 mod connection;
 pub mod daily_charts;
 mod equipment;
+pub mod events;
 mod faults;
 mod figures;
 mod history;
@@ -26,6 +27,7 @@ pub struct ViewState {
     pub picker: equipment::PickerView,
     pub window: window::WindowView,
     pub faults: faults::FaultsView,
+    pub events: events::EventsView,
     pub connection: connection::ConnectionView,
     pub catalog: catalog::CatalogView,
     pub map: map::MapView,
@@ -117,6 +119,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
                         (Tab::Faults, "Faults"),
                         (Tab::Activities, "Activities"),
                         (Tab::History, "Daily history"),
+                        (Tab::Events, "Events"),
                     ] {
                         if ui.selectable_label(state.tab == tab, label).clicked() {
                             actions.push(Action::SetTab(tab));
@@ -130,6 +133,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
                     Tab::History => {
                         history::history_ui(ui, state, &mut view.daily_charts, &mut actions)
                     }
+                    Tab::Events => events::events_ui(ui, state, &mut view.events, &mut actions),
                     Tab::Catalog | Tab::Fleet => {}
                 }
             });

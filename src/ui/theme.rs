@@ -211,6 +211,66 @@ pub fn cluster_radius(count: u32) -> f32 {
     (9.5 + 3.0 * (count.max(1) as f32).log10()).min(FLEET_CLUSTER_DISTANCE / 2.0 - 1.0)
 }
 
+/// The colour of an event's kind (D16): the Events tab's chips, the
+/// plots' event lane, the map's marks. Each takes [`EVENT_CHIP_TEXT`] on
+/// it at 4.5:1 or better, whatever the visuals (the chip carries its own
+/// background).
+pub fn event_color(kind: crate::analysis::EventKind) -> Color32 {
+    use crate::analysis::EventKind as K;
+    match kind {
+        K::Stop => Color32::from_rgb(0x8C, 0x7A, 0xE6),
+        K::Refuel => Color32::from_rgb(0x3C, 0xC8, 0x6E),
+        K::FuelDrop => Color32::from_rgb(0xF0, 0x70, 0x3C),
+        K::OutOfHours => Color32::from_rgb(0xD9, 0x8C, 0xC8),
+        K::Gap => Color32::from_rgb(0x9A, 0x9A, 0x9A),
+        K::CounterReset => Color32::from_rgb(0xE5, 0x48, 0x4D),
+        K::Fault => WARNING,
+        K::Check => INFO,
+    }
+}
+/// Text on an event's colour.
+pub const EVENT_CHIP_TEXT: Color32 = Color32::from_gray(12);
+/// The plots' event lane: its height, and an instant's mark (points).
+pub const EVENT_LANE_HEIGHT: f32 = 30.0;
+pub const EVENT_TICK_RADIUS: f32 = 4.5;
+/// An instant's mark stands for this many points of time either side, for
+/// the pointer to find it.
+pub const EVENT_HOVER_PX: f32 = 5.0;
+/// The map's event marks: the fuel pump's and the warning triangle's
+/// height, and a stop's dot, from its least to its largest radius.
+pub const EVENT_ICON_SIZE: f32 = 15.0;
+pub const STOP_MIN_RADIUS: f32 = 3.5;
+pub const STOP_MAX_RADIUS: f32 = 14.0;
+/// Marks closer than this (points) are drawn as one, and no more than
+/// [`MAX_EVENT_MARKS`] a frame.
+pub const EVENT_MERGE_PX: f32 = 12.0;
+pub const MAX_EVENT_MARKS: usize = 2_000;
+
+/// A stop's dot radius: its area grows with its duration (square root),
+/// from a 5-min stop's at [`STOP_MIN_RADIUS`] to a day's at
+/// [`STOP_MAX_RADIUS`].
+pub fn stop_radius(duration_secs: Option<i64>) -> f32 {
+    let minutes = duration_secs.unwrap_or(0).max(0) as f32 / 60.0;
+    (STOP_MIN_RADIUS + 0.3 * (minutes - 5.0).max(0.0).sqrt()).min(STOP_MAX_RADIUS)
+}
+
+/// WCAG contrast ratio of two opaque colours (1 to 21).
+pub fn contrast_ratio(a: Color32, b: Color32) -> f32 {
+    fn luminance(c: Color32) -> f32 {
+        let lin = |v: u8| {
+            let v = f32::from(v) / 255.0;
+            if v <= 0.040_45 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(c.r()) + 0.7152 * lin(c.g()) + 0.0722 * lin(c.b())
+    }
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
 /// A date-time for people: UTC, or the machine's local time.
 pub fn format_time(secs: i64, local: bool) -> String {
     format_in_zone(secs, local, "%Y-%m-%d %H:%M:%S")
@@ -449,5 +509,35 @@ mod tests {
         assert_eq!(speed_color(1.0), Color32::from_rgb(0xE5, 0x48, 0x4D));
         assert_eq!(speed_color(f32::NAN), UNKNOWN);
         assert_eq!(state_color("stopped"), state_color("false"));
+    }
+
+    #[test]
+    fn event_colours_read_in_both_visuals() {
+        for kind in crate::analysis::EventKind::ALL {
+            let c = event_color(kind);
+            let chip = contrast_ratio(c, EVENT_CHIP_TEXT);
+            assert!(chip >= 4.5, "{kind:?}: text on its chip {chip:.1}:1");
+            // The lane's marks are outlined in the visuals' text colour:
+            // that outline stands out on either panel.
+            for visuals in [egui::Visuals::dark(), egui::Visuals::light()] {
+                let bg = visuals.extreme_bg_color;
+                let outline = visuals.strong_text_color();
+                assert!(
+                    contrast_ratio(outline, bg) >= 3.0,
+                    "{kind:?}: outline on {bg:?}"
+                );
+            }
+        }
+        assert!((contrast_ratio(Color32::BLACK, Color32::WHITE) - 21.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn stop_dots_grow_with_duration_within_bounds() {
+        assert_eq!(stop_radius(Some(300)), STOP_MIN_RADIUS);
+        assert_eq!(stop_radius(None), STOP_MIN_RADIUS);
+        let (hour, day) = (stop_radius(Some(3600)), stop_radius(Some(86_400)));
+        assert!(STOP_MIN_RADIUS < hour && hour < day, "{hour} {day}");
+        assert!(day <= STOP_MAX_RADIUS);
+        assert_eq!(stop_radius(Some(30 * 86_400)), STOP_MAX_RADIUS);
     }
 }

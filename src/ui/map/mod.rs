@@ -12,6 +12,7 @@
 //! `toolbar.rs` the toolbar, `frame.rs` the screen <-> Web Mercator mapping
 //! of a frame.
 
+mod events;
 mod frame;
 mod markers;
 mod overlays;
@@ -26,7 +27,7 @@ use walkers::{MapMemory, lat_lon};
 use crate::api::time::TimeWindow;
 use crate::app::TimelineAction;
 use crate::app::{Action, AppState};
-use crate::geo::{MercRect, unmercator};
+use crate::geo::{MercRect, mercator, unmercator};
 use crate::series::{Segment, Track};
 pub use frame::MapFrame;
 use overlays::FIT_INSETS;
@@ -55,6 +56,8 @@ pub struct MapView {
     tile_url: String,
     /// The last frame drawn.
     shown: Option<MapFrame>,
+    /// The event marks last drawn: under them the track keeps quiet.
+    event_marks: Vec<events::Mark>,
 }
 
 /// A map's memory before it has anything to show: Europe.
@@ -77,6 +80,7 @@ impl Default for MapView {
             segments: Vec::new(),
             tile_url: String::new(),
             shown: None,
+            event_marks: Vec::new(),
         }
     }
 }
@@ -167,8 +171,14 @@ fn bring_into_view(state: &AppState, view: &mut MapView, t: &Track, size: egui::
     }
     let seek = state.timeline.seek != view.last_seek;
     let follow = state.timeline.replay.playing && state.timeline.replay.follow;
+    // A seek to a place (an event's) centres there; else on the track.
+    let place = state
+        .timeline
+        .seek_place
+        .filter(|_| seek)
+        .and_then(|p| mercator(p.lat, p.lon));
     if (seek || follow)
-        && let Some(p) = state.timeline.cursor.and_then(|c| t.position_at(c))
+        && let Some(p) = place.or_else(|| state.timeline.cursor.and_then(|c| t.position_at(c)))
     {
         center_at(&mut view.memory, p);
         view.framed = None;
@@ -205,10 +215,15 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
     view.fit_requested = false;
     view.last_seek = state.timeline.seek;
 
+    // Over an event's mark (as last drawn), the mark answers, not the line.
+    let on_mark = ui
+        .input(|i| i.pointer.hover_pos())
+        .is_some_and(|p| events::mark_at(&view.event_marks, p).is_some());
     let MapView {
         memory,
         basemap,
         segments,
+        event_marks,
         ..
     } = view;
     let home = track.as_ref().map_or([0.5, 0.35], |t| t.bounds.center());
@@ -230,14 +245,33 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
             cursor: state.timeline.cursor,
             local: state.local_time,
             picked: &mut picked,
+            quiet: on_mark,
         });
     }
+    let report = state.figures.report.value().filter(|_| track.is_some());
+    let mut clicked_event = None;
+    match report {
+        Some(r) => {
+            map = map.with_plugin(events::EventsLayer {
+                events: &r.events,
+                local: state.local_time,
+                marks: event_marks,
+                clicked: &mut clicked_event,
+            });
+        }
+        None => event_marks.clear(),
+    }
+    let looks = report.map(|r| events::looks_present(&r.events));
     let scale = track.as_ref().map(|t| t.speed_scale_kmh.max(1.0));
     let shown = map.show(ui, |ui, _response, projector, _memory| {
         let rect = projector.clip_rect();
         let legend = scale.map(|scale| {
             overlays::legend_ui(ui, rect, scale);
-            overlays::legend_rect(rect)
+            let speed = overlays::legend_rect(rect);
+            match looks.as_deref().filter(|l| !l.is_empty()) {
+                Some(looks) => speed.union(events::legend_ui(ui, rect, speed, looks)),
+                None => speed,
+            }
         });
         overlays::attribution_ui(ui, rect, legend, &attribution);
         MapFrame::new(projector)
@@ -265,7 +299,9 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         None => {}
     }
     view.shown = shown.inner;
-    if let (Some(p), Some(t)) = (picked.clicked, &track) {
+    if let Some(e) = clicked_event.and_then(|i| report?.events.get(i)) {
+        actions.push(crate::ui::events::seek_action(e));
+    } else if let (Some(p), Some(t)) = (picked.clicked, &track) {
         actions.push(TimelineAction::SeekTo(t.time_at(&p)).into());
     }
 }
@@ -275,7 +311,6 @@ mod tests {
     use egui::vec2;
 
     use super::*;
-    use crate::geo::mercator;
 
     #[test]
     fn fitting_a_track_frames_it() {

@@ -86,6 +86,8 @@ pub(super) struct TrackLayer<'a> {
     pub(super) cursor: Option<i64>,
     pub(super) local: bool,
     pub(super) picked: &'a mut Picked,
+    /// The pointer is on an event's mark: no hover, no click of the line.
+    pub(super) quiet: bool,
 }
 
 impl Plugin for TrackLayer<'_> {
@@ -109,7 +111,7 @@ impl Plugin for TrackLayer<'_> {
         }
         // Hover and click: the nearest point of the line, if near enough;
         // a position itself when the pointer is on it.
-        let Some(pointer) = response.hover_pos() else {
+        let Some(pointer) = response.hover_pos().filter(|_| !self.quiet) else {
             return;
         };
         let near = t

@@ -12,6 +12,7 @@
 //! `time_axis.rs` the time axis and cursor, `steer.rs` the wheel, seeks and
 //! replay moving the time axis, `shared.rs` what the plots share.
 
+mod events_lane;
 mod export;
 mod kinds;
 mod lanes;
@@ -31,7 +32,10 @@ use crate::app::{Action, AppState};
 use crate::series::gaps::{engine_off_periods, gaps};
 use crate::series::names::implied_unit;
 use crate::series::{CachedLine, ChannelKind, PlotSeries};
+use crate::ui::events::seek_action;
+use crate::ui::events::text::lane_label;
 use crate::ui::theme;
+use events_lane::events_lane_ui;
 use export::export_menu_ui;
 use kinds::kind_picker_ui;
 pub use lanes::lanes_plot_ui;
@@ -68,6 +72,8 @@ pub struct PlotsView {
     /// pane opening under a drag took the drag away).
     measuring_drag: bool,
     span: span::SpanView,
+    /// The event lane's name, for the report (by address) it names.
+    events_label: (usize, String),
 }
 
 /// A history's address and the window it was read over.
@@ -200,8 +206,10 @@ pub fn plots_ui(
     update_engine_off(view, state, window);
     let mut hover = None;
     let mut clicked = false;
+    let mut clicked_event = None;
     let mut drag = None;
     let mut rects = Vec::new();
+    let report = state.figures.report.value();
     let area = egui::ScrollArea::vertical()
         .id_salt("plots_scroll")
         .auto_shrink([false, false])
@@ -270,6 +278,26 @@ pub fn plots_ui(
                     clicked |= shown.clicked && shown.hover.is_some();
                 }
             }
+            // The events' lane under the kinds' plots: above, it moved
+            // them whenever the report came.
+            if let Some(report) = report {
+                ui.add_space(theme::GAP);
+                let address = Arc::as_ptr(report) as usize;
+                if view.events_label.0 != address {
+                    let counts = crate::analysis::events::counts(&report.events);
+                    view.events_label = (address, lane_label(&counts));
+                }
+                let id = egui::Id::unique(("events_lane", window.since, window.until, generation));
+                let (shown, event) =
+                    events_lane_ui(ui, id, &shared, &report.events, &view.events_label.1);
+                rects.push(shown.rect.intersect(visible));
+                hover = hover.or(shown.hover);
+                drag = drag.or(shown.drag);
+                if shown.clicked {
+                    clicked_event = event;
+                    clicked |= shown.hover.is_some();
+                }
+            }
         });
     view.plot_rects = rects;
     // Lines and gaps of kinds no longer plotted are forgotten.
@@ -289,6 +317,14 @@ pub fn plots_ui(
     view.measuring_drag = drag.is_some();
     if let Some((a, b)) = drag {
         actions.push(TimelineAction::SetSpan(Some((a, b))).into());
+    }
+    // A click on an event's mark goes to the event (and its place).
+    if let Some(e) = clicked_event
+        .filter(|_| !double_clicked)
+        .and_then(|i| report?.events.get(i))
+    {
+        actions.push(seek_action(e));
+        return;
     }
     if let Some(t) = hover.filter(|_| !double_clicked) {
         actions.push(

@@ -1,0 +1,332 @@
+//! What an event says in words: the Events tab's Value and Where, the
+//! lane's and the map's hover, the names of the kinds in counts and
+//! labels. Pure, so each is tested.
+
+use crate::analysis::events::CheckSide;
+use crate::analysis::{Event, EventDetail, EventKind};
+use crate::ui::theme;
+
+/// A kind as counted: `1 refuel`, `2 refuels`.
+pub fn kind_nouns(kind: EventKind) -> (&'static str, &'static str) {
+    match kind {
+        EventKind::Stop => ("stop", "stops"),
+        EventKind::Refuel => ("refuel", "refuels"),
+        EventKind::FuelDrop => ("suspected drain", "suspected drains"),
+        EventKind::OutOfHours => ("out of hours", "out of hours"),
+        EventKind::Gap => ("reporting gap", "reporting gaps"),
+        EventKind::CounterReset => ("counter reset", "counter resets"),
+        EventKind::Fault => ("fault", "faults"),
+        EventKind::Check => ("check", "checks"),
+    }
+}
+
+/// `2 refuels · 1 suspected drain`, in the kinds' order; `None events`
+/// as "none".
+pub fn counts_text(counts: &[(EventKind, usize)]) -> String {
+    if counts.is_empty() {
+        return "none".to_owned();
+    }
+    counts
+        .iter()
+        .map(|(k, n)| {
+            let (one, many) = kind_nouns(*k);
+            theme::count(*n, one, many)
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// The figures strip's short line of counts: the kinds but stops (the
+/// strip counts those beside activities), as many as `fits`, then `…`;
+/// `none` when there is nothing but stops.
+pub fn counts_short(counts: &[(EventKind, usize)], fits: impl Fn(&str) -> bool) -> String {
+    let mut out = String::new();
+    for (k, n) in counts.iter().filter(|(k, _)| *k != EventKind::Stop) {
+        let (one, many) = kind_nouns(*k);
+        let part = theme::count(*n, one, many);
+        let next = if out.is_empty() {
+            part
+        } else {
+            format!("{out} · {part}")
+        };
+        if !fits(&next) && !out.is_empty() {
+            out.push_str(" · …");
+            return out;
+        }
+        out = next;
+    }
+    if out.is_empty() {
+        "none".to_owned()
+    } else {
+        out
+    }
+}
+
+/// The event lane's name: `Events: stops, refuels, faults` (the kinds
+/// present, in their order), or `Events: none`.
+pub fn lane_label(counts: &[(EventKind, usize)]) -> String {
+    if counts.is_empty() {
+        return "Events: none".to_owned();
+    }
+    let kinds: Vec<&str> = counts.iter().map(|(k, _)| kind_nouns(*k).1).collect();
+    format!("Events: {}", kinds.join(", "))
+}
+
+/// A signed number with a real minus sign: `+42`, `−18`.
+fn signed(v: f64, decimals: usize) -> String {
+    let n = format!("{:.decimals$}", v.abs());
+    if v < 0.0 && n.chars().any(|c| c.is_ascii_digit() && c != '0') {
+        format!("−{n}")
+    } else {
+        format!("+{n}")
+    }
+}
+
+fn with_unit(v: f64, unit: &str) -> String {
+    let n = theme::number(Some(v), 1);
+    if unit.is_empty() {
+        n
+    } else {
+        format!("{n} {unit}")
+    }
+}
+
+fn side(s: &CheckSide, unit: &str) -> String {
+    format!("{} {}", s.series, with_unit(s.value, unit))
+}
+
+/// The Value column: what the event says beyond its kind, time and place.
+pub fn summary(e: &Event) -> String {
+    match &e.detail {
+        EventDetail::Stop => match e.end {
+            Some(_) => "stopped".to_owned(),
+            None => "stopped, still at the window's end".to_owned(),
+        },
+        EventDetail::Fuel {
+            from_percent,
+            to_percent,
+            litres,
+        } => {
+            let change = to_percent - from_percent;
+            let litres = litres
+                .filter(|l| l.is_finite())
+                .map(|l| format!(" ({:.0} L)", l.abs()))
+                .unwrap_or_default();
+            format!(
+                "{} %{litres}, from {:.0} to {:.0} %",
+                signed(change, 0),
+                from_percent,
+                to_percent
+            )
+        }
+        EventDetail::OutOfHours => "engine running outside the working hours".to_owned(),
+        EventDetail::Gap {
+            series,
+            median_interval_secs,
+        } => {
+            let silent = e
+                .duration_secs()
+                .map_or_else(String::new, |d| format!("{} ", theme::format_duration(d)));
+            format!(
+                "{silent}silent ({series}, usual {})",
+                theme::format_duration(*median_interval_secs)
+            )
+        }
+        EventDetail::CounterReset {
+            counter,
+            before,
+            after,
+        } => format!(
+            "{counter} {} to {}",
+            theme::number(Some(*before), 1),
+            theme::number(Some(*after), 1)
+        ),
+        EventDetail::Fault {
+            identifier,
+            description,
+            level,
+            ..
+        } => [identifier.as_str(), description.as_str(), level.as_str()]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" · "),
+        EventDetail::Check {
+            unit,
+            first,
+            second,
+            ..
+        } => {
+            // First less second: "41.2 h vs 48.0 h: −6.8 h", the first
+            // figure short of the second by 6.8 h.
+            let diff = first.value - second.value;
+            let percent = crate::analysis::events::difference_percent(first.value, second.value)
+                .map(|p| format!(" ({p:.0} %)"))
+                .unwrap_or_default();
+            let diff = if unit.is_empty() {
+                signed(diff, 1)
+            } else {
+                format!("{} {unit}", signed(diff, 1))
+            };
+            format!(
+                "{} vs {}: {diff}{percent}",
+                side(first, unit),
+                side(second, unit)
+            )
+        }
+    }
+}
+
+/// The Where column: the position, short (about 10 m).
+pub fn where_text(e: &Event) -> String {
+    e.position.map_or_else(
+        || theme::NULL.to_owned(),
+        |p| format!("{:.4}, {:.4}", p.lat, p.lon),
+    )
+}
+
+/// The Duration column: a span's length, or a dash for an instant.
+pub fn duration_text(e: &Event) -> String {
+    e.duration_secs()
+        .map_or_else(|| theme::NULL.to_owned(), theme::format_duration)
+}
+
+/// What hovering an event says: its kind, time, duration and value.
+pub fn hover_text(e: &Event, local: bool) -> String {
+    let mut out = format!("{}\n{}", e.kind.label(), theme::format_time(e.start, local));
+    if let Some(d) = e.duration_secs() {
+        out.push_str(&format!(" for {}", theme::format_duration(d)));
+    }
+    out.push('\n');
+    out.push_str(&summary(e));
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::analysis::events::{CheckKind, CheckSide};
+    use crate::geo::LatLon;
+
+    pub(crate) fn event(
+        kind: EventKind,
+        start: i64,
+        end: Option<i64>,
+        detail: EventDetail,
+    ) -> Event {
+        Event {
+            kind,
+            start,
+            end,
+            position: Some(LatLon::new(51.92441, 4.47773)),
+            detail,
+        }
+    }
+
+    #[test]
+    fn each_kind_reads_as_a_sentence_fragment() {
+        let refuel = event(
+            EventKind::Refuel,
+            0,
+            None,
+            EventDetail::Fuel {
+                from_percent: 20.0,
+                to_percent: 62.0,
+                litres: Some(171.4),
+            },
+        );
+        assert_eq!(summary(&refuel), "+42 % (171 L), from 20 to 62 %");
+        let drain = event(
+            EventKind::FuelDrop,
+            0,
+            Some(3600),
+            EventDetail::Fuel {
+                from_percent: 58.0,
+                to_percent: 40.0,
+                litres: None,
+            },
+        );
+        assert_eq!(summary(&drain), "−18 %, from 58 to 40 %");
+        let gap = event(
+            EventKind::Gap,
+            0,
+            Some(3 * 3600 + 600),
+            EventDetail::Gap {
+                series: "positions".into(),
+                median_interval_secs: 900,
+            },
+        );
+        assert_eq!(summary(&gap), "3 h 10 min silent (positions, usual 15 min)");
+        let reset = event(
+            EventKind::CounterReset,
+            0,
+            None,
+            EventDetail::CounterReset {
+                counter: "operating hours".into(),
+                before: 412.5,
+                after: 0.0,
+            },
+        );
+        assert_eq!(summary(&reset), "operating hours 412.5 to 0.0");
+        let fault = event(
+            EventKind::Fault,
+            0,
+            None,
+            EventDetail::Fault {
+                identifier: "SPN 100 FMI 1".into(),
+                description: "low oil pressure".into(),
+                severity: Some(2),
+                level: "error".into(),
+            },
+        );
+        assert_eq!(summary(&fault), "SPN 100 FMI 1 · low oil pressure · error");
+        let check = event(
+            EventKind::Check,
+            0,
+            Some(86_400),
+            EventDetail::Check {
+                check: CheckKind::OperatingHours,
+                unit: "h",
+                first: CheckSide {
+                    series: "rise of cumulative operating hours".into(),
+                    value: 41.2,
+                },
+                second: CheckSide {
+                    series: "daily operating hours".into(),
+                    value: 48.0,
+                },
+            },
+        );
+        assert_eq!(
+            summary(&check),
+            "rise of cumulative operating hours 41.2 h vs daily operating hours 48.0 h: \
+             −6.8 h (14 %)"
+        );
+        assert_eq!(where_text(&check), "51.9244, 4.4777");
+        assert_eq!(duration_text(&reset), theme::NULL);
+        assert_eq!(duration_text(&gap), "3 h 10 min");
+        assert!(hover_text(&gap, false).starts_with("Reporting gap\n1970-01-01 00:00:00 for"));
+    }
+
+    #[test]
+    fn counts_and_the_lane_name_the_kinds_present() {
+        let counts = [
+            (EventKind::Stop, 1),
+            (EventKind::Refuel, 2),
+            (EventKind::OutOfHours, 3),
+        ];
+        assert_eq!(counts_text(&counts), "1 stop · 2 refuels · 3 out of hours");
+        assert_eq!(lane_label(&counts), "Events: stops, refuels, out of hours");
+        assert_eq!(lane_label(&[]), "Events: none");
+        assert_eq!(counts_text(&[]), "none");
+        assert_eq!(signed(-0.04, 1), "+0.0", "no minus zero");
+        let chars = |n: usize| move |s: &str| s.chars().count() <= n;
+        assert_eq!(
+            counts_short(&counts, chars(40)),
+            "2 refuels · 3 out of hours"
+        );
+        assert_eq!(counts_short(&counts, chars(12)), "2 refuels · …");
+        assert_eq!(counts_short(&counts[..1], chars(40)), "none");
+    }
+}
