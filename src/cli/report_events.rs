@@ -230,6 +230,6 @@ mod tests {
         assert_eq!(&rows[0][col("change_l")], "328");
         assert_eq!(&rows[1][col("identifier")], "'=SPN 100");
         assert_eq!(&rows[1][col("end")], "");
-        assert_eq!(&rows[2][col("difference")], "10");
+        assert_eq!(&rows[2][col("difference")], "-10", "first less second");
     }
 }

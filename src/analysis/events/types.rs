@@ -262,7 +262,7 @@ impl Event {
                 v.push(("first_value", Number(first.value)));
                 v.push(("second_series", Text(second.series.clone())));
                 v.push(("second_value", Number(second.value)));
-                v.push(("difference", Number(second.value - first.value)));
+                v.push(("difference", Number(first.value - second.value)));
                 if let Some(p) = difference_percent(first.value, second.value) {
                     v.push(("difference_percent", Number(p)));
                 }
