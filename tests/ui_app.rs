@@ -1,5 +1,6 @@
 //! The real app, driven through its accessibility tree (egui_kittest) as a
-//! person would, against real sandboxes on loopback.
+//! person would, against real sandboxes on loopback. Over 700 lines: the
+//! app-wide flows (connections, settings, odd data) share one harness set-up.
 
 mod common;
 

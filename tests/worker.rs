@@ -1,4 +1,6 @@
 //! The background worker with a real sandbox and a real SQLite cache file.
+//! Over 700 lines: one file per worker, each test a whole flow through it
+//! (commands in, events out), sharing the set-up helpers at the top.
 
 mod common;
 
