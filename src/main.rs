@@ -190,7 +190,9 @@ struct EventArgs {
     working_hours: String,
     /// The fuel tank's capacity in litres, for refuels and drains in litres
     /// (default: from the machine's model where known).
-    #[arg(long)]
+    // A negative number is read as one (and refused with a clear message),
+    // not as an unknown option.
+    #[arg(long, allow_negative_numbers = true)]
     tank_capacity_l: Option<f64>,
 }
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::ui::{embedded_app, service_body, wait_until};
+use common::ui::{drag, embedded_app, service_body, wait_until};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -99,30 +99,6 @@ fn x_of(h: &Harness<'static, FleetApp>, t: i64) -> (f32, f32) {
     let transform = memory.transform();
     let frame = transform.frame();
     (transform.position_from_point_x(t as f64), frame.center().y)
-}
-
-fn drag(h: &mut Harness<'static, FleetApp>, from: egui::Pos2, to: egui::Pos2) {
-    h.event(egui::Event::PointerMoved(from));
-    h.step();
-    h.event(egui::Event::PointerButton {
-        pos: from,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.step();
-    for k in 1..=8 {
-        let p = from + (to - from) * (k as f32 / 8.0);
-        h.event(egui::Event::PointerMoved(p));
-        h.step();
-    }
-    h.event(egui::Event::PointerButton {
-        pos: to,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run_steps(3);
 }
 
 /// The text a label shows.

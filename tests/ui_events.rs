@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::ui::{embedded_app, pick, wait_until};
+use common::ui::{drag, embedded_app, pick, wait_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use fleetview::analysis::{Event, EventKind};
@@ -147,4 +147,87 @@ fn sorting_by_duration_orders_the_rows_both_ways() {
             >= 1,
         "the longest's duration is shown"
     );
+}
+
+#[test]
+fn the_working_hours_editor_stays_open_for_several_changes() {
+    let mut h = open_events();
+    h.get_by_label_contains("Working hours:").click();
+    h.run_steps(2);
+    // Saturday, then Sunday, in one visit: a click inside keeps it open.
+    h.get_by_label("Sat").click();
+    h.run_steps(2);
+    assert!(
+        h.query_by_label("Sun").is_some(),
+        "the editor stayed open after a click inside it"
+    );
+    h.get_by_label("Sun").click();
+    h.run_steps(2);
+    let days = h.state().state().figures.working_hours.days;
+    assert_eq!(days, [true, true, true, true, true, true, true]);
+}
+
+#[test]
+fn a_tables_pane_dragged_high_leaves_map_and_plots_their_room_in_a_small_window() {
+    let mut h = open_events();
+    let tabs = |h: &Harness<'static, FleetApp>| {
+        h.get_all_by_label("Daily history")
+            .map(|n| n.rect().top())
+            .fold(f32::MAX, f32::min)
+    };
+    let top = tabs(&h);
+    // The pane's edge, dragged most of the way up.
+    drag(
+        &mut h,
+        egui::pos2(900.0, top - 6.0),
+        egui::pos2(900.0, top - 500.0),
+    );
+    assert!(
+        tabs(&h) < top - 100.0,
+        "the pane grew: {} from {top}",
+        tabs(&h)
+    );
+    h.set_size(egui::vec2(1000.0, 700.0));
+    h.run_steps(6);
+    let top = tabs(&h);
+    // The strip, the map and the plots stay above the pane, none under it.
+    let strip = h.get_by_label_contains("Utilisation").rect();
+    assert!(
+        strip.bottom() <= top,
+        "the strip ({strip:?}) is above the tabs at {top}"
+    );
+    // The map's toolbar and the plots' buttons, with room under them.
+    for name in ["Online tiles", "Data kinds"] {
+        let r = h.get_by_label_contains(name).rect();
+        assert!(
+            r.bottom() + 100.0 < top,
+            "{name} ({r:?}) has room under it above the tabs at {top}"
+        );
+    }
+    assert!(h.state().view().map.frame().is_some(), "the map is drawn");
+}
+
+#[test]
+fn a_click_on_any_cell_of_a_row_goes_to_its_event() {
+    let mut h = open_events();
+    let rows = listed(&h);
+    // A row on screen whose value is its own, after the first (the cursor
+    // may start at the window's start).
+    let e = rows
+        .iter()
+        .skip(1)
+        .take(5)
+        .find(|e| {
+            let v = fleetview::ui::events::text::summary(e);
+            rows.iter()
+                .filter(|o| fleetview::ui::events::text::summary(o) == v)
+                .count()
+                == 1
+        })
+        .expect("a row with a value of its own")
+        .clone();
+    h.get_by_label(&fleetview::ui::events::text::summary(&e))
+        .click();
+    h.run_steps(4);
+    assert_eq!(h.state().state().timeline().cursor, Some(e.start));
 }

@@ -225,7 +225,9 @@ fn events_chip_ui(ui: &mut egui::Ui, state: &AppState, width: f32, actions: &mut
     if label.clicked() {
         actions.push(Action::SetTab(Tab::Events));
     }
-    label.context_menu(|ui| settings::working_hours_ui(ui, state, actions));
+    egui::Popup::context_menu(&label)
+        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside)
+        .show(|ui| settings::working_hours_ui(ui, state, actions));
 }
 
 /// The hours expected per working day, against which utilisation is

@@ -105,10 +105,16 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
         // keeps room for the map and the plots (the daily charts show once
         // the pane has room for them and a few days).
         let tables_height = (ui.available_height() / 3.0).clamp(150.0, 260.0);
+        // Dragged up (or restored from a larger window), the pane leaves the
+        // strip, the map and the plots their room: it never covers them.
+        let tables_max = (ui.available_height() - theme::PAGE_ABOVE_TABLES_MIN)
+            .max(tables_height)
+            .max(120.0);
         egui::Panel::bottom("tables")
             .resizable(true)
             .default_size(tables_height)
             .min_size(120.0)
+            .max_size(tables_max)
             .show(ui, |ui| {
                 // The pane keeps the size it was given (or dragged to): a
                 // panel shrinks to its content otherwise, and the page above

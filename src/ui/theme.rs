@@ -451,6 +451,32 @@ pub fn percent_share(p: f64) -> String {
     }
 }
 
+/// The event kinds, the most telling first: where events coincide (a
+/// suspected drain over the stop it happened in, a drain at a fault's
+/// place), the first is drawn on top and said first.
+pub const EVENT_KINDS_MOST_TELLING_FIRST: [crate::analysis::EventKind; 8] = {
+    use crate::analysis::EventKind as K;
+    [
+        K::FuelDrop,
+        K::CounterReset,
+        K::Check,
+        K::Fault,
+        K::Refuel,
+        K::OutOfHours,
+        K::Gap,
+        K::Stop,
+    ]
+};
+
+/// Height kept above the machine page's tables pane, however high it is
+/// dragged: the replay bar, the figures strip (two rows) and a map and plots
+/// still worth looking at.
+pub const PAGE_ABOVE_TABLES_MIN: f32 = 330.0;
+
+/// The Events table's Kind column: its longest chip ("Suspected drain") on
+/// one line.
+pub const EVENT_KIND_COLUMN_WIDTH: f32 = 130.0;
+
 #[cfg(test)]
 mod tests {
     use super::*;

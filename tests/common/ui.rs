@@ -205,3 +205,28 @@ pub fn click_at<S>(h: &mut Harness<'_, S>, pos: egui::Pos2) {
     }
     h.run_steps(2);
 }
+
+/// A press at `from`, eight moves, a release at `to`, as a person drags.
+pub fn drag<S>(h: &mut Harness<'_, S>, from: egui::Pos2, to: egui::Pos2) {
+    h.event(egui::Event::PointerMoved(from));
+    h.step();
+    h.event(egui::Event::PointerButton {
+        pos: from,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.step();
+    for k in 1..=8 {
+        let p = from + (to - from) * (k as f32 / 8.0);
+        h.event(egui::Event::PointerMoved(p));
+        h.step();
+    }
+    h.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(3);
+}

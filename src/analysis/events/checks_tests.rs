@@ -291,6 +291,12 @@ fn distance_along_positions_against_daily_distance() {
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].0, CheckKind::Distance);
     assert!((got[0].1 - km).abs() < 0.05, "{}", got[0].1);
+    // A finding is about the window, not a place (positions are given).
+    let check = detect(&input)
+        .into_iter()
+        .find(|e| e.kind == EventKind::Check)
+        .expect("the finding");
+    assert_eq!(check.position, None);
     // No daily distance: nothing.
     let none = [day(0)];
     input.daily = &none;

@@ -95,7 +95,8 @@ pub fn detect(input: &EventInputs<'_>) -> Vec<Event> {
     events.extend(faults::fault_events(input.faults, w.since, w.until));
     events.extend(checks::checks(input, &engine, &fuel_rows, &positions));
 
-    for e in &mut events {
+    // A finding is about the whole window, not a place.
+    for e in events.iter_mut().filter(|e| e.kind != EventKind::Check) {
         e.position = timeline::position_at(&positions, e.start);
     }
     events.sort_by_key(|e| (e.start, e.kind));

@@ -89,8 +89,17 @@ pub fn events_ui(
 ) {
     ui.horizontal_wrapped(|ui| {
         settings::working_hours_button_ui(ui, state, actions);
-        ui.separator();
-        settings::tank_ui(ui, state, &mut view.tank, actions);
+        // A machine that reports no fuel level (an electric one) has no
+        // refuel or drain to measure in litres.
+        let fuel_level = state
+            .machine
+            .history
+            .value()
+            .is_some_and(|h| !h.fuel_remainings.rows.is_empty());
+        if fuel_level {
+            ui.separator();
+            settings::tank_ui(ui, state, &mut view.tank, actions);
+        }
     });
     if no_report_ui(ui, state) {
         return;
@@ -148,8 +157,12 @@ fn table_ui(
 ) {
     let local = state.local_time;
     let cursor = state.timeline.cursor;
+    // A finding spans the whole window: marking it at every cursor says
+    // nothing.
     let at_cursor = |e: &Event| {
-        cursor.is_some_and(|c| c == e.start || (e.start..=e.end.unwrap_or(e.start)).contains(&c))
+        e.kind != EventKind::Check
+            && cursor
+                .is_some_and(|c| c == e.start || (e.start..=e.end.unwrap_or(e.start)).contains(&c))
     };
     TableBuilder::new(ui)
         .id_salt("events_table")
@@ -160,10 +173,11 @@ fn table_ui(
         .sense(egui::Sense::click())
         .resizable(true)
         .column(Column::auto().at_least(140.0))
-        .column(Column::auto().at_least(95.0))
+        // "Suspected drain" on one line.
+        .column(Column::auto().at_least(theme::EVENT_KIND_COLUMN_WIDTH))
         .column(Column::auto().at_least(80.0))
         .column(Column::remainder().at_least(140.0).clip(true))
-        .column(Column::auto().at_least(125.0))
+        .column(Column::auto().at_least(150.0))
         .header(theme::ROW_HEIGHT, |mut header| {
             for (title, column) in [
                 ("Time", Some(SortColumn::Time)),
@@ -193,7 +207,10 @@ fn table_ui(
                 });
             }
         })
-        .body(|body| {
+        .body(|mut body| {
+            // A click anywhere on a row goes there: no cell's text takes it
+            // for a selection.
+            body.ui_mut().style_mut().interaction.selectable_labels = false;
             body.rows(theme::ROW_HEIGHT, rows.len(), |mut row| {
                 let e = &events[rows[row.index()]];
                 let marked = at_cursor(e);

@@ -129,8 +129,14 @@ pub fn working_hours_button_ui(ui: &mut egui::Ui, state: &AppState, actions: &mu
         "Working hours: {}",
         hours_text(&state.figures.working_hours)
     );
-    ui.menu_button(text, |ui| working_hours_ui(ui, state, actions))
-        .response
+    // Several edits in a row (days ticked, a time typed): a click inside
+    // keeps the editor open.
+    let config = egui::containers::menu::MenuConfig::new()
+        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+    egui::containers::menu::MenuButton::new(text)
+        .config(config)
+        .ui(ui, |ui| working_hours_ui(ui, state, actions))
+        .0
         .on_hover_text(
             "Set the working hours out-of-hours use is measured against. Kept across restarts.",
         );

@@ -37,11 +37,16 @@ pub fn counts_text(counts: &[(EventKind, usize)]) -> String {
 }
 
 /// The figures strip's short line of counts: the kinds but stops (the
-/// strip counts those beside activities), as many as `fits`, then `…`;
-/// `none` when there is nothing but stops.
+/// strip counts those beside activities), the most telling first (a drain
+/// before refuels), as many as `fits`, then `…`; `only stops` when there
+/// is nothing else, `none` when nothing at all.
 pub fn counts_short(counts: &[(EventKind, usize)], fits: impl Fn(&str) -> bool) -> String {
     let mut out = String::new();
-    for (k, n) in counts.iter().filter(|(k, _)| *k != EventKind::Stop) {
+    let telling = theme::EVENT_KINDS_MOST_TELLING_FIRST
+        .iter()
+        .filter(|k| **k != EventKind::Stop)
+        .filter_map(|k| counts.iter().find(|(c, _)| c == k));
+    for (k, n) in telling {
         let (one, many) = kind_nouns(*k);
         let part = theme::count(*n, one, many);
         let next = if out.is_empty() {
@@ -55,10 +60,10 @@ pub fn counts_short(counts: &[(EventKind, usize)], fits: impl Fn(&str) -> bool) 
         }
         out = next;
     }
-    if out.is_empty() {
-        "none".to_owned()
-    } else {
-        out
+    match (out.is_empty(), counts.is_empty()) {
+        (false, _) => out,
+        (true, false) => "only stops".to_owned(),
+        (true, true) => "none".to_owned(),
     }
 }
 
@@ -136,11 +141,16 @@ pub fn summary(e: &Event) -> String {
             counter,
             before,
             after,
-        } => format!(
-            "{counter} {} to {}",
-            theme::number(Some(*before), 1),
-            theme::number(Some(*after), 1)
-        ),
+        } => {
+            // The hour meters are the counters the app reads; another counter
+            // goes without a unit rather than a wrong one.
+            let unit = if counter.ends_with("hours") { " h" } else { "" };
+            format!(
+                "{counter} {}{unit} to {}{unit}",
+                theme::number(Some(*before), 1),
+                theme::number(Some(*after), 1)
+            )
+        }
         EventDetail::Fault {
             identifier,
             description,
@@ -188,15 +198,24 @@ pub fn where_text(e: &Event) -> String {
 
 /// The Duration column: a span's length, or a dash for an instant.
 pub fn duration_text(e: &Event) -> String {
-    e.duration_secs()
-        .map_or_else(|| theme::NULL.to_owned(), theme::format_duration)
+    match (e.duration_secs(), &e.detail) {
+        // A refuel or a drain is found between two samples: it happened
+        // within their interval, it did not last it.
+        (Some(d), EventDetail::Fuel { .. }) => format!("within {}", theme::format_duration(d)),
+        (Some(d), _) => theme::format_duration(d),
+        (None, _) => theme::NULL.to_owned(),
+    }
 }
 
 /// What hovering an event says: its kind, time, duration and value.
 pub fn hover_text(e: &Event, local: bool) -> String {
     let mut out = format!("{}\n{}", e.kind.label(), theme::format_time(e.start, local));
     if let Some(d) = e.duration_secs() {
-        out.push_str(&format!(" for {}", theme::format_duration(d)));
+        let d = theme::format_duration(d);
+        match e.detail {
+            EventDetail::Fuel { .. } => out.push_str(&format!(", between samples {d} apart")),
+            _ => out.push_str(&format!(" for {d}")),
+        }
     }
     out.push('\n');
     out.push_str(&summary(e));
@@ -248,6 +267,8 @@ pub(crate) mod tests {
             },
         );
         assert_eq!(summary(&drain), "−18 %, from 58 to 40 %");
+        assert_eq!(duration_text(&drain), "within 1 h 00 min");
+        assert!(hover_text(&drain, false).contains(", between samples 1 h 00 min apart\n"));
         let gap = event(
             EventKind::Gap,
             0,
@@ -268,7 +289,7 @@ pub(crate) mod tests {
                 after: 0.0,
             },
         );
-        assert_eq!(summary(&reset), "operating hours 412.5 to 0.0");
+        assert_eq!(summary(&reset), "operating hours 412.5 h to 0.0 h");
         let fault = event(
             EventKind::Fault,
             0,
@@ -327,6 +348,14 @@ pub(crate) mod tests {
             "2 refuels · 3 out of hours"
         );
         assert_eq!(counts_short(&counts, chars(12)), "2 refuels · …");
-        assert_eq!(counts_short(&counts[..1], chars(40)), "none");
+        assert_eq!(counts_short(&counts[..1], chars(40)), "only stops");
+        assert_eq!(counts_short(&[], chars(40)), "none");
+        // The most telling first: a drain is never cut for the refuels.
+        let many = [
+            (EventKind::Refuel, 10),
+            (EventKind::FuelDrop, 1),
+            (EventKind::Fault, 3),
+        ];
+        assert_eq!(counts_short(&many, chars(20)), "1 suspected drain · …");
     }
 }

@@ -1,8 +1,10 @@
 //! The window's events (D16) on the map: stops as dots whose size grows
 //! with their duration, refuels and suspected drains as fuel pumps (a
 //! drain in the warning colour), faults as warning triangles coloured by
-//! level. Marks closer than a few points are drawn as one (its hover lists
-//! them all), and a frame draws a bounded number, however many events.
+//! level. Marks closer than a few points are drawn as one, whatever their
+//! kinds, looking like the most telling (its hover lists them all, the
+//! most telling first), and a frame draws a bounded number, however many
+//! events.
 //! Hovering a mark says what happened; clicking it moves the cursor there.
 
 use std::collections::HashMap;
@@ -67,8 +69,31 @@ fn fault_level(e: &Event) -> &str {
     }
 }
 
+/// Where `kind` stands among [`theme::EVENT_KINDS_MOST_TELLING_FIRST`]:
+/// the lower, the more telling.
+fn telling_rank(kind: EventKind) -> usize {
+    theme::EVENT_KINDS_MOST_TELLING_FIRST
+        .iter()
+        .position(|k| *k == kind)
+        .unwrap_or(usize::MAX)
+}
+
+/// The colour of an event's mark.
+fn mark_color(e: &Event, look: Look) -> Color32 {
+    match look {
+        Look::Fault => theme::level_color(fault_level(e)),
+        Look::Drain => theme::event_color(EventKind::FuelDrop),
+        Look::Refuel => theme::event_color(EventKind::Refuel),
+        Look::Stop => theme::event_color(EventKind::Stop),
+    }
+}
+
 /// The marks of `events` placed at `screen` points (`None`: not on the
-/// map): one per look and cell of `cell` points, at most `cap`.
+/// map): one per cell of `cell` points, whatever the kinds in it, at most
+/// `cap`. A mark's events are the most telling first (of faults, the worst
+/// level first), and it looks like the first: a drain at a fault's place
+/// or among the depot's refuels shows. The most telling marks come last,
+/// drawn on top.
 pub(super) fn place_marks(
     events: &[Event],
     screen: impl Fn(&Event) -> Option<Pos2>,
@@ -76,51 +101,49 @@ pub(super) fn place_marks(
     cap: usize,
 ) -> Vec<Mark> {
     let mut marks: Vec<Mark> = Vec::new();
-    let mut cells: HashMap<(i32, i32, Look), usize> = HashMap::new();
+    let mut cells: HashMap<(i32, i32), usize> = HashMap::new();
     for (i, e) in events.iter().enumerate() {
         let (Some(look), Some(p)) = (Look::of(e), screen(e)) else {
             continue;
         };
-        let key = (
-            (p.x / cell).floor() as i32,
-            (p.y / cell).floor() as i32,
-            look,
-        );
-        let reach = match look {
-            Look::Stop => theme::stop_radius(e.duration_secs()),
-            _ => theme::EVENT_ICON_SIZE / 2.0,
-        };
-        let color = match look {
-            Look::Fault => theme::level_color(fault_level(e)),
-            Look::Drain => theme::event_color(EventKind::FuelDrop),
-            Look::Refuel => theme::event_color(EventKind::Refuel),
-            Look::Stop => theme::event_color(EventKind::Stop),
-        };
+        let key = ((p.x / cell).floor() as i32, (p.y / cell).floor() as i32);
         match cells.get(&key) {
-            Some(&k) => {
-                let m = &mut marks[k];
-                m.members.push(i);
-                m.reach = m.reach.max(reach);
-                if look == Look::Fault
-                    && level_rank(fault_level(e)) > level_rank(fault_level(&events[m.members[0]]))
-                {
-                    m.color = color;
-                    m.members.rotate_right(1);
-                }
-            }
+            Some(&k) => marks[k].members.push(i),
             None if marks.len() < cap => {
                 cells.insert(key, marks.len());
                 marks.push(Mark {
                     pos: p,
                     look,
-                    reach,
-                    color,
+                    reach: 0.0,
+                    color: Color32::TRANSPARENT,
                     members: vec![i],
                 });
             }
             None => {}
         }
     }
+    for m in &mut marks {
+        m.members.sort_by_key(|i| {
+            let e = &events[*i];
+            (
+                telling_rank(e.kind),
+                std::cmp::Reverse(level_rank(fault_level(e))),
+            )
+        });
+        let first = &events[m.members[0]];
+        m.look = Look::of(first).unwrap_or(m.look);
+        m.color = mark_color(first, m.look);
+        m.reach = match m.look {
+            // Only stops here: a stop is the least telling mark.
+            Look::Stop => m
+                .members
+                .iter()
+                .map(|i| theme::stop_radius(events[*i].duration_secs()))
+                .fold(0.0, f32::max),
+            _ => theme::EVENT_ICON_SIZE / 2.0,
+        };
+    }
+    marks.sort_by_key(|m| std::cmp::Reverse(telling_rank(events[m.members[0]].kind)));
     marks
 }
 
@@ -392,12 +415,13 @@ mod tests {
             event(EventKind::Gap, 40, Some(9_000), EventDetail::OutOfHours),
             event(EventKind::Stop, 50, Some(600), EventDetail::Stop),
         ];
-        // The first five at one place, the last far away.
+        // The stops at one place, the faults (and the gap) at another, the
+        // last stop far away.
         let at = |e: &Event| {
-            Some(if e.start == 50 {
-                pos2(500.0, 500.0)
-            } else {
-                pos2(3.0, 3.0)
+            Some(match e.start {
+                0 | 10 => pos2(3.0, 3.0),
+                50 => pos2(500.0, 500.0),
+                _ => pos2(200.0, 200.0),
             })
         };
         let marks = place_marks(&events, at, 12.0, 100);
@@ -412,13 +436,44 @@ mod tests {
             theme::stop_radius(Some(86_400)),
             "the longest stop's size"
         );
-        assert_eq!(marks[1].look, Look::Fault);
-        assert_eq!(marks[1].color, theme::CRITICAL, "the worst level");
-        assert_eq!(marks[1].members, [3, 2], "the worst first");
-        assert_eq!(mark_at(&marks, pos2(500.0, 503.0)), Some(2));
+        assert_eq!(marks[1].members, [5]);
+        assert_eq!(marks[2].look, Look::Fault, "the most telling on top");
+        assert_eq!(marks[2].color, theme::CRITICAL, "the worst level");
+        assert_eq!(marks[2].members, [3, 2], "the worst first");
+        assert_eq!(mark_at(&marks, pos2(500.0, 503.0)), Some(1));
         assert_eq!(mark_at(&marks, pos2(300.0, 300.0)), None);
         let capped = place_marks(&events, at, 12.0, 2);
         assert_eq!(capped.len(), 2);
         assert!(place_marks(&events, |_| None, 12.0, 100).is_empty());
+    }
+
+    #[test]
+    fn a_drain_where_a_fault_is_shows_as_the_drain_and_lists_both() {
+        let drain = event(
+            EventKind::FuelDrop,
+            100,
+            Some(5_000),
+            EventDetail::Fuel {
+                from_percent: 60.0,
+                to_percent: 40.0,
+                litres: None,
+            },
+        );
+        let events = vec![
+            fault(20, "critical"),
+            drain,
+            event(EventKind::Refuel, 200, Some(900), EventDetail::Stop),
+        ];
+        let marks = place_marks(&events, |_| Some(pos2(3.0, 3.0)), 12.0, 100);
+        assert_eq!(marks.len(), 1, "one mark at one place: {marks:?}");
+        assert_eq!(marks[0].look, Look::Drain);
+        assert_eq!(marks[0].color, theme::event_color(EventKind::FuelDrop));
+        assert_eq!(marks[0].members, [1, 0, 2], "the most telling first");
+        let said = describe(&events, &marks[0], false);
+        let (drain_at, fault_at) = (
+            said.find("Suspected drain").expect("the drain is said"),
+            said.find("Fault").expect("the fault is said"),
+        );
+        assert!(drain_at < fault_at, "{said}");
     }
 }

@@ -287,7 +287,9 @@ fn cell_ui(
                         ui.label("none");
                     } else {
                         ui.colored_label(theme::WARNING, format!("⚠ {}", f.flags.describe()))
-                            .on_hover_text("Open the machine's Events tab to see when and where");
+                            .on_hover_text(
+                                "Open the machine (click its name) and its Events tab says when and where",
+                            );
                     }
                 }
                 _ => {

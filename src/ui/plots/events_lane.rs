@@ -1,7 +1,8 @@
 //! The event lane: the window's events (D16) on the plots' time axis, one
 //! lane, coloured by kind: a span as a bar, an instant as a dot. Hovering
-//! a mark says its kind, time, duration and value; clicking it moves the
-//! cursor there (and the map to its place). Named after the kinds present,
+//! says each event under the pointer (kind, time, duration, value), the
+//! one pointed at first; clicking moves the cursor to that one (and the
+//! map to its place). Named after the kinds present,
 //! so what it shows is said in words too.
 
 use egui_plot::{GridMark, MarkerShape, Plot, PlotPoints, Points, Polygon};
@@ -16,31 +17,62 @@ use crate::ui::theme;
 /// Spans narrower than this (points) are drawn as instants.
 const MIN_BAR_PX: f64 = 3.0;
 
-/// The event under the pointer at time `t`, where a point stands for
-/// `secs_per_point` seconds: an instant (or a span too short to see)
-/// within [`theme::EVENT_HOVER_PX`] of it, the nearest; else the shortest
-/// span holding `t`.
-pub fn event_at(events: &[Event], t: f64, secs_per_point: f64) -> Option<usize> {
+/// Where `kind` stands among [`theme::EVENT_KINDS_MOST_TELLING_FIRST`]:
+/// the lower, the more telling.
+fn telling_rank(kind: EventKind) -> usize {
+    theme::EVENT_KINDS_MOST_TELLING_FIRST
+        .iter()
+        .position(|k| *k == kind)
+        .unwrap_or(usize::MAX)
+}
+
+/// The events under the pointer at time `t`, where a point stands for
+/// `secs_per_point` seconds, the one it points at first: the instants (and
+/// spans too short to see) within [`theme::EVENT_HOVER_PX`] of it, the
+/// nearest first; then the spans holding `t`, the shortest (drawn on top)
+/// first. Of events as near or as long (a drain over its stop), the most
+/// telling first.
+pub fn events_at(events: &[Event], t: f64, secs_per_point: f64) -> Vec<usize> {
     let reach = f64::from(theme::EVENT_HOVER_PX) * secs_per_point;
     let short = |e: &Event| {
         e.duration_secs()
             .is_none_or(|d| (d as f64) < MIN_BAR_PX * secs_per_point)
     };
-    let instant = (0..events.len())
+    let mut instants: Vec<(usize, f64)> = (0..events.len())
         .filter(|i| short(&events[*i]))
         .map(|i| (i, (events[i].start as f64 - t).abs()))
         .filter(|(_, d)| *d <= reach)
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(i, _)| i);
-    instant.or_else(|| {
-        (0..events.len())
-            .filter(|i| {
-                let e = &events[*i];
-                e.end
+        .collect();
+    instants.sort_by(|a, b| {
+        a.1.total_cmp(&b.1)
+            .then_with(|| telling_rank(events[a.0].kind).cmp(&telling_rank(events[b.0].kind)))
+    });
+    let mut spans: Vec<usize> = (0..events.len())
+        .filter(|i| {
+            let e = &events[*i];
+            !short(e)
+                && e.end
                     .is_some_and(|end| (e.start as f64) <= t && t <= end as f64)
-            })
-            .min_by_key(|i| events[*i].duration_secs())
-    })
+        })
+        .collect();
+    spans.sort_by_key(|i| (events[*i].duration_secs(), telling_rank(events[*i].kind)));
+    instants.into_iter().map(|(i, _)| i).chain(spans).collect()
+}
+
+/// What hovering the lane says: each event under the pointer (`under`, in
+/// [`events_at`]'s order), a few at most.
+pub fn hover_text(events: &[Event], under: &[usize], local: bool) -> String {
+    const SHOWN: usize = 4;
+    let mut parts: Vec<String> = under
+        .iter()
+        .take(SHOWN)
+        .filter_map(|i| events.get(*i))
+        .map(|e| text::hover_text(e, local))
+        .collect();
+    if under.len() > SHOWN {
+        parts.push(format!("and {} more here", under.len() - SHOWN));
+    }
+    parts.join("\n\n")
 }
 
 /// The lane. Its shown state, and the event under the pointer.
@@ -55,7 +87,7 @@ pub fn events_lane_ui(
     let (local, steer, cursor, span) = (shared.local, shared.steer, shared.cursor, shared.span);
     let window = steer.window;
     let outline = ui.visuals().strong_text_color();
-    let mut hovered = None;
+    let mut under = Vec::new();
     let response = Plot::new("events_lane")
         .id(id)
         .height(theme::EVENT_LANE_HEIGHT + 24.0)
@@ -112,8 +144,14 @@ pub fn events_lane_ui(
                 }
             }
             // Longest first, stops full height and the rest thinner over
-            // them: a refuel across a night's stop shows on it, not under.
-            bars.sort_by_key(|e| std::cmp::Reverse(e.duration_secs()));
+            // them: a refuel across a night's stop shows on it, not under;
+            // of bars as long, the most telling last, on top.
+            bars.sort_by_key(|e| {
+                (
+                    std::cmp::Reverse(e.duration_secs()),
+                    std::cmp::Reverse(telling_rank(e.kind)),
+                )
+            });
             for e in bars {
                 let (a, z) = (e.start as f64, e.end.unwrap_or(e.start) as f64);
                 let (y0, y1) = if e.kind == EventKind::Stop {
@@ -131,11 +169,13 @@ pub fn events_lane_ui(
                     .allow_hover(false),
                 );
             }
-            for (k, points) in instants.into_iter().enumerate() {
+            // The most telling last, on top of a stop at the same time.
+            for &kind in theme::EVENT_KINDS_MOST_TELLING_FIRST.iter().rev() {
+                let k = EventKind::ALL.iter().position(|x| *x == kind).unwrap_or(0);
+                let points = std::mem::take(&mut instants[k]);
                 if points.is_empty() {
                     continue;
                 }
-                let kind = EventKind::ALL[k];
                 pui.points(
                     Points::new("", points)
                         .shape(MarkerShape::Diamond)
@@ -147,20 +187,21 @@ pub fn events_lane_ui(
             span_ui(pui, span);
             let pointer = cursor_ui(pui, cursor);
             if pui.response().hovered() {
-                hovered = pui
+                under = pui
                     .pointer_coordinate()
-                    .and_then(|p| event_at(events, p.x, secs_per_point));
+                    .map(|p| events_at(events, p.x, secs_per_point))
+                    .unwrap_or_default();
             }
             pointer
         });
     let shown = Shown::of(&response, response.inner, shared.measuring);
-    if let Some(e) = hovered.and_then(|i| events.get(i)) {
+    if !under.is_empty() {
         response
             .response
             .clone()
-            .on_hover_text_at_pointer(text::hover_text(e, local));
+            .on_hover_text_at_pointer(hover_text(events, &under, local));
     }
-    (shown, hovered)
+    (shown, under.first().copied())
 }
 
 #[cfg(test)]
@@ -168,6 +209,11 @@ mod tests {
     use super::*;
     use crate::analysis::EventDetail;
     use crate::ui::events::text::tests::event;
+
+    /// The event the pointer points at.
+    fn event_at(events: &[Event], t: f64, secs_per_point: f64) -> Option<usize> {
+        events_at(events, t, secs_per_point).first().copied()
+    }
 
     #[test]
     fn the_pointer_finds_an_instant_near_it_before_a_span_around_it() {
@@ -195,5 +241,43 @@ mod tests {
         assert_eq!(event_at(&events, 20_000.0, 60.0), None);
         // Zoomed in (1 s a point): the fault is out of reach.
         assert_eq!(event_at(&events, 3_200.0, 1.0), Some(1));
+    }
+
+    #[test]
+    fn a_drain_over_its_stop_is_found_before_the_stop() {
+        let drain = event(
+            EventKind::FuelDrop,
+            2_000,
+            Some(5_000),
+            EventDetail::Fuel {
+                from_percent: 60.0,
+                to_percent: 40.0,
+                litres: None,
+            },
+        );
+        // Either order: the stop is often detected first.
+        let events = vec![
+            event(EventKind::Stop, 2_000, Some(5_000), EventDetail::Stop),
+            drain.clone(),
+        ];
+        assert_eq!(event_at(&events, 3_000.0, 1.0), Some(1), "as a bar");
+        assert_eq!(event_at(&events, 2_000.0, 600.0), Some(1), "as an instant");
+        let under = events_at(&events, 3_000.0, 1.0);
+        assert_eq!(under, [1, 0], "both, the drain first");
+        let said = hover_text(&events, &under, false);
+        let (drain_at, stop_at) = (
+            said.find("Suspected drain").expect("the drain is said"),
+            said.find("Stop").expect("the stop is said"),
+        );
+        assert!(drain_at < stop_at, "{said}");
+        let events = vec![drain, events[0].clone()];
+        assert_eq!(event_at(&events, 3_000.0, 1.0), Some(0));
+    }
+
+    #[test]
+    fn the_ranking_holds_each_kind_once() {
+        let mut ranked = theme::EVENT_KINDS_MOST_TELLING_FIRST;
+        ranked.sort();
+        assert_eq!(ranked, EventKind::ALL);
     }
 }
