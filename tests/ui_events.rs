@@ -231,3 +231,18 @@ fn a_click_on_any_cell_of_a_row_goes_to_its_event() {
     h.run_steps(4);
     assert_eq!(h.state().state().timeline().cursor, Some(e.start));
 }
+
+#[test]
+fn the_tables_columns_fit_the_pane() {
+    let mut h = open_events();
+    for size in [egui::vec2(1400.0, 900.0), egui::vec2(1000.0, 700.0)] {
+        h.set_size(size);
+        h.run_steps(4);
+        let width = h.ctx.content_rect().right();
+        let place = h.get_by_label("Where").rect();
+        assert!(
+            place.right() + 40.0 < width,
+            "the Where column ({place:?}) shows whole in a window {width} wide"
+        );
+    }
+}

@@ -476,6 +476,8 @@ pub const PAGE_ABOVE_TABLES_MIN: f32 = 330.0;
 /// The Events table's Kind column: its longest chip ("Suspected drain") on
 /// one line.
 pub const EVENT_KIND_COLUMN_WIDTH: f32 = 130.0;
+/// The Events table's Duration column: "within 14 h 56 min" on one line.
+pub const EVENT_DURATION_COLUMN_WIDTH: f32 = 140.0;
 
 #[cfg(test)]
 mod tests {

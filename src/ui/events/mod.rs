@@ -171,13 +171,17 @@ fn table_ui(
         .auto_shrink([false, false])
         .striped(true)
         .sense(egui::Sense::click())
-        .resizable(true)
-        .column(Column::auto().at_least(140.0))
+        // Not resizable: a width dragged in a large window would push the
+        // Where column out of a smaller one.
+        // Fixed widths but the Value's: the remainder is what they leave,
+        // so the Where column stays inside the pane.
+        .column(Column::initial(150.0).at_least(140.0))
         // "Suspected drain" on one line.
-        .column(Column::auto().at_least(theme::EVENT_KIND_COLUMN_WIDTH))
-        .column(Column::auto().at_least(80.0))
+        .column(Column::initial(theme::EVENT_KIND_COLUMN_WIDTH).at_least(95.0))
+        // "within 14 h 56 min" on one line.
+        .column(Column::initial(theme::EVENT_DURATION_COLUMN_WIDTH).at_least(80.0))
         .column(Column::remainder().at_least(140.0).clip(true))
-        .column(Column::auto().at_least(150.0))
+        .column(Column::initial(150.0).at_least(120.0))
         .header(theme::ROW_HEIGHT, |mut header| {
             for (title, column) in [
                 ("Time", Some(SortColumn::Time)),
