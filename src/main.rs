@@ -117,11 +117,25 @@ struct WindowArgs {
     /// End of the window, inclusive (default: today 23:59:59Z).
     #[arg(long)]
     until: Option<String>,
+    /// Now, as YYYY-MM-DDTHH:mm:ssZ (default: the clock): for the default
+    /// window, and for what is still going on (a stop, a running engine)
+    /// against a sandbox started with its own --now.
+    #[arg(long)]
+    now: Option<String>,
 }
 
 impl WindowArgs {
+    fn now(&self) -> anyhow::Result<i64> {
+        self.now
+            .as_deref()
+            .map(fleetview::api::time::parse_wire)
+            .transpose()
+            .context("--now")
+            .map(|n| n.unwrap_or_else(now_secs))
+    }
+
     fn window(&self) -> anyhow::Result<TimeWindow> {
-        TimeWindow::parse(self.since.as_deref(), self.until.as_deref(), now_secs())
+        TimeWindow::parse(self.since.as_deref(), self.until.as_deref(), self.now()?)
             .context("--since/--until")
     }
 }
@@ -399,7 +413,7 @@ fn report_job(
 ) -> anyhow::Result<()> {
     use fleetview::cli::report::{ReportJob, parse_working_hours, run_report};
     use fleetview::cli::report_writers::ReportFormat;
-    let window = window.window()?;
+    let (window, now) = (window.window()?, window.now()?);
     let cache_path = cache.path()?;
     let job = ReportJob {
         client: service.client(),
@@ -410,7 +424,7 @@ fn report_job(
         offline: cache.offline,
         cache_path,
         output,
-        now: now_secs(),
+        now,
         working_hours: parse_working_hours(&events.working_days, &events.working_hours)?,
         tank_l: events.tank_capacity_l,
     };

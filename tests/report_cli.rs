@@ -442,6 +442,36 @@ async fn events_are_listed_once_counted_by_kind_and_exported_alone() {
     let (_, err) = text(&out);
     assert!(!out.status.success());
     assert!(err.contains("csv or json"), "{err}");
+
+    // `--now` as the sandbox's: the default window is its yesterday and
+    // today, and nothing is found after its now (a generator runs at now).
+    let generator = (FIRST_ID + 8).to_string();
+    let args = ["--equipment", &generator, "--now", common::NOW];
+    let out = report_async(&sb.base, Some(&sb.token), &cache, &args).await;
+    let (stdout, err) = text(&out);
+    assert!(out.status.success(), "{err}");
+    let doc: Value = serde_json::from_str(&stdout).expect("json");
+    let today = format_wire(common::now().div_euclid(DAY) * DAY);
+    assert_eq!(
+        doc["window"]["since"],
+        format_wire(common::now().div_euclid(DAY) * DAY - DAY)
+    );
+    assert!(
+        doc["days"]
+            .as_array()
+            .expect("days")
+            .iter()
+            .any(|d| today.starts_with(d["date"].as_str().expect("date")))
+    );
+    let events = doc["events"].as_array().expect("events");
+    assert!(!events.is_empty());
+    for e in events {
+        for at in ["start", "end"] {
+            if let Some(t) = e[at].as_str() {
+                assert!(t <= common::NOW, "{e} after the sandbox's now");
+            }
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
