@@ -5,6 +5,7 @@
 //! read, whatever the span), first and last from a search: cheap enough
 //! for the UI thread, once per span.
 
+use super::events::running_periods;
 use crate::api::model::EngineConditionRow;
 use crate::series::PlotSeries;
 
@@ -84,26 +85,13 @@ pub fn engine_on_secs(events: &[EngineConditionRow], t0: i64, t1: i64) -> Option
     if events.is_empty() || t1 < t0 {
         return None;
     }
-    let k = events.partition_point(|e| e.date.0 <= t0);
-    let mut on = match k.checked_sub(1) {
-        // The last event at or before t0: a start means running.
-        Some(i) => !events[i].running,
-        // None before: running if the first one is a stop.
-        None => events[0].running,
-    };
-    let mut from = t0;
-    let mut total = 0;
-    for e in events[k..].iter().take_while(|e| e.date.0 <= t1) {
-        if on {
-            total += e.date.0 - from;
-        }
-        on = !e.running;
-        from = e.date.0;
-    }
-    if on {
-        total += t1 - from;
-    }
-    Some(total)
+    // One reading of D10 for the span pane and the events alike.
+    Some(
+        running_periods(events, t0, t1)
+            .iter()
+            .map(|(from, to)| to - from)
+            .sum(),
+    )
 }
 
 #[cfg(test)]

@@ -13,30 +13,21 @@
 
 use super::timeline::running_within;
 use super::types::{Event, EventDetail, EventKind, RowTimes};
+use crate::series::gaps::usual_step_secs;
 
 /// The threshold is at least this long.
 pub const GAP_MIN_SECS: i64 = 2 * 3600;
 /// ... and more than this many median intervals.
 pub const GAP_MEDIANS: i64 = 3;
 
-/// The median interval between consecutive distinct times (in order);
-/// `None` with fewer than 2 intervals.
+/// The median interval between consecutive distinct times (in order), as
+/// the plots' line breaks read it; `None` with fewer than 2 intervals.
 pub fn median_interval_secs(times: &[i64]) -> Option<i64> {
-    let mut d: Vec<i64> = times
-        .windows(2)
-        .map(|w| w[1] - w[0])
-        .filter(|d| *d > 0)
-        .collect();
-    if d.len() < 2 {
+    let intervals = times.windows(2).filter(|w| w[1] > w[0]).count();
+    if intervals < 2 {
         return None;
     }
-    d.sort_unstable();
-    let n = d.len();
-    Some(if n % 2 == 1 {
-        d[n / 2]
-    } else {
-        (d[n / 2 - 1] + d[n / 2]) / 2
-    })
+    usual_step_secs(times)
 }
 
 /// The gaps of one kind whose rows (in time order) fall in

@@ -23,7 +23,7 @@ pub use checks::{
 };
 pub use fuel::FUEL_STEP_PERCENT;
 pub use gaps::{GAP_MEDIANS, GAP_MIN_SECS, median_interval_secs};
-pub use timeline::position_at;
+pub use timeline::{position_at, running_periods};
 pub use types::{
     CheckKind, CheckSide, CounterSeries, Event, EventDetail, EventInputs, EventKind, EventValue,
     RowTimes, WorkingHours, difference_percent,
@@ -33,7 +33,7 @@ pub use zone::{time_zone_at, time_zone_of};
 use jiff::tz::TimeZone;
 
 use super::stops::{engine_stops, point_stops};
-use timeline::{in_time_order, running_periods};
+use timeline::in_time_order;
 
 /// Every event of the window, in time order (ties in [`EventKind`] order).
 /// Each rule keeps the events that start in the window; each event is
