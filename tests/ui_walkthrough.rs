@@ -385,26 +385,7 @@ fn fuel_plot(h: &Harness<'static, FleetApp>) -> Option<(egui::Rect, f64, f64)> {
 /// Drags across the middle of a plot, as a person pans it.
 fn pan(h: &mut Harness<'static, FleetApp>, frame: egui::Rect, dx: f32) {
     let from = frame.center();
-    let to = from + egui::vec2(dx, 0.0);
-    h.hover_at(from);
-    h.step();
-    h.event(egui::Event::PointerButton {
-        pos: from,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    for k in 1..=10 {
-        h.hover_at(from + (to - from) * (k as f32 / 10.0));
-        h.step();
-    }
-    h.event(egui::Event::PointerButton {
-        pos: to,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run_steps(2);
+    common::ui::drag(h, from, from + egui::vec2(dx, 0.0));
 }
 
 /// Item 1: once panned, the plots came back to the whole window for no new

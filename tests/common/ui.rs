@@ -195,38 +195,33 @@ pub fn click_at<S>(h: &mut Harness<'_, S>, pos: egui::Pos2) {
     h.hover_at(pos);
     h.run_steps(2);
     for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
+        button(h, pos, pressed);
         h.run_steps(1);
     }
     h.run_steps(2);
+}
+
+/// The primary button pressed or released at `pos`.
+fn button<S>(h: &mut Harness<'_, S>, pos: egui::Pos2, pressed: bool) {
+    h.event(egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    });
 }
 
 /// A press at `from`, eight moves, a release at `to`, as a person drags.
 pub fn drag<S>(h: &mut Harness<'_, S>, from: egui::Pos2, to: egui::Pos2) {
     h.event(egui::Event::PointerMoved(from));
     h.step();
-    h.event(egui::Event::PointerButton {
-        pos: from,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
+    button(h, from, true);
     h.step();
     for k in 1..=8 {
         let p = from + (to - from) * (k as f32 / 8.0);
         h.event(egui::Event::PointerMoved(p));
         h.step();
     }
-    h.event(egui::Event::PointerButton {
-        pos: to,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
+    button(h, to, false);
     h.run_steps(3);
 }
