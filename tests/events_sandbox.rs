@@ -100,6 +100,16 @@ fn found_set(report: &Report) -> Found {
         .collect()
 }
 
+/// The simulator's series agree with each other: no cross-check fires.
+fn assert_no_finding(equipment: i64, report: &Report) {
+    let checks: Vec<_> = report
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Check)
+        .collect();
+    assert!(checks.is_empty(), "equipment {equipment}: {checks:?}");
+}
+
 fn show(set: &Found) -> Vec<String> {
     set.iter()
         .map(|(k, a, b)| format!("{k} {} .. {}", format_wire(*a), format_wire(*b)))
@@ -129,12 +139,7 @@ async fn over_30_days_of_the_fleet_the_events_found_are_those_planted() {
                 *tally.entry(kind).or_default() += 1;
             }
             // The simulator's series agree with each other: no finding.
-            let checks: Vec<_> = report
-                .events
-                .iter()
-                .filter(|e| e.kind == EventKind::Check)
-                .collect();
-            assert!(checks.is_empty(), "equipment {equipment}: {checks:?}");
+            assert_no_finding(equipment, &report);
             // A reset says the readings on both meters, as planted.
             for p in planted
                 .iter()
@@ -181,12 +186,7 @@ async fn a_window_reaching_now_finds_no_disagreement_in_the_simulators_series() 
         let mut worked = 0;
         for equipment in FIRST_ID..FIRST_ID + FLEET {
             let report = report(&worker, equipment, w);
-            let checks: Vec<_> = report
-                .events
-                .iter()
-                .filter(|e| e.kind == EventKind::Check)
-                .collect();
-            assert!(checks.is_empty(), "equipment {equipment}: {checks:?}");
+            assert_no_finding(equipment, &report);
             worked += usize::from(
                 report
                     .events

@@ -685,42 +685,19 @@ async fn snapshots_come_page_by_page_and_are_kept_and_figures_follow_the_history
         })
         .unwrap_or_else(|| panic!("the figures: {events:?}"));
     // What the service itself says of that machine and window.
-    let http = reqwest::Client::new();
-    let url = |segment: &str| {
+    let path = |segment: &str| {
         format!(
-            "{}/v2/fleet/equipments/{}/{segment}?{}",
-            sb.base,
+            "/v2/fleet/equipments/{}/{segment}?{}",
             FIRST_ID + 2,
             common::window_query(window.since, window.until)
         )
     };
-    let history: fleetview::api::model::Envelope<fleetview::api::model::EquipmentHistory> = http
-        .get(url("history"))
-        .header("x-access-token", &sb.token)
-        .send()
-        .await
-        .expect("sent")
-        .json()
-        .await
-        .expect("history");
-    let faults: fleetview::api::model::Envelope<fleetview::api::model::Page<FaultRow>> = http
-        .get(url("faults"))
-        .header("x-access-token", &sb.token)
-        .send()
-        .await
-        .expect("sent")
-        .json()
-        .await
-        .expect("faults");
+    let history: fleetview::api::model::Envelope<fleetview::api::model::EquipmentHistory> =
+        sb.get_ok(&path("history")).await;
+    let faults: fleetview::api::model::Envelope<fleetview::api::model::Page<FaultRow>> =
+        sb.get_ok(&path("faults")).await;
     let hours: fleetview::api::model::Envelope<fleetview::api::model::Page<serde_json::Value>> =
-        http.get(url("cumulativeOperatingHours"))
-            .header("x-access-token", &sb.token)
-            .send()
-            .await
-            .expect("sent")
-            .json()
-            .await
-            .expect("operating hours");
+        sb.get_ok(&path("cumulativeOperatingHours")).await;
     let hours: Vec<(i64, f64)> = hours
         .data
         .rows
