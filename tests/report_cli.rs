@@ -81,20 +81,24 @@ fn text(o: &Output) -> (String, String) {
     )
 }
 
+/// `--equipment ID --since .. --until ..`, then `more`.
+fn window_args(id: i64, since: i64, until: i64, more: &[&str]) -> Vec<String> {
+    let (id, since, until) = (id.to_string(), format_wire(since), format_wire(until));
+    ["--equipment", &id, "--since", &since, "--until", &until]
+        .iter()
+        .chain(more)
+        .map(|a| (*a).to_owned())
+        .collect()
+}
+
+fn refs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
 /// A successful run's JSON document (stdout holds it and nothing else).
 async fn json_report(sb: &Sandbox, cache: &Path, id: i64, since: i64, until: i64) -> Value {
-    let (id, since, until) = (id.to_string(), format_wire(since), format_wire(until));
-    let args = [
-        "--equipment",
-        &id,
-        "--since",
-        &since,
-        "--until",
-        &until,
-        "--format",
-        "json",
-    ];
-    let out = report_async(&sb.base, Some(&sb.token), cache, &args).await;
+    let args = window_args(id, since, until, &["--format", "json"]);
+    let out = report_async(&sb.base, Some(&sb.token), cache, &refs(&args)).await;
     let (stdout, err) = text(&out);
     assert!(out.status.success(), "{err}");
     assert!(!err.contains("panicked"), "{err}");
@@ -406,18 +410,8 @@ async fn events_are_listed_once_counted_by_kind_and_exported_alone() {
     );
 
     // `export --kind events`: the same events, alone.
-    let id = FIRST_ID.to_string();
-    let (s, u) = (format_wire(since), format_wire(until));
-    let window = [
-        "--equipment",
-        &id,
-        "--since",
-        &s,
-        "--until",
-        &u,
-        "--kind",
-        "events",
-    ];
+    let window = window_args(FIRST_ID, since, until, &["--kind", "events"]);
+    let window = refs(&window);
     let args = [&window[..], &["--format", "json"]].concat();
     let out = run_async("export", &sb.base, Some(&sb.token), &cache, &args).await;
     let (stdout, err) = text(&out);
@@ -485,19 +479,8 @@ async fn offline_gives_the_cached_report_and_says_what_is_missing() {
     let base = sb.base.clone();
     sb.running.shutdown().await;
 
-    let id = FIRST_ID.to_string();
-    let (s, u) = (format_wire(since), format_wire(until));
-    let args = [
-        "--equipment",
-        &id,
-        "--since",
-        &s,
-        "--until",
-        &u,
-        "--format",
-        "json",
-        "--offline",
-    ];
+    let args = window_args(FIRST_ID, since, until, &["--format", "json", "--offline"]);
+    let args = refs(&args);
     let out = report_async(&base, None, &cache, &args).await;
     let (stdout, err) = text(&out);
     assert!(out.status.success(), "{err}");
@@ -510,18 +493,13 @@ async fn offline_gives_the_cached_report_and_says_what_is_missing() {
     assert_eq!(without_notes(&offline), without_notes(&online));
 
     // Nothing cached for this machine: a clear error, nothing on stdout.
-    let other = (FIRST_ID + 1).to_string();
-    let args = [
-        "--equipment",
-        &other,
-        "--since",
-        &s,
-        "--until",
-        &u,
-        "--format",
-        "json",
-        "--offline",
-    ];
+    let args = window_args(
+        FIRST_ID + 1,
+        since,
+        until,
+        &["--format", "json", "--offline"],
+    );
+    let args = refs(&args);
     let out = report_async(&base, None, &cache, &args).await;
     let (stdout, err) = text(&out);
     assert!(!out.status.success());
