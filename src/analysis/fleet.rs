@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::events::{
-    CounterSeries, Event, EventInputs, EventKind, OPERATING_HOURS_COUNTER, WorkingHours, detect,
+    CounterSeries, Event, EventInputs, EventKind, OPERATING_HOURS_COUNTER, detect,
 };
 use crate::api::equipment::EquipmentSnapshot;
 use crate::api::model::{EngineEvent, EquipmentHistory, FaultRow};
@@ -164,18 +164,10 @@ impl MachineFigures {
         // Only the fuel, the engine and the counter: the rules that flag a
         // machine need nothing else.
         let events = detect(&EventInputs {
-            window,
-            now: window.until,
             engine: &history.engine_conditions.rows,
             fuel: &history.fuel_remainings.rows,
-            positions: &[],
-            faults: &[],
             counters: &counters,
-            rows: &[],
-            daily: &[],
-            working_hours: WorkingHours::default(),
-            time_zone: None,
-            tank_l: None,
+            ..EventInputs::nothing_in(window)
         });
         let flags = Flags::of(&events);
         Self {

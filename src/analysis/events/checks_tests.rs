@@ -26,24 +26,14 @@ fn day(k: i64) -> DayInput {
 }
 
 fn base<'a>(days: i64, daily: &'a [DayInput]) -> EventInputs<'a> {
-    let w = window(days);
     EventInputs {
-        window: w,
-        now: w.until,
-        engine: &[],
-        fuel: &[],
-        positions: &[],
-        faults: &[],
-        counters: &[],
-        rows: &[],
         daily,
         working_hours: WorkingHours {
             days: [true; 7],
             start_min: 0,
             end_min: 24 * 60,
         },
-        time_zone: None,
-        tank_l: None,
+        ..EventInputs::nothing_in(window(days))
     }
 }
 

@@ -287,20 +287,7 @@ proptest! {
 }
 
 fn empty(window: TimeWindow) -> EventInputs<'static> {
-    EventInputs {
-        window,
-        now: window.until,
-        engine: &[],
-        fuel: &[],
-        positions: &[],
-        faults: &[],
-        counters: &[],
-        rows: &[],
-        daily: &[],
-        working_hours: WorkingHours::default(),
-        time_zone: None,
-        tank_l: None,
-    }
+    EventInputs::nothing_in(window)
 }
 
 #[test]

@@ -35,18 +35,9 @@ fn stretches(periods: &[(i64, i64)], zone: Option<&TimeZone>) -> Vec<(i64, i64)>
         until: utc("2025-12-31T23:59:59"),
     };
     let input = EventInputs {
-        window,
-        now: window.until,
         engine: &engine,
-        fuel: &[],
-        positions: &[],
-        faults: &[],
-        counters: &[],
-        rows: &[],
-        daily: &[],
-        working_hours: WorkingHours::default(),
         time_zone: zone,
-        tank_l: None,
+        ..EventInputs::nothing_in(window)
     };
     detect(&input)
         .into_iter()
@@ -165,18 +156,9 @@ fn a_period_still_running_ends_at_the_window_end_or_now() {
         until: utc("2025-03-08T23:59:59"),
     };
     let mut input = EventInputs {
-        window,
         now: utc("2025-03-08T12:00"),
         engine: &engine,
-        fuel: &[],
-        positions: &[],
-        faults: &[],
-        counters: &[],
-        rows: &[],
-        daily: &[],
-        working_hours: WorkingHours::default(),
-        time_zone: None,
-        tank_l: None,
+        ..EventInputs::nothing_in(window)
     };
     let out = |input: &EventInputs<'_>| {
         detect(input)

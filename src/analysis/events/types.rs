@@ -346,3 +346,24 @@ pub struct EventInputs<'a> {
     /// The fuel tank's capacity, where known.
     pub tank_l: Option<f64>,
 }
+
+impl EventInputs<'_> {
+    /// A window with nothing in it yet (now at its end, the default working
+    /// hours, UTC, no tank): fill in what a caller has with `..`.
+    pub fn nothing_in(window: TimeWindow) -> Self {
+        Self {
+            window,
+            now: window.until,
+            engine: &[],
+            fuel: &[],
+            positions: &[],
+            faults: &[],
+            counters: &[],
+            rows: &[],
+            daily: &[],
+            working_hours: WorkingHours::default(),
+            time_zone: None,
+            tank_l: None,
+        }
+    }
+}
