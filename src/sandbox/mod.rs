@@ -58,6 +58,9 @@ pub struct SandboxConfig {
     /// Listen on an address beyond loopback, although the demo login is
     /// public.
     pub public: bool,
+    /// Keep the method, path and query of every request, for benchmarks
+    /// that replay exactly what a client asked (never headers or bodies).
+    pub record_requests: bool,
 }
 
 impl Default for SandboxConfig {
@@ -71,6 +74,7 @@ impl Default for SandboxConfig {
             chaos: ChaosConfig::default(),
             gzip: false,
             public: false,
+            record_requests: false,
         }
     }
 }
@@ -104,6 +108,11 @@ impl SandboxConfig {
         self.gzip = on;
         self
     }
+    pub fn record_requests(mut self, on: bool) -> Self {
+        self.record_requests = on;
+        self
+    }
+
     pub fn public(mut self, on: bool) -> Self {
         self.public = on;
         self
@@ -134,6 +143,7 @@ impl SandboxConfig {
                 .is_active()
                 .then(|| Arc::new(Chaos::new(self.chaos.clone()))),
             requests: AtomicU64::new(0),
+            recorded: self.record_requests.then(Default::default),
             logins: AtomicU64::new(0),
             heavy: HeavyWork::for_this_machine(),
         });
@@ -219,6 +229,17 @@ impl RunningSandbox {
     /// Requests received so far (any route, any answer).
     pub fn request_count(&self) -> u64 {
         self.shared.requests.load(Ordering::Relaxed)
+    }
+
+    /// The requests received since the last call, as `METHOD /path?query`,
+    /// in order of arrival; empty unless the sandbox was configured with
+    /// [`SandboxConfig::record_requests`].
+    pub fn take_recorded(&self) -> Vec<String> {
+        self.shared
+            .recorded
+            .as_ref()
+            .map(|r| std::mem::take(&mut *r.lock().unwrap_or_else(|p| p.into_inner())))
+            .unwrap_or_default()
     }
 
     /// Successful logins so far, on `/login` and `/auth/login` alike.

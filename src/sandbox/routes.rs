@@ -98,6 +98,16 @@ async fn authenticate_and_log(
     shared
         .requests
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    if let Some(recorded) = &shared.recorded {
+        let target = req
+            .uri()
+            .path_and_query()
+            .map_or(path.as_str(), |p| p.as_str());
+        recorded
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(format!("{method} {target}"));
+    }
     let resp = if LOGIN_PATHS.contains(&path.as_str()) {
         next.run(req).await
     } else {

@@ -1,0 +1,188 @@
+//! The real app as the shell builds it, driven as eframe drives it: a frame
+//! when input arrives or a repaint is asked for (the worker's wake-ups
+//! included), never more often than a 60 Hz display allows. Each frame's
+//! cost is logic + ui (timed around the app) + tessellation.
+
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use fleetview::shell::{AppOptions, FleetApp};
+
+/// A 60 Hz display's frame.
+pub const VSYNC: Duration = Duration::from_micros(16_667);
+
+/// The app, with the time of its passes kept.
+pub struct Timed {
+    pub app: FleetApp,
+    logic: Duration,
+    /// logic + ui of each pass since the driver last took them.
+    passes: Vec<Duration>,
+    pub first_frame_at: Option<Instant>,
+}
+
+impl eframe::App for Timed {
+    fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
+        let t = Instant::now();
+        eframe::App::logic(&mut self.app, ctx, frame);
+        self.logic = t.elapsed();
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let t = Instant::now();
+        eframe::App::ui(&mut self.app, ui, frame);
+        self.passes.push(self.logic + t.elapsed());
+        self.first_frame_at.get_or_insert_with(Instant::now);
+    }
+}
+
+pub struct Driver {
+    pub h: Harness<'static, Timed>,
+    /// When each repaint asked for is due.
+    wakes: Receiver<Instant>,
+    last_frame: Instant,
+    /// Costs of the frames since the last `take_costs`.
+    costs: Vec<Duration>,
+}
+
+impl Driver {
+    /// Builds the app (its first frame included, as kittest runs one).
+    pub fn new(options: AppOptions) -> Self {
+        let h = Harness::builder()
+            .with_size(egui::vec2(1400.0, 900.0))
+            .with_step_dt(1.0 / 60.0)
+            .build_eframe(move |cc| Timed {
+                app: FleetApp::new(cc, options),
+                logic: Duration::ZERO,
+                passes: Vec::new(),
+                first_frame_at: None,
+            });
+        let (tx, wakes) = channel();
+        h.ctx.set_request_repaint_callback(move |info| {
+            let _ = tx.send(Instant::now() + info.delay);
+        });
+        let mut d = Self {
+            h,
+            wakes,
+            last_frame: Instant::now(),
+            costs: Vec::new(),
+        };
+        // The frames kittest ran while building asked for more.
+        d.frame();
+        d
+    }
+
+    pub fn app(&self) -> &FleetApp {
+        &self.h.state().app
+    }
+
+    /// One frame now (after the display's interval): what input does.
+    pub fn frame(&mut self) {
+        let next = self.last_frame + VSYNC;
+        if let Some(wait) = next.checked_duration_since(Instant::now()) {
+            std::thread::sleep(wait);
+        }
+        self.last_frame = Instant::now();
+        self.h.step();
+        let shapes = self.h.output().shapes.clone();
+        let ppp = self.h.ctx.pixels_per_point();
+        let t = Instant::now();
+        let _ = std::hint::black_box(self.h.ctx.tessellate(shapes, ppp));
+        let tessellate = t.elapsed();
+        let passes = std::mem::take(&mut self.h.state_mut().passes);
+        let last = passes.len().saturating_sub(1);
+        for (i, pass) in passes.into_iter().enumerate() {
+            self.costs.push(
+                pass + if i == last {
+                    tessellate
+                } else {
+                    Duration::ZERO
+                },
+            );
+        }
+    }
+
+    /// Waits for the next repaint asked for (by the app, egui or the
+    /// worker), then runs that frame.
+    pub fn next_frame(&mut self) {
+        let mut due: Option<Instant> = None;
+        loop {
+            let timeout = due.map_or(Duration::from_secs(5), |d| {
+                d.saturating_duration_since(Instant::now())
+            });
+            match self.wakes.recv_timeout(timeout) {
+                Ok(at) => due = Some(due.map_or(at, |d| d.min(at))),
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
+            }
+            if due.is_some_and(|d| d <= Instant::now()) {
+                break;
+            }
+        }
+        self.frame();
+    }
+
+    /// Runs frames as they are asked for until `cond` holds after one;
+    /// returns when that frame ended.
+    pub fn until(&mut self, what: &str, cond: impl Fn(&FleetApp) -> bool) -> Instant {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !cond(self.app()) {
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}: {}",
+                describe(self.app())
+            );
+            self.next_frame();
+        }
+        Instant::now()
+    }
+
+    /// Clicks a machine in the equipment list (the leftmost node with its
+    /// name) and runs the frame that takes the click.
+    pub fn click_machine(&mut self, name: &str) -> Instant {
+        let clicked = Instant::now();
+        self.h
+            .get_all_by_label(name)
+            .min_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
+            .unwrap_or_else(|| panic!("{name} is listed"))
+            .click();
+        self.frame();
+        clicked
+    }
+
+    pub fn take_costs(&mut self) -> Vec<Duration> {
+        std::mem::take(&mut self.costs)
+    }
+}
+
+/// What the app shows, for a wait that timed out.
+fn describe(app: &FleetApp) -> String {
+    use fleetview::app::Loadable;
+    fn status<T>(l: &Loadable<T>) -> &'static str {
+        match l {
+            Loadable::Idle => "idle",
+            Loadable::Pending { .. } => "pending",
+            Loadable::Ready(_) => "ready",
+            Loadable::Failed { .. } => "failed",
+        }
+    }
+    let s = app.state();
+    format!(
+        "selected {:?}, window {:?}, track {}, faults {}, activities {}, history {}, plots {:?}, report {} for {:?}, fetches {:?}, notifications {:?}",
+        s.selected(),
+        s.window(),
+        status(&s.timeline.track),
+        status(s.faults()),
+        status(s.activities()),
+        status(s.history()),
+        s.timeline
+            .plot_kinds
+            .iter()
+            .map(|k| (k, s.timeline.plots.get(k).map(status)))
+            .collect::<Vec<_>>(),
+        status(&s.figures.report),
+        s.figures.report.value().map(|r| r.window),
+        s.fetches(),
+        s.notifications()
+    )
+}
