@@ -10,6 +10,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -88,6 +89,10 @@ pub struct CachedWindow {
 pub struct Cache {
     conn: Mutex<Connection>,
     cap_bytes: u64,
+    /// Bytes held, at most over-counted: writes add, deletes of superseded
+    /// windows do not subtract. Measuring exactly reads every row (a scan
+    /// of the whole file), so it is only done once this passes the cap.
+    upper_bytes: AtomicU64,
     path: Option<PathBuf>,
 }
 
@@ -179,11 +184,16 @@ impl Cache {
                 )));
             }
         }
-        Ok(Self {
+        let cache = Self {
             conn: Mutex::new(conn),
             cap_bytes,
+            upper_bytes: AtomicU64::new(0),
             path,
-        })
+        };
+        cache
+            .upper_bytes
+            .store(cache.size_bytes()?, Ordering::Relaxed);
+        Ok(cache)
     }
 
     pub fn path(&self) -> Option<&Path> {
@@ -356,6 +366,8 @@ impl Cache {
             )?;
             tx.commit()?;
         }
+        self.upper_bytes
+            .fetch_add(rows.len() as u64, Ordering::Relaxed);
         self.evict()
     }
 
@@ -371,8 +383,12 @@ impl Cache {
 
     /// Drops least recently used windows until under the cap.
     fn evict(&self) -> Result<(), CacheError> {
+        if self.upper_bytes.load(Ordering::Relaxed) <= self.cap_bytes {
+            return Ok(());
+        }
         let mut size = self.size_bytes()?;
         if size <= self.cap_bytes {
+            self.upper_bytes.store(size, Ordering::Relaxed);
             return Ok(());
         }
         let conn = self.conn();
@@ -390,6 +406,7 @@ impl Cache {
             delete.execute([id])?;
             size = size.saturating_sub(len.max(0) as u64);
         }
+        self.upper_bytes.store(size, Ordering::Relaxed);
         Ok(())
     }
 }
@@ -542,6 +559,28 @@ mod tests {
                 .expect("put"),
             None
         );
+    }
+
+    #[test]
+    fn a_window_written_again_and_again_evicts_nothing_else() {
+        // Rewrites over-count what is held; under the cap, nothing goes.
+        let cache = Cache::in_memory(2_500).expect("cache");
+        let w = TimeWindow {
+            since: 0,
+            until: 10,
+        };
+        let other = CacheKey::new("http://h", 1, "k");
+        cache
+            .put(&other, w, &[b' '; 1_000], 1_000_000)
+            .expect("put");
+        let again = CacheKey::new("http://h", 2, "k");
+        for _ in 0..10 {
+            cache
+                .put(&again, w, &[b' '; 1_000], 1_000_000)
+                .expect("put");
+        }
+        assert_eq!(cache.size_bytes().expect("size"), 2_000);
+        assert!(cache.get(&other, w).expect("get").len() == 1, "kept");
     }
 
     #[test]

@@ -97,6 +97,9 @@ pub async fn run(
     let tokens = Arc::new(TokenStore::default());
     let mut tasks: HashMap<Target, AbortHandle> = HashMap::new();
     let (connected_tx, mut connected_rx) = tmpsc::unbounded_channel::<ConnectionReady>();
+    // The zone finder takes a while to build: not on the first machine's
+    // figures, which a person waits for.
+    tokio::task::spawn_blocking(crate::analysis::events::prepare_time_zones);
 
     loop {
         let (id, command) = tokio::select! {

@@ -28,7 +28,7 @@ pub use types::{
     CheckKind, CheckSide, CounterSeries, Event, EventDetail, EventInputs, EventKind, EventValue,
     RowTimes, WorkingHours, difference_percent,
 };
-pub use zone::{time_zone_at, time_zone_of};
+pub use zone::{prepare_time_zones, time_zone_at, time_zone_of};
 
 use jiff::tz::TimeZone;
 

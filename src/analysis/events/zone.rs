@@ -15,6 +15,12 @@ fn finder() -> &'static tzf_rs::DefaultFinder {
     FINDER.get_or_init(tzf_rs::DefaultFinder::new)
 }
 
+/// Builds the finder now (off the threads a person waits on), so the
+/// first figures do not pay for it.
+pub fn prepare_time_zones() {
+    finder();
+}
+
 /// The time zone at `p`, `None` for a point that is not a place (not a
 /// number, out of range) or a zone the database does not know.
 pub fn time_zone_at(p: LatLon) -> Option<TimeZone> {
