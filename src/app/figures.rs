@@ -11,6 +11,7 @@ use std::sync::Arc;
 use super::loadable::Loadable;
 use super::machine::MachineView;
 use crate::analysis::{Expected, Report, WorkingHours};
+use crate::api::time::TimeWindow;
 use crate::series::Track;
 use crate::worker::{Command, ReportData, ReportRequest};
 
@@ -33,8 +34,8 @@ pub const MAX_EXPECTED_HOURS: f64 = 24.0;
 
 /// What the last figures were asked from: the data's addresses and the
 /// settings. Another basis asks again.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Basis {
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Basis {
     equipment: i64,
     window: (i64, i64),
     history: usize,
@@ -135,6 +136,24 @@ impl FiguresState {
                 track: track.cloned(),
             },
         })
+    }
+
+    /// The figures shown and what they were computed from, if they are
+    /// those of `window` (for a page kept when switching away).
+    pub fn kept(&self, window: TimeWindow) -> Option<(Arc<Report>, Basis)> {
+        match (&self.report, self.asked) {
+            (Loadable::Ready(r), Some(basis)) if r.window == Some(window) => {
+                Some((r.clone(), basis))
+            }
+            _ => None,
+        }
+    }
+
+    /// Shows kept figures again: the data they came from is shown again
+    /// too (same addresses), so they are not asked for again.
+    pub fn restore(&mut self, report: Arc<Report>, basis: Basis) {
+        self.report = Loadable::Ready(report);
+        self.asked = Some(basis);
     }
 
     /// Another machine or service: nothing of the last may show.

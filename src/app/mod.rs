@@ -13,6 +13,7 @@ pub mod loadable;
 pub mod machine;
 pub mod notifications;
 pub mod overview;
+pub mod recent_views;
 pub mod settings;
 pub mod state;
 pub mod timeline;

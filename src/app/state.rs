@@ -21,6 +21,7 @@ use super::loadable::Loadable;
 use super::machine::{MachineAction, MachineView};
 use super::notifications::{Level, Notification, Notifications};
 use super::overview::{OverviewAction, OverviewState};
+use super::recent_views::{KeptView, RecentViews, settled};
 use super::settings::{Settings, Tab};
 use super::timeline::{MapSettings, Replay, TimelineAction, TimelineState};
 use crate::api::ApiError;
@@ -53,6 +54,8 @@ pub struct AppState {
     pub tile_cache_dir: Option<std::path::PathBuf>,
     /// Fetches under way and how far they have come.
     pub progress: HashMap<Target, Progress>,
+    /// Machines' pages left lately, to show again at once.
+    pub recent_views: RecentViews,
 }
 
 impl AppState {
@@ -75,6 +78,7 @@ impl AppState {
             map: MapSettings::default(),
             tile_cache_dir: None,
             progress: HashMap::new(),
+            recent_views: RecentViews::default(),
         }
     }
 
@@ -279,6 +283,93 @@ impl AppState {
         out
     }
 
+    /// The page shown, to keep when switching away: only a whole one (every
+    /// table, the track and the figures loaded), read online.
+    fn page_to_keep(&mut self) -> Option<KeptView> {
+        let (equipment, window) = self.machine.selected.zip(self.machine.window)?;
+        if self.offline().is_some() {
+            return None;
+        }
+        let (report, basis) = self.figures.kept(window)?;
+        let (Loadable::Ready(_), Loadable::Ready(activities), Loadable::Ready(history)) = (
+            &self.machine.faults,
+            &self.machine.activities,
+            &self.machine.history,
+        ) else {
+            return None;
+        };
+        let Loadable::Ready(track) = &self.timeline.track else {
+            return None;
+        };
+        let (activities, history, track) = (activities.clone(), history.clone(), track.clone());
+        let plots = self
+            .timeline
+            .plots
+            .iter()
+            .filter_map(|(k, p)| match p {
+                Loadable::Ready(p) => Some((*k, p.clone())),
+                _ => None,
+            })
+            .collect();
+        // Switching away clears the tables next: the faults are moved.
+        let Loadable::Ready(faults) = std::mem::take(&mut self.machine.faults) else {
+            return None;
+        };
+        Some(KeptView {
+            equipment,
+            window,
+            faults,
+            activities,
+            history,
+            track,
+            plots,
+            report,
+            basis,
+        })
+    }
+
+    /// Shows the selection's page again from those kept, if its window is
+    /// settled: the commands for what it lacks (kinds plotted since).
+    fn page_kept(&mut self) -> Option<Vec<Command>> {
+        let equipment = self.machine.selected?;
+        let window = self.selected_window();
+        if !settled(window, now_secs()) {
+            return None;
+        }
+        let view = self.recent_views.take(equipment, window)?;
+        self.machine.window = Some(window);
+        self.machine.faults = Loadable::Ready(view.faults);
+        self.machine.activities = Loadable::Ready(view.activities);
+        self.machine.history = Loadable::Ready(view.history);
+        self.timeline.keep_within(window);
+        self.timeline.track = Loadable::Ready(view.track);
+        self.figures.restore(view.report, view.basis);
+        // The last machine's reads still under way are of no use now.
+        let mut out: Vec<Command> = [
+            Target::Faults,
+            Target::Activities,
+            Target::History,
+            Target::Track,
+            Target::Report,
+        ]
+        .into_iter()
+        .chain(self.timeline.plot_kinds.iter().map(|k| Target::Plot(*k)))
+        .map(|t| {
+            self.progress.remove(&t);
+            Command::Cancel(t)
+        })
+        .collect();
+        for kind in self.timeline.plot_kinds.clone() {
+            match view.plots.get(&kind) {
+                Some(p) => {
+                    self.timeline.plots.insert(kind, Loadable::Ready(p.clone()));
+                }
+                None => out.push(self.timeline.fetch_plot(equipment, kind, window)),
+            }
+        }
+        Some(out)
+    }
+
     /// Tables, map and plots of the selection over the preset's window.
     fn fetch_selected(&mut self) -> Vec<Command> {
         let now = self.now();
@@ -298,6 +389,11 @@ impl AppState {
                 if matches!(a, MachineAction::Select(_)) && !self.tab.is_machine_tab() {
                     self.tab = self.machine_tab;
                 }
+                let switching =
+                    matches!(a, MachineAction::Select(id) if self.machine.selected != Some(id));
+                if switching && let Some(view) = self.page_to_keep() {
+                    self.recent_views.keep(view);
+                }
                 let (fetch, other) = self.machine.on_action(a);
                 // The overview's figures follow the window chosen.
                 let mut out = self.overview.set_window(self.selected_window());
@@ -309,7 +405,10 @@ impl AppState {
                     self.figures.clear();
                 }
                 if fetch {
-                    out.extend(self.fetch_selected());
+                    match switching.then(|| self.page_kept()).flatten() {
+                        Some(commands) => out.extend(commands),
+                        None => out.extend(self.fetch_selected()),
+                    }
                 }
                 out
             }
@@ -394,6 +493,7 @@ impl AppState {
             self.machine.forget();
             self.timeline.clear_data();
             self.figures.clear();
+            self.recent_views.clear();
             self.catalog = CatalogState::default();
             self.progress.clear();
             let mut out = vec![Command::CancelReads];

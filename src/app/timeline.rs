@@ -153,7 +153,7 @@ impl TimelineState {
         out
     }
 
-    fn fetch_plot(&mut self, equipment: i64, kind: DataKind, window: TimeWindow) -> Command {
+    pub fn fetch_plot(&mut self, equipment: i64, kind: DataKind, window: TimeWindow) -> Command {
         self.plots.entry(kind).or_default().start();
         Command::FetchPlot {
             equipment,
