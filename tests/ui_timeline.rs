@@ -223,3 +223,68 @@ fn the_kind_picker_groups_kinds_in_the_platforms_packs() {
             .is_none()
     );
 }
+
+/// Everything of the machine page loaded: tables, track, plots, figures.
+fn page_loaded(app: &FleetApp, id: i64) -> bool {
+    let s = app.state();
+    s.selected() == Some(id)
+        && matches!(s.faults(), Loadable::Ready(_))
+        && matches!(s.activities(), Loadable::Ready(_))
+        && matches!(s.history(), Loadable::Ready(_))
+        && matches!(s.timeline().track, Loadable::Ready(_))
+        && s.timeline()
+            .plot_kinds
+            .iter()
+            .all(|k| matches!(s.timeline().plots.get(k), Some(Loadable::Ready(_))))
+        && matches!(s.figures.report, Loadable::Ready(_))
+}
+
+#[test]
+fn back_to_a_machine_its_page_shows_in_the_frame_of_the_click() {
+    let mut h = harness();
+    let (first, second) = (
+        "RT-003 DAF XF 480 (Manchester)",
+        "EX-001 Volvo EC220E (Rotterdam)",
+    );
+    open_machine(&mut h, first, "Yesterday");
+    let first_id = h.state().state().selected().expect("a machine");
+    wait_until(&mut h, "the first page", |app| page_loaded(app, first_id));
+    let track = h.state().state().timeline().track.value().cloned();
+
+    common::ui::pick(&h, second);
+    h.step();
+    let second_id = h.state().state().selected().expect("a machine");
+    assert_ne!(second_id, first_id);
+    wait_until(&mut h, "the second page", |app| page_loaded(app, second_id));
+
+    // Back: the page is whole in the frame that took the click, the very
+    // track decoded before, and nothing is read.
+    common::ui::pick(&h, first);
+    h.step();
+    assert!(page_loaded(h.state(), first_id), "shown at once");
+    let machine_reads: Vec<String> = h
+        .state()
+        .state()
+        .fetches()
+        .into_iter()
+        .map(|(what, _)| what)
+        // The page's reads (the overview's go on behind).
+        .filter(|what| {
+            [
+                "faults",
+                "activities",
+                "daily history",
+                "positions",
+                "daily idle fuel",
+            ]
+            .contains(&what.as_str())
+                || what.starts_with("plot:")
+        })
+        .collect();
+    assert!(machine_reads.is_empty(), "nothing read: {machine_reads:?}");
+    let again = h.state().state().timeline().track.value().cloned();
+    assert!(
+        matches!((&track, &again), (Some(a), Some(b)) if std::sync::Arc::ptr_eq(a, b)),
+        "the track kept"
+    );
+}
