@@ -94,7 +94,7 @@ impl RecentViews {
         self.views.is_empty()
     }
 
-    /// Another service, or a refresh asked for: nothing kept may show.
+    /// Another service: nothing kept may show.
     pub fn clear(&mut self) {
         self.views.clear();
     }
@@ -310,5 +310,29 @@ mod tests {
             "read again: {back:?}"
         );
         assert!(s.timeline.track.is_pending() || s.timeline.track.value().is_none());
+    }
+
+    #[test]
+    fn back_to_a_page_whose_figures_settings_changed_meanwhile_they_are_computed_again() {
+        use crate::app::{AppState, Connection, FiguresAction, MachineAction};
+        use crate::worker::Command;
+        let now = crate::api::time::now_secs() - 2 * 86_400;
+        let mut s = AppState::new(
+            Connection::embedded("http://127.0.0.1:1", "demo"),
+            Some(now),
+        );
+        s.on_action(MachineAction::Select(1003).into());
+        load_page(&mut s, 1003);
+        s.on_action(MachineAction::Select(1004).into());
+        s.on_action(FiguresAction::SetExpectedHours(3.5).into());
+        let back = s.on_action(MachineAction::Select(1003).into());
+        assert!(
+            back.iter().any(|c| matches!(
+                c,
+                Command::ComputeReport { request, .. } if request.equipment == 1003
+            )),
+            "the kept figures are of the old settings: {back:?}"
+        );
+        assert!(!back.iter().any(|c| matches!(c, Command::FetchTrack { .. })));
     }
 }

@@ -367,6 +367,8 @@ impl AppState {
                 None => out.push(self.timeline.fetch_plot(equipment, kind, window)),
             }
         }
+        // Settings of the figures changed meanwhile: computed again.
+        out.extend(self.figures_wanted());
         Some(out)
     }
 
