@@ -1,7 +1,8 @@
 //! The real app as the shell builds it, driven as eframe drives it: a frame
 //! when input arrives or a repaint is asked for (the worker's wake-ups
 //! included), never more often than a 60 Hz display allows. Each frame's
-//! cost is logic + ui (timed around the app) + tessellation.
+//! cost is logic + ui (timed around the app) + tessellation. With
+//! `E2E_TRACE` set, each frame of a wait prints what the page holds.
 
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
@@ -79,6 +80,8 @@ impl Driver {
 
     /// One frame now (after the display's interval): what input does.
     pub fn frame(&mut self) {
+        // Paced as a display paces frames: unpaced, the UI thread would take
+        // a core from the worker on every progress event.
         let next = self.last_frame + VSYNC;
         if let Some(wait) = next.checked_duration_since(Instant::now()) {
             std::thread::sleep(wait);
@@ -126,6 +129,7 @@ impl Driver {
     /// returns when that frame ended.
     pub fn until(&mut self, what: &str, cond: impl Fn(&FleetApp) -> bool) -> Instant {
         let deadline = Instant::now() + Duration::from_secs(20);
+        let start = Instant::now();
         while !cond(self.app()) {
             assert!(
                 Instant::now() < deadline,
@@ -133,6 +137,9 @@ impl Driver {
                 describe(self.app())
             );
             self.next_frame();
+            if std::env::var_os("E2E_TRACE").is_some() {
+                println!("{:?} {}", start.elapsed(), describe(self.app()));
+            }
         }
         Instant::now()
     }

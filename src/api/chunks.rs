@@ -6,7 +6,7 @@
 //! and the rows of the chunks, one after the other, are the rows of the
 //! window in order.
 
-use serde_json::{Map, Value};
+use serde_json::value::RawValue;
 
 use super::error::ApiError;
 use super::time::TimeWindow;
@@ -35,51 +35,173 @@ pub fn split_window(w: TimeWindow, chunk_secs: i64) -> Vec<TimeWindow> {
 /// with `rows`), `rows` are joined in order and `total` summed; `until`
 /// is the last chunk's; anything else (the machine's identity, `since`)
 /// is the first chunk's.
+///
+/// The rows are joined as text, never decoded: a year of history is tens
+/// of megabytes, and building a tree of it to write it out again cost more
+/// than everything else on a year's click.
 pub fn merge_envelopes(bodies: &[impl AsRef<[u8]>], endpoint: &str) -> Result<Vec<u8>, ApiError> {
-    let decode = |e: serde_json::Error| ApiError::Decode {
+    let decode = |message: String| ApiError::Decode {
         endpoint: endpoint.to_owned(),
-        message: e.to_string(),
+        message,
         transient: false,
     };
-    let mut merged: Option<Map<String, Value>> = None;
-    for body in bodies {
-        let mut envelope: Map<String, Value> =
-            serde_json::from_slice(body.as_ref()).map_err(decode)?;
-        let Some(Value::Object(data)) = envelope.remove("data") else {
-            return Err(ApiError::Decode {
-                endpoint: endpoint.to_owned(),
-                message: "an answer without a data object".to_owned(),
-                transient: false,
-            });
-        };
-        match merged.as_mut() {
-            None => merged = Some(data),
-            Some(into) => merge_data(into, data),
+    let mut merged: Vec<(String, Node<'_>)> = Vec::new();
+    for (i, body) in bodies.iter().enumerate() {
+        let envelope: Entries<'_> =
+            serde_json::from_slice(body.as_ref()).map_err(|e| decode(e.to_string()))?;
+        let data = envelope
+            .0
+            .into_iter()
+            .find(|(k, _)| k == "data")
+            .and_then(|(_, v)| object_entries(v))
+            .ok_or_else(|| decode("an answer without a data object".to_owned()))?;
+        if i == 0 {
+            merged = data
+                .into_iter()
+                .map(|(k, v)| (k.clone(), Node::of(&k, v)))
+                .collect();
+        } else {
+            merge_into(&mut merged, data);
         }
     }
-    let data = Value::Object(merged.unwrap_or_default());
-    let mut envelope = Map::new();
-    envelope.insert("data".to_owned(), data);
-    serde_json::to_vec(&envelope).map_err(decode)
+    let mut out = Vec::with_capacity(bodies.iter().map(|b| b.as_ref().len()).sum::<usize>() + 16);
+    out.extend_from_slice(br#"{"data":"#);
+    write_object(&mut out, &merged);
+    out.push(b'}');
+    Ok(out)
 }
 
-fn merge_data(into: &mut Map<String, Value>, next: Map<String, Value>) {
-    for (key, value) in next {
-        match (key.as_str(), into.get_mut(&key), value) {
-            ("rows", Some(Value::Array(rows)), Value::Array(more)) => rows.extend(more),
-            ("total", Some(total @ Value::Number(_)), Value::Number(more)) => {
-                let sum = total.as_i64().unwrap_or(0) + more.as_i64().unwrap_or(0);
-                *total = Value::from(sum);
+/// A value of the merged answer: kept as given, or being joined.
+enum Node<'a> {
+    Raw(&'a RawValue),
+    /// The inside of each chunk's `rows` array, in order.
+    Rows(Vec<&'a str>),
+    Total(i64),
+    /// A page (an object with `rows`), merged the same way.
+    Page(Vec<(String, Node<'a>)>),
+}
+
+impl<'a> Node<'a> {
+    fn of(key: &str, v: &'a RawValue) -> Self {
+        match key {
+            "rows" => match array_inside(v) {
+                Some(inside) => Node::Rows(vec![inside]),
+                None => Node::Raw(v),
+            },
+            "total" => match serde_json::from_str::<serde_json::Number>(v.get()) {
+                Ok(n) => Node::Total(n.as_i64().unwrap_or(0)),
+                Err(_) => Node::Raw(v),
+            },
+            _ => match object_entries(v) {
+                Some(page) if page.iter().any(|(k, _)| k == "rows") => Node::Page(
+                    page.into_iter()
+                        .map(|(k, v)| (k.clone(), Node::of(&k, v)))
+                        .collect(),
+                ),
+                _ => Node::Raw(v),
+            },
+        }
+    }
+}
+
+fn merge_into<'a>(into: &mut Vec<(String, Node<'a>)>, later: Vec<(String, &'a RawValue)>) {
+    for (key, value) in later {
+        let Some(slot) = into.iter_mut().find(|(k, _)| *k == key).map(|(_, n)| n) else {
+            let node = Node::of(&key, value);
+            into.push((key, node));
+            continue;
+        };
+        match (key.as_str(), slot) {
+            ("rows", Node::Rows(rows)) => {
+                if let Some(inside) = array_inside(value) {
+                    rows.push(inside);
+                }
             }
-            ("until", Some(slot), value) => *slot = value,
-            (_, Some(Value::Object(page)), Value::Object(more)) if page.contains_key("rows") => {
-                merge_data(page, more)
+            ("total", Node::Total(total)) => {
+                if let Ok(n) = serde_json::from_str::<serde_json::Number>(value.get()) {
+                    *total += n.as_i64().unwrap_or(0);
+                }
             }
-            (_, None, value) => {
-                into.insert(key, value);
+            ("until", slot) => *slot = Node::Raw(value),
+            (_, Node::Page(page)) => {
+                if let Some(more) = object_entries(value) {
+                    merge_into(page, more);
+                }
             }
             _ => {}
         }
+    }
+}
+
+fn write_object(out: &mut Vec<u8>, entries: &[(String, Node<'_>)]) {
+    out.push(b'{');
+    for (i, (key, node)) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        // A key that came out of JSON always writes back as JSON.
+        out.extend_from_slice(serde_json::to_string(key).unwrap_or_default().as_bytes());
+        out.push(b':');
+        match node {
+            Node::Raw(v) => out.extend_from_slice(v.get().as_bytes()),
+            Node::Total(n) => out.extend_from_slice(n.to_string().as_bytes()),
+            Node::Page(page) => write_object(out, page),
+            Node::Rows(pieces) => {
+                out.push(b'[');
+                for (j, piece) in pieces.iter().filter(|p| !p.is_empty()).enumerate() {
+                    if j > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(piece.as_bytes());
+                }
+                out.push(b']');
+            }
+        }
+    }
+    out.push(b'}');
+}
+
+/// What is between the brackets of a JSON array, trimmed; `None` when `v`
+/// is not an array.
+fn array_inside(v: &RawValue) -> Option<&str> {
+    let text = v.get().trim();
+    let inside = text.strip_prefix('[')?.strip_suffix(']')?;
+    Some(inside.trim())
+}
+
+/// The entries of a JSON object in order, `None` when `v` is not one.
+fn object_entries(v: &RawValue) -> Option<Vec<(String, &RawValue)>> {
+    if !v.get().trim_start().starts_with('{') {
+        return None;
+    }
+    serde_json::from_str::<Entries<'_>>(v.get())
+        .ok()
+        .map(|e| e.0)
+}
+
+/// An object's entries in order, their values left as text.
+struct Entries<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de> serde::Deserialize<'de> for Entries<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Entries<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
+                    out.push(entry);
+                }
+                Ok(Entries(out))
+            }
+        }
+        d.deserialize_map(Visit)
     }
 }
 
@@ -130,5 +252,32 @@ mod tests {
             merge_envelopes(&[&b"[]"[..]], "e"),
             Err(ApiError::Decode { .. })
         ));
+    }
+
+    #[test]
+    fn answers_merge_whatever_their_spacing_and_keys() {
+        // Pretty-printed, empty first, a page only the later chunk has,
+        // escapes in keys and rows, a missing total.
+        let a = b"{ \"data\" : { \"rows\" : [ ] , \"id\" : 7 , \"until\" : \"B\" } }";
+        let b = br#"{"data":{"rows":[ {"a\"b":"x,]"} ,{"c":[1]} ],"total":2,"until":"D","faultCodes":{"rows":[1]}}}"#;
+        let c = br#"{"data":{"rows":[3],"total":1.5,"faultCodes":{"rows":[],"total":4}}}"#;
+        let merged = merge_envelopes(&[&a[..], &b[..], &c[..]], "e").expect("merged");
+        let v: serde_json::Value = serde_json::from_slice(&merged).expect("valid JSON");
+        assert_eq!(
+            v,
+            serde_json::json!({"data": {
+                "rows": [{"a\"b": "x,]"}, {"c": [1]}, 3],
+                "id": 7,
+                "until": "D",
+                "total": 2,
+                "faultCodes": {"rows": [1], "total": 4}
+            }})
+        );
+        for bad in [&b"{\"data\":[1]}"[..], b"{\"data\":{\"rows\":[}}", b"{}"] {
+            assert!(matches!(
+                merge_envelopes(&[&a[..], bad], "e"),
+                Err(ApiError::Decode { .. })
+            ));
+        }
     }
 }

@@ -150,7 +150,15 @@ impl ApiClient {
             .try_collect()
             .await?;
         let endpoint = format!("GET /{path}");
-        merge_envelopes(&bodies, &endpoint).map(Bytes::from)
+        // A year of history is tens of megabytes: joined off the async
+        // threads, which keep serving the page's other requests.
+        tokio::task::spawn_blocking(move || merge_envelopes(&bodies, &endpoint).map(Bytes::from))
+            .await
+            .map_err(|e| ApiError::Decode {
+                endpoint: format!("GET /{path}"),
+                message: e.to_string(),
+                transient: false,
+            })?
     }
 
     async fn series<R: DeserializeOwned>(
