@@ -286,8 +286,8 @@ mod tests {
     }
 
     #[test]
-    fn back_to_a_machine_whose_window_is_not_settled_it_is_read_again() {
-        use crate::app::{AppState, Connection, MachineAction};
+    fn back_to_a_machine_whose_window_is_not_settled_its_page_shows_while_read_again() {
+        use crate::app::{AppState, Connection, Loadable, MachineAction};
         use crate::worker::Command;
         // Today's window is still being written.
         let now = crate::api::time::now_secs();
@@ -296,20 +296,75 @@ mod tests {
             Some(now),
         );
         s.on_action(MachineAction::Select(1003).into());
-        load_page(&mut s, 1003);
+        let window = load_page(&mut s, 1003);
+        let shown = s.timeline.track.value().map(Arc::as_ptr);
         s.on_action(MachineAction::Select(1004).into());
         let back = s.on_action(MachineAction::Select(1003).into());
-        assert!(
-            back.iter().any(|c| matches!(
-                c,
-                Command::FetchTrack {
-                    equipment: 1003,
-                    ..
-                }
-            )),
-            "read again: {back:?}"
+        for (what, asked) in [
+            (
+                "track",
+                back.iter().any(|c| {
+                    matches!(
+                        c,
+                        Command::FetchTrack {
+                            equipment: 1003,
+                            ..
+                        }
+                    )
+                }),
+            ),
+            (
+                "faults",
+                back.iter().any(|c| {
+                    matches!(
+                        c,
+                        Command::FetchFaults {
+                            equipment: 1003,
+                            ..
+                        }
+                    )
+                }),
+            ),
+            (
+                "history",
+                back.iter().any(|c| {
+                    matches!(
+                        c,
+                        Command::FetchHistory {
+                            equipment: 1003,
+                            ..
+                        }
+                    )
+                }),
+            ),
+        ] {
+            assert!(asked, "the {what} read again: {back:?}");
+        }
+        // Meanwhile the page is the one kept, whole: nothing blank.
+        assert_eq!(s.window(), Some(window));
+        assert_eq!(
+            s.timeline.track.value().map(Arc::as_ptr),
+            shown,
+            "the kept track"
         );
-        assert!(s.timeline.track.is_pending() || s.timeline.track.value().is_none());
+        assert!(s.faults().value().is_some() && s.activities().value().is_some());
+        assert!(s.history().value().is_some());
+        assert!(
+            s.timeline.plot_kinds.iter().all(|k| s
+                .timeline
+                .plots
+                .get(k)
+                .is_some_and(|p| p.value().is_some()))
+        );
+        assert!(
+            matches!(s.figures.report.value(), Some(r) if r.window == Some(window)),
+            "the kept figures: {:?}",
+            s.figures.report
+        );
+        assert!(
+            matches!(s.faults(), Loadable::Pending { .. }),
+            "marked as refreshing"
+        );
     }
 
     #[test]

@@ -328,14 +328,12 @@ impl AppState {
         })
     }
 
-    /// Shows the selection's page again from those kept, if its window is
-    /// settled: the commands for what it lacks (kinds plotted since).
+    /// Shows the selection's page again from those kept: the commands for
+    /// what it lacks (kinds plotted since) when its window is settled, else
+    /// for reading it all again, the kept page showing meanwhile.
     fn page_kept(&mut self) -> Option<Vec<Command>> {
         let equipment = self.machine.selected?;
         let window = self.selected_window();
-        if !settled(window, now_secs()) {
-            return None;
-        }
         let view = self.recent_views.take(equipment, window)?;
         self.machine.window = Some(window);
         self.machine.faults = Loadable::Ready(view.faults);
@@ -359,6 +357,17 @@ impl AppState {
             Command::Cancel(t)
         })
         .collect();
+        if !settled(window, now_secs()) {
+            // Still being written: shown as kept while refreshed (what is
+            // pending keeps its value), the figures with the new answers.
+            for (kind, p) in view.plots {
+                if self.timeline.plot_kinds.contains(&kind) {
+                    self.timeline.plots.insert(kind, Loadable::Ready(p));
+                }
+            }
+            out.extend(self.fetch_selected());
+            return Some(out);
+        }
         for kind in self.timeline.plot_kinds.clone() {
             match view.plots.get(&kind) {
                 Some(p) => {
