@@ -246,3 +246,22 @@ fn the_tables_columns_fit_the_pane() {
         );
     }
 }
+
+#[test]
+fn the_map_takes_its_share_again_when_the_window_grows_back() {
+    let mut h = open_events();
+    let plots_left =
+        |h: &Harness<'static, FleetApp>| h.get_by_label_contains("Data kinds").rect().left();
+    let before = plots_left(&h);
+    h.set_size(egui::vec2(1000.0, 700.0));
+    h.run_steps(4);
+    let small = plots_left(&h);
+    assert!(small < before, "the map gave way: {small} from {before}");
+    h.set_size(egui::vec2(1400.0, 900.0));
+    h.run_steps(4);
+    let after = plots_left(&h);
+    assert!(
+        (after - before).abs() < 4.0,
+        "the plots start where they did before the window shrank: {after}, was {before}"
+    );
+}

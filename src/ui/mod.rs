@@ -34,6 +34,15 @@ pub struct ViewState {
     pub plots: plots::PlotsView,
     pub overview: overview::OverviewView,
     pub daily_charts: daily_charts::DailyChartsView,
+    pub map_share: MapShare,
+}
+
+/// The map's share of the room beside the plots, so a window made smaller
+/// and then larger again gives the map back its width.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct MapShare {
+    share: Option<f32>,
+    room: f32,
 }
 
 /// The whole window; `now` is the wall clock, for ages and "today".
@@ -147,15 +156,27 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
         figures::figures_strip_ui(ui, state, &mut actions);
         // The map gives way to the plots' minimum width (and a width once
         // grown, restored at the next start, is capped too).
-        let map_max = (ui.available_width() - plots::MIN_WIDTH).max(200.0);
-        egui::Panel::left("map")
+        let room = ui.available_width();
+        let map_max = (room - plots::MIN_WIDTH).max(200.0);
+        let mut map_panel = egui::Panel::left("map")
             .resizable(true)
-            .default_size((ui.available_width() * 0.45).min(map_max))
+            .default_size((room * 0.45).min(map_max))
             .min_size(200.0)
-            .max_size(map_max)
-            .show(ui, |ui| {
-                map::map_ui(ui, state, &mut view.map, &mut actions);
-            });
+            .max_size(map_max);
+        if let Some(share) = view.map_share.share
+            && (room - view.map_share.room).abs() > 0.5
+        {
+            // The room changed (window or list resized): the map keeps its
+            // share; dragging its edge sets a new one.
+            map_panel = map_panel.exact_size((share * room).clamp(200.0, map_max));
+        }
+        let shown = map_panel.show(ui, |ui| {
+            map::map_ui(ui, state, &mut view.map, &mut actions);
+        });
+        view.map_share = MapShare {
+            share: Some(shown.response.rect.width() / room.max(1.0)),
+            room,
+        };
         egui::CentralPanel::default().show(ui, |ui| {
             plots::plots_ui(ui, state, &mut view.plots, &mut actions);
         });

@@ -30,7 +30,6 @@ use crate::app::{Action, AppState};
 use crate::geo::{MercRect, mercator, unmercator};
 use crate::series::{Segment, Track};
 pub use frame::MapFrame;
-use overlays::FIT_INSETS;
 pub(crate) use overlays::{BUTTON_SIZE, FitButton, Insets, MapButton, attribution_ui, buttons_ui};
 pub(crate) use tiles::Basemap;
 use toolbar::toolbar_ui;
@@ -130,7 +129,7 @@ pub(crate) fn fit(bounds: &MercRect, size: egui::Vec2, insets: Insets) -> (f64, 
 
 impl MapView {
     fn fit_into_view(&mut self, bounds: MercRect, size: egui::Vec2) {
-        let (zoom, c) = fit(&bounds, size, FIT_INSETS);
+        let (zoom, c) = fit(&bounds, size, overlays::fit_insets(size.y));
         let _ = self.memory.set_zoom(zoom);
         center_at(&mut self.memory, c);
         self.framed = Some((bounds, size));
@@ -265,10 +264,14 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
     let scale = track.as_ref().map(|t| t.speed_scale_kmh.max(1.0));
     let shown = map.show(ui, |ui, _response, projector, _memory| {
         let rect = projector.clip_rect();
-        let legend = scale.map(|scale| {
+        let room = overlays::overlay_room(rect.height());
+        let legend = scale.filter(|_| room.speed_legend).map(|scale| {
             overlays::legend_ui(ui, rect, scale);
             let speed = overlays::legend_rect(rect);
-            match looks.as_deref().filter(|l| !l.is_empty()) {
+            match looks
+                .as_deref()
+                .filter(|l| room.events_legend && !l.is_empty())
+            {
                 Some(looks) => speed.union(events::legend_ui(ui, rect, speed, looks)),
                 None => speed,
             }

@@ -33,6 +33,53 @@ pub(super) const FIT_INSETS: Insets = Insets {
     bottom: LEGEND_SIZE.y + 2.0 * theme::MAP_MARGIN,
 };
 
+/// The events' legend above the speed legend: two rows of marks at most.
+const EVENTS_LEGEND_HEIGHT: f32 = 2.0 * 18.0 + 12.0 + theme::MAP_MARGIN / 2.0;
+/// The least height the overlays leave to the track.
+const MIN_TRACK_ROOM: f32 = 60.0;
+
+/// Which overlays a map this tall has room for. On a short map (a small
+/// window) they give way to the track: the events' legend first, then the
+/// note, the speed legend last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Room {
+    pub(super) speed_legend: bool,
+    pub(super) note: bool,
+    pub(super) events_legend: bool,
+}
+
+pub(super) fn overlay_room(height: f32) -> Room {
+    let speed = LEGEND_SIZE.y + 2.0 * theme::MAP_MARGIN;
+    let free = height - MIN_TRACK_ROOM;
+    Room {
+        speed_legend: free >= speed,
+        note: free >= speed + FIT_INSETS.top,
+        events_legend: free >= speed + FIT_INSETS.top + EVENTS_LEGEND_HEIGHT,
+    }
+}
+
+/// What a fitted track keeps clear of on a map this tall: the overlays
+/// shown there.
+pub(super) fn fit_insets(height: f32) -> Insets {
+    let room = overlay_room(height);
+    let mut bottom = theme::MAP_MARGIN;
+    if room.speed_legend {
+        bottom = FIT_INSETS.bottom;
+    }
+    if room.events_legend {
+        bottom += EVENTS_LEGEND_HEIGHT;
+    }
+    Insets {
+        bottom,
+        top: if room.note {
+            FIT_INSETS.top
+        } else {
+            theme::MAP_MARGIN
+        },
+        ..FIT_INSETS
+    }
+}
+
 /// Where the legend goes on a map of `rect`.
 pub(super) fn legend_rect(rect: Rect) -> Rect {
     Rect::from_min_size(
@@ -253,6 +300,54 @@ mod tests {
         }
         let map = Rect::from_min_size(pos2(0.0, 0.0), vec2(800.0, 400.0));
         assert_eq!(attribution_room(map, None), (800.0, 400.0));
+    }
+
+    #[test]
+    fn on_a_short_map_the_overlays_give_way_to_the_track_in_order() {
+        let mut last = overlay_room(0.0);
+        assert_eq!(
+            last,
+            Room {
+                speed_legend: false,
+                note: false,
+                events_legend: false
+            }
+        );
+        for h in 0..800 {
+            let room = overlay_room(h as f32);
+            // Once shown, an overlay stays as the map grows; the events'
+            // legend never without the note, the note never alone.
+            assert!(room.speed_legend >= last.speed_legend && room.note >= last.note);
+            assert!(room.events_legend >= last.events_legend);
+            assert!(room.speed_legend >= room.note && room.note >= room.events_legend);
+            // What is shown, stacked, leaves the track its room.
+            let insets = fit_insets(h as f32);
+            if room.speed_legend {
+                assert!(
+                    h as f32 - insets.top - insets.bottom >= MIN_TRACK_ROOM - theme::MAP_MARGIN,
+                    "{h}: {insets:?}"
+                );
+            }
+            last = room;
+        }
+        assert!(last.events_legend, "a tall map shows every overlay");
+        // A map of a small window (about 160 points) keeps the speed legend
+        // and drops the rest.
+        assert_eq!(
+            overlay_room(160.0),
+            Room {
+                speed_legend: true,
+                note: false,
+                events_legend: false
+            }
+        );
+    }
+
+    #[test]
+    fn fitted_tracks_keep_clear_of_the_events_legend_too() {
+        let map = Rect::from_min_size(pos2(0.0, 0.0), vec2(800.0, 400.0));
+        let events_top = legend_rect(map).top() - EVENTS_LEGEND_HEIGHT;
+        assert!(map.bottom() - fit_insets(map.height()).bottom <= events_top);
     }
 
     #[test]

@@ -79,12 +79,15 @@ impl Basemap {
         if let Some(o) = self.online.as_mut() {
             o.update(ui.input(|i| i.time));
         }
-        let note = self
-            .offline
-            .as_ref()
-            .is_some_and(OfflineTiles::flat_in_view)
-            .then(|| no_detail_note(self.online_status()))
-            .flatten();
+        // On a short map the note gives way to the track (the toolbar
+        // still says how the tiles are).
+        let note = (overlays::overlay_room(rect.height()).note
+            && self
+                .offline
+                .as_ref()
+                .is_some_and(OfflineTiles::flat_in_view))
+        .then(|| no_detail_note(self.online_status()))
+        .flatten();
         if let Some((text, button)) = note
             && overlays::note_ui(ui, rect, &text, button)
         {
