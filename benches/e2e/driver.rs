@@ -147,6 +147,11 @@ impl Driver {
     /// Clicks a machine in the equipment list (the leftmost node with its
     /// name) and runs the frame that takes the click.
     pub fn click_machine(&mut self, name: &str) -> Instant {
+        // A person clicks when the app is idle: no earlier than the
+        // display's next frame (the click's frame then runs at once).
+        if let Some(wait) = (self.last_frame + VSYNC).checked_duration_since(Instant::now()) {
+            std::thread::sleep(wait);
+        }
         let clicked = Instant::now();
         self.h
             .get_all_by_label(name)

@@ -2,6 +2,8 @@
 //! only the missing parts of the window are fetched (in grid chunks, with
 //! bounded concurrency, in order), and every settled chunk is stored.
 
+use std::sync::Arc;
+
 use futures_util::StreamExt;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -179,7 +181,7 @@ pub struct SeriesRequest {
 /// the cache holds is returned, marked offline, with the missing parts.
 pub async fn fetch_series(
     client: Option<&ApiClient>,
-    cache: Option<&Cache>,
+    cache: Option<&Arc<Cache>>,
     base_url: &str,
     req: SeriesRequest,
     mut progress: impl FnMut(Progress),
@@ -243,6 +245,9 @@ pub async fn fetch_series(
         req.source.path_segment()
     );
     let mut stream = std::pin::pin!(client.chunk_bodies(req.equipment, req.source, chunks));
+    // Chunks are stored off the async threads, which meanwhile take the
+    // next answers; all are stored before the rows are handed on.
+    let mut writes = Vec::new();
     while let Some((w, body)) = stream.next().await {
         fetched.requests += 1;
         let body = match body {
@@ -257,15 +262,23 @@ pub async fn fetch_series(
             Err(e) => return Err(e),
         };
         let rows = rows_of(&body, &endpoint)?;
-        if let Some(c) = cache
-            && let Err(e) = c.put(&key, w, &rows, now_secs())
-        {
-            tracing::warn!("could not cache a chunk: {e}");
+        if let Some(c) = cache {
+            let (c, key, stored) = (Arc::clone(c), key.clone(), rows.clone());
+            writes.push(tokio::task::spawn_blocking(move || {
+                c.put(&key, w, &stored, now_secs())
+            }));
         }
         state.rows += count_rows_hint(&rows);
         state.chunks_done += 1;
         progress(state);
         pieces.push((w, rows));
+    }
+    for write in writes {
+        match write.await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => tracing::warn!("could not cache a chunk: {e}"),
+            Err(e) => tracing::warn!("could not cache a chunk: {e}"),
+        }
     }
     pieces.sort_by_key(|p| p.0.since);
     fetched.pieces = pieces;

@@ -56,7 +56,7 @@ impl TaskCtx {
         };
         fetch::fetch_series(
             self.client.as_deref(),
-            self.cache.as_deref(),
+            self.cache.as_ref(),
             &self.cache_scope,
             req,
             |progress| {
