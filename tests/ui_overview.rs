@@ -378,3 +378,36 @@ fn a_machine_with_a_suspected_drain_or_a_reset_in_the_window_is_flagged() {
         flagged.iter().map(|(n, _)| n.clone()).collect();
     assert_eq!(first, planted);
 }
+
+#[test]
+fn the_table_marks_one_row_the_machine_opened_elsewhere_and_the_keys_go_on_from_it() {
+    let mut h = harness();
+    loaded(&mut h);
+    // Marked with the keys, then another machine opened from the list.
+    h.key_press(egui::Key::ArrowDown);
+    h.run_steps(2);
+    let rows: Vec<i64> = h
+        .state()
+        .state()
+        .overview
+        .rows()
+        .iter()
+        .map(|r| r.id)
+        .collect();
+    let third = rows[2];
+    let name = common::ui::equipment_name(h.state(), third);
+    common::ui::pick(&h, &name);
+    h.run_steps(3);
+    h.get_by_role_and_label(Role::Button, "Fleet").click();
+    h.run_steps(3);
+    assert_eq!(
+        h.state().view().overview.table.cursor,
+        Some(third),
+        "the row marked is the machine open, not the one marked before"
+    );
+    h.key_press(egui::Key::ArrowDown);
+    h.run_steps(2);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(3);
+    assert_eq!(h.state().state().selected(), Some(rows[3]), "the next one");
+}

@@ -19,6 +19,9 @@ pub struct TableView {
     pub cursor: Option<i64>,
     /// Scroll to this row at the next frame.
     scroll_to: Option<usize>,
+    /// The machine open when the table last looked: one opened elsewhere
+    /// (the list, the map) becomes the marked row, so one row is marked.
+    followed: Option<i64>,
     /// The machines in view last told to the model.
     in_view: Vec<i64>,
 }
@@ -31,6 +34,10 @@ pub fn table_ui(
 ) {
     let o = &state.overview;
     let rows = o.rows();
+    if state.machine.selected != view.followed {
+        view.followed = state.machine.selected;
+        view.cursor = state.machine.selected;
+    }
     keyboard(ui, rows, view, actions);
     let now = state.now();
     let local = state.local_time;
@@ -103,8 +110,11 @@ fn rows_ui(
             body.rows(theme::ROW_HEIGHT, rows.len(), |mut row| {
                 let r = rows[row.index()];
                 in_view.push(r.id);
+                // The row the keys mark; the machine open, if the keys left
+                // it, shows lighter.
                 let marked = view.cursor == Some(r.id);
-                row.set_selected(marked || state.machine.selected == Some(r.id));
+                row.set_selected(marked);
+                row.set_hovered(!marked && state.machine.selected == Some(r.id));
                 let mut open = false;
                 for c in Column::ALL {
                     row.col(|ui| {
