@@ -432,6 +432,13 @@ fn importance(xy: &[[f64; 2]]) -> Vec<f64> {
                 }
             }
             let d = best_d2.sqrt().min(parent);
+            if d <= 0.0 {
+                // Every point left here is worth 0 (a child is never worth
+                // more than its parent), as they already are: a machine
+                // standing still reports the same place thousands of times,
+                // which otherwise costs a pass per point.
+                continue;
+            }
             imp[best] = d;
             stack.push((a, best, d));
             stack.push((best, b, d));
@@ -467,6 +474,68 @@ mod tests {
                 })
                 .collect(),
         )
+    }
+
+    /// The simplification's weights as first written: every split followed
+    /// down, whatever its worth.
+    fn importance_followed_down(xy: &[[f64; 2]]) -> Vec<f64> {
+        let n = xy.len();
+        let mut imp = vec![0.0; n];
+        let mut start = 0;
+        while n > 1 && start < n - 1 {
+            let end = (start + DP_PIECE).min(n - 1);
+            imp[start] = f64::INFINITY;
+            imp[end] = f64::INFINITY;
+            let mut stack = vec![(start, end, f64::INFINITY)];
+            while let Some((a, b, parent)) = stack.pop() {
+                if b <= a + 1 {
+                    continue;
+                }
+                let (mut best, mut best_d2) = (a + 1, -1.0);
+                for k in a + 1..b {
+                    let d2 = seg_dist2(xy[k], xy[a], xy[b]);
+                    if d2 > best_d2 {
+                        (best, best_d2) = (k, d2);
+                    }
+                }
+                let d = best_d2.sqrt().min(parent);
+                imp[best] = d;
+                stack.push((a, best, d));
+                stack.push((best, b, d));
+            }
+            start = end;
+        }
+        if n == 1 {
+            imp[0] = f64::INFINITY;
+        }
+        imp
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn standing_still_costs_nothing_and_changes_no_weight(
+            moves in proptest::collection::vec((0u8..4, -50i32..50, -50i32..50, 1usize..400), 1..30)
+        ) {
+            // Drives and stops (one place reported again and again, or
+            // back and forth along one line), up to thousands of points.
+            let mut xy = Vec::new();
+            let mut at = [0.5f64, 0.5f64];
+            for (how, dx, dy, n) in moves {
+                for i in 0..n {
+                    match how {
+                        0 => {}
+                        1 => at = [at[0] + f64::from(dx) * 1e-7, at[1] + f64::from(dy) * 1e-7],
+                        2 => {
+                            let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
+                            at = [at[0] + sign * f64::from(dx) * 1e-7, at[1]];
+                        }
+                        _ => at = [at[0] + (i as f64).sin() * 1e-7, at[1] + f64::from(dy) * 1e-8],
+                    }
+                    xy.push(at);
+                }
+            }
+            proptest::prop_assert_eq!(importance(&xy), importance_followed_down(&xy));
+        }
     }
 
     #[test]
