@@ -744,3 +744,65 @@ async fn snapshots_come_page_by_page_and_are_kept_and_figures_follow_the_history
     });
     assert_eq!(kept, Some(70), "{events:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_track_partly_cached_is_the_rows_of_its_window_in_order() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (cache, _) =
+        Cache::open(&dir.path().join("cache.sqlite"), DEFAULT_CAP_BYTES).expect("cache");
+    let cache = Arc::new(cache);
+    let sb = start().await;
+    let s = worker_for(&sb, Some(cache));
+    let equipment = FIRST_ID + 2;
+    let source = SeriesSource::Kind(DataKind::Positions);
+    // The middle of the window is cached first; its ends come from the
+    // service, cut mid-chunk on both sides.
+    let window = TimeWindow {
+        since: common::now() - 30 * SECS_PER_DAY + 3_600,
+        until: common::now() - 2 * SECS_PER_DAY - 3_600,
+    };
+    let middle = TimeWindow {
+        since: window.since + 9 * SECS_PER_DAY,
+        until: window.until - 9 * SECS_PER_DAY,
+    };
+    let (track, rows) = tokio::task::spawn_blocking(move || {
+        let worker = &s.worker;
+        let series = |w: TimeWindow| {
+            let id = worker.send(Command::FetchSeries {
+                equipment,
+                source,
+                window: w,
+                offline: false,
+            });
+            let events = collect_until(worker, Duration::from_secs(10), |e| {
+                e.request() == id && !matches!(e, Event::Progress { .. })
+            });
+            series_of(&events, id).unwrap_or_else(|| panic!("no series: {events:?}"))
+        };
+        series(middle);
+        let id = worker.send(Command::FetchTrack { equipment, window });
+        let events = collect_until(worker, Duration::from_secs(10), |e| {
+            e.request() == id && !matches!(e, Event::Progress { .. })
+        });
+        let track = events
+            .iter()
+            .find_map(|e| match e {
+                Event::Track { track, .. } => Some(track.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no track: {events:?}"));
+        let rows: Vec<PositionRow> = series(window).typed().expect("typed");
+        (track, rows)
+    })
+    .await
+    .expect("join");
+    assert!(rows.len() > 100, "a month of positions: {}", rows.len());
+    let times: Vec<i64> = track.samples.iter().map(|s| s.time).collect();
+    let expected: Vec<i64> = rows.iter().map(|r| r.date.0).collect();
+    assert_eq!(times, expected, "every row of the window, once, in order");
+    assert!(
+        times
+            .iter()
+            .all(|t| (window.since..=window.until).contains(t))
+    );
+}

@@ -86,14 +86,34 @@ impl TaskCtx {
             }
             Command::FetchTrack { equipment, window } => {
                 let source = SeriesSource::Kind(DataKind::Positions);
-                let fetched = self.fetch(equipment, source, window, false).await?;
+                // Each piece decoded as soon as it is had, while the next
+                // ones download: only the simplification waits for the last.
+                let mut pieces = Vec::new();
+                let fetched = self
+                    .fetch_each(equipment, source, window, false, |w, rows| {
+                        let rows = rows.to_vec();
+                        let decode = decode_off_thread("positions", move || {
+                            positions_in(
+                                &rows,
+                                w.since.max(window.since),
+                                w.until.min(window.until),
+                            )
+                        });
+                        pieces.push((w.since, tokio::spawn(decode)));
+                    })
+                    .await?;
                 let offline = fetched.offline_since();
-                let track = decode_off_thread("positions", move || {
-                    fetched
-                        .typed::<PositionRow>()
-                        .map(|rows| Track::new(rows.iter().map(TrackSample::from).collect()))
-                })
-                .await?;
+                drop(fetched);
+                pieces.sort_by_key(|p| p.0);
+                let mut samples = Vec::new();
+                for (_, piece) in pieces {
+                    samples.extend(piece.await.map_err(|e| ApiError::Decode {
+                        endpoint: "positions".to_owned(),
+                        message: e.to_string(),
+                        transient: false,
+                    })??);
+                }
+                let track = decode_off_thread("positions", move || Ok(Track::new(samples))).await?;
                 self.emit(Event::Track {
                     request: id,
                     equipment,
@@ -207,4 +227,19 @@ impl TaskCtx {
         }
         Ok(())
     }
+}
+
+/// The track's samples of one piece of `/positions` rows, dated within
+/// `since..=until`.
+fn positions_in(
+    rows: &[u8],
+    since: i64,
+    until: i64,
+) -> Result<Vec<TrackSample>, serde_json::Error> {
+    let rows: Vec<PositionRow> = serde_json::from_slice(rows)?;
+    Ok(rows
+        .iter()
+        .filter(|r| (since..=until).contains(&r.date.0))
+        .map(TrackSample::from)
+        .collect())
 }

@@ -179,12 +179,17 @@ pub struct SeriesRequest {
 
 /// Fetches a window through the cache. With the service unreachable, what
 /// the cache holds is returned, marked offline, with the missing parts.
+///
+/// `on_piece` sees each piece's rows as soon as they are had (the cache's
+/// first, then each chunk as it arrives), so decoding can start before the
+/// last chunk is in.
 pub async fn fetch_series(
     client: Option<&ApiClient>,
     cache: Option<&Arc<Cache>>,
     base_url: &str,
     req: SeriesRequest,
     mut progress: impl FnMut(Progress),
+    mut on_piece: impl FnMut(TimeWindow, &[u8]),
 ) -> Result<Fetched, ApiError> {
     // Refused before the cache too: the same window must not work offline
     // and fail online.
@@ -214,6 +219,9 @@ pub async fn fetch_series(
         ..Progress::default()
     };
     state.rows = pieces.iter().map(|p| count_rows_hint(&p.1)).sum();
+    for (w, rows) in &pieces {
+        on_piece(*w, rows);
+    }
 
     let chunks: Vec<TimeWindow> = missing
         .iter()
@@ -268,6 +276,7 @@ pub async fn fetch_series(
                 c.put(&key, w, &stored, now_secs())
             }));
         }
+        on_piece(w, &rows);
         state.rows += count_rows_hint(&rows);
         state.chunks_done += 1;
         progress(state);

@@ -48,6 +48,20 @@ impl TaskCtx {
         window: TimeWindow,
         offline: bool,
     ) -> Result<Fetched, ApiError> {
+        self.fetch_each(equipment, source, window, offline, |_, _| {})
+            .await
+    }
+
+    /// [`Self::fetch`], handing each piece's rows to `on_piece` as soon as
+    /// they are had.
+    pub async fn fetch_each(
+        &self,
+        equipment: i64,
+        source: SeriesSource,
+        window: TimeWindow,
+        offline: bool,
+        on_piece: impl FnMut(TimeWindow, &[u8]),
+    ) -> Result<Fetched, ApiError> {
         let req = SeriesRequest {
             equipment,
             source,
@@ -66,6 +80,7 @@ impl TaskCtx {
                     progress,
                 })
             },
+            on_piece,
         )
         .await
     }
