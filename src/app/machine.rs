@@ -79,7 +79,7 @@ impl MachineView {
     /// Applies an action; whether the selection's data is to be fetched
     /// again, and whether it is another machine (nothing of the last may
     /// show).
-    pub fn on_action(&mut self, action: MachineAction) -> (bool, bool) {
+    pub fn on_action(&mut self, action: MachineAction, now: i64) -> (bool, bool) {
         match action {
             MachineAction::Select(id) => {
                 let other = self.selected != Some(id);
@@ -97,6 +97,11 @@ impl MachineView {
                 (true, other)
             }
             MachineAction::SetPreset(p) => {
+                if p == Preset::Custom && self.preset != Preset::Custom {
+                    // Custom starts from the window shown: it does not jump.
+                    let w = self.selected_window(now);
+                    self.custom_days = (Self::today(w.since), Self::today(w.until));
+                }
                 self.preset = p;
                 (true, false)
             }
@@ -174,23 +179,50 @@ mod tests {
     fn a_custom_window_over_the_cap_is_refused_and_the_window_stays() {
         let mut m = MachineView::new(20_000);
         m.selected = Some(1003);
-        let (fetch, _) = m.on_action(MachineAction::SetCustomDays {
-            first_day: 20_000 - MAX_WINDOW_DAYS + 1,
-            last_day: 20_000,
-        });
+        let (fetch, _) = m.on_action(
+            MachineAction::SetCustomDays {
+                first_day: 20_000 - MAX_WINDOW_DAYS + 1,
+                last_day: 20_000,
+            },
+            0,
+        );
         assert!(fetch, "ten years are allowed");
         assert_eq!(m.custom_days, (20_000 - MAX_WINDOW_DAYS + 1, 20_000));
         let before = m.custom_days;
-        let (fetch, _) = m.on_action(MachineAction::SetCustomDays {
-            first_day: -25_567, // 1900
-            last_day: 47_482,   // 2100
-        });
+        let (fetch, _) = m.on_action(
+            MachineAction::SetCustomDays {
+                first_day: -25_567, // 1900
+                last_day: 47_482,   // 2100
+            },
+            0,
+        );
         assert!(!fetch, "nothing is fetched");
         assert_eq!(m.custom_days, before);
         let note = custom_window_refusal(-25_567, 47_482).expect("refused");
         assert!(note.contains("73050 days"), "{note}");
         assert!(custom_window_refusal(0, MAX_WINDOW_DAYS - 1).is_none());
         assert!(custom_window_refusal(MAX_WINDOW_DAYS, 0).is_some());
+    }
+
+    #[test]
+    fn custom_starts_from_the_window_shown() {
+        let now = 20_000 * SECS_PER_DAY + 3_600;
+        let mut m = MachineView::new(20_000);
+        m.selected = Some(1003);
+        m.on_action(MachineAction::SetPreset(Preset::Last30Days), now);
+        let shown = m.selected_window(now);
+        m.on_action(MachineAction::SetPreset(Preset::Custom), now);
+        assert_eq!(m.selected_window(now), shown, "the window does not jump");
+        // Custom again keeps the days chosen.
+        m.on_action(
+            MachineAction::SetCustomDays {
+                first_day: 19_990,
+                last_day: 19_995,
+            },
+            now,
+        );
+        m.on_action(MachineAction::SetPreset(Preset::Custom), now);
+        assert_eq!(m.custom_days, (19_990, 19_995));
     }
 
     #[test]

@@ -405,7 +405,7 @@ impl AppState {
                 if switching && let Some(view) = self.page_to_keep() {
                     self.recent_views.keep(view);
                 }
-                let (fetch, other) = self.machine.on_action(a);
+                let (fetch, other) = self.machine.on_action(a, self.now());
                 // The overview's figures follow the window chosen.
                 let mut out = self.overview.set_window(self.selected_window());
                 // The user chose what to see: the plots show all of it.
