@@ -389,6 +389,7 @@ impl AppState {
         };
         self.timeline.keep_within(window);
         out.extend(self.timeline.fetch(equipment, window));
+        out.push(Command::ReadAhead { equipment, window });
         out
     }
 
@@ -864,6 +865,8 @@ impl AppState {
             }
             Target::ConnectionTest | Target::TokenStore | Target::Series(_) | Target::Export(_) => {
             }
+            // Reads ahead say nothing: the figures' own request does.
+            Target::ReadAhead => return,
         }
         // Refused, or nothing kept to sign in with (a key kept for a
         // session only, after a restart): asked for once under the top
@@ -1130,6 +1133,28 @@ mod tests {
         });
         s.conn.went_offline(None, "gone".into());
         assert_eq!(reads(&s.tick(t0 + 2_000)), 0, "not while offline");
+    }
+
+    #[test]
+    fn a_page_sends_the_figures_reads_ahead_with_its_own() {
+        let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(1_750_000_000));
+        let out = s.on_action(MachineAction::Select(1003).into());
+        let window = s.window().expect("a window");
+        assert!(
+            out.iter().any(|c| matches!(
+                c,
+                Command::ReadAhead { equipment: 1003, window: w } if *w == window
+            )),
+            "{out:?}"
+        );
+        // Never said as failed: nothing to tell the user.
+        let before = s.notifications().len();
+        s.on_event(Event::Failed {
+            target: Target::ReadAhead,
+            request: 1,
+            error: ApiError::NotConnected,
+        });
+        assert_eq!(s.notifications().len(), before);
     }
 
     #[test]

@@ -152,6 +152,7 @@ impl TaskCtx {
                 self.fetch_figures(equipment, window).await?;
             }
             Command::ComputeReport { request, data } => self.compute_report(request, data).await?,
+            Command::ReadAhead { equipment, window } => self.read_ahead(equipment, window).await,
             Command::FetchReport { request, offline } => {
                 self.fetch_report(request, offline).await?;
             }

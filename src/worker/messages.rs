@@ -65,6 +65,8 @@ pub enum Target {
     Figures(i64),
     /// The machine page's window figures (or the command line's report).
     Report,
+    /// The figures' own reads, sent ahead with the machine page's.
+    ReadAhead,
     /// Writing one kind of export.
     Export(ExportKey),
     /// Creating an integration (the form's one write).
@@ -123,6 +125,14 @@ pub enum Command {
     },
     /// Positions through the cache, projected into a map track.
     FetchTrack {
+        equipment: i64,
+        window: TimeWindow,
+    },
+    /// The figures' own reads (daily idle fuel, the operating-hours
+    /// counter) into the cache, with the page's, so the figures asked for
+    /// once the page's history is in need not wait for them. Answers
+    /// nothing.
+    ReadAhead {
         equipment: i64,
         window: TimeWindow,
     },
@@ -195,6 +205,7 @@ impl Command {
             Command::FetchActivities { .. } => Target::Activities,
             Command::FetchPlot { kind, .. } => Target::Plot(*kind),
             Command::FetchTrack { .. } => Target::Track,
+            Command::ReadAhead { .. } => Target::ReadAhead,
             Command::FetchHistory { .. } => Target::History,
             Command::DiscoverFleet { .. } => Target::Fleet,
             Command::FetchSnapshots => Target::Snapshots,
@@ -231,6 +242,7 @@ impl Target {
                 | Target::Snapshots
                 | Target::Figures(_)
                 | Target::Report
+                | Target::ReadAhead
         )
     }
 }

@@ -110,6 +110,7 @@ impl Worker {
             events: event_tx,
             wake,
             in_flight: in_flight.clone(),
+            read_ahead: shared::ReadAhead::default(),
         };
         let thread = std::thread::Builder::new()
             .name("fleetview-worker".into())

@@ -93,12 +93,46 @@ impl TaskCtx {
         req: ReportRequest,
         data: ReportData,
     ) -> Result<(), ApiError> {
+        self.shared.read_ahead.wait(req.equipment, req.window).await;
         let ((idle_fuel, offline), hours) = futures_util::future::join(
             self.idle_fuel(req, false),
             self.operating_hours(req, false),
         )
         .await;
         self.report_from(req, data, idle_fuel, hours, offline).await
+    }
+
+    /// The figures' own reads, sent with the page's (see [`ReadAhead`]):
+    /// stored in the cache, nothing said (the figures' request reports).
+    ///
+    /// [`ReadAhead`]: super::shared::ReadAhead
+    pub async fn read_ahead(&self, equipment: i64, window: TimeWindow) {
+        let _running = self.shared.read_ahead.start(equipment, window);
+        let read = |kind: DataKind| {
+            let req = super::fetch::SeriesRequest {
+                equipment,
+                source: SeriesSource::Kind(kind),
+                window,
+                offline: false,
+            };
+            super::fetch::fetch_series(
+                self.client.as_deref(),
+                self.cache.as_ref(),
+                &self.cache_scope,
+                req,
+                |_| {},
+                |_, _| {},
+            )
+        };
+        let (idle, hours) = futures_util::future::join(
+            read(DataKind::DailyIdleFuel),
+            read(DataKind::CumulativeOperatingHours),
+        )
+        .await;
+        for e in [idle.err(), hours.err()].into_iter().flatten() {
+            // The figures' own request reads again and says what failed.
+            tracing::debug!("reading ahead for the figures: {e}");
+        }
     }
 
     /// Reads history, activities, idle fuel (and positions, without

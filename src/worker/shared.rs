@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 
 use super::events::Event;
 use super::messages::{RequestId, Target};
+use crate::api::time::TimeWindow;
 
 /// Called after every event, to wake the UI (`Context::request_repaint`).
 pub type Wake = Arc<dyn Fn() + Send + Sync>;
@@ -62,12 +63,50 @@ impl Drop for InFlight {
     }
 }
 
+/// The figures' own reads sent ahead with a machine's page (the latest
+/// page's only): the figures, asked for once the page's history is in,
+/// wait for them to be stored rather than ask the service again.
+#[derive(Debug, Clone, Default)]
+pub struct ReadAhead(Arc<Mutex<Option<ReadAheadOf>>>);
+
+type ReadAheadOf = ((i64, TimeWindow), Arc<tokio::sync::Mutex<()>>);
+
+impl ReadAhead {
+    fn lock(&self) -> MutexGuard<'_, Option<ReadAheadOf>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Reads ahead for `equipment` over `window` start; they are over when
+    /// the guard is dropped (done, failed or cancelled).
+    pub fn start(&self, equipment: i64, window: TimeWindow) -> tokio::sync::OwnedMutexGuard<()> {
+        let running = Arc::new(tokio::sync::Mutex::new(()));
+        let guard = Arc::clone(&running)
+            .try_lock_owned()
+            .unwrap_or_else(|_| unreachable!("a new lock is free"));
+        *self.lock() = Some(((equipment, window), running));
+        guard
+    }
+
+    /// Waits for reads ahead of `equipment` over `window`, if any run.
+    pub async fn wait(&self, equipment: i64, window: TimeWindow) {
+        let running = self
+            .lock()
+            .as_ref()
+            .filter(|(key, _)| *key == (equipment, window))
+            .map(|(_, m)| Arc::clone(m));
+        if let Some(m) = running {
+            drop(m.lock().await);
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct Shared {
     pub current: Current,
     pub events: mpsc::Sender<Envelope>,
     pub wake: Wake,
     pub in_flight: Arc<AtomicUsize>,
+    pub read_ahead: ReadAhead,
 }
 
 impl Shared {
@@ -80,5 +119,41 @@ impl Shared {
         // The receiver is gone only when the worker is being dropped.
         let _ = self.events.send((target.clone(), request, event));
         (self.wake)();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_figures_wait_for_reads_ahead_of_their_page_only() {
+        let ahead = ReadAhead::default();
+        let w = TimeWindow {
+            since: 0,
+            until: 99,
+        };
+        let other = TimeWindow {
+            since: 0,
+            until: 100,
+        };
+        // None running: no wait.
+        ahead.wait(1, w).await;
+        let guard = ahead.start(1, w);
+        // Another page's figures do not wait.
+        tokio::time::timeout(std::time::Duration::from_secs(5), ahead.wait(1, other))
+            .await
+            .expect("no wait for another window");
+        let waiting = tokio::spawn({
+            let ahead = ahead.clone();
+            async move { ahead.wait(1, w).await }
+        });
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished(), "waits while the reads run");
+        drop(guard);
+        tokio::time::timeout(std::time::Duration::from_secs(5), waiting)
+            .await
+            .expect("over once they end")
+            .expect("joined");
     }
 }
