@@ -248,11 +248,17 @@ fn the_tables_columns_fit_the_pane() {
 }
 
 #[test]
-fn the_map_takes_its_share_again_when_the_window_grows_back() {
+fn the_map_and_the_tables_take_their_share_again_when_the_window_grows_back() {
     let mut h = open_events();
     let plots_left =
         |h: &Harness<'static, FleetApp>| h.get_by_label_contains("Data kinds").rect().left();
     let before = plots_left(&h);
+    let tabs_top = |h: &Harness<'static, FleetApp>| {
+        h.get_all_by_label("Daily history")
+            .map(|n| n.rect().top())
+            .fold(f32::MAX, f32::min)
+    };
+    let tables_before = 900.0 - tabs_top(&h);
     h.set_size(egui::vec2(1000.0, 700.0));
     h.run_steps(4);
     let small = plots_left(&h);
@@ -263,5 +269,10 @@ fn the_map_takes_its_share_again_when_the_window_grows_back() {
     assert!(
         (after - before).abs() < 4.0,
         "the plots start where they did before the window shrank: {after}, was {before}"
+    );
+    let tables_after = 900.0 - tabs_top(&h);
+    assert!(
+        (tables_after - tables_before).abs() < 4.0,
+        "the tables are as tall as before: {tables_after}, was {tables_before}"
     );
 }

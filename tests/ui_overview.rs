@@ -411,3 +411,50 @@ fn the_table_marks_one_row_the_machine_opened_elsewhere_and_the_keys_go_on_from_
     h.run_steps(3);
     assert_eq!(h.state().state().selected(), Some(rows[3]), "the next one");
 }
+
+#[test]
+fn back_on_the_fleet_tab_the_open_machine_is_marked_whatever_the_keys_did() {
+    let mut h = harness();
+    loaded(&mut h);
+    // Two machines at the top of the list on the left.
+    let listed: Vec<i64> = h
+        .state()
+        .state()
+        .fleet
+        .equipments
+        .iter()
+        .map(|e| e.id)
+        .collect();
+    let (first, other) = (listed[0], listed[3]);
+    let name = |h: &Harness<'static, FleetApp>, id| common::ui::equipment_name(h.state(), id);
+    let first_name = name(&h, first);
+    common::ui::pick(&h, &first_name);
+    h.run_steps(3);
+    h.get_by_role_and_label(Role::Button, "Fleet").click();
+    h.run_steps(3);
+    for _ in 0..2 {
+        h.key_press(egui::Key::ArrowDown);
+        h.run_steps(2);
+    }
+    assert_ne!(
+        h.state().view().overview.table.cursor,
+        Some(first),
+        "the keys moved on"
+    );
+    // Away: another machine, then the first again.
+    h.get_by_role_and_label(Role::Button, "Machine history")
+        .click();
+    h.run_steps(3);
+    let other_name = name(&h, other);
+    common::ui::pick(&h, &other_name);
+    h.run_steps(3);
+    common::ui::pick(&h, &first_name);
+    h.run_steps(3);
+    h.get_by_role_and_label(Role::Button, "Fleet").click();
+    h.run_steps(3);
+    assert_eq!(
+        h.state().view().overview.table.cursor,
+        Some(first),
+        "back on the table, the machine open is the one marked"
+    );
+}

@@ -97,13 +97,14 @@ impl MachineView {
                 (true, other)
             }
             MachineAction::SetPreset(p) => {
+                let before = self.selected_window(now);
                 if p == Preset::Custom && self.preset != Preset::Custom {
                     // Custom starts from the window shown: it does not jump.
-                    let w = self.selected_window(now);
-                    self.custom_days = (Self::today(w.since), Self::today(w.until));
+                    self.custom_days = (Self::today(before.since), Self::today(before.until));
                 }
                 self.preset = p;
-                (true, false)
+                // The same window is not read again (*Refresh* does that).
+                (self.selected_window(now) != before, false)
             }
             MachineAction::SetCustomDays {
                 first_day,
@@ -211,8 +212,9 @@ mod tests {
         m.selected = Some(1003);
         m.on_action(MachineAction::SetPreset(Preset::Last30Days), now);
         let shown = m.selected_window(now);
-        m.on_action(MachineAction::SetPreset(Preset::Custom), now);
+        let (fetch, _) = m.on_action(MachineAction::SetPreset(Preset::Custom), now);
         assert_eq!(m.selected_window(now), shown, "the window does not jump");
+        assert!(!fetch, "nor is it read again");
         // Custom again keeps the days chosen.
         m.on_action(
             MachineAction::SetCustomDays {

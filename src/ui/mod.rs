@@ -34,15 +34,37 @@ pub struct ViewState {
     pub plots: plots::PlotsView,
     pub overview: overview::OverviewView,
     pub daily_charts: daily_charts::DailyChartsView,
-    pub map_share: MapShare,
+    pub map_share: PanelShare,
+    pub tables_share: PanelShare,
 }
 
-/// The map's share of the room beside the plots, so a window made smaller
-/// and then larger again gives the map back its width.
+/// A resizable panel's share of the room it is in (the map's of the width
+/// beside the plots, the tables' of the page's height), so a window made
+/// smaller and then larger again gives it back its size.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct MapShare {
+pub struct PanelShare {
     share: Option<f32>,
     room: f32,
+}
+
+impl PanelShare {
+    /// `panel` sized to its share if the room changed (the window or a
+    /// panel beside it resized); dragging its edge sets a new share.
+    fn apply(&self, panel: egui::Panel, room: f32, min: f32, max: f32) -> egui::Panel {
+        match self.share {
+            Some(share) if (room - self.room).abs() > 0.5 => {
+                panel.exact_size((share * room).clamp(min, max.max(min)))
+            }
+            _ => panel,
+        }
+    }
+
+    fn shown(&mut self, size: f32, room: f32) {
+        *self = Self {
+            share: Some(size / room.max(1.0)),
+            room,
+        };
+    }
 }
 
 /// The whole window; `now` is the wall clock, for ages and "today".
@@ -119,11 +141,15 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
         let tables_max = (ui.available_height() - theme::PAGE_ABOVE_TABLES_MIN)
             .max(tables_height)
             .max(120.0);
-        egui::Panel::bottom("tables")
+        let page_height = ui.available_height();
+        let tables_panel = egui::Panel::bottom("tables")
             .resizable(true)
             .default_size(tables_height)
             .min_size(120.0)
-            .max_size(tables_max)
+            .max_size(tables_max);
+        let tables = view
+            .tables_share
+            .apply(tables_panel, page_height, 120.0, tables_max)
             .show(ui, |ui| {
                 // The pane keeps the size it was given (or dragged to): a
                 // panel shrinks to its content otherwise, and the page above
@@ -152,31 +178,26 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
                     Tab::Catalog | Tab::Fleet => {}
                 }
             });
+        view.tables_share
+            .shown(tables.response.rect.height(), page_height);
         replay::replay_ui(ui, state, &mut actions);
         figures::figures_strip_ui(ui, state, &mut actions);
         // The map gives way to the plots' minimum width (and a width once
         // grown, restored at the next start, is capped too).
         let room = ui.available_width();
         let map_max = (room - plots::MIN_WIDTH).max(200.0);
-        let mut map_panel = egui::Panel::left("map")
+        let map_panel = egui::Panel::left("map")
             .resizable(true)
             .default_size((room * 0.45).min(map_max))
             .min_size(200.0)
             .max_size(map_max);
-        if let Some(share) = view.map_share.share
-            && (room - view.map_share.room).abs() > 0.5
-        {
-            // The room changed (window or list resized): the map keeps its
-            // share; dragging its edge sets a new one.
-            map_panel = map_panel.exact_size((share * room).clamp(200.0, map_max));
-        }
-        let shown = map_panel.show(ui, |ui| {
-            map::map_ui(ui, state, &mut view.map, &mut actions);
-        });
-        view.map_share = MapShare {
-            share: Some(shown.response.rect.width() / room.max(1.0)),
-            room,
-        };
+        let shown = view
+            .map_share
+            .apply(map_panel, room, 200.0, map_max)
+            .show(ui, |ui| {
+                map::map_ui(ui, state, &mut view.map, &mut actions);
+            });
+        view.map_share.shown(shown.response.rect.width(), room);
         egui::CentralPanel::default().show(ui, |ui| {
             plots::plots_ui(ui, state, &mut view.plots, &mut actions);
         });

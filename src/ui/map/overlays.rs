@@ -36,7 +36,7 @@ pub(super) const FIT_INSETS: Insets = Insets {
 /// The events' legend above the speed legend: two rows of marks at most.
 const EVENTS_LEGEND_HEIGHT: f32 = 2.0 * 18.0 + 12.0 + theme::MAP_MARGIN / 2.0;
 /// The least height the overlays leave to the track.
-const MIN_TRACK_ROOM: f32 = 60.0;
+const MIN_TRACK_ROOM: f32 = 90.0;
 
 /// Which overlays a map this tall has room for. On a short map (a small
 /// window) they give way to the track: the events' legend first, then the
@@ -331,8 +331,16 @@ mod tests {
             last = room;
         }
         assert!(last.events_legend, "a tall map shows every overlay");
-        // A map of a small window (about 160 points) keeps the speed legend
-        // and drops the rest.
+        // The map of a 1000x700 window (about 125 points) is the track's.
+        assert_eq!(
+            overlay_room(125.0),
+            Room {
+                speed_legend: false,
+                note: false,
+                events_legend: false
+            }
+        );
+        // A little taller, it keeps the speed legend and drops the rest.
         assert_eq!(
             overlay_room(160.0),
             Room {

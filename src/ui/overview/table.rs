@@ -22,6 +22,9 @@ pub struct TableView {
     /// The machine open when the table last looked: one opened elsewhere
     /// (the list, the map) becomes the marked row, so one row is marked.
     followed: Option<i64>,
+    /// The pass the table was last drawn in: back in view after another
+    /// tab, it marks the machine open again.
+    drawn_pass: u64,
     /// The machines in view last told to the model.
     in_view: Vec<i64>,
 }
@@ -34,9 +37,15 @@ pub fn table_ui(
 ) {
     let o = &state.overview;
     let rows = o.rows();
-    if state.machine.selected != view.followed {
+    let pass = ui.ctx().cumulative_pass_nr();
+    let back_in_view = pass > view.drawn_pass + 1;
+    view.drawn_pass = pass;
+    if back_in_view || state.machine.selected != view.followed {
         view.followed = state.machine.selected;
-        view.cursor = state.machine.selected;
+        if let Some(open) = state.machine.selected {
+            view.cursor = Some(open);
+            view.scroll_to = rows.iter().position(|r| r.id == open);
+        }
     }
     keyboard(ui, rows, view, actions);
     let now = state.now();
