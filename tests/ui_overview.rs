@@ -131,14 +131,7 @@ fn a_category_filter_leaves_exactly_that_categorys_machines() {
     h.run_steps(3);
     h.get_by_role_and_label(Role::Button, category).click();
     h.run_steps(3);
-    let mut shown: Vec<i64> = h
-        .state()
-        .state()
-        .overview
-        .rows()
-        .iter()
-        .map(|r| r.id)
-        .collect();
+    let mut shown = table_ids(&h);
     shown.sort_unstable();
     assert_eq!(shown, expected);
     h.get_by_label(&format!(
@@ -177,10 +170,8 @@ fn clicking_a_table_row_opens_that_machines_history() {
 fn the_arrow_keys_move_through_the_table_and_enter_opens() {
     let mut h = harness();
     loaded(&mut h);
-    h.key_press(egui::Key::ArrowDown);
-    h.run_steps(2);
-    h.key_press(egui::Key::ArrowDown);
-    h.run_steps(2);
+    press(&mut h, egui::Key::ArrowDown);
+    press(&mut h, egui::Key::ArrowDown);
     h.key_press(egui::Key::Enter);
     h.run_steps(3);
     let state = h.state().state();
@@ -384,29 +375,17 @@ fn the_table_marks_one_row_the_machine_opened_elsewhere_and_the_keys_go_on_from_
     let mut h = harness();
     loaded(&mut h);
     // Marked with the keys, then another machine opened from the list.
-    h.key_press(egui::Key::ArrowDown);
-    h.run_steps(2);
-    let rows: Vec<i64> = h
-        .state()
-        .state()
-        .overview
-        .rows()
-        .iter()
-        .map(|r| r.id)
-        .collect();
+    press(&mut h, egui::Key::ArrowDown);
+    let rows = table_ids(&h);
     let third = rows[2];
-    let name = common::ui::equipment_name(h.state(), third);
-    common::ui::pick(&h, &name);
-    h.run_steps(3);
-    h.get_by_role_and_label(Role::Button, "Fleet").click();
-    h.run_steps(3);
+    open_in_list(&mut h, third);
+    to_tab(&mut h, "Fleet");
     assert_eq!(
-        h.state().view().overview.table.cursor,
+        marked(&h),
         Some(third),
         "the row marked is the machine open, not the one marked before"
     );
-    h.key_press(egui::Key::ArrowDown);
-    h.run_steps(2);
+    press(&mut h, egui::Key::ArrowDown);
     h.key_press(egui::Key::Enter);
     h.run_steps(3);
     assert_eq!(h.state().state().selected(), Some(rows[3]), "the next one");
@@ -426,15 +405,10 @@ fn back_on_the_fleet_tab_the_open_machine_is_marked_whatever_the_keys_did() {
         .map(|e| e.id)
         .collect();
     let (first, other) = (listed[0], listed[3]);
-    let name = |h: &Harness<'static, FleetApp>, id| common::ui::equipment_name(h.state(), id);
-    let first_name = name(&h, first);
-    common::ui::pick(&h, &first_name);
-    h.run_steps(3);
-    h.get_by_role_and_label(Role::Button, "Fleet").click();
-    h.run_steps(3);
+    open_in_list(&mut h, first);
+    to_tab(&mut h, "Fleet");
     for _ in 0..2 {
-        h.key_press(egui::Key::ArrowDown);
-        h.run_steps(2);
+        press(&mut h, egui::Key::ArrowDown);
     }
     assert_ne!(
         h.state().view().overview.table.cursor,
@@ -442,19 +416,46 @@ fn back_on_the_fleet_tab_the_open_machine_is_marked_whatever_the_keys_did() {
         "the keys moved on"
     );
     // Away: another machine, then the first again.
-    h.get_by_role_and_label(Role::Button, "Machine history")
-        .click();
-    h.run_steps(3);
-    let other_name = name(&h, other);
-    common::ui::pick(&h, &other_name);
-    h.run_steps(3);
-    common::ui::pick(&h, &first_name);
-    h.run_steps(3);
-    h.get_by_role_and_label(Role::Button, "Fleet").click();
-    h.run_steps(3);
+    to_tab(&mut h, "Machine history");
+    open_in_list(&mut h, other);
+    open_in_list(&mut h, first);
+    to_tab(&mut h, "Fleet");
     assert_eq!(
-        h.state().view().overview.table.cursor,
+        marked(&h),
         Some(first),
         "back on the table, the machine open is the one marked"
     );
+}
+
+/// Opens machine `id` from the list on the left.
+fn open_in_list(h: &mut Harness<'static, FleetApp>, id: i64) {
+    let name = common::ui::equipment_name(h.state(), id);
+    common::ui::pick(h, &name);
+    h.run_steps(3);
+}
+
+fn to_tab(h: &mut Harness<'static, FleetApp>, tab: &str) {
+    h.get_by_role_and_label(Role::Button, tab).click();
+    h.run_steps(3);
+}
+
+/// The Fleet table's marked row.
+fn marked(h: &Harness<'static, FleetApp>) -> Option<i64> {
+    h.state().view().overview.table.cursor
+}
+
+fn press(h: &mut Harness<'static, FleetApp>, key: egui::Key) {
+    h.key_press(key);
+    h.run_steps(2);
+}
+
+/// The machines of the Fleet table's rows, in order.
+fn table_ids(h: &Harness<'static, FleetApp>) -> Vec<i64> {
+    h.state()
+        .state()
+        .overview
+        .rows()
+        .iter()
+        .map(|r| r.id)
+        .collect()
 }
