@@ -61,6 +61,35 @@ pub struct AppOptions {
     pub export_dir: Option<PathBuf>,
     /// Settings to start from when eframe has no storage (tests, kiosks).
     pub settings: Option<Settings>,
+    /// The computer's clock: ages, news going, retries.
+    pub wall_clock: WallClock,
+}
+
+/// The computer's clock (Unix seconds), given to the app so tests drive
+/// time passing rather than wait for it.
+#[derive(Clone)]
+pub struct WallClock(Arc<dyn Fn() -> i64 + Send + Sync>);
+
+impl WallClock {
+    pub fn new(now: impl Fn() -> i64 + Send + Sync + 'static) -> Self {
+        Self(Arc::new(now))
+    }
+
+    pub fn now(&self) -> i64 {
+        (self.0)()
+    }
+}
+
+impl Default for WallClock {
+    fn default() -> Self {
+        Self::new(now_secs)
+    }
+}
+
+impl std::fmt::Debug for WallClock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WallClock")
+    }
 }
 
 impl AppOptions {
@@ -82,6 +111,7 @@ pub struct FleetApp {
     view: ViewState,
     worker: Worker,
     title: String,
+    wall_clock: WallClock,
     // Dropped last: the worker may still talk to it while stopping.
     _sandbox: Option<EmbeddedSandbox>,
 }
@@ -227,6 +257,7 @@ impl FleetApp {
         };
         let mut app = Self {
             title: String::new(),
+            wall_clock: options.wall_clock.clone(),
             view: ViewState::default(),
             worker,
             state,
@@ -263,7 +294,7 @@ impl FleetApp {
 impl eframe::App for FleetApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         self.poll_worker();
-        let commands = self.state.tick(now_secs());
+        let commands = self.state.tick(self.wall_clock.now());
         self.send(commands);
         let news = self
             .state
@@ -286,7 +317,7 @@ impl eframe::App for FleetApp {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        let actions = crate::ui::app_ui(ui, &self.state, &mut self.view, now_secs());
+        let actions = crate::ui::app_ui(ui, &self.state, &mut self.view, self.wall_clock.now());
         for action in actions {
             let commands = self.state.on_action(action);
             self.send(commands);

@@ -222,3 +222,60 @@ fn every_export_holds_what_the_panel_shows() {
         assert!(!entry.file_name().to_string_lossy().ends_with(".partial"));
     }
 }
+
+#[test]
+fn a_notice_gone_can_be_read_again_from_the_status_bar() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicI64, Ordering};
+    let dir = tempfile::tempdir().expect("tempdir");
+    // The computer's clock, moved by the test.
+    let wall = Arc::new(AtomicI64::new(fleetview::api::time::now_secs()));
+    let clock = wall.clone();
+    let options = AppOptions {
+        clock: Some(common::now()),
+        export_dir: Some(dir.path().to_path_buf()),
+        wall_clock: fleetview::shell::WallClock::new(move || clock.load(Ordering::SeqCst)),
+        ..AppOptions::default()
+    };
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_eframe(move |cc| FleetApp::new(cc, options));
+    wait_until(&mut h, "the fleet", |app| {
+        !app.state().fleet().loading && !app.state().fleet().equipments.is_empty()
+    });
+    // A machine with faults in the last 7 days (the default window).
+    let base = h.state().state().connection().base_url.clone();
+    let w = Preset::Last7Days.window(common::now(), (0, 0));
+    let id = (0..30)
+        .map(|i| FIRST_ID + i)
+        .find(|id| {
+            service_body(&base, *id, "faults", w)["data"]["total"]
+                .as_u64()
+                .is_some_and(|n| n > 0)
+        })
+        .expect("a machine with faults in 7 days");
+    common::ui::pick(&h, &equipment_name(h.state(), id));
+    wait_until(&mut h, "the faults", |app| {
+        matches!(*app.state().faults(), Loadable::Ready(_))
+    });
+    let title = "Exported faults (CSV)";
+    let (path, _) = export_via_ui(&mut h, None, "Export faults (CSV)…", "faults (CSV)");
+    // News goes by itself once seen long enough.
+    wall.fetch_add(fleetview::app::NEWS_SECS + 1, Ordering::SeqCst);
+    wait_until(&mut h, "the notice gone", |app| {
+        !app.state().notifications().iter().any(|n| n.title == title)
+    });
+    h.run_steps(2);
+    assert_eq!(h.query_all_by_label(title).count(), 0, "no toast left");
+    h.get_by_label_contains("Notices (").click();
+    h.run_steps(3);
+    h.get_by_label(title);
+    h.get_by_label("info");
+    h.get_by_label("Details").click();
+    h.run_steps(3);
+    let file = path
+        .file_name()
+        .and_then(|f| f.to_str())
+        .expect("a file name");
+    h.get_by_label_contains(file);
+}

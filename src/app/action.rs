@@ -24,6 +24,8 @@ pub enum Action {
     /// Write what a panel shows to a file (the worker asks where).
     Export(ExportContent),
     DismissNotification(u64),
+    /// Forget the notices shown so far.
+    ClearNotificationHistory,
     SetTab(Tab),
     SetLocalTime(bool),
     SetMapSettings(MapSettings),

@@ -25,7 +25,7 @@ pub use figures::{FiguresAction, FiguresState};
 pub use fleet::{DISCOVERY_WINDOW_SECS, FleetState};
 pub use loadable::Loadable;
 pub use machine::{MachineAction, MachineView, custom_window_refusal};
-pub use notifications::{Level, Notification};
+pub use notifications::{Level, NEWS_SECS, Notification};
 pub use overview::{OverviewAction, OverviewState};
 pub use settings::{Preset, Settings, Tab};
 pub use state::AppState;

@@ -1,9 +1,15 @@
 //! Messages for the user: dismissable, each with detail for those who want
 //! it; the list stays short (the oldest go first). News goes by itself after
-//! a while; a problem stays until dismissed or its cause is gone.
+//! a while; a problem stays until dismissed or its cause is gone. Every
+//! notice shown is also kept in a history (for the session), so one that
+//! went can be read again.
+
+use std::collections::VecDeque;
 
 /// Notifications kept at once.
 const KEPT: usize = 6;
+/// Notices kept in the history (the oldest go first).
+pub const HISTORY_KEPT: usize = 200;
 
 /// How long news (an export done, back online) stays, from when first shown.
 pub const NEWS_SECS: i64 = 8;
@@ -31,6 +37,8 @@ pub struct Notification {
 pub struct Notifications {
     list: Vec<Notification>,
     next_id: u64,
+    /// Every notice shown, oldest first, with when it was first shown.
+    history: VecDeque<Notification>,
 }
 
 impl Notifications {
@@ -68,7 +76,13 @@ impl Notifications {
     /// it has been seen long enough (problems stay).
     pub fn expire(&mut self, now: i64) {
         for n in &mut self.list {
-            n.shown_at.get_or_insert(now);
+            if n.shown_at.is_none() {
+                n.shown_at = Some(now);
+                self.history.push_back(n.clone());
+                if self.history.len() > HISTORY_KEPT {
+                    self.history.pop_front();
+                }
+            }
         }
         self.list
             .retain(|n| n.level == Level::Error || n.shown_at.is_none_or(|t| now - t < NEWS_SECS));
@@ -81,6 +95,15 @@ impl Notifications {
     /// Oldest first.
     pub fn list(&self) -> &[Notification] {
         &self.list
+    }
+
+    /// Every notice shown (gone or not), oldest first.
+    pub fn history(&self) -> &VecDeque<Notification> {
+        &self.history
+    }
+
+    pub fn clear_history(&mut self) {
+        self.history.clear();
     }
 }
 
@@ -115,6 +138,45 @@ mod tests {
         assert_eq!(titles, ["Down", "Slow"], "the news seen longest went");
         n.expire(100 + 100 * NEWS_SECS);
         assert_eq!(n.list().len(), 1, "the error stays");
+    }
+
+    #[test]
+    fn a_notice_gone_is_kept_in_the_history_with_when_it_was_shown() {
+        let mut n = Notifications::default();
+        n.notify(Level::Info, "Exported", "a.csv");
+        n.notify(Level::Error, "Down", "faults");
+        n.expire(100);
+        // The same problem again while listed is one notice, one entry.
+        n.notify(Level::Error, "Down", "activities");
+        n.expire(101);
+        n.expire(100 + NEWS_SECS);
+        let id = n.list()[0].id;
+        n.dismiss(id);
+        assert!(n.list().is_empty(), "the news went, the error dismissed");
+        let kept: Vec<_> = n
+            .history()
+            .iter()
+            .map(|x| (x.title.as_str(), x.detail.as_str(), x.level, x.shown_at))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                ("Exported", "a.csv", Level::Info, Some(100)),
+                ("Down", "faults", Level::Error, Some(100)),
+            ]
+        );
+        // The same problem after it went is news again.
+        n.notify(Level::Error, "Down", "faults");
+        n.expire(200);
+        assert_eq!(n.history().len(), 3);
+        for i in 0..HISTORY_KEPT {
+            n.notify(Level::Info, format!("n{i}"), "");
+            n.expire(300 + i as i64);
+        }
+        assert_eq!(n.history().len(), HISTORY_KEPT, "bounded");
+        assert_eq!(n.history()[0].title, "n0", "the oldest went first");
+        n.clear_history();
+        assert!(n.history().is_empty());
     }
 
     #[test]

@@ -109,6 +109,11 @@ impl AppState {
         self.notifications.list()
     }
 
+    /// Every notice shown this session, oldest first.
+    pub fn notification_history(&self) -> &std::collections::VecDeque<Notification> {
+        self.notifications.history()
+    }
+
     pub fn fleet(&self) -> &FleetState {
         &self.fleet
     }
@@ -458,6 +463,10 @@ impl AppState {
             }
             Action::DismissNotification(id) => {
                 self.notifications.dismiss(id);
+                Vec::new()
+            }
+            Action::ClearNotificationHistory => {
+                self.notifications.clear_history();
                 Vec::new()
             }
             Action::SetTab(t) => {

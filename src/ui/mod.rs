@@ -34,6 +34,7 @@ pub struct ViewState {
     pub plots: plots::PlotsView,
     pub overview: overview::OverviewView,
     pub daily_charts: daily_charts::DailyChartsView,
+    pub status: status::StatusView,
     pub map_share: PanelShare,
     pub tables_share: PanelShare,
 }
@@ -78,7 +79,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
         ui.add_space(theme::GAP);
     });
     egui::Panel::bottom("status_bar").show(ui, |ui| {
-        status::status_bar_ui(ui, state, now, &mut actions);
+        status::status_bar_ui(ui, state, &mut view.status, now, &mut actions);
     });
     egui::Panel::left("equipment")
         .resizable(true)
@@ -88,6 +89,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
             equipment::equipment_ui(ui, state, &mut view.picker, &mut actions);
         });
     status::toasts_ui(ui.ctx(), state, &mut actions);
+    status::history_ui(ui.ctx(), state, &mut view.status, &mut actions);
     egui::CentralPanel::default().show(ui, |ui| {
         ui.horizontal(|ui| {
             for (page, label) in [

@@ -1,17 +1,39 @@
 //! Feedback: the status bar (what is being fetched, how far), the offline
-//! mark, and dismissable notifications with their detail.
+//! mark, dismissable notifications with their detail, and the history of
+//! every notice shown (from the status bar).
 
 use super::theme;
 use crate::app::ConnectionAction;
-use crate::app::{Action, AppState, Level};
+use crate::app::{Action, AppState, Level, Notification};
 
-pub fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<Action>) {
+/// What the status bar remembers between frames.
+#[derive(Debug, Default)]
+pub struct StatusView {
+    /// The history of notices is open.
+    pub history_open: bool,
+}
+
+pub fn status_bar_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut StatusView,
+    now: i64,
+    actions: &mut Vec<Action>,
+) {
     // One line, whatever is in flight: a bar that wrapped grew and moved
     // the page above it. The service's address is laid out first, on the
     // right, and the rest is cut short before it (they were drawn over
     // each other).
     ui.horizontal(|ui| {
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let shown = state.notification_history().len();
+            if ui
+                .selectable_label(view.history_open, format!("Notices ({shown})"))
+                .on_hover_text("Every notice shown since the app started, those gone too")
+                .clicked()
+            {
+                view.history_open = !view.history_open;
+            }
             ui.label(
                 egui::RichText::new(&state.conn.current.base_url)
                     .small()
@@ -107,6 +129,73 @@ fn activity_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<
     }
 }
 
+/// The notices shown since the start, newest first, in a window of their
+/// own (over the page: nothing under it moves).
+pub fn history_ui(
+    ctx: &egui::Context,
+    state: &AppState,
+    view: &mut StatusView,
+    actions: &mut Vec<Action>,
+) {
+    let mut open = view.history_open;
+    egui::Window::new("Notices")
+        .open(&mut open)
+        .default_size(theme::NOTICES_SIZE)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            let history = state.notification_history();
+            ui.horizontal(|ui| {
+                ui.label(theme::count(history.len(), "notice", "notices"));
+                if ui
+                    .add_enabled(!history.is_empty(), egui::Button::new("Clear"))
+                    .on_hover_text("Forget the notices shown so far")
+                    .clicked()
+                {
+                    actions.push(Action::ClearNotificationHistory);
+                }
+            });
+            ui.separator();
+            if history.is_empty() {
+                ui.label("No notice yet.");
+                return;
+            }
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                for (k, n) in history.iter().enumerate().rev() {
+                    notice_row_ui(ui, state, n, k);
+                }
+            });
+        });
+    view.history_open = open;
+}
+
+fn notice_row_ui(ui: &mut egui::Ui, state: &AppState, n: &Notification, k: usize) {
+    let (color, level) = level_look(n.level);
+    ui.horizontal_wrapped(|ui| {
+        if let Some(t) = n.shown_at {
+            ui.label(egui::RichText::new(theme::format_time(t, state.local_time)).weak());
+        }
+        ui.colored_label(color, level);
+        ui.add(egui::Label::new(&n.title).wrap());
+    });
+    if !n.detail.is_empty() {
+        egui::CollapsingHeader::new("Details")
+            .id_salt(("notice history", k))
+            .show(ui, |ui| {
+                ui.add(egui::Label::new(&n.detail).wrap());
+            });
+    }
+    ui.add_space(theme::GAP / 2.0);
+}
+
+/// A level's colour and name.
+fn level_look(level: Level) -> (egui::Color32, &'static str) {
+    match level {
+        Level::Error => (theme::ERROR, "error"),
+        Level::Warning => (theme::WARNING, "warning"),
+        Level::Info => (theme::INFO, "info"),
+    }
+}
+
 /// Notices as toasts stacked in the bottom right corner, over the page:
 /// they never move what is under the mouse. Errors stay until dismissed;
 /// news goes by itself (the model expires it).
@@ -121,11 +210,7 @@ pub fn toasts_ui(ctx: &egui::Context, state: &AppState, actions: &mut Vec<Action
         .show(ctx, |ui| {
             ui.set_max_width(theme::TOAST_WIDTH);
             for n in list {
-                let color = match n.level {
-                    Level::Error => theme::ERROR,
-                    Level::Warning => theme::WARNING,
-                    Level::Info => theme::INFO,
-                };
+                let (color, _) = level_look(n.level);
                 egui::Frame::popup(ui.style())
                     .stroke(egui::Stroke::new(1.0, color))
                     .show(ui, |ui| {

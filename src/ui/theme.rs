@@ -10,6 +10,8 @@ pub const ROW_HEIGHT: f32 = 22.0;
 /// status bar), at most this wide.
 pub const TOAST_MARGIN: egui::Vec2 = egui::vec2(12.0, 36.0);
 pub const TOAST_WIDTH: f32 = 380.0;
+/// The history of notices, when first opened.
+pub const NOTICES_SIZE: egui::Vec2 = egui::vec2(460.0, 360.0);
 /// The width kept for the "(in use)" mark of the Connections list.
 pub const IN_USE_WIDTH: f32 = 52.0;
 /// After a sorted column's title.
