@@ -551,3 +551,39 @@ fn unreachable_positions_leave_a_short_note_that_goes_once_loaded() {
     });
     assert!(h.query_by_label_contains("Positions not loaded").is_none());
 }
+
+/// A machine with no position in the window says so on its map, rather
+/// than leave the last machine's place in view without a word.
+#[test]
+fn a_window_without_positions_says_so_on_the_map() {
+    use fleetview::app::Preset;
+    let mut h = harness(embedded());
+    wait_until(&mut h, "the fleet", fleet_of(60));
+    open(&mut h, "RT-", "Last 7 days");
+    let base = h.state().state().connection().base_url.clone();
+    let w = Preset::Today.window(common::now(), (0, 0));
+    let silent = h
+        .state()
+        .state()
+        .fleet()
+        .equipments
+        .iter()
+        .map(|e| (e.id, e.name.clone()))
+        .find(|(id, _)| {
+            common::ui::service_body(&base, *id, "positions", w)["data"]["total"].as_u64()
+                == Some(0)
+        })
+        .expect("a machine without positions today");
+    h.get_by_label("Today").click();
+    h.run_steps(2);
+    common::ui::pick(&h, &silent.1);
+    wait_until(&mut h, "its empty track", |app| {
+        let t = &app.state().timeline().track;
+        app.state().selected() == Some(silent.0)
+            && !t.is_pending()
+            && t.value().is_some_and(|t| t.is_empty())
+    });
+    h.run_steps(3);
+    let note = h.get_by_label_contains("No position").rect();
+    assert!(map_rect(&h).contains_rect(note), "on the map: {note:?}");
+}

@@ -26,7 +26,7 @@ use walkers::{MapMemory, lat_lon};
 
 use crate::api::time::TimeWindow;
 use crate::app::TimelineAction;
-use crate::app::{Action, AppState};
+use crate::app::{Action, AppState, Loadable};
 use crate::geo::{MercRect, mercator, unmercator};
 use crate::series::{Segment, Track};
 pub use frame::MapFrame;
@@ -288,6 +288,16 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         view.framed = None;
     }
     view.basemap.after_ui(ui, state, rect, actions);
+    // Read, and nothing in it: said, rather than an empty map (or the last
+    // machine's place) left without a word.
+    if matches!(&state.timeline.track, Loadable::Ready(t) if t.is_empty()) {
+        overlays::note_ui(
+            ui,
+            rect,
+            "No position in this window: nothing to draw on the map.",
+            None,
+        );
+    }
     let fit = FitButton {
         name: "Fit to track",
         hover: "Zoom the map to the whole track of the window",
