@@ -117,6 +117,7 @@ impl PlotBench {
             local: false,
             span: None,
             measuring: false,
+            known_until: span,
         };
         let output = self.ctx.run_ui(raw_input(events), |ui| {
             values_plot_ui(

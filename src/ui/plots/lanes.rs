@@ -64,6 +64,34 @@ fn state_at(
     Some(format!("{}: {label}", names.get(row)?))
 }
 
+/// Runs of the same label, sampled at the start of each of `columns`
+/// columns from `t0`, none past `known_until` (a state is not known after
+/// the data: "now" in a window still running).
+fn state_runs(
+    t0: f64,
+    column_secs: f64,
+    columns: usize,
+    known_until: f64,
+    label_at: impl Fn(f64) -> Option<String>,
+) -> Vec<(f64, f64, String)> {
+    let mut runs: Vec<(f64, f64, String)> = Vec::new();
+    for col in 0..columns {
+        let t = t0 + column_secs * col as f64;
+        if t >= known_until {
+            break;
+        }
+        let Some(label) = label_at(t) else {
+            continue;
+        };
+        let end = (t + column_secs).min(known_until);
+        match runs.last_mut() {
+            Some(r) if r.2 == label && (r.1 - t).abs() < column_secs * 0.5 => r.1 = end,
+            _ => runs.push((t, end, label)),
+        }
+    }
+    runs
+}
+
 /// Lanes of states for `channels`: one row each, coloured runs per label,
 /// sampled once per pixel column so any number of changes stays bounded.
 pub fn lanes_plot_ui(
@@ -87,6 +115,7 @@ pub fn lanes_plot_ui(
     let names: Vec<String> = full.iter().map(|n| short_name(n)).collect();
     let rows = channels.len() as f64;
     let (local, steer, cursor, span) = (shared.local, shared.steer, shared.cursor, shared.span);
+    let known_until = shared.known_until as f64;
     let window = steer.window;
     let response = Plot::new("plot")
         .id(id)
@@ -142,23 +171,11 @@ pub fn lanes_plot_ui(
             let column_secs = (t1 - t0) / columns as f64;
             let times = &series.series.times;
             for (row, &ch) in channels.iter().enumerate() {
-                // Runs of the same label, sampled at each column's start.
-                let mut runs: Vec<(f64, f64, String)> = Vec::new();
-                for col in 0..columns {
-                    let t = t0 + column_secs * col as f64;
+                let runs = state_runs(t0, column_secs, columns, known_until, |t| {
                     let k = times.partition_point(|x| (*x as f64) <= t);
-                    let Some(label) = k
-                        .checked_sub(1)
+                    k.checked_sub(1)
                         .and_then(|i| lane_label(kind, series, ch, i))
-                    else {
-                        continue;
-                    };
-                    let end = t + column_secs;
-                    match runs.last_mut() {
-                        Some(r) if r.2 == label && (r.1 - t).abs() < column_secs * 0.5 => r.1 = end,
-                        _ => runs.push((t, end, label)),
-                    }
-                }
+                });
                 let (y0, y1) = (row as f64 + 0.1, row as f64 + 0.9);
                 for (a, z, label) in runs {
                     let color = theme::state_color(&label);
@@ -193,6 +210,33 @@ pub fn lanes_plot_ui(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_state_is_not_drawn_past_what_is_known() {
+        // Started at 0, stopped at 400; known until 700 of 0..1000.
+        let label = |t: f64| Some(if t < 400.0 { "started" } else { "stopped" }.to_owned());
+        let runs = state_runs(0.0, 10.0, 100, 700.0, label);
+        assert_eq!(
+            runs,
+            [
+                (0.0, 400.0, "started".to_owned()),
+                (400.0, 700.0, "stopped".to_owned())
+            ]
+        );
+        // Known to the end: the last run reaches it; a gap without a label
+        // ends a run.
+        let runs = state_runs(0.0, 10.0, 100, 1000.0, |t| {
+            (!(500.0..600.0).contains(&t)).then(|| "started".to_owned())
+        });
+        assert_eq!(
+            runs,
+            [
+                (0.0, 500.0, "started".to_owned()),
+                (600.0, 1000.0, "started".to_owned())
+            ]
+        );
+        assert!(state_runs(0.0, 10.0, 100, 0.0, label).is_empty());
+    }
 
     #[test]
     fn a_lane_says_its_state_at_a_time_per_d10() {

@@ -202,6 +202,7 @@ pub fn plots_ui(
         local: state.local_time,
         span: state.timeline.span,
         measuring,
+        known_until: window.until.min(state.now()),
     };
     update_engine_off(view, state, window);
     let mut hover = None;

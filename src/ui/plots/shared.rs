@@ -16,6 +16,9 @@ pub struct Shared {
     pub span: Option<(i64, i64)>,
     /// A drag selects a span rather than pans (the Measure tool, or Shift).
     pub measuring: bool,
+    /// What can be known ends here: the window's end, or now in a window
+    /// still running (states are not drawn past it).
+    pub known_until: i64,
 }
 
 /// What a plot did this frame.
