@@ -265,3 +265,18 @@ fn ten_years_of_days_draw_in_any_pane_without_a_panic() {
         assert_eq!(cursor, day.map(|d| d * DAY_SECS), "{size:?}");
     }
 }
+
+#[test]
+fn at_1000x700_the_engine_events_show_beside_the_daily_usage() {
+    let mut h = common::ui::embedded_app();
+    h.set_size(egui::vec2(1000.0, 700.0));
+    open_daily_history(&mut h, "RT-003 DAF XF 480 (Manchester)", "Last 7 days");
+    let width = h.ctx.content_rect().right();
+    let events = h.get_by_label_contains("Engine events:").rect();
+    assert!(
+        events.right() <= width,
+        "the engine events' heading ({events:?}) is inside the window, {width} wide"
+    );
+    // The usage table is still there, scrolled sideways if need be.
+    h.get_by_label("Day");
+}
