@@ -175,11 +175,11 @@ pub fn history_ui(
         let usage_width = ui.available_width() - events_width - theme::GAP * 2.0;
         ui.allocate_ui(egui::vec2(usage_width, height), |ui| {
             ui.vertical(|ui| {
-                // Within its share: wider than the pane (a small window),
-                // the heading wraps and the table scrolls sideways, rather
+                // Within its share: in a small window the hint is cut short
+                // (whole on hover) and the table scrolls sideways, rather
                 // than push the engine events out of the window.
                 ui.set_max_width(usage_width);
-                ui.horizontal_wrapped(|ui| {
+                ui.horizontal(|ui| {
                     ui.strong(format!(
                         "Daily usage ({}, UTC days)",
                         theme::count(h.daily_usages.rows.len(), "day", "days")
@@ -194,12 +194,10 @@ pub fn history_ui(
                         actions.push(Action::Export(ExportContent::DailyHistory(h.clone())));
                     }
                     if !charts_shown {
-                        ui.weak(NO_ROOM);
+                        ui.add(egui::Label::new(egui::RichText::new(NO_ROOM).weak()).truncate());
                     }
                 });
-                egui::ScrollArea::horizontal()
-                    .id_salt("daily usage sideways")
-                    .show(ui, |ui| usage_table_ui(ui, rows, marks, actions));
+                usage_table_ui(ui, rows, marks, actions);
             });
         });
         ui.separator();
