@@ -51,11 +51,16 @@ fn open(h: &mut Harness<'static, FleetApp>, prefix: &str, window: &str) {
     common::ui::pick(h, &name);
     h.step();
     h.get_by_label(window).click();
-    wait_until(h, "the track", |app| {
+    // The figures too: their strip's height, once filled, sizes the map
+    // (and a map resized is fitted again).
+    wait_until(h, "the track and the figures", |app| {
         let s = app.state();
+        let report = &s.figures.report;
         s.timeline().track.value().is_some_and(|t| !t.is_empty())
             && !s.timeline().track.is_pending()
             && s.activities().value().is_some()
+            && !report.is_pending()
+            && (report.value().is_some() || report.error().is_some())
     });
     h.run_steps(4);
 }
