@@ -362,24 +362,23 @@ impl AppState {
             Command::Cancel(t)
         })
         .collect();
-        if !settled(window, now_secs()) {
-            // Still being written: shown as kept while refreshed (what is
-            // pending keeps its value), the figures with the new answers.
-            for (kind, p) in view.plots {
-                if self.timeline.plot_kinds.contains(&kind) {
-                    self.timeline.plots.insert(kind, Loadable::Ready(p));
-                }
-            }
-            out.extend(self.fetch_selected());
-            return Some(out);
-        }
+        let mut missing = Vec::new();
         for kind in self.timeline.plot_kinds.clone() {
             match view.plots.get(&kind) {
                 Some(p) => {
                     self.timeline.plots.insert(kind, Loadable::Ready(p.clone()));
                 }
-                None => out.push(self.timeline.fetch_plot(equipment, kind, window)),
+                None => missing.push(kind),
             }
+        }
+        if !settled(window, now_secs()) {
+            // Still being written: shown as kept while read again (what is
+            // pending keeps its value), the figures with the new answers.
+            out.extend(self.fetch_selected());
+            return Some(out);
+        }
+        for kind in missing {
+            out.push(self.timeline.fetch_plot(equipment, kind, window));
         }
         // Settings of the figures changed meanwhile: computed again.
         out.extend(self.figures_wanted());

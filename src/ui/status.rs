@@ -160,15 +160,15 @@ pub fn history_ui(
                 return;
             }
             egui::ScrollArea::vertical().show(ui, |ui| {
-                for (k, n) in history.iter().enumerate().rev() {
-                    notice_row_ui(ui, state, n, k);
+                for n in history.iter().rev() {
+                    notice_row_ui(ui, state, n);
                 }
             });
         });
     view.history_open = open;
 }
 
-fn notice_row_ui(ui: &mut egui::Ui, state: &AppState, n: &Notification, k: usize) {
+fn notice_row_ui(ui: &mut egui::Ui, state: &AppState, n: &Notification) {
     let (color, level) = level_look(n.level);
     ui.horizontal_wrapped(|ui| {
         if let Some(t) = n.shown_at {
@@ -179,7 +179,8 @@ fn notice_row_ui(ui: &mut egui::Ui, state: &AppState, n: &Notification, k: usize
     });
     if !n.detail.is_empty() {
         egui::CollapsingHeader::new("Details")
-            .id_salt(("notice history", k))
+            // By the notice, not its place: the oldest go as new come.
+            .id_salt(("notice history", n.id))
             .show(ui, |ui| {
                 ui.add(egui::Label::new(&n.detail).wrap());
             });

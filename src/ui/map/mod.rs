@@ -287,17 +287,11 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         // Moved by hand: what the user sees stays.
         view.framed = None;
     }
-    view.basemap.after_ui(ui, state, rect, actions);
     // Read, and nothing in it: said, rather than an empty map (or the last
     // machine's place) left without a word.
-    if matches!(&state.timeline.track, Loadable::Ready(t) if t.is_empty()) {
-        overlays::note_ui(
-            ui,
-            rect,
-            "No position in this window: nothing to draw on the map.",
-            None,
-        );
-    }
+    let nothing = matches!(&state.timeline.track, Loadable::Ready(t) if t.is_empty())
+        .then_some("No position in this window: nothing to draw on the map.");
+    view.basemap.after_ui(ui, state, rect, nothing, actions);
     let fit = FitButton {
         name: "Fit to track",
         hover: "Zoom the map to the whole track of the window",

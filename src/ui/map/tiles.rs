@@ -69,25 +69,32 @@ impl Basemap {
     /// After the map is shown on `rect`: the online tiles' probe, and the
     /// note when the offline basemap has nothing to show here (its button
     /// switches the online tiles on).
+    ///
+    /// The map has one note, in one place: `own`, the map's own (nothing
+    /// to draw), is said instead of the basemap's.
     pub(crate) fn after_ui(
         &mut self,
         ui: &mut egui::Ui,
         state: &AppState,
         rect: Rect,
+        own: Option<&str>,
         actions: &mut Vec<Action>,
     ) {
         if let Some(o) = self.online.as_mut() {
             o.update(ui.input(|i| i.time));
         }
-        // On a short map the note gives way to the track (the toolbar
-        // still says how the tiles are).
-        let note = (overlays::overlay_room(rect.height()).note
-            && self
-                .offline
-                .as_ref()
-                .is_some_and(OfflineTiles::flat_in_view))
-        .then(|| no_detail_note(self.online_status()))
-        .flatten();
+        // On a short map the basemap's note gives way to the track (the
+        // toolbar still says how the tiles are).
+        let note = match own {
+            Some(text) => Some((text.to_owned(), None)),
+            None => (overlays::overlay_room(rect.height()).note
+                && self
+                    .offline
+                    .as_ref()
+                    .is_some_and(OfflineTiles::flat_in_view))
+            .then(|| no_detail_note(self.online_status()))
+            .flatten(),
+        };
         if let Some((text, button)) = note
             && overlays::note_ui(ui, rect, &text, button)
         {

@@ -525,7 +525,7 @@ pub fn fleet_map_ui(
         view.settled = true;
         view.list = None;
     }
-    view.basemap.after_ui(ui, state, rect, actions);
+    view.basemap.after_ui(ui, state, rect, None, actions);
     if view.placed.points.is_empty() {
         tips::no_positions_ui(ui, rect, state);
     }

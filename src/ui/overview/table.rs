@@ -19,11 +19,9 @@ pub struct TableView {
     pub cursor: Option<i64>,
     /// Scroll to this row at the next frame.
     scroll_to: Option<usize>,
-    /// The machine open when the table last looked: one opened elsewhere
-    /// (the list, the map) becomes the marked row, so one row is marked.
-    followed: Option<i64>,
-    /// The pass the table was last drawn in: back in view after another
-    /// tab, it marks the machine open again.
+    /// The pass the table was last drawn in. Back in view after another
+    /// tab (where any machine is opened: opening one leaves this page), it
+    /// marks the machine open, so one row is marked.
     drawn_pass: u64,
     /// The machines in view last told to the model.
     in_view: Vec<i64>,
@@ -40,12 +38,9 @@ pub fn table_ui(
     let pass = ui.ctx().cumulative_pass_nr();
     let back_in_view = pass > view.drawn_pass + 1;
     view.drawn_pass = pass;
-    if back_in_view || state.machine.selected != view.followed {
-        view.followed = state.machine.selected;
-        if let Some(open) = state.machine.selected {
-            view.cursor = Some(open);
-            view.scroll_to = rows.iter().position(|r| r.id == open);
-        }
+    if back_in_view && let Some(open) = state.machine.selected {
+        view.cursor = Some(open);
+        view.scroll_to = rows.iter().position(|r| r.id == open);
     }
     keyboard(ui, rows, view, actions);
     let now = state.now();
