@@ -459,31 +459,74 @@ fn run_app(cli: Cli) -> anyhow::Result<()> {
         .context("--now")?;
     options.sandbox_fleet_size = cli.sandbox_fleet_size;
     options.export_dir = cli.export_dir;
-    let native = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("fleetview")
-            .with_inner_size([1400.0, 900.0]),
-        ..Default::default()
-    };
     eframe::run_native(
-        "fleetview",
-        native,
+        fleetview::shell::APP_ID,
+        fleetview::shell::native_options(),
         Box::new(move |cc| Ok(Box::new(FleetApp::new(cc, options)))),
     )
     .map_err(|e| anyhow::anyhow!("the window could not be opened: {e}"))
 }
 
-fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            // Offline, every online map tile fails: walkers would warn per tile.
-            EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| EnvFilter::new("info,walkers=error")),
-        )
+/// Logs to stderr; the desktop app also to a file a day in its log folder
+/// (the last week kept), which About shows. The guard flushes the file.
+fn init_logging(
+    log_dir: Option<&std::path::Path>,
+) -> Option<tracing_appender::non_blocking::WorkerGuard> {
+    use tracing_subscriber::prelude::*;
+    // Offline, every online map tile fails: walkers would warn per tile.
+    let filter = || {
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,walkers=error"))
+    };
+    let stderr = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
+        .with_filter(filter());
+    let mut problem = None;
+    let file = log_dir.and_then(|dir| {
+        let built = std::fs::create_dir_all(dir)
+            .map_err(|e| e.to_string())
+            .and_then(|()| {
+                tracing_appender::rolling::Builder::new()
+                    .rotation(tracing_appender::rolling::Rotation::DAILY)
+                    .filename_prefix("fleetview")
+                    .filename_suffix("log")
+                    .max_log_files(7)
+                    .build(dir)
+                    .map_err(|e| e.to_string())
+            });
+        built.map_err(|e| problem = Some((dir.to_owned(), e))).ok()
+    });
+    let (file_layer, guard) = match file.map(tracing_appender::non_blocking) {
+        Some((writer, guard)) => (
+            Some(
+                tracing_subscriber::fmt::layer()
+                    .with_writer(writer)
+                    .with_ansi(false)
+                    .with_filter(filter()),
+            ),
+            Some(guard),
+        ),
+        None => (None, None),
+    };
+    tracing_subscriber::registry()
+        .with(stderr)
+        .with(file_layer)
         .init();
+    if let Some((dir, e)) = problem {
+        tracing::warn!(dir = %dir.display(), "logging to stderr only: {e}");
+    }
+    guard
+}
+
+fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    // The desktop app's log is kept in files; commands log to stderr.
+    let log_dir = cli
+        .command
+        .is_none()
+        .then(fleetview::shell::default_log_dir)
+        .flatten();
+    let _log_guard = init_logging(log_dir.as_deref());
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     match cli.command {
         Some(Command::Sandbox(args)) => runtime.block_on(run_sandbox(args)),

@@ -18,6 +18,31 @@ use crate::worker::{Command, Worker, WorkerConfig};
 
 const SETTINGS_KEY: &str = "fleetview-settings";
 
+/// The application's id: the window's class (X11) and app id (Wayland),
+/// which desktops match to the installed `fleetview.desktop` entry for its
+/// name and icon; also the folder eframe keeps the settings in.
+pub const APP_ID: &str = "fleetview";
+
+/// The window icon: the 256 px rendering of `assets/icon/fleetview.svg`.
+pub fn window_icon() -> egui::IconData {
+    const PNG: &[u8] = include_bytes!("../assets/icon/fleetview-256.png");
+    // The bytes are the repository's own file, decoded in a test: a
+    // failure here is a broken checkout, and the window opens without it.
+    eframe::icon_data::from_png_bytes(PNG).unwrap_or_default()
+}
+
+/// How the desktop window opens: its title, first size, icon and app id.
+pub fn native_options() -> eframe::NativeOptions {
+    eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title(APP_ID)
+            .with_app_id(APP_ID)
+            .with_icon(window_icon())
+            .with_inner_size([1400.0, 900.0]),
+        ..Default::default()
+    }
+}
+
 /// A real service to connect to, with a token, an API key (logged in with,
 /// and again when the token is refused), or both.
 #[derive(Debug, Clone)]
@@ -63,6 +88,53 @@ pub struct AppOptions {
     pub settings: Option<Settings>,
     /// The computer's clock: ages, news going, retries.
     pub wall_clock: WallClock,
+    /// Where the log files are written (shown in About; `main` writes them).
+    pub log_dir: Option<PathBuf>,
+    /// Where eframe keeps the settings (shown in About).
+    pub settings_dir: Option<PathBuf>,
+    /// Shows a folder in the system's file manager.
+    pub folder_opener: FolderOpener,
+}
+
+/// Shows a folder in the system's file manager (`xdg-open` on Linux),
+/// given to the app so tests see what was asked without a desktop.
+#[derive(Clone)]
+pub struct FolderOpener(Arc<OpenFolderFn>);
+
+type OpenFolderFn = dyn Fn(&std::path::Path) -> std::io::Result<()> + Send + Sync;
+
+/// A folder that could not be opened, and why.
+type OpenFailure = (PathBuf, String);
+
+impl FolderOpener {
+    pub fn new(
+        open: impl Fn(&std::path::Path) -> std::io::Result<()> + Send + Sync + 'static,
+    ) -> Self {
+        Self(Arc::new(open))
+    }
+}
+
+impl Default for FolderOpener {
+    fn default() -> Self {
+        Self::new(|path| {
+            std::fs::create_dir_all(path)?;
+            open::that_detached(path)
+        })
+    }
+}
+
+impl std::fmt::Debug for FolderOpener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FolderOpener")
+    }
+}
+
+/// Where a desktop install writes its logs: the user's state folder
+/// (`~/.local/state/fleetview/logs` on Linux), else its local data folder.
+pub fn default_log_dir() -> Option<PathBuf> {
+    dirs::state_dir()
+        .or_else(dirs::data_local_dir)
+        .map(|d| d.join(APP_ID).join("logs"))
 }
 
 /// The computer's clock (Unix seconds), given to the app so tests drive
@@ -101,6 +173,8 @@ impl AppOptions {
             sandbox_data_dir: dirs::data_dir().map(|d| d.join("fleetview").join("sandbox")),
             online_tiles: true,
             tile_cache_dir: dirs::cache_dir().map(|d| d.join("fleetview").join("tiles")),
+            log_dir: default_log_dir(),
+            settings_dir: eframe::storage_dir(APP_ID),
             ..Self::default()
         }
     }
@@ -112,6 +186,14 @@ pub struct FleetApp {
     worker: Worker,
     title: String,
     wall_clock: WallClock,
+    /// The theme last handed to egui.
+    theme: Option<crate::app::ThemeChoice>,
+    folder_opener: FolderOpener,
+    /// Folders that could not be opened, from the threads opening them.
+    open_failures: (
+        std::sync::mpsc::Sender<OpenFailure>,
+        std::sync::mpsc::Receiver<OpenFailure>,
+    ),
     // Dropped last: the worker may still talk to it while stopping.
     _sandbox: Option<EmbeddedSandbox>,
 }
@@ -235,6 +317,11 @@ impl FleetApp {
         state.map.online_tiles = options.online_tiles;
         state.tile_cache_dir = options.tile_cache_dir.clone();
         state.exports.directory = options.export_dir.clone();
+        state.places = crate::app::Places {
+            settings: options.settings_dir.clone(),
+            cache: options.cache_path.clone(),
+            logs: options.log_dir.clone(),
+        };
         if let Some(s) = settings {
             state.restore(s);
         }
@@ -258,6 +345,9 @@ impl FleetApp {
         let mut app = Self {
             title: String::new(),
             wall_clock: options.wall_clock.clone(),
+            theme: None,
+            folder_opener: options.folder_opener.clone(),
+            open_failures: std::sync::mpsc::channel(),
             view: ViewState::default(),
             worker,
             state,
@@ -288,6 +378,30 @@ impl FleetApp {
             let commands = self.state.on_event(event);
             self.send(commands);
         }
+        while let Ok((path, error)) = self.open_failures.1.try_recv() {
+            self.state.notify(
+                Level::Error,
+                "The folder could not be opened",
+                format!("{}: {error}", path.display()),
+            );
+        }
+    }
+
+    /// Shows `path` in the file manager, off the UI thread (starting a
+    /// program can take a while); a failure comes back as a notice.
+    fn open_folder(&self, path: PathBuf) {
+        let (open, failed) = (self.folder_opener.clone(), self.open_failures.0.clone());
+        let spawned = std::thread::Builder::new()
+            .name("open-folder".into())
+            .spawn(move || {
+                if let Err(e) = (open.0)(&path) {
+                    tracing::warn!(path = %path.display(), "opening a folder: {e}");
+                    let _ = failed.send((path, e.to_string()));
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("opening a folder: {e}");
+        }
     }
 }
 
@@ -309,6 +423,15 @@ impl eframe::App for FleetApp {
         if self.state.advance_replay(f64::from(dt_secs)) {
             ctx.request_repaint();
         }
+        if self.theme != Some(self.state.theme) {
+            use crate::app::ThemeChoice;
+            ctx.set_theme(match self.state.theme {
+                ThemeChoice::System => egui::ThemePreference::System,
+                ThemeChoice::Light => egui::ThemePreference::Light,
+                ThemeChoice::Dark => egui::ThemePreference::Dark,
+            });
+            self.theme = Some(self.state.theme);
+        }
         let title = self.state.title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
@@ -319,6 +442,9 @@ impl eframe::App for FleetApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let actions = crate::ui::app_ui(ui, &self.state, &mut self.view, self.wall_clock.now());
         for action in actions {
+            if let crate::app::Action::OpenFolder(path) = &action {
+                self.open_folder(path.clone());
+            }
             let commands = self.state.on_action(action);
             self.send(commands);
         }

@@ -4,6 +4,7 @@
 
 use super::catalog::CatalogAction;
 use super::connection::ConnectionAction;
+use super::desktop::ThemeChoice;
 use super::figures::FiguresAction;
 use super::machine::MachineAction;
 use super::overview::OverviewAction;
@@ -29,6 +30,10 @@ pub enum Action {
     SetTab(Tab),
     SetLocalTime(bool),
     SetMapSettings(MapSettings),
+    SetTheme(ThemeChoice),
+    /// Show a folder in the system's file manager (the shell opens it:
+    /// the model does no I/O).
+    OpenFolder(std::path::PathBuf),
 }
 
 impl From<MachineAction> for Action {

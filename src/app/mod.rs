@@ -5,6 +5,7 @@
 pub mod action;
 pub mod catalog;
 pub mod connection;
+pub mod desktop;
 pub mod errors;
 pub mod exports;
 pub mod figures;
@@ -21,6 +22,7 @@ pub mod timeline;
 pub use action::Action;
 pub use catalog::{CatalogAction, CatalogState};
 pub use connection::{ConnStatus, Connection, ConnectionAction, EmbeddedLogin, Offline, Profile};
+pub use desktop::{Places, ThemeChoice};
 pub use figures::{FiguresAction, FiguresState};
 pub use fleet::{DISCOVERY_WINDOW_SECS, FleetState};
 pub use loadable::Loadable;

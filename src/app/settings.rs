@@ -122,6 +122,8 @@ pub struct Settings {
     /// Fuel tank capacities entered by the user, litres by equipment id.
     #[serde(default)]
     pub tanks_l: Vec<(i64, f64)>,
+    #[serde(default)]
+    pub theme: super::desktop::ThemeChoice,
 }
 
 #[cfg(test)]

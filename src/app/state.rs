@@ -52,6 +52,10 @@ pub struct AppState {
     pub map: MapSettings,
     /// Where online map tiles are cached (`None`: not on disk).
     pub tile_cache_dir: Option<std::path::PathBuf>,
+    /// Light, dark or the system's.
+    pub theme: super::desktop::ThemeChoice,
+    /// Where the settings, the cache and the logs are (About).
+    pub places: super::desktop::Places,
     /// Fetches under way and how far they have come.
     pub progress: HashMap<Target, Progress>,
     /// Machines' pages left lately, to show again at once.
@@ -77,6 +81,8 @@ impl AppState {
             local_time: false,
             map: MapSettings::default(),
             tile_cache_dir: None,
+            theme: Default::default(),
+            places: Default::default(),
             progress: HashMap::new(),
             recent_views: RecentViews::default(),
         }
@@ -203,6 +209,7 @@ impl AppState {
         self.figures.expected = s.expected;
         self.figures.working_hours = s.working_hours;
         self.figures.tanks_l = s.tanks_l.into_iter().collect();
+        self.theme = s.theme;
         self.overview.mark_dirty();
         self.conn.profiles = s.profiles;
         self.conn.active_profile = s.active_profile.filter(|i| *i < self.conn.profiles.len());
@@ -251,6 +258,7 @@ impl AppState {
             expected: self.figures.expected,
             working_hours: self.figures.working_hours,
             tanks_l: self.figures.tanks_l.iter().map(|(k, v)| (*k, *v)).collect(),
+            theme: self.theme,
         }
     }
 
@@ -464,6 +472,12 @@ impl AppState {
                 self.notifications.dismiss(id);
                 Vec::new()
             }
+            Action::SetTheme(theme) => {
+                self.theme = theme;
+                Vec::new()
+            }
+            // Opened by the shell, which sees every action first.
+            Action::OpenFolder(_) => Vec::new(),
             Action::ClearNotificationHistory => {
                 self.notifications.clear_history();
                 Vec::new()
@@ -957,6 +971,7 @@ mod tests {
         a.on_action(MachineAction::SetPreset(Preset::Last30Days).into());
         a.on_action(Action::SetTab(Tab::History));
         a.on_action(Action::SetLocalTime(true));
+        a.on_action(Action::SetTheme(crate::app::ThemeChoice::Light));
         let hours = crate::analysis::WorkingHours {
             days: [true; 7],
             start_min: 420,
@@ -1013,6 +1028,7 @@ mod tests {
             (Some(1003), Preset::Last30Days, Tab::History, true)
         );
         assert_eq!(b.tab, Tab::Fleet, "the overview is the first page");
+        assert_eq!(b.theme, crate::app::ThemeChoice::Light);
         assert_eq!(b.overview.settings.filters, filters);
         assert_eq!(
             (b.figures.working_hours, b.figures.tank_l(1003)),

@@ -85,6 +85,9 @@ pub enum TimelineAction {
     ResetView,
     /// Select a span of time (statistics over it), or clear it.
     SetSpan(Option<(i64, i64)>),
+    /// The cursor to the next position of the track (`true`) or the
+    /// previous one, within the window.
+    Step(bool),
 }
 
 #[derive(Debug, Default)]
@@ -196,6 +199,11 @@ impl TimelineState {
                 self.seek_place = Some(position);
             }
             TimelineAction::ResetView => self.view_generation += 1,
+            TimelineAction::Step(forward) => {
+                if let Some(t) = self.step_target(forward, window) {
+                    self.seek_to(t);
+                }
+            }
             TimelineAction::SetSpan(span) => {
                 self.span = span
                     .map(|(a, b)| (a.min(b).max(window.since), a.max(b).min(window.until)))
@@ -237,6 +245,34 @@ impl TimelineState {
         {
             self.span = None;
         }
+    }
+
+    /// Where a step moves the cursor: to the track's next (or previous)
+    /// position after it; from no cursor, to the first (or last) one. With
+    /// no track yet, a hundredth of the window. A binary search: a year of
+    /// positions costs nothing on the UI thread.
+    fn step_target(&self, forward: bool, window: TimeWindow) -> Option<i64> {
+        let inside = |t: &i64| (window.since..=window.until).contains(t);
+        let Some(track) = self.track.value().filter(|t| !t.samples.is_empty()) else {
+            let step = ((window.until - window.since) / 100).max(1);
+            let from = self
+                .cursor
+                .unwrap_or(if forward { window.since } else { window.until });
+            let to = if forward { from + step } else { from - step };
+            return Some(to.clamp(window.since, window.until));
+        };
+        let samples = &track.samples;
+        let time = match (self.cursor, forward) {
+            (None, true) => samples.first().map(|s| s.time),
+            (None, false) => samples.last().map(|s| s.time),
+            (Some(c), true) => samples
+                .get(samples.partition_point(|s| s.time <= c))
+                .map(|s| s.time),
+            (Some(c), false) => samples[..samples.partition_point(|s| s.time < c)]
+                .last()
+                .map(|s| s.time),
+        };
+        time.filter(inside)
     }
 
     pub fn seek_to(&mut self, time: i64) {
@@ -310,6 +346,47 @@ mod tests {
 
     fn ev(t: i64, running: bool) -> EngineConditionRow {
         EngineConditionRow::at(t, running)
+    }
+
+    #[test]
+    fn a_step_moves_the_cursor_from_position_to_position_within_the_window() {
+        use crate::series::track::TrackSample;
+        let window = TimeWindow {
+            since: 1000,
+            until: 2000,
+        };
+        let mut s = TimelineState::default();
+        let step = |s: &mut TimelineState, forward| {
+            s.on_action(TimelineAction::Step(forward), None, window, |_| None);
+            s.cursor
+        };
+        // No track yet: a hundredth of the window, from its start.
+        assert_eq!(step(&mut s, true), Some(1010));
+        assert_eq!(step(&mut s, false), Some(1000));
+        assert_eq!(step(&mut s, false), Some(1000), "not before the window");
+
+        let samples = [1100, 1200, 1200, 1500, 2500]
+            .map(|t| TrackSample::at(t, 52.0, 4.0))
+            .to_vec();
+        s.track = Loadable::Ready(Arc::new(Track::new(samples)));
+        s.cursor = None;
+        assert_eq!(step(&mut s, true), Some(1100), "from nothing: the first");
+        assert_eq!(step(&mut s, true), Some(1200));
+        assert_eq!(
+            step(&mut s, true),
+            Some(1500),
+            "same-time positions are one step"
+        );
+        let seeks = s.seek;
+        assert_eq!(step(&mut s, true), Some(1500), "2500 is past the window");
+        assert_eq!(s.seek, seeks, "no step, no seek");
+        assert_eq!(step(&mut s, false), Some(1200));
+        s.cursor = Some(1150);
+        assert_eq!(
+            step(&mut s, false),
+            Some(1100),
+            "between two: the one before"
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::export::shown::ExportContent;
 
 pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     if let Some(e) = state.machine.activities.error() {
-        ui.colored_label(theme::ERROR, e);
+        ui.colored_label(theme::ink(ui, theme::ERROR), e);
     }
     let rows: &[_] = state
         .machine

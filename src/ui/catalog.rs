@@ -96,7 +96,7 @@ pub fn catalog_ui(
         }
     });
     if let Some(e) = cat.integrations.error() {
-        ui.colored_label(theme::ERROR, e);
+        ui.colored_label(theme::ink(ui, theme::ERROR), e);
     }
     egui::ScrollArea::vertical()
         .id_salt("catalog_scroll")
@@ -130,7 +130,7 @@ fn integrations_table_ui(
     match cat.cached_at {
         Some(t) => {
             ui.colored_label(
-                theme::OFFLINE,
+                theme::ink(ui, theme::OFFLINE),
                 format!(
                     "{}: offline, the list as last read at {}",
                     theme::count(rows.len(), "integration", "integrations"),
@@ -183,7 +183,7 @@ fn integrations_table_ui(
                 });
                 row.col(|ui| {
                     // Any status string is shown as it comes (D4).
-                    ui.colored_label(status_color(&it.status), &it.status);
+                    ui.colored_label(theme::ink(ui, status_color(&it.status)), &it.status);
                 });
                 row.col(|ui| {
                     ui.horizontal(|ui| {
@@ -225,7 +225,10 @@ fn integrations_table_ui(
             });
         });
     if let Some((id, e)) = &cat.write_error {
-        ui.colored_label(theme::ERROR, format!("Integration {id}: {e}"));
+        ui.colored_label(
+            theme::ink(ui, theme::ERROR),
+            format!("Integration {id}: {e}"),
+        );
     }
 }
 
@@ -296,10 +299,13 @@ fn create_form_ui(
         }
     }
     if let Some(p) = &view.create_problem {
-        ui.colored_label(theme::ERROR, p);
+        ui.colored_label(theme::ink(ui, theme::ERROR), p);
     }
     if let Some(e) = &cat.create_error {
-        ui.colored_label(theme::ERROR, format!("The service said: {e}"));
+        ui.colored_label(
+            theme::ink(ui, theme::ERROR),
+            format!("The service said: {e}"),
+        );
     }
 }
 
@@ -428,7 +434,7 @@ fn edit_form_ui(
         }
     }
     if let Some(p) = &view.edit_problem {
-        ui.colored_label(theme::ERROR, p);
+        ui.colored_label(theme::ink(ui, theme::ERROR), p);
     }
 }
 

@@ -63,15 +63,17 @@ impl std::fmt::Debug for ConnectionView {
     }
 }
 
+/// The connection's line of the top bar, after `menu` (the app's menu).
 pub fn connection_ui(
     ui: &mut egui::Ui,
     state: &AppState,
     view: &mut ConnectionView,
     actions: &mut Vec<Action>,
+    menu: impl FnOnce(&mut egui::Ui),
 ) {
     let c = &state.conn.current;
     ui.horizontal_wrapped(|ui| {
-        ui.label(egui::RichText::new("fleetview").strong());
+        menu(ui);
         ui.separator();
         ui.label(format!("Connected to: {}", c.label))
             .on_hover_text(&c.base_url);
@@ -87,7 +89,7 @@ pub fn connection_ui(
             ConnStatus::NoSecret => (theme::ERROR, format!("no {}", c.auth.secret_label())),
             ConnStatus::Failed(e) => (theme::ERROR, format!("not connected: {e}")),
         };
-        ui.colored_label(color, text);
+        ui.colored_label(theme::ink(ui, color), text);
         if c.embedded {
             ui.label(
                 egui::RichText::new("simulated fleet on this computer")
@@ -148,7 +150,7 @@ pub fn connection_ui(
                     c.auth.secret_label()
                 ),
             };
-            ui.colored_label(theme::ERROR, said);
+            ui.colored_label(theme::ink(ui, theme::ERROR), said);
             if let AuthMethod::ApiKey { name } = &c.auth {
                 ui.label(format!("Key name: {name}"));
             }
@@ -430,10 +432,10 @@ fn connections_window_ui(
     // below the buttons, so no button moves under the mouse.
     match &state.conn.test_result {
         Some(Ok(m)) => {
-            ui.colored_label(theme::INFO, m);
+            ui.colored_label(theme::ink(ui, theme::INFO), m);
         }
         Some(Err(e)) => {
-            ui.colored_label(theme::ERROR, e);
+            ui.colored_label(theme::ink(ui, theme::ERROR), e);
         }
         None => {}
     }

@@ -108,6 +108,8 @@ impl DailyChartsView {
 #[derive(Debug)]
 struct DailyBars {
     report: Arc<Report>,
+    /// Built for the dark theme (colours are kept readable on each).
+    dark: bool,
     working: Vec<Bar>,
     /// Stacked on the day's working hours.
     idle: Vec<Bar>,
@@ -130,9 +132,11 @@ fn day_bar(day: i64, value: f64, color: egui::Color32) -> Bar {
 }
 
 impl DailyBars {
-    fn build(report: &Arc<Report>) -> Self {
+    fn build(report: &Arc<Report>, visuals: &egui::Visuals) -> Self {
+        let ink = |c| theme::line_ink(visuals, c);
         let mut b = DailyBars {
             report: report.clone(),
+            dark: visuals.dark_mode,
             working: Vec::new(),
             idle: Vec::new(),
             expected: Vec::with_capacity(2 * report.days.len()),
@@ -144,11 +148,11 @@ impl DailyBars {
             let day = *day;
             let working = finite(f.working_hours_h);
             if let Some(w) = working {
-                b.working.push(day_bar(day, w, theme::WORKING));
+                b.working.push(day_bar(day, w, ink(theme::WORKING)));
             }
             if let Some(i) = finite(f.idle_hours_h) {
                 b.idle
-                    .push(day_bar(day, i, theme::IDLE).base_offset(working.unwrap_or(0.0)));
+                    .push(day_bar(day, i, ink(theme::IDLE)).base_offset(working.unwrap_or(0.0)));
             }
             if f.expected_hours_h.is_finite() {
                 b.expected
@@ -159,16 +163,16 @@ impl DailyBars {
             if let Some(v) = finite(f.fuel_used_l) {
                 if f.is_estimated(Figure::FuelUsed) {
                     b.fuel_estimated.push(
-                        day_bar(day, v, theme::FUEL)
-                            .fill(theme::estimated_fill(theme::FUEL))
-                            .stroke(egui::Stroke::new(1.0, theme::ESTIMATED)),
+                        day_bar(day, v, ink(theme::FUEL))
+                            .fill(theme::estimated_fill(ink(theme::FUEL)))
+                            .stroke(egui::Stroke::new(1.0, ink(theme::ESTIMATED))),
                     );
                 } else {
-                    b.fuel.push(day_bar(day, v, theme::FUEL));
+                    b.fuel.push(day_bar(day, v, ink(theme::FUEL)));
                 }
             }
             if let Some(v) = finite(f.distance_km) {
-                b.distance.push(day_bar(day, v, theme::DISTANCE));
+                b.distance.push(day_bar(day, v, ink(theme::DISTANCE)));
             }
         }
         b
@@ -294,7 +298,7 @@ pub fn daily_charts_ui(
         ui.allocate_ui(egui::vec2(width, height), |ui| {
             ui.set_min_size(egui::vec2(width, height));
             if let Some(e) = figures.error() {
-                ui.colored_label(theme::ERROR, format!("Daily figures: {e}"));
+                ui.colored_label(theme::ink(ui, theme::ERROR), format!("Daily figures: {e}"));
             } else {
                 ui.horizontal(|ui| {
                     ui.spinner();
@@ -307,9 +311,9 @@ pub fn daily_charts_ui(
     if view
         .bars
         .as_ref()
-        .is_none_or(|b| !Arc::ptr_eq(&b.report, report))
+        .is_none_or(|b| !Arc::ptr_eq(&b.report, report) || b.dark != ui.visuals().dark_mode)
     {
-        view.bars = Some(DailyBars::build(report));
+        view.bars = Some(DailyBars::build(report, ui.visuals()));
     }
     let Some(bars) = view.bars.as_ref() else {
         return true;
@@ -412,6 +416,7 @@ fn chart_ui(
                 .text_style(egui::TextStyle::Small),
         );
     }
+    let visuals = ui.visuals().clone();
     let shown = plot.show(ui, |pui| {
         let b = pui.plot_bounds();
         let view = if b.min()[0].is_finite() && b.max()[0].is_finite() {
@@ -446,6 +451,7 @@ fn chart_ui(
             day_span(d, theme::hovered_day_fill());
         }
         let mut add = |name: &str, all: &[Bar], color: egui::Color32| {
+            let color = theme::line_ink(&visuals, color);
             // Named in the legend if the window has any, in view or not.
             if !all.is_empty() {
                 pui.bar_chart(

@@ -16,9 +16,40 @@ pub struct PickerView {
     /// search or the fleet changes.
     filtered: Vec<usize>,
     filtered_for: Option<(String, usize)>,
+    /// Give the search field the focus this frame (a shortcut asked).
+    focus_search: bool,
+    /// Scroll the list to this row (a shortcut moved to its machine).
+    scroll_to: Option<usize>,
+    /// The list's scroll offset and height as last shown: a row already
+    /// in view is not scrolled to.
+    list_shown: (f32, f32),
 }
 
 impl PickerView {
+    pub fn focus_search(&mut self) {
+        self.focus_search = true;
+    }
+
+    /// The machine `step` rows from the open one in the list as shown
+    /// (searched), scrolled into view; from none open, the first (or the
+    /// last). `None` past either end.
+    pub fn neighbour(&mut self, state: &AppState, step: isize) -> Option<i64> {
+        self.refresh_filter(state);
+        let equipments = &state.fleet.equipments;
+        let at = state
+            .machine
+            .selected
+            .and_then(|id| self.filtered.iter().position(|&i| equipments[i].id == id));
+        let row = match at {
+            Some(k) => k.checked_add_signed(step)?,
+            None if step > 0 => 0,
+            None => self.filtered.len().checked_sub(1)?,
+        };
+        let id = equipments[*self.filtered.get(row)?].id;
+        self.scroll_to = Some(row);
+        Some(id)
+    }
+
     fn refresh_filter(&mut self, state: &AppState) {
         let search = &state.overview.settings.filters.text;
         let key = (search.clone(), state.fleet.equipments.len());
@@ -81,12 +112,15 @@ pub fn equipment_ui(
     }
     if fleet.cached_at.is_some() && !fleet.loading {
         ui.colored_label(
-            theme::OFFLINE,
+            theme::ink(ui, theme::OFFLINE),
             "Offline: the fleet as last discovered on this computer.",
         );
     }
     if let Some(e) = &fleet.error {
-        ui.colored_label(theme::ERROR, format!("Discovery failed: {e}"));
+        ui.colored_label(
+            theme::ink(ui, theme::ERROR),
+            format!("Discovery failed: {e}"),
+        );
         if ui.button("Retry discovery").clicked() {
             actions.push(Action::ReloadFleet);
         }
@@ -103,7 +137,15 @@ pub fn equipment_ui(
                     .hint_text("name, make, model, serial")
                     .desired_width(f32::INFINITY),
             )
-            .labelled_by(label.id);
+            .labelled_by(label.id)
+            .on_hover_text(super::keys::tip(
+                ui.ctx(),
+                "Search the fleet",
+                super::keys::KeyCommand::FocusSearch,
+            ));
+        if std::mem::take(&mut view.focus_search) {
+            edit.request_focus();
+        }
         if edit.changed() {
             actions.push(
                 OverviewAction::SetFilters(Filters {
@@ -140,7 +182,7 @@ pub fn equipment_ui(
         }
     });
     if let Some(e) = &view.manual_error {
-        ui.colored_label(theme::ERROR, e);
+        ui.colored_label(theme::ink(ui, theme::ERROR), e);
     }
 
     view.refresh_filter(state);
@@ -173,25 +215,37 @@ pub fn equipment_ui(
                 });
             });
     }
-    egui::ScrollArea::vertical()
-        .auto_shrink([false, false])
-        .show_rows(ui, theme::ROW_HEIGHT, view.filtered.len(), |ui, range| {
-            ui.with_layout(egui::Layout::top_down_justified(egui::Align::LEFT), |ui| {
-                for &i in &view.filtered[range] {
-                    let e = &fleet.equipments[i];
-                    let selected = state.machine.selected == Some(e.id);
-                    let response = ui
-                        .selectable_label(selected, &e.name)
-                        .on_hover_text(format!(
-                            "{} {}, serial {}, id {}",
-                            e.make, e.model, e.serial_number, e.id
-                        ));
-                    if response.clicked() {
-                        actions.push(MachineAction::Select(e.id).into());
-                    }
+    let mut list = egui::ScrollArea::vertical().auto_shrink([false, false]);
+    if let Some(row) = view.scroll_to.take() {
+        // The row a shortcut moved to, if out of view: at the edge it left
+        // by (show_rows spaces rows by their height and the item spacing).
+        let pitch = theme::ROW_HEIGHT + ui.spacing().item_spacing.y;
+        let (offset, height) = view.list_shown;
+        let (top, bottom) = (row as f32 * pitch, (row + 1) as f32 * pitch);
+        if top < offset {
+            list = list.vertical_scroll_offset(top);
+        } else if bottom > offset + height {
+            list = list.vertical_scroll_offset(bottom - height);
+        }
+    }
+    let shown = list.show_rows(ui, theme::ROW_HEIGHT, view.filtered.len(), |ui, range| {
+        ui.with_layout(egui::Layout::top_down_justified(egui::Align::LEFT), |ui| {
+            for &i in &view.filtered[range] {
+                let e = &fleet.equipments[i];
+                let selected = state.machine.selected == Some(e.id);
+                let response = ui
+                    .selectable_label(selected, &e.name)
+                    .on_hover_text(format!(
+                        "{} {}, serial {}, id {}",
+                        e.make, e.model, e.serial_number, e.id
+                    ));
+                if response.clicked() {
+                    actions.push(MachineAction::Select(e.id).into());
                 }
-            });
+            }
         });
+    });
+    view.list_shown = (shown.state.clamped_offset().y, shown.inner_rect.height());
 }
 
 /// `EX-001 Volvo EC220E (Rotterdam)` -> `EX-001`.

@@ -87,7 +87,7 @@ pub fn faults_ui(
     actions: &mut Vec<Action>,
 ) {
     if let Some(e) = state.machine.faults.error() {
-        ui.colored_label(theme::ERROR, e);
+        ui.colored_label(theme::ink(ui, theme::ERROR), e);
     }
     let empty = Vec::new();
     let rows = state.machine.faults.value().unwrap_or(&empty);
@@ -114,8 +114,8 @@ pub fn faults_ui(
         ui.label("Levels:");
         for (level, count) in &per_level {
             let mut shown = !view.hidden_levels.contains(*level);
-            let text =
-                egui::RichText::new(format!("{level} ({count})")).color(theme::level_color(level));
+            let text = egui::RichText::new(format!("{level} ({count})"))
+                .color(theme::ink(ui, theme::level_color(level)));
             if ui.checkbox(&mut shown, text).changed() {
                 if shown {
                     view.hidden_levels.remove(*level);
@@ -214,7 +214,7 @@ pub fn faults_ui(
                     );
                 });
                 row.col(|ui| {
-                    ui.colored_label(color, level_of(f));
+                    ui.colored_label(theme::ink(ui, color), level_of(f));
                 });
                 row.col(|ui| {
                     ui.label(&f.identifier);

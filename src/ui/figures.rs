@@ -143,8 +143,11 @@ pub fn figures_strip_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<A
         });
     }
     if let Some(e) = loadable.error().filter(|_| report.is_none()) {
-        ui.colored_label(theme::ERROR, "Figures could not be computed")
-            .on_hover_text(e);
+        ui.colored_label(
+            theme::ink(ui, theme::ERROR),
+            "Figures could not be computed",
+        )
+        .on_hover_text(e);
     }
 }
 

@@ -142,7 +142,7 @@ pub fn history_ui(
     actions: &mut Vec<Action>,
 ) {
     if let Some(e) = state.machine.history.error() {
-        ui.colored_label(theme::ERROR, e);
+        ui.colored_label(theme::ink(ui, theme::ERROR), e);
     }
     let Some(h) = state.machine.history.value() else {
         if state.machine.history.is_pending() {
@@ -232,7 +232,7 @@ fn engine_events_ui(ui: &mut egui::Ui, rows: &[EngineConditionRow], local: bool)
                     } else {
                         theme::UNKNOWN
                     };
-                    ui.colored_label(color, event.label());
+                    ui.colored_label(theme::ink(ui, color), event.label());
                 });
             }
         });

@@ -10,7 +10,9 @@ pub mod events;
 mod faults;
 mod figures;
 mod history;
+pub mod keys;
 pub mod map;
+mod menu;
 pub mod overview;
 pub mod plots;
 mod replay;
@@ -37,6 +39,7 @@ pub struct ViewState {
     pub status: status::StatusView,
     pub map_share: PanelShare,
     pub tables_share: PanelShare,
+    pub menu: menu::MenuView,
 }
 
 /// A resizable panel's share of the room it is in (the map's of the width
@@ -68,12 +71,46 @@ impl PanelShare {
     }
 }
 
+/// Applies the shortcuts pressed this frame: those that move a view here,
+/// the others as actions.
+fn shortcuts(
+    ctx: &egui::Context,
+    state: &AppState,
+    view: &mut ViewState,
+    actions: &mut Vec<Action>,
+) {
+    use keys::KeyCommand;
+    for command in keys::pressed(ctx, view.menu.help_open) {
+        match command {
+            KeyCommand::Help => view.menu.help_open = !view.menu.help_open,
+            KeyCommand::FocusSearch => view.picker.focus_search(),
+            KeyCommand::NextMachine | KeyCommand::PreviousMachine => {
+                let step = if command == KeyCommand::NextMachine {
+                    1
+                } else {
+                    -1
+                };
+                if let Some(id) = view.picker.neighbour(state, step) {
+                    actions.push(MachineAction::Select(id).into());
+                }
+            }
+            KeyCommand::FitMap if state.tab.is_machine_tab() => view.map.request_fit(),
+            other => actions.extend(keys::action(state, other)),
+        }
+    }
+}
+
 /// The whole window; `now` is the wall clock, for ages and "today".
 pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i64) -> Vec<Action> {
     let mut actions = Vec::new();
+    shortcuts(ui.ctx(), state, view, &mut actions);
     egui::Panel::top("top_bar").show(ui, |ui| {
         ui.add_space(theme::GAP);
-        connection::connection_ui(ui, state, &mut view.connection, &mut actions);
+        let mut from_menu = Vec::new();
+        connection::connection_ui(ui, state, &mut view.connection, &mut actions, |ui| {
+            menu::menu_ui(ui, state, &mut view.menu, &mut from_menu);
+        });
+        actions.append(&mut from_menu);
         ui.separator();
         window::window_ui(ui, state, &mut view.window, &mut actions);
         ui.add_space(theme::GAP);
@@ -90,6 +127,8 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
         });
     status::toasts_ui(ui.ctx(), state, &mut actions);
     status::history_ui(ui.ctx(), state, &mut view.status, &mut actions);
+    keys::help_ui(ui.ctx(), &mut view.menu.help_open);
+    menu::about_ui(ui.ctx(), state, &mut view.menu.about_open, &mut actions);
     egui::CentralPanel::default().show(ui, |ui| {
         ui.horizontal(|ui| {
             for (page, label) in [
@@ -164,7 +203,17 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
                         (Tab::History, "Daily history"),
                         (Tab::Events, "Events"),
                     ] {
-                        if ui.selectable_label(state.tab == tab, label).clicked() {
+                        let tab_label = ui.selectable_label(state.tab == tab, label);
+                        let tab_label = if tab == Tab::Events {
+                            tab_label.on_hover_text(keys::tip(
+                                ui.ctx(),
+                                "The window's events and findings",
+                                keys::KeyCommand::EventsTab,
+                            ))
+                        } else {
+                            tab_label
+                        };
+                        if tab_label.clicked() {
                             actions.push(Action::SetTab(tab));
                         }
                     }

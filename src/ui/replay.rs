@@ -20,6 +20,7 @@ pub fn replay_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>)
         } else {
             ("Play", "Replay the window from the cursor")
         };
+        let hint = super::keys::tip(ui.ctx(), hint, super::keys::KeyCommand::PlayPause);
         if ui.button(text).on_hover_text(hint).clicked() {
             set(
                 actions,

@@ -56,7 +56,7 @@ fn activity_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<
                 |t| format!("data fetched {}", theme::format_age(now - t)),
             );
             ui.colored_label(
-                theme::OFFLINE,
+                theme::ink(ui, theme::OFFLINE),
                 format!("Offline: showing cached data, {age}"),
             )
             .on_hover_text(format!("The service could not be reached: {}", o.reason));
@@ -174,7 +174,7 @@ fn notice_row_ui(ui: &mut egui::Ui, state: &AppState, n: &Notification) {
         if let Some(t) = n.shown_at {
             ui.label(egui::RichText::new(theme::format_time(t, state.local_time)).weak());
         }
-        ui.colored_label(color, level);
+        ui.colored_label(theme::ink(ui, color), level);
         ui.add(egui::Label::new(&n.title).wrap());
     });
     if !n.detail.is_empty() {
@@ -213,7 +213,7 @@ pub fn toasts_ui(ctx: &egui::Context, state: &AppState, actions: &mut Vec<Action
             for n in list {
                 let (color, _) = level_look(n.level);
                 egui::Frame::popup(ui.style())
-                    .stroke(egui::Stroke::new(1.0, color))
+                    .stroke(egui::Stroke::new(1.0, theme::line_ink(ui.visuals(), color)))
                     .show(ui, |ui| {
                         ui.set_width(theme::TOAST_WIDTH);
                         ui.horizontal(|ui| {
@@ -226,7 +226,8 @@ pub fn toasts_ui(ctx: &egui::Context, state: &AppState, actions: &mut Vec<Action
                                     |ui| {
                                         ui.add(
                                             egui::Label::new(
-                                                egui::RichText::new(&n.title).color(color),
+                                                egui::RichText::new(&n.title)
+                                                    .color(theme::ink(ui, color)),
                                             )
                                             .wrap(),
                                         );

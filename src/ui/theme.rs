@@ -10,6 +10,8 @@ pub const ROW_HEIGHT: f32 = 22.0;
 /// status bar), at most this wide.
 pub const TOAST_MARGIN: egui::Vec2 = egui::vec2(12.0, 36.0);
 pub const TOAST_WIDTH: f32 = 380.0;
+/// The About window.
+pub const ABOUT_WIDTH: f32 = 480.0;
 /// The history of notices, when first opened.
 pub const NOTICES_SIZE: egui::Vec2 = egui::vec2(460.0, 360.0);
 /// The width kept for the "(in use)" mark of the Connections list.
@@ -132,11 +134,13 @@ pub fn speed_color(frac: f32) -> Color32 {
         return UNKNOWN;
     }
     const STOPS: [(f32, [u8; 3]); 5] = [
-        (0.0, [0x3B, 0x6E, 0xF0]),
+        // The ends light enough to stand out on the legend's dark plate
+        // (3:1, tested), which is the same in both themes.
+        (0.0, [0x5B, 0x8C, 0xFF]),
         (0.3, [0x2C, 0xC8, 0xC0]),
         (0.55, [0x6C, 0xD0, 0x4A]),
         (0.8, [0xF5, 0xC5, 0x24]),
-        (1.0, [0xE5, 0x48, 0x4D]),
+        (1.0, [0xFF, 0x5A, 0x5F]),
     ];
     let f = frac.clamp(0.0, 1.0);
     let k = STOPS.iter().position(|(x, _)| *x >= f).unwrap_or(4).max(1);
@@ -254,6 +258,46 @@ pub const MAX_EVENT_MARKS: usize = 2_000;
 pub fn stop_radius(duration_secs: Option<i64>) -> f32 {
     let minutes = duration_secs.unwrap_or(0).max(0) as f32 / 60.0;
     (STOP_MIN_RADIUS + 0.3 * (minutes - 5.0).max(0.0).sqrt()).min(STOP_MAX_RADIUS)
+}
+
+/// Contrast wanted of text (WCAG AA for body text) and of lines and marks
+/// (WCAG's 3:1 for graphics) against the panel they are on.
+pub const TEXT_CONTRAST: f32 = 4.5;
+pub const GRAPHIC_CONTRAST: f32 = 3.0;
+
+/// `color` moved toward black on a light background, toward white on a
+/// dark one, just enough to reach `min_ratio` against `background`. The
+/// palette above is drawn for the dark theme; this keeps its hues
+/// readable in the light one.
+pub fn readable_on(color: Color32, background: Color32, min_ratio: f32) -> Color32 {
+    let toward = if contrast_ratio(background, Color32::BLACK)
+        > contrast_ratio(background, Color32::WHITE)
+    {
+        Color32::BLACK
+    } else {
+        Color32::WHITE
+    };
+    let [r, g, b, _] = color.to_array();
+    let mut c = Color32::from_rgb(r, g, b);
+    for step in 1..=20 {
+        if contrast_ratio(c, background) >= min_ratio {
+            break;
+        }
+        let t = step as f32 / 20.0;
+        let mix = |a: u8, z: u8| (f32::from(a) + (f32::from(z) - f32::from(a)) * t).round() as u8;
+        c = Color32::from_rgb(mix(r, toward.r()), mix(g, toward.g()), mix(b, toward.b()));
+    }
+    c
+}
+
+/// A level's (or any palette colour's) text colour on this theme's panels.
+pub fn ink(ui: &egui::Ui, color: Color32) -> Color32 {
+    readable_on(color, ui.visuals().panel_fill, TEXT_CONTRAST)
+}
+
+/// A line's or a mark's colour on this theme's plots and panels.
+pub fn line_ink(visuals: &egui::Visuals, color: Color32) -> Color32 {
+    readable_on(color, visuals.extreme_bg_color, GRAPHIC_CONTRAST)
 }
 
 /// WCAG contrast ratio of two opaque colours (1 to 21).
@@ -535,8 +579,8 @@ mod tests {
         assert_eq!(level_color("whatever"), UNKNOWN);
         assert_eq!(format_in_zone(3600, false, "%H:%M"), "01:00");
         assert!(is_midnight(86400, false) && !is_midnight(3600, false));
-        assert_eq!(speed_color(0.0), Color32::from_rgb(0x3B, 0x6E, 0xF0));
-        assert_eq!(speed_color(1.0), Color32::from_rgb(0xE5, 0x48, 0x4D));
+        assert_eq!(speed_color(0.0), Color32::from_rgb(0x5B, 0x8C, 0xFF));
+        assert_eq!(speed_color(1.0), Color32::from_rgb(0xFF, 0x5A, 0x5F));
         assert_eq!(speed_color(f32::NAN), UNKNOWN);
         assert_eq!(state_color("stopped"), state_color("false"));
     }
@@ -559,6 +603,66 @@ mod tests {
             }
         }
         assert!((contrast_ratio(Color32::BLACK, Color32::WHITE) - 21.0).abs() < 0.01);
+    }
+
+    /// What is drawn on the map's overlays (legend, notes) sits on
+    /// `MAP_OVERLAY_BG` over tiles of any colour: over white, the
+    /// lightest it gets.
+    fn overlay_over_white() -> Color32 {
+        let a = f32::from(MAP_OVERLAY_BG.a()) / 255.0;
+        Color32::from_gray((255.0 * (1.0 - a)).round() as u8)
+    }
+
+    #[test]
+    fn level_colours_are_readable_text_on_both_themes() {
+        let levels = [ERROR, WARNING, INFO, UNKNOWN, CRITICAL, OFFLINE];
+        for visuals in [egui::Visuals::dark(), egui::Visuals::light()] {
+            for bg in [visuals.panel_fill, visuals.window_fill] {
+                for c in levels.into_iter().chain(["critical", "x"].map(level_color)) {
+                    let text = readable_on(c, bg, TEXT_CONTRAST);
+                    let ratio = contrast_ratio(text, bg);
+                    assert!(ratio >= TEXT_CONTRAST, "{c:?} on {bg:?}: {ratio:.2}");
+                }
+            }
+        }
+        // Drawn for the dark theme: unchanged there, darker on the light one.
+        let dark = egui::Visuals::dark().panel_fill;
+        let light = egui::Visuals::light().panel_fill;
+        assert_eq!(readable_on(INFO, dark, TEXT_CONTRAST), INFO);
+        let on_light = readable_on(WARNING, light, TEXT_CONTRAST);
+        assert_ne!(on_light, WARNING);
+        assert!(on_light.r() > on_light.b(), "still an orange: {on_light:?}");
+    }
+
+    #[test]
+    fn plot_lines_bars_and_the_cursor_stand_out_on_both_themes() {
+        let plotted =
+            (0..6)
+                .map(series_color)
+                .chain([WORKING, IDLE, FUEL, DISTANCE, ESTIMATED, SPAN_BORDER]);
+        for visuals in [egui::Visuals::dark(), egui::Visuals::light()] {
+            let bg = visuals.extreme_bg_color;
+            for c in plotted.clone() {
+                let ratio = contrast_ratio(line_ink(&visuals, c), bg);
+                assert!(ratio >= GRAPHIC_CONTRAST, "{c:?} on {bg:?}: {ratio:.2}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_speed_legend_reads_on_any_tile_in_either_theme() {
+        // The legend is drawn on its own dark plate whatever the theme:
+        // its white labels, and every colour of its scale, against the
+        // plate over the lightest tile.
+        let plate = overlay_over_white();
+        assert!(contrast_ratio(Color32::WHITE, plate) >= TEXT_CONTRAST);
+        for k in 0..=20 {
+            let c = speed_color(k as f32 / 20.0);
+            let ratio = contrast_ratio(c, plate);
+            assert!(ratio >= GRAPHIC_CONTRAST, "speed {k}/20 {c:?}: {ratio:.2}");
+        }
+        let missing = contrast_ratio(speed_color(f32::NAN), plate);
+        assert!(missing >= GRAPHIC_CONTRAST, "no speed: {missing:.2}");
     }
 
     #[test]

@@ -34,8 +34,14 @@ pub fn window_ui(
     ui.horizontal_wrapped(|ui| {
         ui.label("Window:");
         for preset in Preset::ALL {
+            let hint = super::keys::tip(
+                ui.ctx(),
+                preset.label(),
+                super::keys::KeyCommand::Preset(preset),
+            );
             if ui
                 .selectable_label(state.machine.preset == preset, preset.label())
+                .on_hover_text(hint)
                 .clicked()
             {
                 // The current preset again: its window afresh (data and view).
@@ -108,7 +114,7 @@ pub fn window_ui(
     let line = match refused {
         Some(note) => egui::RichText::new(format!("{note} Still {sent}."))
             .small()
-            .color(theme::ERROR),
+            .color(theme::ink(ui, theme::ERROR)),
         None => egui::RichText::new(format!(
             "{sent}; times below in {}{utc_days}",
             theme::zone_label(state.local_time)

@@ -64,8 +64,11 @@ pub fn kind_chip(kind: EventKind) -> egui::RichText {
 fn no_report_ui(ui: &mut egui::Ui, state: &AppState) -> bool {
     let report = &state.figures.report;
     if let Some(e) = report.error() {
-        ui.colored_label(theme::ERROR, "The events could not be worked out.")
-            .on_hover_text(e);
+        ui.colored_label(
+            theme::ink(ui, theme::ERROR),
+            "The events could not be worked out.",
+        )
+        .on_hover_text(e);
     }
     if report.value().is_some() {
         return false;

@@ -103,7 +103,7 @@ pub fn working_hours_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<A
     });
     if h.end_min <= h.start_min {
         ui.colored_label(
-            theme::WARNING,
+            theme::ink(ui, theme::WARNING),
             "The end comes before the start: no hour is working.",
         );
     }

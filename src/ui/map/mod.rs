@@ -105,6 +105,13 @@ impl std::fmt::Debug for MapView {
     }
 }
 
+impl MapView {
+    /// Fit the track into view at the next frame (a shortcut asked).
+    pub fn request_fit(&mut self) {
+        self.fit_requested = true;
+    }
+}
+
 /// A zoom level and centre that fit `bounds` into `size` points, clear of
 /// `insets` (the legend, the buttons).
 pub(crate) fn fit(bounds: &MercRect, size: egui::Vec2, insets: Insets) -> (f64, [f64; 2]) {
@@ -294,7 +301,11 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
     view.basemap.after_ui(ui, state, rect, nothing, actions);
     let fit = FitButton {
         name: "Fit to track",
-        hover: "Zoom the map to the whole track of the window",
+        hover: crate::ui::keys::tip(
+            ui.ctx(),
+            "Zoom the map to the whole track of the window",
+            crate::ui::keys::KeyCommand::FitMap,
+        ),
         enabled: track.is_some(),
     };
     match buttons_ui(ui, rect, &mut view.memory, &fit) {

@@ -193,10 +193,10 @@ pub(crate) enum MapButton {
 
 /// What the Fit button fits: its accessible name, its hover text, and
 /// whether there is anything to fit.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct FitButton {
     pub(crate) name: &'static str,
-    pub(crate) hover: &'static str,
+    pub(crate) hover: String,
     pub(crate) enabled: bool,
 }
 
@@ -230,7 +230,7 @@ pub(crate) fn buttons_ui(
             })
             .inner
             .on_hover_text(match which {
-                MapButton::Fit => fit.hover,
+                MapButton::Fit => fit.hover.as_str(),
                 _ => name,
             });
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, name));

@@ -90,7 +90,7 @@ fn tiles_ui(
         None => ("off", ui.visuals().weak_text_color()),
         Some(OnlineStatus::Loading) => ("loading…", ui.visuals().weak_text_color()),
         Some(OnlineStatus::Ready) => ("on", ui.visuals().text_color()),
-        Some(OnlineStatus::Failed { .. }) => ("failed", theme::ERROR),
+        Some(OnlineStatus::Failed { .. }) => ("failed", theme::ink(ui, theme::ERROR)),
     };
     ui.label(egui::RichText::new(word).small().color(color));
     let config = egui::containers::menu::MenuConfig::new()
@@ -106,7 +106,10 @@ fn tiles_ui(
                 .labelled_by(label.id);
             let valid = ["{z}", "{x}", "{y}"].iter().all(|k| tile_url.contains(k));
             if !valid {
-                ui.colored_label(theme::ERROR, "The URL needs {z}, {x} and {y}.");
+                ui.colored_label(
+                    theme::ink(ui, theme::ERROR),
+                    "The URL needs {z}, {x} and {y}.",
+                );
             }
             ui.horizontal(|ui| {
                 if ui.add_enabled(valid, egui::Button::new("Apply")).clicked() {
@@ -126,7 +129,7 @@ fn tiles_ui(
 /// A short red line, cut to the width there is, the detail on hover.
 fn note_ui(ui: &mut egui::Ui, text: &str, detail: &str) {
     let label = ui.add(
-        egui::Label::new(egui::RichText::new(text).color(theme::ERROR))
+        egui::Label::new(egui::RichText::new(text).color(theme::ink(ui, theme::ERROR)))
             .truncate()
             .selectable(false),
     );

@@ -531,7 +531,7 @@ pub fn fleet_map_ui(
     }
     let fit_button = FitButton {
         name: "Fit fleet",
-        hover: "Zoom the map to every machine shown",
+        hover: "Zoom the map to every machine shown".to_owned(),
         enabled: !view.placed.bounds.is_empty(),
     };
     match buttons_ui(ui, rect, &mut view.memory, &fit_button) {

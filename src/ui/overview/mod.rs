@@ -204,7 +204,7 @@ fn progress_ui(ui: &mut egui::Ui, state: &AppState) {
     };
     ui.add_sized(
         size,
-        egui::Label::new(egui::RichText::new(&text).color(color)).truncate(),
+        egui::Label::new(egui::RichText::new(&text).color(theme::ink(ui, color))).truncate(),
     )
     .on_hover_text(format!(
         "{text}. The latest value of each data kind, per machine; read again every \

@@ -265,7 +265,7 @@ fn cell_ui(
             let Some(f) = known else {
                 match figures {
                     Some(Loadable::Failed { error, .. }) => {
-                        ui.colored_label(theme::ERROR, "failed")
+                        ui.colored_label(theme::ink(ui, theme::ERROR), "failed")
                             .on_hover_text(error.as_str());
                     }
                     _ => {
@@ -291,7 +291,7 @@ fn cell_ui(
                     } else {
                         let level = t.worst_label.as_deref().unwrap_or("unknown");
                         ui.colored_label(
-                            theme::level_color(level),
+                            theme::ink(ui, theme::level_color(level)),
                             format!("{} · {level}", t.count),
                         );
                     }
@@ -300,7 +300,7 @@ fn cell_ui(
                     if f.flags.count() == 0 {
                         ui.label("none");
                     } else {
-                        ui.colored_label(theme::WARNING, format!("⚠ {}", f.flags.describe()))
+                        ui.colored_label(theme::ink(ui, theme::WARNING), format!("⚠ {}", f.flags.describe()))
                             .on_hover_text(
                                 "Open the machine (click its name) and its Events tab says when and where",
                             );

@@ -228,7 +228,7 @@ pub fn plots_ui(
                 ui.add_space(theme::GAP);
                 ui.label(egui::RichText::new(kind.display_name()).strong());
                 if let Some(e) = loadable.error() {
-                    ui.colored_label(theme::ERROR, e.to_string());
+                    ui.colored_label(theme::ink(ui, theme::ERROR), e.to_string());
                 }
                 let Some(series) = loadable.value() else {
                     // A failed fetch shows its error alone: nothing is

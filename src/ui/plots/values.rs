@@ -112,6 +112,7 @@ pub fn values_plot_ui(
                 .color_conflict_handling(ColorConflictHandling::PickLast),
         )
         .show(ui, |pui| {
+            let visuals = pui.ctx().global_style().visuals.clone();
             steer_plot(pui, &steer);
             let b = pui.plot_bounds();
             let (t0, t1) = (b.min()[0], b.max()[0]);
@@ -129,7 +130,7 @@ pub fn values_plot_ui(
                 .filter(|k| days_as_bars && !is_running_total(series, channels[*k]))
                 .collect();
             for (k, (&ch, name)) in channels.iter().zip(&names).enumerate() {
-                let color = theme::series_color(k);
+                let color = theme::line_ink(&visuals, theme::series_color(k));
                 if bars.contains(&k) {
                     let slot = bars.iter().position(|b| *b == k).unwrap_or(0);
                     bars_ui(pui, series, ch, name, color, (t0, t1), (slot, bars.len()));
