@@ -47,8 +47,17 @@ fn context() -> Ctx {
     Ctx { rt, sb }
 }
 
+/// Cases a property once failed on, checked first by every property: a
+/// week with a lay-up in it (no daily row for 5 days).
+const KNOWN_CASES: [(i64, i64, i64); 1] = [(1036, 1_737_072_000, 1_737_676_799)];
+
 fn run_property(cases: u32, check: impl Fn(&Ctx, i64, i64, i64) -> Check) {
     let ctx = context();
+    for (id, since, until) in KNOWN_CASES {
+        if let Err(e) = check(&ctx, id, since, until) {
+            panic!("known case ({id}, {since}, {until}): {e}");
+        }
+    }
     let mut runner = TestRunner::new(Config {
         cases,
         failure_persistence: None,
@@ -250,9 +259,16 @@ fn daily_hours_add_up_and_counters_follow_daily_figures() {
         }
         let cum_fuel = |d: &DailyUsageRow| d.cumulative_fuel_used.as_ref().map(|c| c.fuel_used);
         let cum_km = |d: &DailyUsageRow| d.cumulative_distance.as_ref().map(|c| c.odometer);
+        let machine = Machine::at_index((id - FIRST_ID) as u64);
         for pair in days.windows(2) {
             let (a, b) = (&pair[0], &pair[1]);
-            prop_assert_eq!(b.date.0 - a.date.0, SECS_PER_DAY, "one row per day");
+            // One row a day, but for the days the machine is laid up (no
+            // row of any kind, its counters unchanged).
+            let (day_a, day_b) = (a.date.0 / SECS_PER_DAY, b.date.0 / SECS_PER_DAY);
+            prop_assert!(day_b > day_a, "rows in order, one a day");
+            for day in day_a + 1..day_b {
+                prop_assert!(machine.is_laid_up(day), "no row on day {day}, not laid up");
+            }
             let fuel = b
                 .fuel_used
                 .as_ref()
