@@ -115,6 +115,7 @@ impl PlotBench {
             },
             cursor: None,
             local: false,
+            units: fleetview::analysis::UnitSystem::Metric,
             span: None,
             measuring: false,
             known_until: span,

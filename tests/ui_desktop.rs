@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use common::ui::{pick, wait_until};
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 use fleetview::app::{Preset, Tab, ThemeChoice};
 use fleetview::shell::{AppOptions, FleetApp, FolderOpener};
 use fleetview::ui::keys::{KeyCommand, SHORTCUTS};
@@ -338,5 +338,105 @@ fn a_log_folder_that_cannot_be_opened_is_said() {
         n.detail.contains(&dir.path().display().to_string()),
         "{}",
         n.detail
+    );
+}
+
+/// The number in a speed legend's name: `Speed legend, 0 to 92 km/h` ->
+/// (92, "km/h").
+fn legend_top(h: &Harness<'static, FleetApp>) -> (f64, String) {
+    let node = h.get_by_label_contains("Speed legend, 0 to ");
+    // A label's text is its value in accesskit.
+    let n = node.accesskit_node();
+    let label = n
+        .label()
+        .filter(|l| !l.is_empty())
+        .or_else(|| n.value())
+        .unwrap_or_default();
+    let top = label.trim_start_matches("Speed legend, 0 to ");
+    let (n, unit) = top
+        .split_once(' ')
+        .unwrap_or_else(|| panic!("a number and a unit: {label:?}"));
+    (n.parse().expect("a number"), unit.to_owned())
+}
+
+#[test]
+fn imperial_shows_the_services_kilometres_as_miles_and_the_speed_legend_in_mph() {
+    let mut h = app(AppOptions::default());
+    wait_until(&mut h, "the fleet", fleet_loaded);
+    pick(&h, "RT-003 DAF XF 480 (Manchester)");
+    h.step();
+    h.get_by_label("Last 7 days").click();
+    h.step();
+    h.get_by_label("Daily history").click();
+    wait_until(&mut h, "the daily history and the track", |a| {
+        let s = a.state();
+        s.machine.history.value().is_some()
+            && s.timeline
+                .track
+                .value()
+                .is_some_and(|t| !t.samples.is_empty())
+    });
+    h.run_steps(3);
+
+    // The service's own value of a day, in its unit.
+    let (id, w) = {
+        let s = h.state().state();
+        (
+            s.selected().expect("a machine"),
+            s.window().expect("a window"),
+        )
+    };
+    let base = h.state().state().connection().base_url.clone();
+    let body = common::ui::service_body(&base, id, "history", w);
+    let day = body["data"]["dailyUsages"]["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| {
+            r["dailyDistance"]["odometer"]
+                .as_f64()
+                .is_some_and(|v| v > 1.0)
+        })
+        .cloned()
+        .expect("a day with a distance");
+    assert_eq!(day["dailyDistance"]["unit"], "km", "the sandbox speaks km");
+    let km = day["dailyDistance"]["odometer"].as_f64().expect("km");
+    h.get_by_label("Distance (km)");
+    assert!(
+        h.query_all_by_label(&format!("{km:.2}")).next().is_some(),
+        "{km:.2} km shown"
+    );
+    let (kmh_top, unit) = legend_top(&h);
+    assert_eq!(unit, "km/h");
+
+    h.get_by_label("fleetview ⏷").click();
+    h.run_steps(3);
+    h.get_by_label(fleetview::analysis::UnitSystem::Imperial.label())
+        .click();
+    h.run_steps(4);
+    h.key_press(Key::Escape);
+    h.run_steps(3);
+
+    h.get_by_label("Distance (mi)");
+    assert!(h.query_by_label("Distance (km)").is_none());
+    let miles = km / 1.609_344;
+    assert!(
+        h.query_all_by_label(&format!("{miles:.2}"))
+            .next()
+            .is_some(),
+        "{km} km shown as {miles:.2} mi"
+    );
+    let (mph_top, unit) = legend_top(&h);
+    assert_eq!(unit, "mph");
+    // Both rounded to whole numbers from the same top speed.
+    assert!(
+        (mph_top - kmh_top / 1.609_344).abs() <= 1.0,
+        "{kmh_top} km/h is about {} mph, not {mph_top}",
+        kmh_top / 1.609_344
+    );
+    assert_eq!(
+        h.state().state().settings().units,
+        fleetview::analysis::UnitSystem::Imperial,
+        "kept for the next start"
     );
 }

@@ -218,16 +218,23 @@ fn a_click_on_any_cell_of_a_row_goes_to_its_event() {
         .skip(1)
         .take(5)
         .find(|e| {
-            let v = fleetview::ui::events::text::summary(e);
+            let v =
+                fleetview::ui::events::text::summary(e, fleetview::analysis::UnitSystem::Metric);
             rows.iter()
-                .filter(|o| fleetview::ui::events::text::summary(o) == v)
+                .filter(|o| {
+                    fleetview::ui::events::text::summary(o, fleetview::analysis::UnitSystem::Metric)
+                        == v
+                })
                 .count()
                 == 1
         })
         .expect("a row with a value of its own")
         .clone();
-    h.get_by_label(&fleetview::ui::events::text::summary(&e))
-        .click();
+    h.get_by_label(&fleetview::ui::events::text::summary(
+        &e,
+        fleetview::analysis::UnitSystem::Metric,
+    ))
+    .click();
     h.run_steps(4);
     assert_eq!(h.state().state().timeline().cursor, Some(e.start));
 }

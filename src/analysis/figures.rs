@@ -380,6 +380,31 @@ impl Figure {
         }
     }
 
+    /// What it measures, where the unit system changes its unit.
+    pub fn quantity(self) -> Option<super::units::Quantity> {
+        use super::units::Quantity as Q;
+        use Figure::*;
+        match self {
+            FuelUsed | IdleFuel => Some(Q::Volume),
+            FuelPerEngineHour | WorkingFuelPerHour | IdleFuelPerHour => Some(Q::VolumeRate),
+            Co2 => Some(Q::Mass),
+            Distance => Some(Q::Distance),
+            _ => None,
+        }
+    }
+
+    /// Its unit in a unit system.
+    pub fn unit_in(self, units: super::units::UnitSystem) -> &'static str {
+        self.quantity()
+            .map_or_else(|| self.unit(), |q| units.unit(q))
+    }
+
+    /// Its (metric) value in a unit system.
+    pub fn value_in(self, units: super::units::UnitSystem, metric: f64) -> f64 {
+        self.quantity()
+            .map_or(metric, |q| units.from_metric(q, metric))
+    }
+
     /// Decimals shown.
     pub fn decimals(self) -> usize {
         use Figure::*;

@@ -31,6 +31,7 @@ pub enum Action {
     SetLocalTime(bool),
     SetMapSettings(MapSettings),
     SetTheme(ThemeChoice),
+    SetUnits(crate::analysis::UnitSystem),
     /// Show a folder in the system's file manager (the shell opens it:
     /// the model does no I/O).
     OpenFolder(std::path::PathBuf),

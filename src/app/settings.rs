@@ -124,6 +124,9 @@ pub struct Settings {
     pub tanks_l: Vec<(i64, f64)>,
     #[serde(default)]
     pub theme: super::desktop::ThemeChoice,
+    /// Metric or imperial, everywhere values are shown.
+    #[serde(default)]
+    pub units: crate::analysis::UnitSystem,
 }
 
 #[cfg(test)]

@@ -54,6 +54,8 @@ pub struct AppState {
     pub tile_cache_dir: Option<std::path::PathBuf>,
     /// Light, dark or the system's.
     pub theme: super::desktop::ThemeChoice,
+    /// Metric or imperial: the units values are shown in.
+    pub units: crate::analysis::UnitSystem,
     /// Where the settings, the cache and the logs are (About).
     pub places: super::desktop::Places,
     /// Fetches under way and how far they have come.
@@ -82,6 +84,7 @@ impl AppState {
             map: MapSettings::default(),
             tile_cache_dir: None,
             theme: Default::default(),
+            units: Default::default(),
             places: Default::default(),
             progress: HashMap::new(),
             recent_views: RecentViews::default(),
@@ -210,6 +213,7 @@ impl AppState {
         self.figures.working_hours = s.working_hours;
         self.figures.tanks_l = s.tanks_l.into_iter().collect();
         self.theme = s.theme;
+        self.units = s.units;
         self.overview.mark_dirty();
         self.conn.profiles = s.profiles;
         self.conn.active_profile = s.active_profile.filter(|i| *i < self.conn.profiles.len());
@@ -259,6 +263,7 @@ impl AppState {
             working_hours: self.figures.working_hours,
             tanks_l: self.figures.tanks_l.iter().map(|(k, v)| (*k, *v)).collect(),
             theme: self.theme,
+            units: self.units,
         }
     }
 
@@ -474,6 +479,10 @@ impl AppState {
             }
             Action::SetTheme(theme) => {
                 self.theme = theme;
+                Vec::new()
+            }
+            Action::SetUnits(units) => {
+                self.units = units;
                 Vec::new()
             }
             // Opened by the shell, which sees every action first.
@@ -972,6 +981,7 @@ mod tests {
         a.on_action(Action::SetTab(Tab::History));
         a.on_action(Action::SetLocalTime(true));
         a.on_action(Action::SetTheme(crate::app::ThemeChoice::Light));
+        a.on_action(Action::SetUnits(crate::analysis::UnitSystem::Imperial));
         let hours = crate::analysis::WorkingHours {
             days: [true; 7],
             start_min: 420,
@@ -1029,6 +1039,7 @@ mod tests {
         );
         assert_eq!(b.tab, Tab::Fleet, "the overview is the first page");
         assert_eq!(b.theme, crate::app::ThemeChoice::Light);
+        assert_eq!(b.units, crate::analysis::UnitSystem::Imperial);
         assert_eq!(b.overview.settings.filters, filters);
         assert_eq!(
             (b.figures.working_hours, b.figures.tank_l(1003)),

@@ -3,6 +3,7 @@
 use egui_extras::{Column, TableBuilder};
 
 use super::theme;
+use crate::analysis::Quantity;
 use crate::app::TimelineAction;
 use crate::app::{Action, AppState};
 use crate::export::shown::ExportContent;
@@ -87,14 +88,15 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
         .column(Column::remainder().at_least(60.0).clip(true))
         .column(Column::remainder().at_least(60.0).clip(true))
         .header(theme::ROW_HEIGHT, |mut header| {
+            let units = state.units;
             for title in [
-                "Start",
-                "Stop",
-                "Duration",
-                "Distance (km)",
-                "Speed (km/h)",
-                "From",
-                "To",
+                "Start".to_owned(),
+                "Stop".to_owned(),
+                "Duration".to_owned(),
+                format!("Distance ({})", units.unit(Quantity::Distance)),
+                format!("Speed ({})", units.unit(Quantity::Speed)),
+                "From".to_owned(),
+                "To".to_owned(),
             ] {
                 header.col(|ui| {
                     ui.strong(title);
@@ -123,10 +125,18 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
                     ui.label(theme::format_duration(a.date_stop.0 - a.date_start.0));
                 });
                 row.col(|ui| {
-                    ui.label(theme::number(Some(a.distance_meters / 1000.0), 2));
+                    let km = a.distance_meters / 1000.0;
+                    ui.label(theme::number(
+                        Some(state.units.from_metric(Quantity::Distance, km)),
+                        2,
+                    ));
                 });
                 row.col(|ui| {
-                    ui.label(theme::number(Some(a.average_speed_km_h), 1));
+                    let kmh = a.average_speed_km_h;
+                    ui.label(theme::number(
+                        Some(state.units.from_metric(Quantity::Speed, kmh)),
+                        1,
+                    ));
                 });
                 row.col(|ui| {
                     ui.add(egui::Label::new(&a.first_position_address).truncate())

@@ -16,7 +16,7 @@ use egui_plot::{
     Bar, BarChart, Corner, GridInput, GridMark, Legend, Plot, PlotPoint, PlotPoints, Span, VLine,
 };
 
-use crate::analysis::{Figure, Figures, Report};
+use crate::analysis::{Figure, Figures, Quantity, Report, UnitSystem};
 use crate::api::time::{SECS_PER_DAY, TimeWindow};
 use crate::app::{Action, AppState, TimelineAction};
 use crate::ui::plots::time_grid;
@@ -52,12 +52,13 @@ impl DailyChart {
     }
 
     /// The y axis's title, and its unit alone where the title does not fit.
-    fn axis_title(self) -> (&'static str, &'static str) {
-        match self {
-            DailyChart::Hours => ("Hours (h)", "h"),
-            DailyChart::Fuel => ("Fuel (L)", "L"),
-            DailyChart::Distance => ("Distance (km)", "km"),
-        }
+    fn axis_title(self, units: UnitSystem) -> (String, &'static str) {
+        let (title, unit) = match self {
+            DailyChart::Hours => ("Hours", "h"),
+            DailyChart::Fuel => ("Fuel", units.unit(Quantity::Volume)),
+            DailyChart::Distance => ("Distance", units.unit(Quantity::Distance)),
+        };
+        (format!("{title} ({unit})"), unit)
     }
 
     /// What a chart with no bar at all says.
@@ -110,6 +111,8 @@ struct DailyBars {
     report: Arc<Report>,
     /// Built for the dark theme (colours are kept readable on each).
     dark: bool,
+    /// Built in these units.
+    units: UnitSystem,
     working: Vec<Bar>,
     /// Stacked on the day's working hours.
     idle: Vec<Bar>,
@@ -132,11 +135,12 @@ fn day_bar(day: i64, value: f64, color: egui::Color32) -> Bar {
 }
 
 impl DailyBars {
-    fn build(report: &Arc<Report>, visuals: &egui::Visuals) -> Self {
+    fn build(report: &Arc<Report>, visuals: &egui::Visuals, units: UnitSystem) -> Self {
         let ink = |c| theme::line_ink(visuals, c);
         let mut b = DailyBars {
             report: report.clone(),
             dark: visuals.dark_mode,
+            units,
             working: Vec::new(),
             idle: Vec::new(),
             expected: Vec::with_capacity(2 * report.days.len()),
@@ -160,7 +164,7 @@ impl DailyBars {
                 b.expected
                     .push(PlotPoint::new(day as f64 + 1.0, f.expected_hours_h));
             }
-            if let Some(v) = finite(f.fuel_used_l) {
+            if let Some(v) = finite(f.fuel_used_l).map(|l| units.from_metric(Quantity::Volume, l)) {
                 if f.is_estimated(Figure::FuelUsed) {
                     b.fuel_estimated.push(
                         day_bar(day, v, ink(theme::FUEL))
@@ -171,7 +175,9 @@ impl DailyBars {
                     b.fuel.push(day_bar(day, v, ink(theme::FUEL)));
                 }
             }
-            if let Some(v) = finite(f.distance_km) {
+            if let Some(v) =
+                finite(f.distance_km).map(|km| units.from_metric(Quantity::Distance, km))
+            {
                 b.distance.push(day_bar(day, v, ink(theme::DISTANCE)));
             }
         }
@@ -308,12 +314,12 @@ pub fn daily_charts_ui(
         });
         return true;
     };
-    if view
-        .bars
-        .as_ref()
-        .is_none_or(|b| !Arc::ptr_eq(&b.report, report) || b.dark != ui.visuals().dark_mode)
-    {
-        view.bars = Some(DailyBars::build(report, ui.visuals()));
+    if view.bars.as_ref().is_none_or(|b| {
+        !Arc::ptr_eq(&b.report, report)
+            || b.dark != ui.visuals().dark_mode
+            || b.units != state.units
+    }) {
+        view.bars = Some(DailyBars::build(report, ui.visuals(), state.units));
     }
     let Some(bars) = view.bars.as_ref() else {
         return true;
@@ -366,18 +372,19 @@ fn chart_ui(
     frame: &Frame,
     bars: &DailyBars,
 ) -> (Option<i64>, bool) {
-    let (full, unit) = chart.axis_title();
+    let units = bars.units;
+    let (full, unit) = chart.axis_title(units);
     let font = egui::TextStyle::Body.resolve(ui.style());
     let title_width = ui
         .painter()
-        .layout_no_wrap(full.to_owned(), font, egui::Color32::WHITE)
+        .layout_no_wrap(full.clone(), font, egui::Color32::WHITE)
         .size()
         .x;
     // The x axis takes about a row under the frame.
     let title = if title_width <= frame.size.y - theme::ROW_HEIGHT {
         full
     } else {
-        unit
+        unit.to_owned()
     };
     let mut plot = Plot::new(chart.name())
         .id(chart_id(chart, frame.window))
@@ -516,13 +523,13 @@ fn chart_ui(
     }
     let day = shown.inner;
     if let Some(f) = day.and_then(|d| bars.figures_of(d).map(|f| (d, f))) {
-        response = response.on_hover_ui_at_pointer(|ui| day_tooltip_ui(ui, f.0, f.1));
+        response = response.on_hover_ui_at_pointer(|ui| day_tooltip_ui(ui, f.0, f.1, units));
     }
     (day, response.clicked() && day.is_some())
 }
 
 /// A day's figures, under its date.
-fn day_tooltip_ui(ui: &mut egui::Ui, day: i64, f: &Figures) {
+fn day_tooltip_ui(ui: &mut egui::Ui, day: i64, f: &Figures, units: UnitSystem) {
     ui.strong(theme::format_in_zone(
         day * SECS_PER_DAY,
         false,
@@ -537,7 +544,7 @@ fn day_tooltip_ui(ui: &mut egui::Ui, day: i64, f: &Figures) {
             Figure::Distance,
         ] {
             ui.label(figure.label());
-            let mut value = theme::figure_value(figure, f.value(figure));
+            let mut value = theme::figure_value(figure, f.value(figure), units);
             if f.is_estimated(figure) {
                 value.push_str(" (est.)");
             }

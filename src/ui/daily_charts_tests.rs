@@ -43,7 +43,7 @@ fn bars_stack_idle_on_working_and_skip_missing_days() {
             ..DayInput::default()
         },
     ];
-    let b = DailyBars::build(&report(&days), &egui::Visuals::dark());
+    let b = DailyBars::build(&report(&days), &egui::Visuals::dark(), UnitSystem::Metric);
     let x = |bars: &[Bar]| bars.iter().map(|b| b.argument).collect::<Vec<_>>();
     let monday = MONDAY as f64 + 0.5;
     assert_eq!(x(&b.working), vec![monday]);
@@ -84,11 +84,15 @@ fn a_weekend_expects_nothing_and_an_empty_report_draws_nothing() {
         day: MONDAY + 5,
         ..DayInput::default()
     };
-    let b = DailyBars::build(&report(&[saturday]), &egui::Visuals::dark());
+    let b = DailyBars::build(
+        &report(&[saturday]),
+        &egui::Visuals::dark(),
+        UnitSystem::Metric,
+    );
     assert!(b.expected.iter().all(|p| p.y == 0.0));
     assert!(!b.has_bars(DailyChart::Hours));
     assert!(!b.has_bars(DailyChart::Fuel));
-    let empty = DailyBars::build(&report(&[]), &egui::Visuals::dark());
+    let empty = DailyBars::build(&report(&[]), &egui::Visuals::dark(), UnitSystem::Metric);
     assert!(empty.expected.is_empty() && !empty.has_bars(DailyChart::Distance));
 }
 

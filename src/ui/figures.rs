@@ -8,7 +8,7 @@
 //! nothing moves when the figures arrive.
 
 use crate::analysis::events::counts;
-use crate::analysis::{Figure, Figures, Report};
+use crate::analysis::{Figure, Figures, Report, UnitSystem};
 use crate::app::{Action, AppState, FiguresAction, Tab};
 use crate::ui::events::{settings, text};
 use crate::ui::theme;
@@ -21,7 +21,7 @@ const CHIPS: &[(&str, &[Figure])] = &[
     ("Fuel used", &[Figure::FuelUsed]),
     ("Fuel per engine hour", &[Figure::FuelPerEngineHour]),
     (
-        "L/h working · idle",
+        "{rate} working · idle",
         &[Figure::WorkingFuelPerHour, Figure::IdleFuelPerHour],
     ),
     ("CO2", &[Figure::Co2]),
@@ -32,25 +32,26 @@ const CHIPS: &[(&str, &[Figure])] = &[
 
 /// The value line of a chip, and the estimated share it rests on (`est.
 /// 35 %`), if any.
-fn chip_value(f: &Figures, figures: &[Figure]) -> (String, Option<String>) {
+fn chip_value(f: &Figures, figures: &[Figure], units: UnitSystem) -> (String, Option<String>) {
     let text = match figures {
         [Figure::WorkingFuelPerHour, Figure::IdleFuelPerHour] => {
-            let n = |fig| theme::number(f.value(fig), 2);
+            let n = |fig: Figure| theme::number(f.value(fig).map(|v| fig.value_in(units, v)), 2);
             match (
                 f.value(Figure::WorkingFuelPerHour),
                 f.value(Figure::IdleFuelPerHour),
             ) {
                 (None, None) => theme::NULL.to_owned(),
                 _ => format!(
-                    "{} · {} L/h",
+                    "{} · {} {}",
                     n(Figure::WorkingFuelPerHour),
-                    n(Figure::IdleFuelPerHour)
+                    n(Figure::IdleFuelPerHour),
+                    Figure::WorkingFuelPerHour.unit_in(units)
                 ),
             }
         }
         _ => figures
             .iter()
-            .map(|fig| theme::figure_value(*fig, f.value(*fig)))
+            .map(|fig| theme::figure_value(*fig, f.value(*fig), units))
             .collect::<Vec<_>>()
             .join(" · "),
     };
@@ -162,13 +163,15 @@ fn figure_chip_ui(
     let loadable = &state.figures.report;
     let (report, pending) = (loadable.value(), loadable.is_pending());
     let (value, note) = match report {
-        Some(r) => chip_value(&r.totals, figures),
+        Some(r) => chip_value(&r.totals, figures, state.units),
         None if pending => ("…".to_owned(), None),
         None => (theme::NULL.to_owned(), None),
     };
+    // The fuel rates' chip names their unit, which the unit system sets.
+    let name = name.replace("{rate}", Figure::WorkingFuelPerHour.unit_in(state.units));
     let title = match note {
         Some(n) => format!("{name} · {n}"),
-        None => name.to_owned(),
+        None => name,
     };
     let label = ui.add(
         egui::Label::new(theme::figure_chip(ui, &title, &value, pending))

@@ -6,15 +6,43 @@
 
 use super::daily_charts::{DailyChartsView, NO_ROOM, daily_charts_ui};
 use super::theme;
+use crate::analysis::{Quantity, UnitSystem};
 use crate::api::model::{DailyUsageRow, EngineConditionRow, EngineEvent, EquipmentHistory, Hours};
 use crate::api::time::SECS_PER_DAY;
 use crate::app::{Action, AppState, TimelineAction};
 use crate::export::shown::ExportContent;
 
-/// A daily usage column: its header and how to read a cell.
+/// A daily usage column: its header and how to read a cell, in the units
+/// chosen.
 struct UsageColumn {
     title: &'static str,
-    cell: fn(&DailyUsageRow) -> String,
+    /// The unit in the header: fixed, or the one the units chosen give.
+    unit: ColumnUnit,
+    cell: fn(&DailyUsageRow, UnitSystem) -> String,
+}
+
+#[derive(Clone, Copy)]
+enum ColumnUnit {
+    None,
+    Fixed(&'static str),
+    Of(Quantity),
+    /// Tonnes, or pounds.
+    Payload,
+}
+
+impl UsageColumn {
+    fn header(&self, units: UnitSystem) -> String {
+        let unit = match self.unit {
+            ColumnUnit::None => return self.title.to_owned(),
+            ColumnUnit::Fixed(u) => u,
+            ColumnUnit::Of(q) => units.unit(q),
+            ColumnUnit::Payload => match units {
+                UnitSystem::Metric => "t",
+                UnitSystem::Imperial => units.unit(Quantity::Mass),
+            },
+        };
+        format!("{} ({unit})", self.title)
+    }
 }
 
 fn hours(h: &Option<Hours>) -> String {
@@ -22,48 +50,69 @@ fn hours(h: &Option<Hours>) -> String {
 }
 
 /// `12.50 (est.)` when the value was estimated.
-fn with_estimate(value: Option<f64>, estimated: Option<bool>) -> String {
-    let v = theme::number(value, 2);
-    if estimated == Some(true) && v != theme::NULL {
-        format!("{v} (est.)")
+fn with_estimate(value: String, estimated: Option<bool>) -> String {
+    if estimated == Some(true) && value != theme::NULL {
+        format!("{value} (est.)")
     } else {
-        v
+        value
     }
+}
+
+/// The service's value in its unit, in the column's (see
+/// `theme::service_number`).
+fn measured(units: UnitSystem, q: Quantity, value: Option<f64>, unit: &str) -> String {
+    theme::service_number(units, q, value, unit, 2)
 }
 
 const COLUMNS: &[UsageColumn] = &[
     UsageColumn {
-        title: "Operating (h)",
-        cell: |r| hours(&r.operating_hours),
+        title: "Operating",
+        unit: ColumnUnit::Fixed("h"),
+        cell: |r, _| hours(&r.operating_hours),
     },
     UsageColumn {
-        title: "Idle (h)",
-        cell: |r| hours(&r.idle_hours),
+        title: "Idle",
+        unit: ColumnUnit::Fixed("h"),
+        cell: |r, _| hours(&r.idle_hours),
     },
     UsageColumn {
-        title: "Working (h)",
-        cell: |r| hours(&r.working_hours),
+        title: "Working",
+        unit: ColumnUnit::Fixed("h"),
+        cell: |r, _| hours(&r.working_hours),
     },
     UsageColumn {
-        title: "Fuel (L)",
-        cell: |r| {
-            with_estimate(
-                r.fuel_used.as_ref().and_then(|f| f.fuel_used),
-                r.fuel_used.as_ref().and_then(|f| f.estimated),
-            )
+        title: "Fuel",
+        unit: ColumnUnit::Of(Quantity::Volume),
+        cell: |r, units| match &r.fuel_used {
+            Some(f) => with_estimate(
+                measured(units, Quantity::Volume, f.fuel_used, &f.unit),
+                f.estimated,
+            ),
+            None => theme::NULL.to_owned(),
         },
     },
     UsageColumn {
-        title: "Distance (km)",
-        cell: |r| theme::number(r.daily_distance.as_ref().and_then(|d| d.odometer), 2),
+        title: "Distance",
+        unit: ColumnUnit::Of(Quantity::Distance),
+        cell: |r, units| match &r.daily_distance {
+            Some(d) => measured(units, Quantity::Distance, d.odometer, &d.unit),
+            None => theme::NULL.to_owned(),
+        },
     },
     UsageColumn {
-        title: "Peak speed (km/h)",
-        cell: |r| theme::number(r.peak_daily_speed.as_ref().map(|s| s.speed), 1),
+        title: "Peak speed",
+        unit: ColumnUnit::Of(Quantity::Speed),
+        cell: |r, units| match &r.peak_daily_speed {
+            Some(s) => {
+                theme::service_number(units, Quantity::Speed, Some(s.speed), &s.speed_unit, 1)
+            }
+            None => theme::NULL.to_owned(),
+        },
     },
     UsageColumn {
-        title: "Load factor (%)",
-        cell: |r| {
+        title: "Load factor",
+        unit: ColumnUnit::Fixed("%"),
+        cell: |r, _| {
             theme::number(
                 r.average_daily_engine_load_factor
                     .as_ref()
@@ -73,48 +122,62 @@ const COLUMNS: &[UsageColumn] = &[
         },
     },
     UsageColumn {
-        title: "CO2 (kg)",
-        cell: |r| {
-            with_estimate(
-                r.co2.as_ref().map(|c| c.weight),
-                r.co2.as_ref().and_then(|c| c.estimated),
-            )
+        title: "CO2",
+        unit: ColumnUnit::Of(Quantity::Mass),
+        cell: |r, units| match &r.co2 {
+            Some(c) => with_estimate(
+                measured(units, Quantity::Mass, Some(c.weight), &c.unit),
+                c.estimated,
+            ),
+            None => theme::NULL.to_owned(),
         },
     },
     UsageColumn {
-        title: "DEF (%)",
-        cell: |r| theme::number(r.def_remaining_ratio.as_ref().map(|d| d.percent), 1),
+        title: "DEF",
+        unit: ColumnUnit::Fixed("%"),
+        cell: |r, _| theme::number(r.def_remaining_ratio.as_ref().map(|d| d.percent), 1),
     },
     UsageColumn {
         title: "DEF tank",
-        cell: |r| match &r.def_remaining_ratio {
-            Some(d) if d.tank_capacity > 0.0 => format!(
-                "{} {}",
-                theme::number(Some(d.tank_capacity), 0),
-                d.tank_capacity_unit
-            ),
+        unit: ColumnUnit::None,
+        cell: |r, units| match &r.def_remaining_ratio {
+            Some(d) if d.tank_capacity > 0.0 => {
+                let (v, unit) = units.from_service(d.tank_capacity, &d.tank_capacity_unit);
+                format!("{} {unit}", theme::number(Some(v), 0))
+            }
             _ => theme::NULL.to_owned(),
         },
     },
     UsageColumn {
-        title: "Total operating (h)",
-        cell: |r| hours(&r.cumulative_operating_hours),
+        title: "Total operating",
+        unit: ColumnUnit::Fixed("h"),
+        cell: |r, _| hours(&r.cumulative_operating_hours),
     },
     UsageColumn {
-        title: "Total idle (h)",
-        cell: |r| hours(&r.cumulative_idle_hours),
+        title: "Total idle",
+        unit: ColumnUnit::Fixed("h"),
+        cell: |r, _| hours(&r.cumulative_idle_hours),
     },
     UsageColumn {
-        title: "Total fuel (L)",
-        cell: |r| theme::number(r.cumulative_fuel_used.as_ref().map(|f| f.fuel_used), 2),
+        title: "Total fuel",
+        unit: ColumnUnit::Of(Quantity::Volume),
+        cell: |r, units| match &r.cumulative_fuel_used {
+            Some(f) => measured(units, Quantity::Volume, Some(f.fuel_used), &f.unit),
+            None => theme::NULL.to_owned(),
+        },
     },
     UsageColumn {
-        title: "Total distance (km)",
-        cell: |r| theme::number(r.cumulative_distance.as_ref().map(|d| d.odometer), 2),
+        title: "Total distance",
+        unit: ColumnUnit::Of(Quantity::Distance),
+        cell: |r, units| match &r.cumulative_distance {
+            Some(d) => measured(units, Quantity::Distance, Some(d.odometer), &d.unit),
+            None => theme::NULL.to_owned(),
+        },
     },
     UsageColumn {
         title: "Total loads",
-        cell: |r| {
+        unit: ColumnUnit::None,
+        cell: |r, _| {
             r.cumulative_load_count
                 .as_ref()
                 .and_then(|c| c.count)
@@ -122,16 +185,26 @@ const COLUMNS: &[UsageColumn] = &[
         },
     },
     UsageColumn {
-        title: "Total payload (t)",
-        cell: |r| theme::number(r.cumulative_payload_total.as_ref().map(|p| p.payload), 2),
+        title: "Total payload",
+        unit: ColumnUnit::Payload,
+        cell: |r, units| match &r.cumulative_payload_total {
+            Some(p) => match crate::analysis::units::kilograms(p.payload, &p.payload_unit) {
+                Some(kg) if units == UnitSystem::Metric => theme::number(Some(kg / 1000.0), 2),
+                Some(kg) => theme::number(Some(units.from_metric(Quantity::Mass, kg)), 0),
+                None => format!("{} {}", theme::number(Some(p.payload), 2), p.payload_unit),
+            },
+            None => theme::NULL.to_owned(),
+        },
     },
     UsageColumn {
-        title: "Regeneration (h)",
-        cell: |r| hours(&r.cumulative_active_regeneration_hours),
+        title: "Regeneration",
+        unit: ColumnUnit::Fixed("h"),
+        cell: |r, _| hours(&r.cumulative_active_regeneration_hours),
     },
     UsageColumn {
-        title: "Power take-off (h)",
-        cell: |r| hours(&r.cumulative_power_take_off_hours),
+        title: "Power take-off",
+        unit: ColumnUnit::Fixed("h"),
+        cell: |r, _| hours(&r.cumulative_power_take_off_hours),
     },
 ];
 
@@ -197,7 +270,7 @@ pub fn history_ui(
                         ui.add(egui::Label::new(egui::RichText::new(NO_ROOM).weak()).truncate());
                     }
                 });
-                usage_table_ui(ui, rows, marks, actions);
+                usage_table_ui(ui, rows, state.units, marks, actions);
             });
         });
         ui.separator();
@@ -301,6 +374,7 @@ fn row_of_day(rows: &[DailyUsageRow], day: i64) -> Option<usize> {
 fn usage_table_ui(
     ui: &mut egui::Ui,
     rows: &[DailyUsageRow],
+    units: UnitSystem,
     marks: RowMarks,
     actions: &mut Vec<Action>,
 ) {
@@ -354,12 +428,12 @@ fn usage_table_ui(
                             .min_col_width(70.0)
                             .show(ui, |ui| {
                                 for c in COLUMNS {
-                                    ui.strong(c.title);
+                                    ui.strong(c.header(units));
                                 }
                                 ui.end_row();
                                 for r in rows {
                                     for c in COLUMNS {
-                                        ui.label((c.cell)(r));
+                                        ui.label((c.cell)(r, units));
                                     }
                                     ui.end_row();
                                 }

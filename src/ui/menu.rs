@@ -1,8 +1,9 @@
-//! The app's menu (first in the top bar): the theme, the keyboard
-//! shortcuts and About, with the two windows it opens.
+//! The app's menu (first in the top bar): the theme, the units, the
+//! keyboard shortcuts and About, with the two windows it opens.
 
 use super::keys::{self, KeyCommand};
 use super::theme;
+use crate::analysis::UnitSystem;
 use crate::app::{Action, AppState, ThemeChoice};
 
 /// Which of the menu's windows are open.
@@ -27,6 +28,13 @@ pub fn menu_ui(
             }
         }
         ui.separator();
+        ui.label(egui::RichText::new("Units").small().weak());
+        for units in UnitSystem::ALL {
+            if ui.radio(state.units == units, units.label()).clicked() {
+                actions.push(Action::SetUnits(units));
+            }
+        }
+        ui.separator();
         let help = ui.add(
             egui::Button::new("Keyboard shortcuts")
                 .shortcut_text(keys::key_label(ui.ctx(), KeyCommand::Help).unwrap_or_default()),
@@ -41,7 +49,7 @@ pub fn menu_ui(
         }
     })
     .response
-    .on_hover_text("Theme, keyboard shortcuts, About");
+    .on_hover_text("Theme, units, keyboard shortcuts, About");
 }
 
 /// The About window: version, licences of what is bundled, and where the

@@ -2,6 +2,8 @@
 
 use egui::Color32;
 
+use crate::analysis::{Quantity, UnitSystem};
+
 /// Space between groups of controls.
 pub const GAP: f32 = 6.0;
 /// Height of a table or list row.
@@ -446,12 +448,46 @@ pub fn format_age(secs: i64) -> String {
 
 /// A figure's value with its decimals and unit (`5.20 h`), or the null
 /// dash.
-pub fn figure_value(figure: crate::analysis::Figure, v: Option<f64>) -> String {
-    let n = number(v, figure.decimals());
-    if n == NULL || figure.unit().is_empty() {
+pub fn figure_value(figure: crate::analysis::Figure, v: Option<f64>, units: UnitSystem) -> String {
+    let n = number(v.map(|v| figure.value_in(units, v)), figure.decimals());
+    let unit = figure.unit_in(units);
+    if n == NULL || unit.is_empty() {
         n
     } else {
-        format!("{n} {}", figure.unit())
+        format!("{n} {unit}")
+    }
+}
+
+/// A metric value in the chosen units, with its unit (`12.4 mi`), or the
+/// null dash.
+pub fn measure(units: UnitSystem, q: Quantity, metric: Option<f64>, decimals: usize) -> String {
+    match metric.filter(|v| v.is_finite()) {
+        Some(v) => format!(
+            "{} {}",
+            number(Some(units.from_metric(q, v)), decimals),
+            units.unit(q)
+        ),
+        None => NULL.to_owned(),
+    }
+}
+
+/// A value in the service's `unit`, as a number in the chosen units of
+/// `q` (the column's header says which); in a unit the app does not know
+/// as a quantity, it keeps that unit beside it rather than pass under the
+/// header's.
+pub fn service_number(
+    units: UnitSystem,
+    q: Quantity,
+    value: Option<f64>,
+    unit: &str,
+    decimals: usize,
+) -> String {
+    let Some(v) = value.filter(|v| v.is_finite()) else {
+        return NULL.to_owned();
+    };
+    match q.from_service(v, unit) {
+        Some(metric) => number(Some(units.from_metric(q, metric)), decimals),
+        None => format!("{} {}", number(Some(v), decimals), unit.trim()),
     }
 }
 

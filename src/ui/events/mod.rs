@@ -236,7 +236,7 @@ fn table_ui(
                     ui.label(text::duration_text(e));
                 });
                 row.col(|ui| {
-                    let value = text::summary(e);
+                    let value = text::summary(e, state.units);
                     ui.add(egui::Label::new(&value).truncate())
                         .on_hover_text(&value);
                 });

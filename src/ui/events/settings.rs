@@ -2,7 +2,7 @@
 //! (out-of-hours use) and the machine's fuel tank capacity (refuel and
 //! drain litres). Both are kept across restarts and ask the figures again.
 
-use crate::analysis::{EventDetail, Report, WorkingHours};
+use crate::analysis::{EventDetail, Quantity, Report, WorkingHours};
 use crate::app::figures::MAX_TANK_L;
 use crate::app::{Action, AppState, FiguresAction};
 use crate::ui::theme;
@@ -182,7 +182,11 @@ pub fn tank_ui(
         return;
     };
     let entered = state.figures.tank_l(equipment);
-    let label = ui.label("Tank (L)");
+    // Typed and shown in the units chosen, kept in litres.
+    let units = state.units;
+    let per_litre = units.from_metric(Quantity::Volume, 1.0);
+    let shown = entered.map_or_else(String::new, |l| format!("{:.0}", l * per_litre));
+    let label = ui.label(format!("Tank ({})", units.unit(Quantity::Volume)));
     let r = ui
         .add(
             egui::TextEdit::singleline(&mut edit.text)
@@ -194,11 +198,14 @@ pub fn tank_ui(
             "The fuel tank's capacity, for the litres of refuels and drains. Empty: the \
              machine's model's, where known. Kept for this machine across restarts.",
         );
-    if r.lost_focus() {
+    // Left as shown: nothing to set (a value entered in other units, shown
+    // rounded, would otherwise change by the rounding).
+    if r.lost_focus() && edit.text.trim() != shown {
         let text = edit.text.trim().replace(',', ".");
         let litres = text
             .parse::<f64>()
             .ok()
+            .map(|v| v / per_litre)
             .filter(|l| l.is_finite() && *l > 0.0);
         if text.is_empty() || litres.is_some() {
             let litres = litres.map(|l| l.min(MAX_TANK_L));
@@ -207,7 +214,7 @@ pub fn tank_ui(
             }
         }
     } else if !r.has_focus() {
-        edit.text = entered.map_or_else(String::new, |l| format!("{l:.0}"));
+        edit.text = shown;
     }
     let report = state.figures.report.value().map(|r| &**r);
     ui.weak(tank_source(report, entered));

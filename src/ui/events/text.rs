@@ -4,6 +4,7 @@
 
 use crate::analysis::events::CheckSide;
 use crate::analysis::{Event, EventDetail, EventKind};
+use crate::analysis::{Quantity, UnitSystem};
 use crate::ui::theme;
 
 /// A kind as counted: `1 refuel`, `2 refuels`.
@@ -96,12 +97,13 @@ fn with_unit(v: f64, unit: &str) -> String {
     }
 }
 
-fn side(s: &CheckSide, unit: &str) -> String {
-    format!("{} {}", s.series, with_unit(s.value, unit))
+fn side(s: &CheckSide, unit: &str, units: UnitSystem) -> String {
+    let (v, unit) = units.from_service(s.value, unit);
+    format!("{} {}", s.series, with_unit(v, &unit))
 }
 
 /// The Value column: what the event says beyond its kind, time and place.
-pub fn summary(e: &Event) -> String {
+pub fn summary(e: &Event, units: UnitSystem) -> String {
     match &e.detail {
         EventDetail::Stop => match e.end {
             Some(_) => "stopped".to_owned(),
@@ -115,7 +117,12 @@ pub fn summary(e: &Event) -> String {
             let change = to_percent - from_percent;
             let litres = litres
                 .filter(|l| l.is_finite())
-                .map(|l| format!(" ({:.0} L)", l.abs()))
+                .map(|l| {
+                    format!(
+                        " ({})",
+                        theme::measure(units, Quantity::Volume, Some(l.abs()), 0)
+                    )
+                })
                 .unwrap_or_default();
             format!(
                 "{} %{litres}, from {:.0} to {:.0} %",
@@ -170,7 +177,13 @@ pub fn summary(e: &Event) -> String {
         } => {
             // First less second: "41.2 h vs 48.0 h: −6.8 h", the first
             // figure short of the second by 6.8 h.
-            let diff = first.value - second.value;
+            // In the units chosen: a difference converts as the values do
+            // (their offset, for °F, cancels out).
+            let (diff, shown_unit) = {
+                let (a, u) = units.from_service(first.value, unit);
+                (a - units.from_service(second.value, unit).0, u)
+            };
+            let (service_unit, unit) = (unit, shown_unit.as_str());
             let percent = crate::analysis::events::difference_percent(first.value, second.value)
                 .map(|p| format!(" ({p:.0} %)"))
                 .unwrap_or_default();
@@ -181,8 +194,8 @@ pub fn summary(e: &Event) -> String {
             };
             format!(
                 "{} vs {}: {diff}{percent}",
-                side(first, unit),
-                side(second, unit)
+                side(first, service_unit, units),
+                side(second, service_unit, units)
             )
         }
     }
@@ -208,7 +221,7 @@ pub fn duration_text(e: &Event) -> String {
 }
 
 /// What hovering an event says: its kind, time, duration and value.
-pub fn hover_text(e: &Event, local: bool) -> String {
+pub fn hover_text(e: &Event, local: bool, units: UnitSystem) -> String {
     let mut out = format!("{}\n{}", e.kind.label(), theme::format_time(e.start, local));
     if let Some(d) = e.duration_secs() {
         let d = theme::format_duration(d);
@@ -218,7 +231,7 @@ pub fn hover_text(e: &Event, local: bool) -> String {
         }
     }
     out.push('\n');
-    out.push_str(&summary(e));
+    out.push_str(&summary(e, units));
     out
 }
 
@@ -255,7 +268,14 @@ pub(crate) mod tests {
                 litres: Some(171.4),
             },
         );
-        assert_eq!(summary(&refuel), "+42 % (171 L), from 20 to 62 %");
+        assert_eq!(
+            summary(&refuel, UnitSystem::Metric),
+            "+42 % (171 L), from 20 to 62 %"
+        );
+        assert_eq!(
+            summary(&refuel, UnitSystem::Imperial),
+            "+42 % (45 gal), from 20 to 62 %"
+        );
         let drain = event(
             EventKind::FuelDrop,
             0,
@@ -266,9 +286,15 @@ pub(crate) mod tests {
                 litres: None,
             },
         );
-        assert_eq!(summary(&drain), "−18 %, from 58 to 40 %");
+        assert_eq!(
+            summary(&drain, UnitSystem::Metric),
+            "−18 %, from 58 to 40 %"
+        );
         assert_eq!(duration_text(&drain), "within 1 h 00 min");
-        assert!(hover_text(&drain, false).contains(", between samples 1 h 00 min apart\n"));
+        assert!(
+            hover_text(&drain, false, UnitSystem::Metric)
+                .contains(", between samples 1 h 00 min apart\n")
+        );
         let gap = event(
             EventKind::Gap,
             0,
@@ -278,7 +304,10 @@ pub(crate) mod tests {
                 median_interval_secs: 900,
             },
         );
-        assert_eq!(summary(&gap), "3 h 10 min silent (positions, usual 15 min)");
+        assert_eq!(
+            summary(&gap, UnitSystem::Metric),
+            "3 h 10 min silent (positions, usual 15 min)"
+        );
         let reset = event(
             EventKind::CounterReset,
             0,
@@ -289,7 +318,10 @@ pub(crate) mod tests {
                 after: 0.0,
             },
         );
-        assert_eq!(summary(&reset), "operating hours 412.5 h to 0.0 h");
+        assert_eq!(
+            summary(&reset, UnitSystem::Metric),
+            "operating hours 412.5 h to 0.0 h"
+        );
         let fault = event(
             EventKind::Fault,
             0,
@@ -301,7 +333,10 @@ pub(crate) mod tests {
                 level: "error".into(),
             },
         );
-        assert_eq!(summary(&fault), "SPN 100 FMI 1 · low oil pressure · error");
+        assert_eq!(
+            summary(&fault, UnitSystem::Metric),
+            "SPN 100 FMI 1 · low oil pressure · error"
+        );
         let check = event(
             EventKind::Check,
             0,
@@ -320,14 +355,39 @@ pub(crate) mod tests {
             },
         );
         assert_eq!(
-            summary(&check),
+            summary(&check, UnitSystem::Metric),
             "rise of cumulative operating hours 41.2 h vs daily operating hours 48.0 h: \
              −6.8 h (14 %)"
         );
         assert_eq!(where_text(&check), "51.9244, 4.4777");
+        // A distance check in miles: both sides and the difference.
+        let distance = event(
+            EventKind::Check,
+            0,
+            Some(86_400),
+            EventDetail::Check {
+                check: CheckKind::OperatingHours,
+                unit: "km",
+                first: CheckSide {
+                    series: "odometer".into(),
+                    value: 160.9344,
+                },
+                second: CheckSide {
+                    series: "track".into(),
+                    value: 80.4672,
+                },
+            },
+        );
+        assert_eq!(
+            summary(&distance, UnitSystem::Imperial),
+            "odometer 100.0 mi vs track 50.0 mi: +50.0 mi (50 %)"
+        );
         assert_eq!(duration_text(&reset), theme::NULL);
         assert_eq!(duration_text(&gap), "3 h 10 min");
-        assert!(hover_text(&gap, false).starts_with("Reporting gap\n1970-01-01 00:00:00 for"));
+        assert!(
+            hover_text(&gap, false, UnitSystem::Metric)
+                .starts_with("Reporting gap\n1970-01-01 00:00:00 for")
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! events.
 //! Hovering a mark says what happened; clicking it moves the cursor there.
 
+use crate::analysis::UnitSystem;
 use std::collections::HashMap;
 
 use egui::{Align2, Color32, FontId, Painter, Pos2, Shape, Stroke, pos2, vec2};
@@ -228,14 +229,14 @@ pub(super) fn mark_at(marks: &[Mark], pointer: Pos2) -> Option<usize> {
 }
 
 /// What hovering a mark says: each of its events, a few at most.
-fn describe(events: &[Event], m: &Mark, local: bool) -> String {
+fn describe(events: &[Event], m: &Mark, local: bool, units: UnitSystem) -> String {
     const SHOWN: usize = 4;
     let mut parts: Vec<String> = m
         .members
         .iter()
         .take(SHOWN)
         .filter_map(|i| events.get(*i))
-        .map(|e| text::hover_text(e, local))
+        .map(|e| text::hover_text(e, local, units))
         .collect();
     if m.members.len() > SHOWN {
         parts.push(format!("and {} more here", m.members.len() - SHOWN));
@@ -337,6 +338,7 @@ pub(super) fn legend_ui(
 pub(super) struct EventsLayer<'a> {
     pub(super) events: &'a [Event],
     pub(super) local: bool,
+    pub(super) units: UnitSystem,
     /// The marks drawn (for the next frame's track layer to keep quiet
     /// under them).
     pub(super) marks: &'a mut Vec<Mark>,
@@ -378,7 +380,7 @@ impl Plugin for EventsLayer<'_> {
         if response.clicked() {
             *self.clicked = m.members.first().copied();
         }
-        let text = describe(self.events, m, self.local);
+        let text = describe(self.events, m, self.local, self.units);
         egui::Tooltip::for_widget(response)
             .at_pointer()
             .gap(16.0)
@@ -469,7 +471,7 @@ mod tests {
         assert_eq!(marks[0].look, Look::Drain);
         assert_eq!(marks[0].color, theme::event_color(EventKind::FuelDrop));
         assert_eq!(marks[0].members, [1, 0, 2], "the most telling first");
-        let said = describe(&events, &marks[0], false);
+        let said = describe(&events, &marks[0], false, UnitSystem::Metric);
         let (drain_at, fault_at) = (
             said.find("Suspected drain").expect("the drain is said"),
             said.find("Fault").expect("the fault is said"),

@@ -5,6 +5,7 @@
 use egui::{Align2, Color32, Painter, Pos2, Rect, Stroke, Vec2, vec2};
 
 use super::frame::MapFrame;
+use crate::analysis::{Quantity, UnitSystem};
 use crate::geo::{LatLon, bearing_deg};
 use crate::series::{Track, TrackPoint};
 use crate::ui::theme;
@@ -126,30 +127,31 @@ pub(super) fn cursor_ui(painter: &Painter, p: Pos2) {
 
 /// What the map says of a point of the track: a position's own values, or
 /// between two positions, the time and values interpolated along the leg.
-fn describe(t: &Track, point: &TrackPoint, local: bool) -> String {
+fn describe(t: &Track, point: &TrackPoint, local: bool, units: UnitSystem) -> String {
     let time = theme::format_time(t.time_at(point), local);
+    let speed = |kmh| theme::measure(units, Quantity::Speed, kmh, 1);
+    let altitude = |m| theme::measure(units, Quantity::Length, m, 0);
     if let Some(i) = point.sample() {
         let s = &t.samples[i];
         return format!(
-            "{time}\nspeed {} km/h\nheading {}°\naltitude {} m",
-            theme::number(s.speed_kmh.or(Some(f64::from(t.speed_kmh[i]))), 1),
+            "{time}\nspeed {}\nheading {}°\naltitude {}",
+            speed(s.speed_kmh.or(Some(f64::from(t.speed_kmh[i])))),
             theme::number(s.heading_deg, 0),
-            theme::number(s.altitude_m, 0),
+            altitude(s.altitude_m),
         );
     }
     let (a, b) = (&t.samples[point.leg], &t.samples[point.leg + 1]);
     let f = point.fraction;
     let lerp = |x: Option<f64>, y: Option<f64>| Some(x? + (y? - x?) * f);
-    let speed = lerp(
-        Some(f64::from(t.speed_kmh[point.leg])),
-        Some(f64::from(t.speed_kmh[point.leg + 1])),
-    );
     let heading = bearing_deg(LatLon::new(a.lat, a.lon), LatLon::new(b.lat, b.lon));
     format!(
-        "{time} (between two positions)\nspeed {} km/h\nheading {}°\naltitude {} m",
-        theme::number(speed, 1),
+        "{time} (between two positions)\nspeed {}\nheading {}°\naltitude {}",
+        speed(lerp(
+            Some(f64::from(t.speed_kmh[point.leg])),
+            Some(f64::from(t.speed_kmh[point.leg + 1])),
+        )),
         theme::number(Some(heading), 0),
-        theme::number(lerp(a.altitude_m, b.altitude_m), 0),
+        altitude(lerp(a.altitude_m, b.altitude_m)),
     )
 }
 
@@ -160,14 +162,14 @@ pub(super) fn hovered_ui(
     frame: &MapFrame,
     t: &Track,
     point: &TrackPoint,
-    local: bool,
+    (local, units): (bool, UnitSystem),
 ) {
     painter.circle_stroke(
         frame.to_screen(point.xy),
         END_RADIUS,
         Stroke::new(2.0, Color32::WHITE),
     );
-    let text = describe(t, point, local);
+    let text = describe(t, point, local, units);
     egui::Tooltip::for_widget(response)
         .at_pointer()
         .gap(16.0)

@@ -250,6 +250,7 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
             highlight,
             cursor: state.timeline.cursor,
             local: state.local_time,
+            units: state.units,
             picked: &mut picked,
             quiet: on_mark,
         });
@@ -261,6 +262,7 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
             map = map.with_plugin(events::EventsLayer {
                 events: &r.events,
                 local: state.local_time,
+                units: state.units,
                 marks: event_marks,
                 clicked: &mut clicked_event,
             });
@@ -273,7 +275,7 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         let rect = projector.clip_rect();
         let room = overlays::overlay_room(rect.height());
         let legend = scale.filter(|_| room.speed_legend).map(|scale| {
-            overlays::legend_ui(ui, rect, scale);
+            overlays::legend_ui(ui, rect, scale, state.units);
             let speed = overlays::legend_rect(rect);
             match looks
                 .as_deref()

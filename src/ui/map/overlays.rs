@@ -6,6 +6,7 @@
 
 use egui::{Color32, Mesh, Rect, Shape, Vec2, pos2, vec2};
 
+use crate::analysis::{Quantity, UnitSystem};
 use crate::ui::theme;
 
 const LEGEND_SIZE: Vec2 = vec2(176.0, 50.0);
@@ -106,7 +107,8 @@ pub(super) fn attribution_room(rect: Rect, legend: Option<Rect>) -> (f32, f32) {
 }
 
 /// The speed scale of the track's colours, in a corner of the map.
-pub(super) fn legend_ui(ui: &egui::Ui, rect: Rect, scale_kmh: f32) {
+pub(super) fn legend_ui(ui: &egui::Ui, rect: Rect, scale_kmh: f32, units: UnitSystem) {
+    let top = theme::measure(units, Quantity::Speed, Some(f64::from(scale_kmh)), 0);
     let painter = ui.painter().with_clip_rect(rect);
     let bg = legend_rect(rect);
     painter.rect_filled(bg, 4.0, theme::MAP_OVERLAY_BG);
@@ -144,17 +146,13 @@ pub(super) fn legend_ui(ui: &egui::Ui, rect: Rect, scale_kmh: f32) {
     painter.text(
         bar.right_bottom() + vec2(0.0, 2.0),
         egui::Align2::RIGHT_TOP,
-        format!("{scale_kmh:.0} km/h"),
+        top.clone(),
         font,
         Color32::WHITE,
     );
     ui.interact(bg, ui.scope_id().with("speed_legend"), egui::Sense::hover())
         .widget_info(|| {
-            egui::WidgetInfo::labeled(
-                egui::Role::Label,
-                true,
-                format!("Speed legend, 0 to {scale_kmh:.0} km/h"),
-            )
+            egui::WidgetInfo::labeled(egui::Role::Label, true, format!("Speed legend, 0 to {top}"))
         });
 }
 

@@ -85,6 +85,7 @@ pub(super) struct TrackLayer<'a> {
     pub(super) highlight: Option<std::ops::Range<usize>>,
     pub(super) cursor: Option<i64>,
     pub(super) local: bool,
+    pub(super) units: crate::analysis::UnitSystem,
     pub(super) picked: &'a mut Picked,
     /// The pointer is on an event's mark: no hover, no click of the line.
     pub(super) quiet: bool,
@@ -130,7 +131,14 @@ impl Plugin for TrackLayer<'_> {
         if response.clicked() {
             self.picked.clicked = Some(point);
         }
-        markers::hovered_ui(response, &painter, &frame, t, &point, self.local);
+        markers::hovered_ui(
+            response,
+            &painter,
+            &frame,
+            t,
+            &point,
+            (self.local, self.units),
+        );
     }
 }
 

@@ -5,6 +5,7 @@
 //! map to its place). Named after the kinds present,
 //! so what it shows is said in words too.
 
+use crate::analysis::UnitSystem;
 use egui_plot::{GridMark, MarkerShape, Plot, PlotPoints, Points, Polygon};
 
 use super::shared::{Shared, Shown};
@@ -61,13 +62,13 @@ pub fn events_at(events: &[Event], t: f64, secs_per_point: f64) -> Vec<usize> {
 
 /// What hovering the lane says: each event under the pointer (`under`, in
 /// [`events_at`]'s order), a few at most.
-pub fn hover_text(events: &[Event], under: &[usize], local: bool) -> String {
+pub fn hover_text(events: &[Event], under: &[usize], local: bool, units: UnitSystem) -> String {
     const SHOWN: usize = 4;
     let mut parts: Vec<String> = under
         .iter()
         .take(SHOWN)
         .filter_map(|i| events.get(*i))
-        .map(|e| text::hover_text(e, local))
+        .map(|e| text::hover_text(e, local, units))
         .collect();
     if under.len() > SHOWN {
         parts.push(format!("and {} more here", under.len() - SHOWN));
@@ -85,6 +86,7 @@ pub fn events_lane_ui(
 ) -> (Shown, Option<usize>) {
     ui.label(egui::RichText::new(label).strong());
     let (local, steer, cursor, span) = (shared.local, shared.steer, shared.cursor, shared.span);
+    let units = shared.units;
     let window = steer.window;
     let outline = ui.visuals().strong_text_color();
     let mut under = Vec::new();
@@ -199,7 +201,7 @@ pub fn events_lane_ui(
         response
             .response
             .clone()
-            .on_hover_text_at_pointer(hover_text(events, &under, local));
+            .on_hover_text_at_pointer(hover_text(events, &under, local, units));
     }
     (shown, under.first().copied())
 }
@@ -264,7 +266,7 @@ mod tests {
         assert_eq!(event_at(&events, 2_000.0, 600.0), Some(1), "as an instant");
         let under = events_at(&events, 3_000.0, 1.0);
         assert_eq!(under, [1, 0], "both, the drain first");
-        let said = hover_text(&events, &under, false);
+        let said = hover_text(&events, &under, false, UnitSystem::Metric);
         let (drain_at, stop_at) = (
             said.find("Suspected drain").expect("the drain is said"),
             said.find("Stop").expect("the stop is said"),

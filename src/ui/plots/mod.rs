@@ -200,6 +200,7 @@ pub fn plots_ui(
         },
         cursor,
         local: state.local_time,
+        units: state.units,
         span: state.timeline.span,
         measuring,
         known_until: window.until.min(state.now()),

@@ -12,6 +12,8 @@ pub struct Shared {
     pub cursor: Option<i64>,
     /// Times in local time rather than UTC.
     pub local: bool,
+    /// The units values are shown in.
+    pub units: crate::analysis::UnitSystem,
     /// The span selected, drawn on every plot.
     pub span: Option<(i64, i64)>,
     /// A drag selects a span rather than pans (the Measure tool, or Shift).

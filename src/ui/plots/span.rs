@@ -13,6 +13,8 @@ use crate::series::ChannelKind;
 use crate::series::names::channel_name;
 use crate::ui::theme;
 
+use super::values::Scale;
+
 /// One row of the statistics: a channel of a plotted kind.
 #[derive(Debug, Clone)]
 struct StatRow {
@@ -128,14 +130,17 @@ pub fn span_stats_ui(
                     ui.end_row();
                     for row in &view.rows {
                         let s = &row.stats;
-                        ui.label(if row.unit.is_empty() {
+                        let (scale, unit) = Scale::between(&row.unit, state.units);
+                        ui.label(if unit.is_empty() {
                             row.name.clone()
                         } else {
-                            format!("{} ({})", row.name, row.unit)
+                            format!("{} ({unit})", row.name)
                         });
-                        for v in [s.min, s.max, s.mean, s.first, s.last, s.change()] {
-                            ui.label(theme::number(v, 3));
+                        for v in [s.min, s.max, s.mean, s.first, s.last] {
+                            ui.label(theme::number(v.map(|v| scale.apply(v)), 3));
                         }
+                        let change = s.change().map(|d| scale.apply_to_change(d));
+                        ui.label(theme::number(change, 3));
                         ui.label(s.samples.to_string());
                         ui.end_row();
                     }

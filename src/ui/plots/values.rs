@@ -16,6 +16,7 @@ use egui_plot::{
 use super::shared::{Shared, Shown};
 use super::steer::steer_plot;
 use super::time_axis::{Y_AXIS_WIDTH, cursor_ui, span_ui, time_axis_hints, time_grid};
+use crate::analysis::{Quantity, UnitSystem};
 use crate::api::DataKind;
 use crate::series::names::{channel_name, value_name, with_unit};
 use crate::series::{CachedLine, LineKey, PlotSeries};
@@ -58,6 +59,10 @@ pub fn values_plot_ui(
         [only] if unit.is_empty() => series.shown_unit(*only, kind.unit()),
         _ => unit,
     };
+    // In the units chosen: the values drawn (a pixel column's worth, not
+    // the series) go through the service's unit to the one shown.
+    let (scale, shown_unit) = Scale::between(unit, shared.units);
+    let unit = shown_unit.as_str();
     let names: Vec<String> = channels
         .iter()
         .map(|c| channel_name(kind, &series.series.channels[*c].name))
@@ -133,12 +138,20 @@ pub fn values_plot_ui(
                 let color = theme::line_ink(&visuals, theme::series_color(k));
                 if bars.contains(&k) {
                     let slot = bars.iter().position(|b| *b == k).unwrap_or(0);
-                    bars_ui(pui, series, ch, name, color, (t0, t1), (slot, bars.len()));
+                    bars_ui(
+                        pui,
+                        series,
+                        ch,
+                        name,
+                        (color, scale),
+                        (t0, t1),
+                        (slot, bars.len()),
+                    );
                     continue;
                 }
                 let cached = lines.entry((kind, ch)).or_default();
                 cached.update(series, ch, key, gaps.positions);
-                line_ui(pui, cached, name, color);
+                line_ui(pui, cached, name, color, scale);
             }
             span_ui(pui, span);
             cursor_ui(pui, cursor)
@@ -183,11 +196,18 @@ fn axis_title(ui: &egui::Ui, names: &[String], kind: DataKind, unit: &str) -> St
 /// A channel's line, its band where samples crowd, lone samples as dots
 /// and estimated ones as hollow diamonds. All share the name: one legend
 /// entry.
-fn line_ui(pui: &mut egui_plot::PlotUi<'_>, cached: &CachedLine, name: &str, color: egui::Color32) {
+fn line_ui(
+    pui: &mut egui_plot::PlotUi<'_>,
+    cached: &CachedLine,
+    name: &str,
+    color: egui::Color32,
+    scale: Scale,
+) {
+    let plot_points = |points: &[[f64; 2]]| scale.points(points);
     for band in cached.bands() {
         let xs: Vec<f64> = band.iter().map(|b| b[0]).collect();
-        let lo: Vec<f64> = band.iter().map(|b| b[1]).collect();
-        let hi: Vec<f64> = band.iter().map(|b| b[2]).collect();
+        let lo: Vec<f64> = band.iter().map(|b| scale.apply(b[1])).collect();
+        let hi: Vec<f64> = band.iter().map(|b| scale.apply(b[2])).collect();
         pui.add(
             FilledArea::new(name, &xs, &lo, &hi)
                 .fill_color(theme::band_fill(color))
@@ -233,7 +253,7 @@ fn bars_ui(
     series: &PlotSeries,
     ch: usize,
     name: &str,
-    color: egui::Color32,
+    (color, scale): (egui::Color32, Scale),
     (t0, t1): (f64, f64),
     (slot, slots): (usize, usize),
 ) {
@@ -250,6 +270,7 @@ fn bars_ui(
         if !v.is_finite() {
             continue;
         }
+        let v = scale.apply(v);
         // A day's row is dated at its start: its bar stands over the day.
         let x = t as f64 + DAY_SECS / 2.0 + offset;
         bars.push(Bar::new(x, v).width(width).fill(theme::bar_fill(color)));
@@ -322,9 +343,84 @@ fn plot_points(points: &[[f64; 2]]) -> PlotPoints<'static> {
     points.iter().copied().collect()
 }
 
+/// The affine map from a value in the service's unit to the unit shown
+/// (every conversion of `UnitSystem` is one: a factor, and for °F an
+/// offset), so min/max columns stay min/max columns.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Scale {
+    factor: f64,
+    offset: f64,
+}
+
+impl Scale {
+    const SAME: Scale = Scale {
+        factor: 1.0,
+        offset: 0.0,
+    };
+
+    /// From the service's `unit` to its quantity's unit in `units`, and
+    /// that unit; a unit the app does not know is drawn as it is.
+    pub(super) fn between(unit: &str, units: UnitSystem) -> (Scale, String) {
+        let Some(q) = Quantity::of_unit(unit) else {
+            return (Scale::SAME, unit.to_owned());
+        };
+        let shown = |v: f64| q.from_service(v, unit).map(|m| units.from_metric(q, m));
+        match (shown(0.0), shown(1.0)) {
+            (Some(zero), Some(one)) => (
+                Scale {
+                    factor: one - zero,
+                    offset: zero,
+                },
+                units.unit(q).to_owned(),
+            ),
+            _ => (Scale::SAME, unit.to_owned()),
+        }
+    }
+
+    pub(super) fn apply(self, v: f64) -> f64 {
+        v * self.factor + self.offset
+    }
+
+    /// A difference of two values: the factor alone.
+    pub(super) fn apply_to_change(self, d: f64) -> f64 {
+        d * self.factor
+    }
+
+    fn points(self, points: &[[f64; 2]]) -> PlotPoints<'static> {
+        if self == Scale::SAME {
+            return plot_points(points);
+        }
+        points.iter().map(|[x, y]| [*x, self.apply(*y)]).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_are_drawn_in_the_units_chosen_from_the_services_unit() {
+        let (s, unit) = Scale::between("km/h", UnitSystem::Imperial);
+        assert_eq!(unit, "mph");
+        assert!((s.apply(100.0) - 62.137_119_223_733_4).abs() < 1e-9);
+        let (s, unit) = Scale::between("°C", UnitSystem::Imperial);
+        assert_eq!(unit, "°F");
+        assert!((s.apply(100.0) - 212.0).abs() < 1e-9 && (s.apply(0.0) - 32.0).abs() < 1e-9);
+        // Metric, from a metric unit: nothing changes.
+        assert_eq!(
+            Scale::between("L", UnitSystem::Metric),
+            (Scale::SAME, "L".to_owned())
+        );
+        // A unit the app does not know, or none: drawn as given.
+        assert_eq!(
+            Scale::between("%", UnitSystem::Imperial),
+            (Scale::SAME, "%".to_owned())
+        );
+        assert_eq!(
+            Scale::between("", UnitSystem::Imperial),
+            (Scale::SAME, String::new())
+        );
+    }
 
     fn grid(lo: f64, hi: f64, base: f64) -> Vec<(f64, f64)> {
         value_grid(GridInput {
