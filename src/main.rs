@@ -184,6 +184,10 @@ struct ExportArgs {
     window: WindowArgs,
     #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
     format: FormatArg,
+    /// Units of the values written (CSV tables and events; JSON keeps the
+    /// service's rows and units, GPX and GeoJSON their standards').
+    #[arg(long, value_enum, default_value_t = UnitsArg::Metric)]
+    units: UnitsArg,
     /// Output file (default: stdout).
     #[arg(long, short)]
     output: Option<PathBuf>,
@@ -210,6 +214,25 @@ struct EventArgs {
     tank_capacity_l: Option<f64>,
 }
 
+/// The units values are written in.
+#[derive(Debug, Clone, Copy, Default, clap::ValueEnum)]
+enum UnitsArg {
+    /// km, L, km/h, °C, kg (the service's units read and converted).
+    #[default]
+    Metric,
+    /// mi, US gal, mph, °F, lb: headers and keys say so (`fuelUsed (gal)`).
+    Imperial,
+}
+
+impl From<UnitsArg> for fleetview::analysis::UnitSystem {
+    fn from(u: UnitsArg) -> Self {
+        match u {
+            UnitsArg::Metric => Self::Metric,
+            UnitsArg::Imperial => Self::Imperial,
+        }
+    }
+}
+
 #[derive(Debug, Parser)]
 struct ReportArgs {
     #[command(flatten)]
@@ -225,6 +248,9 @@ struct ReportArgs {
     expected_hours: f64,
     #[arg(long, value_enum, default_value_t = ReportFormatArg::Json)]
     format: ReportFormatArg,
+    /// Units of the figures and events written.
+    #[arg(long, value_enum, default_value_t = UnitsArg::Metric)]
+    units: UnitsArg,
     /// Output file (default: stdout).
     #[arg(long, short)]
     output: Option<PathBuf>,
@@ -346,6 +372,7 @@ fn run_export(args: ExportArgs) -> anyhow::Result<()> {
             args.output,
             args.cache,
             args.events,
+            args.units,
         );
     }
     let kind: ExportKind = args.kind.parse()?;
@@ -366,6 +393,7 @@ fn run_export(args: ExportArgs) -> anyhow::Result<()> {
         offline: args.cache.offline,
         cache_path,
         output: args.output,
+        units: args.units.into(),
     };
     let summary = run_export(&request, |note| eprintln!("{note}"))?;
     eprintln!(
@@ -395,6 +423,7 @@ fn run_report(args: ReportArgs) -> anyhow::Result<()> {
         args.output,
         args.cache,
         args.events,
+        args.units,
     )
 }
 
@@ -410,6 +439,7 @@ fn report_job(
     output: Option<PathBuf>,
     cache: CacheArgs,
     events: EventArgs,
+    units: UnitsArg,
 ) -> anyhow::Result<()> {
     use fleetview::cli::report::{ReportJob, parse_working_hours, run_report};
     use fleetview::cli::report_writers::ReportFormat;
@@ -427,6 +457,7 @@ fn report_job(
         now,
         working_hours: parse_working_hours(&events.working_days, &events.working_hours)?,
         tank_l: events.tank_capacity_l,
+        units: units.into(),
     };
     let summary = run_report(&job, |note| eprintln!("{note}"))?;
     match format {

@@ -15,6 +15,8 @@
 
 mod common;
 
+use fleetview::analysis::UnitSystem;
+use fleetview::export::in_units;
 use std::sync::{Arc, OnceLock};
 
 use fleetview::api::client::{decode_json, error_message};
@@ -246,22 +248,27 @@ fn decode_everything(bytes: &[u8]) {
                 name: "fuzz".into(),
             };
             content
-                .write(std::io::sink())
+                .write(std::io::sink(), UnitSystem::Imperial)
                 .expect("positions always write");
         }
     }
     if let Ok(series) = decode_rows(&rows) {
         write_csv(&series, std::io::sink()).expect("CSV always writes");
+        // Any unit the rows claim, converted or kept: never a panic.
+        write_csv(&in_units(&series, UnitSystem::Imperial), std::io::sink())
+            .expect("CSV in imperial always writes");
         let series = Arc::new(PlotSeries::new(series));
         for channel in 0..series.series.channels.len() {
-            ExportContent::Channel {
-                kind: fleetview::api::DataKind::EngineCondition,
-                series: series.clone(),
-                channel,
-                unit: series.shown_unit(channel, "u").to_owned(),
+            for units in UnitSystem::ALL {
+                ExportContent::Channel {
+                    kind: fleetview::api::DataKind::EngineCondition,
+                    series: series.clone(),
+                    channel,
+                    unit: series.shown_unit(channel, "u").to_owned(),
+                }
+                .write(std::io::sink(), units)
+                .expect("a channel always writes");
             }
-            .write(std::io::sink())
-            .expect("a channel always writes");
         }
     }
 }

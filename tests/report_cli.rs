@@ -552,3 +552,109 @@ async fn clear_errors() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn imperial_units_convert_the_figures_and_the_history_table_and_say_so() {
+    let sb = start().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cache = dir.path().join("cache.sqlite");
+    let today = common::now().div_euclid(DAY) * DAY;
+    let (since, until) = (today - 7 * DAY, today - 1);
+    // A road truck: distance and fuel every working day.
+    let id = FIRST_ID + 2;
+    let metric = json_report(&sb, &cache, id, since, until).await;
+
+    let args = window_args(
+        id,
+        since,
+        until,
+        &["--format", "json", "--units", "imperial"],
+    );
+    let out = report_async(&sb.base, Some(&sb.token), &cache, &refs(&args)).await;
+    let (stdout, err) = text(&out);
+    assert!(out.status.success(), "{err}");
+    let imperial: Value = serde_json::from_str(&stdout).expect("one JSON document");
+    let km = metric["totals"]["distance_km"].as_f64().expect("km");
+    let litres = metric["totals"]["fuel_used_l"].as_f64().expect("litres");
+    assert!(
+        km > 1.0 && litres > 1.0,
+        "a truck that drove: {km} km, {litres} L"
+    );
+    let mi = imperial["totals"]["distance_mi"].as_f64().expect("mi");
+    let gal = imperial["totals"]["fuel_used_gal"].as_f64().expect("gal");
+    assert!((mi - km / 1.609_344).abs() < 1e-6, "{km} km is not {mi} mi");
+    assert!(
+        (gal - litres / 3.785_411_784).abs() < 1e-6,
+        "{litres} L is not {gal} gal"
+    );
+    assert!(
+        imperial["totals"].get("distance_km").is_none(),
+        "the key says the unit"
+    );
+    assert_eq!(
+        imperial["totals"]["engine_hours_h"],
+        metric["totals"]["engine_hours_h"]
+    );
+
+    // The daily history as a table: its headers in miles and gallons, each
+    // day's distance the service's kilometres converted.
+    let history = |units: &'static str| {
+        let args = window_args(id, since, until, &["--kind", "history", "--units", units]);
+        let (base, token, cache) = (sb.base.clone(), sb.token.clone(), cache.clone());
+        async move {
+            let out = run_async("export", &base, Some(&token), &cache, &refs(&args)).await;
+            let (stdout, err) = text(&out);
+            assert!(out.status.success(), "{err}");
+            let mut r = csv::Reader::from_reader(stdout.as_bytes());
+            let header: Vec<String> = r
+                .headers()
+                .expect("header")
+                .iter()
+                .map(str::to_owned)
+                .collect();
+            let rows: Vec<csv::StringRecord> = r.records().map(|r| r.expect("row")).collect();
+            (header, rows)
+        }
+    };
+    let (m_header, m_rows) = history("metric").await;
+    let (i_header, i_rows) = history("imperial").await;
+    let col = |header: &[String], prefix: &str| {
+        header
+            .iter()
+            .position(|h| h.starts_with(prefix))
+            .unwrap_or_else(|| panic!("{prefix} in {header:?}"))
+    };
+    let (mk, ik) = (col(&m_header, "Distance"), col(&i_header, "Distance"));
+    assert!(m_header[mk].ends_with("(km)"), "{}", m_header[mk]);
+    assert!(i_header[ik].ends_with("(mi)"), "{}", i_header[ik]);
+    assert!(
+        i_header.iter().any(|h| h.ends_with("(gal)")),
+        "{i_header:?}"
+    );
+    assert_eq!(m_rows.len(), i_rows.len());
+    let mut compared = 0;
+    for (m, i) in m_rows.iter().zip(&i_rows) {
+        if let (Ok(km), Ok(mi)) = (m[mk].parse::<f64>(), i[ik].parse::<f64>()) {
+            assert!((mi - km / 1.609_344).abs() < 1e-9, "{km} km, {mi} mi");
+            compared += 1;
+        }
+    }
+    assert!(compared > 0, "some day has a distance");
+
+    // JSON keeps the service's rows: imperial is refused, in words.
+    let args = window_args(
+        id,
+        since,
+        until,
+        &[
+            "--kind", "history", "--format", "json", "--units", "imperial",
+        ],
+    );
+    let out = run_async("export", &sb.base, Some(&sb.token), &cache, &refs(&args)).await;
+    let (_, err) = text(&out);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("--units imperial applies to CSV tables"),
+        "{err}"
+    );
+}

@@ -380,6 +380,26 @@ impl Figure {
         }
     }
 
+    /// Its key in a unit system: the metric key's unit suffix replaced
+    /// (`fuel_used_l` -> `fuel_used_gal`).
+    pub fn key_in(self, units: super::units::UnitSystem) -> std::borrow::Cow<'static, str> {
+        use super::units::Quantity as Q;
+        let key = self.key();
+        let (Some(q), super::units::UnitSystem::Imperial) = (self.quantity(), units) else {
+            return key.into();
+        };
+        let (metric, imperial) = match q {
+            Q::Volume | Q::VolumeRate => ("_l", "_gal"),
+            Q::Mass => ("_kg", "_lb"),
+            Q::Distance => ("_km", "_mi"),
+            _ => return key.into(),
+        };
+        match key.strip_suffix(metric) {
+            Some(stem) => format!("{stem}{imperial}").into(),
+            None => key.into(),
+        }
+    }
+
     /// What it measures, where the unit system changes its unit.
     pub fn quantity(self) -> Option<super::units::Quantity> {
         use super::units::Quantity as Q;

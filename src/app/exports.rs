@@ -25,6 +25,7 @@ impl Exports {
         content: ExportContent,
         machine: Option<(i64, Option<&str>)>,
         window: TimeWindow,
+        units: crate::analysis::UnitSystem,
     ) -> Vec<Command> {
         let key = content.key();
         if self.under_way.iter().any(|(k, _)| *k == key) {
@@ -36,6 +37,7 @@ impl Exports {
             content,
             file_name,
             directory: self.directory.clone(),
+            units,
         })]
     }
 

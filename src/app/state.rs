@@ -463,7 +463,7 @@ impl AppState {
                     .overview
                     .window
                     .unwrap_or_else(|| self.selected_window());
-                self.exports.start(content, None, window)
+                self.exports.start(content, None, window, self.units)
             }
             Action::Export(content) => {
                 let window = self.shown_or_selected_window();
@@ -471,7 +471,7 @@ impl AppState {
                     let listed = self.fleet.equipments.iter().find(|e| e.id == id);
                     (id, listed.map(|e| e.name.as_str()))
                 });
-                self.exports.start(content, machine, window)
+                self.exports.start(content, machine, window, self.units)
             }
             Action::DismissNotification(id) => {
                 self.notifications.dismiss(id);

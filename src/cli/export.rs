@@ -10,11 +10,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::job::{ANSWER_TIMEOUT, start_worker, write_output};
+use crate::analysis::UnitSystem;
 use crate::api::model::PositionRow;
 use crate::api::time::TimeWindow;
 use crate::api::{ApiError, ClientConfig, DataKind, SeriesSource};
 use crate::cache::CacheError;
-use crate::export::{ExportError, geo, write_csv, write_daily_csv, write_json};
+use crate::export::{ExportError, geo, in_units, write_csv, write_daily_csv, write_json};
 use crate::series::{DecodeError, decode_rows};
 use crate::worker::{Command, Event, Fetched, Worker, WorkerError};
 
@@ -40,6 +41,13 @@ pub enum CliExportError {
     Io(#[from] std::io::Error),
     #[error("{format} applies to positions only (use --kind positions, or csv or json)")]
     NotApplicable { format: &'static str },
+    #[error(
+        "--units imperial applies to CSV tables; {format} keeps {what} (use --format csv, or --units metric)"
+    )]
+    UnitsNotApplicable {
+        format: &'static str,
+        what: &'static str,
+    },
 }
 
 impl From<DecodeError> for CliExportError {
@@ -102,6 +110,8 @@ pub struct ExportRequest {
     pub cache_path: Option<PathBuf>,
     /// The output file; `None` for stdout.
     pub output: Option<PathBuf>,
+    /// The units of a CSV table's values (its headers say which).
+    pub units: UnitSystem,
 }
 
 /// What an export did.
@@ -123,6 +133,17 @@ pub fn run_export(
     {
         // Said before anything is fetched.
         return Err(CliExportError::NotApplicable { format });
+    }
+    if req.units == UnitSystem::Imperial {
+        let refused = match req.format {
+            Format::Json => Some(("JSON", "the service's rows and their units")),
+            Format::Gpx => Some(("GPX", "its standard's metric units")),
+            Format::GeoJson => Some(("GeoJSON", "metres and km/h, as the app's other GeoJSON")),
+            Format::Csv => None,
+        };
+        if let Some((format, what)) = refused {
+            return Err(CliExportError::UnitsNotApplicable { format, what });
+        }
     }
     let worker = start_worker::<CliExportError>(
         &req.client,
@@ -196,7 +217,7 @@ fn write_series(
                     series.skipped_rows
                 ));
             }
-            write_csv(&series, &mut out)?;
+            write_csv(&in_units(&series, req.units), &mut out)?;
             series.len()
         }
         Format::Json => {
@@ -288,7 +309,7 @@ fn export_history(
             // The history as a table: its daily usage rows.
             let rows = serde_json::to_vec(&data["dailyUsages"]["rows"])?;
             let series = decode_rows(&rows)?;
-            write_daily_csv(&series, &mut out)?;
+            write_daily_csv(&in_units(&series, req.units), &mut out)?;
             series.len()
         }
     };

@@ -122,6 +122,8 @@ pub struct ReportJob {
     pub working_hours: WorkingHours,
     /// The fuel tank's capacity; `None`: from the machine's model.
     pub tank_l: Option<f64>,
+    /// The units the figures and events are written in.
+    pub units: crate::analysis::UnitSystem,
 }
 
 /// What a report did.
@@ -209,6 +211,7 @@ pub fn run_report(
         expected: req.expected,
         report: &report,
         notes: &notes,
+        units: req.units,
     };
     let mut bytes = Vec::new();
     write_report(&doc, req.format, &mut bytes)?;

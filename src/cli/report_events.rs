@@ -9,6 +9,7 @@ use std::io::Write;
 use serde_json::{Map, Value, json};
 
 use crate::analysis::events::{Event, EventKind, EventValue, counts};
+use crate::analysis::{Quantity, UnitSystem};
 use crate::api::time::format_wire;
 use crate::export::{ExportError, text_cell};
 
@@ -41,6 +42,47 @@ pub const EVENT_COLUMNS: [&str; 24] = [
     "longitude",
 ];
 
+/// The CSV's columns in a unit system (`change_l` -> `change_gal`).
+pub fn event_columns(units: UnitSystem) -> impl Iterator<Item = &'static str> {
+    EVENT_COLUMNS.into_iter().map(move |c| match (c, units) {
+        ("change_l", UnitSystem::Imperial) => "change_gal",
+        _ => c,
+    })
+}
+
+/// An event's values in a unit system: a refuel's or drain's litres, and a
+/// cross-check's values in its unit, converted (with their keys and unit).
+pub(super) fn values_in(e: &Event, units: UnitSystem) -> Vec<(&'static str, EventValue)> {
+    let mut values = e.values();
+    if units == UnitSystem::Metric {
+        return values;
+    }
+    let check_unit = values.iter().find_map(|(k, v)| match (k, v) {
+        (&"unit", EventValue::Text(t)) => Some(t.clone()),
+        _ => None,
+    });
+    let quantity = check_unit.as_deref().and_then(Quantity::of_unit);
+    for (key, value) in &mut values {
+        match (*key, &mut *value, quantity, check_unit.as_deref()) {
+            ("change_l", EventValue::Number(n), _, _) => {
+                *key = "change_gal";
+                *n = units.from_metric(Quantity::Volume, *n);
+            }
+            ("first_value" | "second_value", EventValue::Number(n), Some(_), Some(unit)) => {
+                *n = units.from_service(*n, unit).0;
+            }
+            ("difference", EventValue::Number(n), Some(_), Some(unit)) => {
+                *n = units.from_service(*n, unit).0 - units.from_service(0.0, unit).0;
+            }
+            ("unit", EventValue::Text(t), Some(_), Some(unit)) => {
+                *t = units.from_service(1.0, unit).1;
+            }
+            _ => {}
+        }
+    }
+    values
+}
+
 /// A number as written: finite, without a sum's float noise past 9 decimals.
 fn clean(v: f64) -> Option<f64> {
     v.is_finite().then(|| (v * 1e9).round() / 1e9)
@@ -54,14 +96,14 @@ fn value_json(v: &EventValue) -> Value {
 }
 
 /// One event as a JSON object.
-pub fn event_json(e: &Event) -> Value {
+pub fn event_json(e: &Event, units: UnitSystem) -> Value {
     let mut o = Map::new();
     o.insert("kind".to_owned(), json!(e.kind.key()));
     o.insert("start".to_owned(), json!(format_wire(e.start)));
     if let Some(end) = e.end {
         o.insert("end".to_owned(), json!(format_wire(end)));
     }
-    for (key, v) in e.values() {
+    for (key, v) in values_in(e, units) {
         o.insert(key.to_owned(), value_json(&v));
     }
     Value::Object(o)
@@ -89,9 +131,9 @@ pub fn rules_json() -> Value {
 
 /// The events alone, as `fleetview export --kind events --format json`
 /// writes them.
-pub fn events_json(events: &[Event]) -> Value {
+pub fn events_json(events: &[Event], units: UnitSystem) -> Value {
     json!({
-        "events": events.iter().map(event_json).collect::<Vec<_>>(),
+        "events": events.iter().map(|e| event_json(e, units)).collect::<Vec<_>>(),
         "counts": counts_json(events),
         "rules": rules_json(),
     })
@@ -100,27 +142,34 @@ pub fn events_json(events: &[Event]) -> Value {
 /// The events as one CSV table: `kind,start,end`, then [`EVENT_COLUMNS`].
 /// Text that comes from the service (fault codes and descriptions) is
 /// written so no spreadsheet evaluates it (D14).
-pub fn write_events_csv(events: &[Event], out: impl Write) -> Result<(), ExportError> {
+pub fn write_events_csv(
+    events: &[Event],
+    units: UnitSystem,
+    out: impl Write,
+) -> Result<(), ExportError> {
     let mut w = csv::Writer::from_writer(out);
-    write_events_into(events, &mut w)?;
+    write_events_into(events, units, &mut w)?;
     w.flush()?;
     Ok(())
 }
 
 pub(super) fn write_events_into<W: Write>(
     events: &[Event],
+    units: UnitSystem,
     w: &mut csv::Writer<W>,
 ) -> Result<(), ExportError> {
-    let header = ["kind", "start", "end"].into_iter().chain(EVENT_COLUMNS);
+    let header = ["kind", "start", "end"]
+        .into_iter()
+        .chain(event_columns(units));
     w.write_record(header)?;
     for e in events {
-        let values = e.values();
+        let values = values_in(e, units);
         let mut row = vec![
             e.kind.key().to_owned(),
             format_wire(e.start),
             e.end.map(format_wire).unwrap_or_default(),
         ];
-        for col in EVENT_COLUMNS {
+        for col in event_columns(units) {
             let cell = match values.iter().find(|(k, _)| *k == col).map(|(_, v)| v) {
                 Some(EventValue::Number(n)) => clean(*n).map(|n| n.to_string()).unwrap_or_default(),
                 Some(EventValue::Text(t)) => text_cell(t).into_owned(),
@@ -199,7 +248,7 @@ mod tests {
 
     #[test]
     fn json_lists_each_event_once_with_counts_and_rules_keyed_by_kind() {
-        let v = events_json(&events());
+        let v = events_json(&events(), UnitSystem::Metric);
         let list = v["events"].as_array().expect("events");
         assert_eq!(list.len(), 3);
         assert_eq!(list[0]["kind"], "refuel");
@@ -218,7 +267,7 @@ mod tests {
     #[test]
     fn csv_has_one_row_per_event_and_no_formula() {
         let mut out = Vec::new();
-        write_events_csv(&events(), &mut out).expect("written");
+        write_events_csv(&events(), UnitSystem::Metric, &mut out).expect("written");
         let text = String::from_utf8(out).expect("utf-8");
         let mut r = csv::Reader::from_reader(text.as_bytes());
         let header = r.headers().expect("header").clone();

@@ -12,7 +12,7 @@ use super::report_events::{
     counts_json, event_json, events_json, rules_json, write_events_csv, write_events_into,
 };
 use crate::analysis::events::{EventValue, counts};
-use crate::analysis::{Expected, Figure, Figures, Report};
+use crate::analysis::{Expected, Figure, Figures, Report, UnitSystem};
 use crate::api::time::{SECS_PER_DAY, TimeWindow, format_wire};
 use crate::export::ExportError;
 
@@ -35,6 +35,8 @@ pub struct ReportDoc<'a> {
     pub report: &'a Report,
     /// Said in the document too (JSON, Markdown), besides stderr.
     pub notes: &'a [String],
+    /// The units figures are written in (the keys and headers say which).
+    pub units: UnitSystem,
 }
 
 pub fn write_report(
@@ -48,18 +50,18 @@ pub fn write_report(
             out.write_all(b"\n")?;
         }
         ReportFormat::Csv => {
-            write_csv(doc.report, &mut out)?;
+            write_csv(doc.report, doc.units, &mut out)?;
             // The events' table after a blank line: a second table with its
             // own header, as spreadsheets read a sheet with two tables.
             out.write_all(b"\n")?;
             let mut w = csv::Writer::from_writer(&mut out);
-            write_events_into(&doc.report.events, &mut w)?;
+            write_events_into(&doc.report.events, doc.units, &mut w)?;
             w.flush()?;
         }
         ReportFormat::Markdown => out.write_all(to_markdown(doc).as_bytes())?,
-        ReportFormat::EventsCsv => write_events_csv(&doc.report.events, out)?,
+        ReportFormat::EventsCsv => write_events_csv(&doc.report.events, doc.units, out)?,
         ReportFormat::EventsJson => {
-            serde_json::to_writer_pretty(&mut out, &events_json(&doc.report.events))?;
+            serde_json::to_writer_pretty(&mut out, &events_json(&doc.report.events, doc.units))?;
             out.write_all(b"\n")?;
         }
     }
@@ -86,17 +88,30 @@ fn number(figure: Figure, v: Option<f64>) -> Value {
     }
 }
 
-fn figures_json(f: &Figures, into: &mut Map<String, Value>) {
+/// A figure's value in a unit system.
+fn value_in(f: &Figures, figure: Figure, units: UnitSystem) -> Option<f64> {
+    f.value(figure).map(|v| figure.value_in(units, v))
+}
+
+fn figures_json(f: &Figures, units: UnitSystem, into: &mut Map<String, Value>) {
     for figure in Figure::ALL {
-        into.insert(figure.key().to_owned(), number(figure, f.value(figure)));
+        into.insert(
+            figure.key_in(units).into_owned(),
+            number(figure, value_in(f, figure, units)),
+        );
     }
 }
 
-fn estimated_json(f: &Figures) -> Value {
+fn estimated_json(f: &Figures, units: UnitSystem) -> Value {
     Value::Object(
         Figure::ALL
             .iter()
-            .map(|&figure| (figure.key().to_owned(), json!(f.is_estimated(figure))))
+            .map(|&figure| {
+                (
+                    figure.key_in(units).into_owned(),
+                    json!(f.is_estimated(figure)),
+                )
+            })
             .collect(),
     )
 }
@@ -104,15 +119,16 @@ fn estimated_json(f: &Figures) -> Value {
 pub fn to_json(doc: &ReportDoc<'_>) -> Value {
     let r = doc.report;
     let mut totals = Map::new();
-    figures_json(&r.totals, &mut totals);
+    let units = doc.units;
+    figures_json(&r.totals, units, &mut totals);
     let days: Vec<Value> = r
         .days
         .iter()
         .map(|(day, f)| {
             let mut o = Map::new();
             o.insert("date".to_owned(), json!(date(*day)));
-            figures_json(f, &mut o);
-            o.insert("estimated".to_owned(), estimated_json(f));
+            figures_json(f, units, &mut o);
+            o.insert("estimated".to_owned(), estimated_json(f, units));
             Value::Object(o)
         })
         .collect();
@@ -124,10 +140,10 @@ pub fn to_json(doc: &ReportDoc<'_>) -> Value {
         },
         "expected_hours_per_working_day": doc.expected.hours_per_working_day,
         "totals": totals,
-        "estimated": estimated_json(&r.totals),
+        "estimated": estimated_json(&r.totals, units),
         "days": days,
         "stops_from": r.stops_from.map(|s| s.describe()),
-        "events": r.events.iter().map(event_json).collect::<Vec<_>>(),
+        "events": r.events.iter().map(|e| event_json(e, units)).collect::<Vec<_>>(),
         "counts": counts_json(&r.events),
         "rules": rules_json(),
         "notes": doc.notes,
@@ -143,9 +159,10 @@ fn csv_cell(figure: Figure, v: Option<f64>) -> String {
 }
 
 /// `date,<keys>`, a row per day, then `total`.
-fn write_csv(report: &Report, out: impl Write) -> Result<(), ExportError> {
+fn write_csv(report: &Report, units: UnitSystem, out: impl Write) -> Result<(), ExportError> {
     let mut w = csv::Writer::from_writer(out);
-    let header = std::iter::once("date").chain(Figure::ALL.iter().map(|f| f.key()));
+    let header = std::iter::once("date".to_owned())
+        .chain(Figure::ALL.iter().map(|f| f.key_in(units).into_owned()));
     w.write_record(header)?;
     let rows = report
         .days
@@ -153,7 +170,9 @@ fn write_csv(report: &Report, out: impl Write) -> Result<(), ExportError> {
         .map(|(day, f)| (date(*day), f))
         .chain(std::iter::once(("total".to_owned(), &report.totals)));
     for (label, f) in rows {
-        let cells = Figure::ALL.iter().map(|&fig| csv_cell(fig, f.value(fig)));
+        let cells = Figure::ALL
+            .iter()
+            .map(|&fig| csv_cell(fig, value_in(f, fig, units)));
         w.write_record(std::iter::once(label).chain(cells))?;
     }
     w.flush()?;
@@ -162,14 +181,14 @@ fn write_csv(report: &Report, out: impl Write) -> Result<(), ExportError> {
 
 /// A value with its decimals, `(est.)` where it rests on estimates, a
 /// dash where missing.
-fn shown(f: &Figures, figure: Figure, with_unit: bool) -> String {
-    let Some(v) = clean(f.value(figure)) else {
+fn shown(f: &Figures, figure: Figure, with_unit: bool, units: UnitSystem) -> String {
+    let Some(v) = clean(value_in(f, figure, units)) else {
         return "—".to_owned();
     };
     let mut s = format!("{v:.*}", figure.decimals());
-    if with_unit && !figure.unit().is_empty() {
+    if with_unit && !figure.unit_in(units).is_empty() {
         s.push(' ');
-        s.push_str(figure.unit());
+        s.push_str(figure.unit_in(units));
     }
     if f.is_estimated(figure) {
         s.push_str(" (est.)");
@@ -207,13 +226,13 @@ pub fn to_markdown(doc: &ReportDoc<'_>) -> String {
             s,
             "| {} | {} | {} |",
             figure.label(),
-            shown(&r.totals, figure, true),
+            shown(&r.totals, figure, true, doc.units),
             md_escape(figure.how())
         );
     }
     s.push_str("\n## Days\n\n| Date |");
     for figure in Figure::ALL {
-        match figure.unit() {
+        match figure.unit_in(doc.units) {
             "" => {
                 let _ = write!(s, " {} |", figure.label());
             }
@@ -228,7 +247,7 @@ pub fn to_markdown(doc: &ReportDoc<'_>) -> String {
     for (day, f) in &r.days {
         let _ = write!(s, "| {} |", date(*day));
         for figure in Figure::ALL {
-            let _ = write!(s, " {} |", shown(f, figure, false));
+            let _ = write!(s, " {} |", shown(f, figure, false, doc.units));
         }
         s.push('\n');
     }
@@ -243,8 +262,7 @@ pub fn to_markdown(doc: &ReportDoc<'_>) -> String {
         let _ = writeln!(s, "{}.\n", tally.join(", "));
         s.push_str("| Start | End | Kind | Values |\n|---|---|---|---|\n");
         for e in &r.events {
-            let values: Vec<String> = e
-                .values()
+            let values: Vec<String> = super::report_events::values_in(e, doc.units)
                 .into_iter()
                 .map(|(k, v)| match v {
                     EventValue::Number(n) => format!("{k} {}", (n * 1e3).round() / 1e3),
@@ -323,6 +341,7 @@ mod tests {
             expected: Expected::default(),
             report,
             notes,
+            units: UnitSystem::Metric,
         }
     }
 

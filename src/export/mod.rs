@@ -12,8 +12,10 @@ pub mod fleet;
 pub mod geo;
 pub mod shown;
 mod table;
+pub mod units;
 
 pub use cell::{is_formula, text_cell};
 pub use error::ExportError;
 pub use file::{Replace, write_file, write_json};
 pub use table::{write_csv, write_daily_csv};
+pub use units::in_units;

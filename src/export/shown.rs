@@ -14,10 +14,12 @@ use super::error::ExportError;
 use super::fleet::{self, FleetMarker, FleetTable};
 use super::geo;
 use super::table::{value_cell, write_daily_csv};
+use super::units::in_units;
+use crate::analysis::{Quantity, UnitSystem};
 use crate::api::model::EngineEvent;
 use crate::api::model::{ActivityRow, EquipmentHistory, FaultRow, PositionRow};
 use crate::api::{DataKind, Timestamp};
-use crate::series::{ChannelKind, PlotSeries, Track, decode_rows};
+use crate::series::{ChannelKind, PlotSeries, Series, Track, decode_rows};
 
 /// How positions are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -230,8 +232,10 @@ impl ExportContent {
         }
     }
 
-    /// Writes the file's bytes; returns the rows (or points) written.
-    pub fn write(&self, mut out: impl Write) -> Result<usize, ExportError> {
+    /// Writes the file's bytes, tables' values in `units` (positions and
+    /// GeoJSON keep their standards' metric units); returns the rows (or
+    /// points) written.
+    pub fn write(&self, mut out: impl Write, units: UnitSystem) -> Result<usize, ExportError> {
         match self {
             ExportContent::Positions {
                 track,
@@ -251,13 +255,30 @@ impl ExportContent {
                 channel,
                 unit,
             } => {
-                write_channel(*kind, series, *channel, unit, out)?;
+                // The channel alone, in the units chosen (as plotted).
+                let one = Series {
+                    channels: series
+                        .series
+                        .channels
+                        .get(*channel)
+                        .cloned()
+                        .into_iter()
+                        .collect(),
+                    ..series.series.clone()
+                };
+                let one = in_units(&one, units);
+                // Converted: the unit it is now in; else the unit as shown.
+                let unit = match (&one, one.channels.first().and_then(|c| c.unit.as_deref())) {
+                    (std::borrow::Cow::Owned(_), Some(u)) => u.to_owned(),
+                    _ => unit.clone(),
+                };
+                write_channel(*kind, &one, 0, &unit, out)?;
                 Ok(series.series.len())
             }
             ExportContent::Faults(rows) => write_faults(rows, out),
             ExportContent::FleetTable(table) => fleet::write_fleet_csv(table, out),
             ExportContent::FleetMarkers(markers) => fleet::write_fleet_geojson(markers, out),
-            ExportContent::ActivitiesCsv(rows) => write_activities(rows, out),
+            ExportContent::ActivitiesCsv(rows) => write_activities(rows, units, out),
             ExportContent::ActivitiesGeoJson { rows, track } => {
                 write_activities_geojson(rows, track, out)
             }
@@ -265,7 +286,7 @@ impl ExportContent {
                 // The same table as `fleetview export --kind history`.
                 let rows = serde_json::to_vec(&history.daily_usages.rows)?;
                 let series = decode_rows(&rows).map_err(|crate::series::DecodeError::Json(e)| e)?;
-                write_daily_csv(&series, out)?;
+                write_daily_csv(&in_units(&series, units), out)?;
                 Ok(series.len())
             }
         }
@@ -293,12 +314,11 @@ fn positions(track: &Track) -> Vec<PositionRow> {
 /// service's raw flag beside them (`date,value,raw,unit,estimated`).
 fn write_channel(
     kind: DataKind,
-    series: &PlotSeries,
+    s: &Series,
     channel: usize,
     unit: &str,
     out: impl Write,
 ) -> Result<(), ExportError> {
-    let s = &series.series;
     let c = s
         .channels
         .get(channel)
@@ -370,9 +390,26 @@ fn duration_secs(a: &ActivityRow) -> i64 {
         .div_euclid(1000)
 }
 
-fn write_activities(rows: &[ActivityRow], out: impl Write) -> Result<usize, ExportError> {
+fn write_activities(
+    rows: &[ActivityRow],
+    units: UnitSystem,
+    out: impl Write,
+) -> Result<usize, ExportError> {
     let mut w = csv::Writer::from_writer(out);
-    w.write_record(ACTIVITY_FIELDS)?;
+    // Imperial: the distance and speed columns in miles and mph, named so.
+    let imperial = units == UnitSystem::Imperial;
+    w.write_record(ACTIVITY_FIELDS.map(|f| match (f, imperial) {
+        ("distance_m", true) => "distance_mi",
+        ("average_speed_kmh", true) => "average_speed_mph",
+        _ => f,
+    }))?;
+    let distance = |m: f64| {
+        if imperial {
+            units.from_metric(Quantity::Distance, m / 1000.0)
+        } else {
+            m
+        }
+    };
     let number = |v: f64| {
         if v.is_finite() {
             v.to_string()
@@ -385,8 +422,8 @@ fn write_activities(rows: &[ActivityRow], out: impl Write) -> Result<usize, Expo
             a.date_start.to_string(),
             a.date_stop.to_string(),
             duration_secs(a).to_string(),
-            number(a.distance_meters),
-            number(a.average_speed_km_h),
+            number(distance(a.distance_meters)),
+            number(units.from_metric(Quantity::Speed, a.average_speed_km_h)),
             text_cell(&a.first_position_address).into_owned(),
             text_cell(&a.last_position_address).into_owned(),
         ])?;
@@ -462,9 +499,65 @@ mod tests {
     }
 
     fn text(content: &ExportContent) -> (usize, String) {
+        text_in(content, UnitSystem::Metric)
+    }
+
+    fn text_in(content: &ExportContent, units: UnitSystem) -> (usize, String) {
         let mut out = Vec::new();
-        let n = content.write(&mut out).expect("written");
+        let n = content.write(&mut out, units).expect("written");
         (n, String::from_utf8(out).expect("utf-8"))
+    }
+
+    #[test]
+    fn imperial_tables_say_their_units_and_hold_the_converted_values() {
+        let rows = br#"[{"date":"2025-06-01T00:00:00Z","fuelUsed":{"fuelUsed":37.85411784,"unit":"L","estimated":false}},
+                        {"date":"2025-06-02T00:00:00Z","fuelUsed":{"fuelUsed":null,"unit":"L","estimated":true}}]"#;
+        let series = Arc::new(PlotSeries::new(decode_rows(rows).expect("rows")));
+        let channel = series
+            .series
+            .channels
+            .iter()
+            .position(|c| c.name == "fuelUsed.fuelUsed")
+            .expect("the fuel channel");
+        let content = ExportContent::Channel {
+            kind: DataKind::DailyFuel,
+            series,
+            channel,
+            unit: "L".into(),
+        };
+        let (_, metric) = text(&content);
+        assert!(metric.contains(",37.85411784,L,false"), "{metric}");
+        let (n, imperial) = text_in(&content, UnitSystem::Imperial);
+        assert_eq!(n, 2);
+        let lines: Vec<&str> = imperial.lines().collect();
+        assert_eq!(lines[0], "date,value,unit,estimated");
+        let cells: Vec<&str> = lines[1].split(',').collect();
+        assert!((cells[1].parse::<f64>().expect("a number") - 10.0).abs() < 1e-9);
+        assert_eq!((cells[2], cells[3]), ("gal", "false"));
+        let metric_line = metric.lines().nth(2).expect("second row");
+        assert_eq!(
+            lines[2],
+            metric_line.replace(",L,", ",gal,"),
+            "no value stays empty"
+        );
+
+        let (_, activities) = text_in(
+            &ExportContent::ActivitiesCsv(vec![activity(0, 3600)]),
+            UnitSystem::Imperial,
+        );
+        let header = activities.lines().next().expect("header");
+        assert!(
+            header.contains("distance_mi") && header.contains("average_speed_mph"),
+            "{header}"
+        );
+        let row = activities.lines().nth(1).expect("a row");
+        let miles: f64 = row
+            .split(',')
+            .nth(3)
+            .expect("distance")
+            .parse()
+            .expect("miles");
+        assert!((miles - 1.2 / 1.609_344).abs() < 1e-9, "{row}");
     }
 
     /// Every cell of a CSV is either a number the app wrote or text no

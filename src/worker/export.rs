@@ -27,7 +27,10 @@ pub async fn export_file(job: ExportJob) -> ExportOutcome {
     };
     let written = tokio::task::spawn_blocking(move || {
         let mut bytes = Vec::new();
-        let rows = job.content.write(&mut bytes).map_err(|e| e.to_string())?;
+        let rows = job
+            .content
+            .write(&mut bytes, job.units)
+            .map_err(|e| e.to_string())?;
         let path = match (chosen, &job.directory) {
             (Some(path), _) => {
                 // The dialog asked before replacing a file.

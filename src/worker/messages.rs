@@ -15,6 +15,8 @@ pub struct ExportJob {
     pub file_name: String,
     /// Save there without asking (`--export-dir`); `None`: a save dialog.
     pub directory: Option<std::path::PathBuf>,
+    /// The units of the tables' values (as the app shows them).
+    pub units: crate::analysis::UnitSystem,
 }
 
 /// How an export ended.
