@@ -30,6 +30,13 @@ fn fleet_loaded(app: &FleetApp) -> bool {
     !app.state().fleet().loading && app.state().fleet().equipments.len() >= 3
 }
 
+/// Whether the shortcuts' overlay is open (its first line is shown).
+fn help_shown(h: &Harness<'static, FleetApp>) -> bool {
+    h.query_all_by_label("Show or hide this list of shortcuts")
+        .next()
+        .is_some()
+}
+
 fn selected(h: &Harness<'static, FleetApp>) -> Option<i64> {
     h.state().state().machine.selected
 }
@@ -38,16 +45,16 @@ fn selected(h: &Harness<'static, FleetApp>) -> Option<i64> {
 fn the_help_overlay_lists_every_shortcut_the_app_registers() {
     let mut h = app(AppOptions::default());
     wait_until(&mut h, "the fleet", fleet_loaded);
-    assert!(
-        h.query_by_label("Show or hide this list of shortcuts")
-            .is_none()
-    );
+    assert!(!help_shown(&h));
 
     h.key_press(Key::F1);
     h.run_steps(3);
     let ctx = h.ctx.clone();
+    // `?` is written as itself (egui names the key "Questionmark").
+    h.get_by_label("?");
+    assert!(h.query_by_label("Questionmark").is_none());
     for s in &SHORTCUTS {
-        let keys = ctx.format_shortcut(&s.keys);
+        let keys = fleetview::ui::keys::format(&ctx, &s.keys);
         assert!(
             h.query_all_by_label(&keys).next().is_some(),
             "{keys} ({}) is not listed",
@@ -62,17 +69,10 @@ fn the_help_overlay_lists_every_shortcut_the_app_registers() {
     // Escape closes it; `?` opens it again.
     h.key_press(Key::Escape);
     h.run_steps(3);
-    assert!(
-        h.query_by_label("Show or hide this list of shortcuts")
-            .is_none()
-    );
+    assert!(!help_shown(&h));
     h.key_press(Key::Questionmark);
     h.run_steps(3);
-    assert!(
-        h.query_all_by_label("Show or hide this list of shortcuts")
-            .next()
-            .is_some()
-    );
+    assert!(help_shown(&h));
 }
 
 #[test]
@@ -112,6 +112,21 @@ fn shortcuts_move_between_machines_windows_replay_and_tabs() {
     h.key_press_modifiers(Modifiers::ALT, Key::ArrowUp);
     h.run_steps(3);
     assert_eq!(selected(&h), Some(ids[1]), "Alt+Up: back one");
+    // Pressed fast (or held), several presses come in one frame: each
+    // counts.
+    for _ in 0..3 {
+        h.key_press_modifiers(Modifiers::ALT, Key::ArrowDown);
+    }
+    h.run_steps(3);
+    assert_eq!(
+        selected(&h),
+        Some(ids[4]),
+        "three presses in a frame: three machines on"
+    );
+    h.key_press_modifiers(Modifiers::ALT, Key::ArrowUp);
+    h.key_press_modifiers(Modifiers::ALT, Key::ArrowUp);
+    h.run_steps(3);
+    assert_eq!(selected(&h), Some(ids[2]));
 
     h.key_press(Key::Num4);
     h.run_steps(3);
@@ -187,11 +202,7 @@ fn while_typing_in_search_letters_and_digits_are_text_not_shortcuts() {
     // F1 works while typing.
     h.key_press(Key::F1);
     h.run_steps(3);
-    assert!(
-        h.query_all_by_label("Show or hide this list of shortcuts")
-            .next()
-            .is_some()
-    );
+    assert!(help_shown(&h));
 }
 
 #[test]
@@ -308,6 +319,52 @@ fn about_says_the_version_the_data_licences_and_where_files_live() {
 }
 
 #[test]
+fn escape_closes_about_and_shortcuts_wait_while_a_dialog_asks() {
+    let mut h = app(AppOptions::default());
+    wait_until(&mut h, "the fleet", fleet_loaded);
+    open_about(&mut h);
+    assert!(h.query_by_label("Open the log folder").is_some());
+    h.key_press(Key::Escape);
+    h.run_steps(3);
+    assert!(
+        h.query_by_label("Open the log folder").is_none(),
+        "Escape closed About"
+    );
+
+    // A confirmation open: its keys are its own.
+    h.get_by_label("Integrations").click();
+    wait_until(&mut h, "the integrations", |a| {
+        a.state()
+            .catalog
+            .integrations
+            .value()
+            .is_some_and(|l| !l.is_empty())
+    });
+    h.get_all_by_label("Delete")
+        .next()
+        .expect("a Delete button")
+        .click();
+    h.run_steps(3);
+    h.get_by_label("Delete integration?");
+    let preset = h.state().state().machine.preset;
+    let key = if preset == Preset::Today {
+        Key::Num4
+    } else {
+        Key::Num1
+    };
+    h.key_press(key);
+    h.run_steps(3);
+    assert_eq!(
+        h.state().state().machine.preset,
+        preset,
+        "no window chosen behind the dialog"
+    );
+    h.key_press(Key::F1);
+    h.run_steps(3);
+    assert!(!help_shown(&h), "no overlay over the dialog");
+}
+
+#[test]
 fn a_log_folder_that_cannot_be_opened_is_said() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (opener, _) = recording(true);
@@ -359,6 +416,21 @@ fn legend_top(h: &Harness<'static, FleetApp>) -> (f64, String) {
     (n.parse().expect("a number"), unit.to_owned())
 }
 
+/// The distance of the activities' summary line, in `unit`.
+fn moved(h: &Harness<'static, FleetApp>, unit: &str) -> f64 {
+    let node = h.get_by_label_contains("of movement");
+    let n = node.accesskit_node();
+    let text = n
+        .label()
+        .filter(|l| !l.is_empty())
+        .or_else(|| n.value())
+        .unwrap_or_default();
+    let (_, after) = text.split_once(", ").expect("a count, then the distance");
+    let (number, rest) = after.split_once(' ').expect("a number");
+    assert!(rest.starts_with(&format!("{unit} in ")), "{text}");
+    number.parse().expect("a number")
+}
+
 #[test]
 fn imperial_shows_the_services_kilometres_as_miles_and_the_speed_legend_in_mph() {
     let mut h = app(AppOptions::default());
@@ -408,6 +480,12 @@ fn imperial_shows_the_services_kilometres_as_miles_and_the_speed_legend_in_mph()
     );
     let (kmh_top, unit) = legend_top(&h);
     assert_eq!(unit, "km/h");
+    // The activities' summary: "N activities, X km in ... of movement".
+    h.get_by_label("Activities").click();
+    h.run_steps(3);
+    let moved_km = moved(&h, "km");
+    h.get_by_label("Daily history").click();
+    h.run_steps(3);
 
     h.get_by_label("fleetview ⏷").click();
     h.run_steps(3);
@@ -428,6 +506,13 @@ fn imperial_shows_the_services_kilometres_as_miles_and_the_speed_legend_in_mph()
     );
     let (mph_top, unit) = legend_top(&h);
     assert_eq!(unit, "mph");
+    h.get_by_label("Activities").click();
+    h.run_steps(3);
+    let moved_mi = moved(&h, "mi");
+    assert!(
+        (moved_mi - moved_km / 1.609_344).abs() <= 0.006,
+        "{moved_km} km moved shown as {moved_mi} mi"
+    );
     // Both rounded to whole numbers from the same top speed.
     assert!(
         (mph_top - kmh_top / 1.609_344).abs() <= 1.0,

@@ -9,7 +9,8 @@
 //! - `stops`: stops as D16 defines them.
 //! - `span`: statistics over a span selected on the plots.
 //! - `tanks`: fuel tank capacities by make and model.
-//! - `units`: the service's units read into litres, kilometres, kilograms.
+//! - `units` (in `api`, so exports use it too): the service's units read
+//!   into litres, kilometres, kilograms, and shown metric or imperial.
 //! - `fleet`: one machine's line in the fleet overview (its window figures,
 //!   its state now).
 
@@ -19,7 +20,7 @@ pub mod fleet;
 pub mod span;
 pub mod stops;
 pub mod tanks;
-pub mod units;
+pub use crate::api::units;
 
 pub use events::{Event, EventDetail, EventKind, EventValue, WorkingHours};
 pub use figures::{DayInput, EventContext, Expected, Figure, Figures, Report, ReportInputs};

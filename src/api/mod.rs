@@ -10,7 +10,8 @@
 //! request may ask for and one answer hold (D13) and where a redirect may
 //! lead (D15); `model` holds serde types for every resource and body of
 //! `fleet-service.md`, `data_kind` the `{dataKind}` values, `time` the wire
-//! date format and the D8 windows.
+//! date format and the D8 windows, `units` the units values come in and
+//! are shown in (metric or imperial).
 
 pub mod address;
 mod catalog;
@@ -26,6 +27,7 @@ pub mod limits;
 pub mod model;
 pub mod placeholder;
 pub mod time;
+pub mod units;
 
 pub use client::ApiClient;
 pub use config::{ApiKey, AuthMethod, ClientConfig, RetryPolicy};

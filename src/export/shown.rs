@@ -15,9 +15,9 @@ use super::fleet::{self, FleetMarker, FleetTable};
 use super::geo;
 use super::table::{value_cell, write_daily_csv};
 use super::units::in_units;
-use crate::analysis::{Quantity, UnitSystem};
 use crate::api::model::EngineEvent;
 use crate::api::model::{ActivityRow, EquipmentHistory, FaultRow, PositionRow};
+use crate::api::units::{Quantity, UnitSystem};
 use crate::api::{DataKind, Timestamp};
 use crate::series::{ChannelKind, PlotSeries, Series, Track, decode_rows};
 

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::analysis::{Quantity, UnitSystem};
+use crate::api::units::{Quantity, UnitSystem};
 use crate::series::{ChannelKind, Series};
 
 /// `series` with its values in `units`; borrowed when no number changes

@@ -36,9 +36,14 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
     ui.horizontal(|ui| {
         // `+ 0.0`: no activity sums to -0.0, shown as "-0.00".
         ui.label(format!(
-            "{}, {:.2} km in {} of movement",
+            "{}, {} in {} of movement",
             theme::count(rows.len(), "activity", "activities"),
-            total_m / 1000.0 + 0.0,
+            theme::measure(
+                state.units,
+                Quantity::Distance,
+                Some(total_m / 1000.0 + 0.0),
+                2
+            ),
             theme::format_duration(total_secs)
         ));
         ui.add_enabled_ui(!rows.is_empty(), |ui| {

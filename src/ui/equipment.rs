@@ -31,20 +31,24 @@ impl PickerView {
     }
 
     /// The machine `step` rows from the open one in the list as shown
-    /// (searched), scrolled into view; from none open, the first (or the
-    /// last). `None` past either end.
+    /// (searched), scrolled into view, stopping at either end; from none
+    /// open, the first (or the last). `None` if that is the open one.
     pub fn neighbour(&mut self, state: &AppState, step: isize) -> Option<i64> {
         self.refresh_filter(state);
         let equipments = &state.fleet.equipments;
+        let last = self.filtered.len().checked_sub(1)?;
         let at = state
             .machine
             .selected
             .and_then(|id| self.filtered.iter().position(|&i| equipments[i].id == id));
         let row = match at {
-            Some(k) => k.checked_add_signed(step)?,
+            Some(k) => k.saturating_add_signed(step).min(last),
             None if step > 0 => 0,
-            None => self.filtered.len().checked_sub(1)?,
+            None => last,
         };
+        if Some(row) == at {
+            return None;
+        }
         let id = equipments[*self.filtered.get(row)?].id;
         self.scroll_to = Some(row);
         Some(id)

@@ -170,12 +170,21 @@ pub const SHORTCUTS: [Shortcut; 16] = [
     ),
 ];
 
+/// A shortcut as the platform writes it (`Ctrl+F`); `?` as itself (egui
+/// names the key `Questionmark`).
+pub fn format(ctx: &egui::Context, keys: &KeyboardShortcut) -> String {
+    match keys.logical_key {
+        Key::Questionmark if keys.modifiers.is_none() => "?".to_owned(),
+        _ => ctx.format_shortcut(keys),
+    }
+}
+
 /// The first key of a command, as the platform writes it (`Ctrl+F`).
 pub fn key_label(ctx: &egui::Context, command: KeyCommand) -> Option<String> {
     SHORTCUTS
         .iter()
         .find(|s| s.command == command)
-        .map(|s| ctx.format_shortcut(&s.keys))
+        .map(|s| format(ctx, &s.keys))
 }
 
 /// A tooltip with the key that does the same: `Replay … (Space)`.
@@ -186,11 +195,16 @@ pub fn tip(ctx: &egui::Context, text: &str, command: KeyCommand) -> String {
     }
 }
 
-/// What the keys pressed this frame asked for. Read before any panel is
-/// drawn, so a key a shortcut takes (Space, the arrows) does not also
-/// press a focused button or move a table's row.
+/// What the keys pressed this frame asked for, once per press (keys
+/// pressed quickly, or held, can come several to a frame). Read before any
+/// panel is drawn, so a key a shortcut takes (Space, the arrows) does not
+/// also press a focused button or move a table's row. None while a modal
+/// dialog is open (a confirmation): the keys are its.
 pub fn pressed(ctx: &egui::Context, help_open: bool) -> Vec<KeyCommand> {
     let typing = ctx.text_edit_focused();
+    if ctx.memory(|m| m.top_modal_layer().is_some()) {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     ctx.input_mut(|i| {
         for s in &SHORTCUTS {
@@ -201,9 +215,8 @@ pub fn pressed(ctx: &egui::Context, help_open: bool) -> Vec<KeyCommand> {
             if s.keys.logical_key == Key::Escape && !help_open {
                 continue;
             }
-            if i.consume_shortcut(&s.keys) {
-                out.push(s.command);
-            }
+            let presses = i.count_and_consume_key(s.keys.modifiers, s.keys.logical_key);
+            out.extend(std::iter::repeat_n(s.command, presses));
         }
     });
     out
@@ -257,7 +270,7 @@ pub fn help_ui(ctx: &egui::Context, open: &mut bool) {
                 .spacing([theme::GAP * 3.0, theme::GAP])
                 .show(ui, |ui| {
                     for s in &SHORTCUTS {
-                        ui.label(egui::RichText::new(ctx.format_shortcut(&s.keys)).monospace());
+                        ui.label(egui::RichText::new(format(ctx, &s.keys)).monospace());
                         ui.label(s.what);
                         ui.end_row();
                     }

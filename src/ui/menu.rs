@@ -55,10 +55,16 @@ pub fn menu_ui(
 /// The About window: version, licences of what is bundled, and where the
 /// app keeps its files.
 pub fn about_ui(ctx: &egui::Context, state: &AppState, open: &mut bool, actions: &mut Vec<Action>) {
+    // Escape closes it, as it does the other windows.
+    if *open && ctx.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape)) {
+        *open = false;
+    }
     egui::Window::new("About fleetview")
         .open(open)
         .collapsible(false)
         .resizable(false)
+        .pivot(egui::Align2::CENTER_CENTER)
+        .default_pos(ctx.content_rect().center())
         .default_width(theme::ABOUT_WIDTH)
         .show(ctx, |ui| {
             ui.heading(format!("fleetview {}", env!("CARGO_PKG_VERSION")));

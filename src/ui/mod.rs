@@ -80,23 +80,23 @@ fn shortcuts(
     actions: &mut Vec<Action>,
 ) {
     use keys::KeyCommand;
+    // Machines stepped through this frame: one move, by all of them (each
+    // from the machine open would land on the same one).
+    let mut machine_step = 0;
     for command in keys::pressed(ctx, view.menu.help_open) {
         match command {
             KeyCommand::Help => view.menu.help_open = !view.menu.help_open,
             KeyCommand::FocusSearch => view.picker.focus_search(),
-            KeyCommand::NextMachine | KeyCommand::PreviousMachine => {
-                let step = if command == KeyCommand::NextMachine {
-                    1
-                } else {
-                    -1
-                };
-                if let Some(id) = view.picker.neighbour(state, step) {
-                    actions.push(MachineAction::Select(id).into());
-                }
-            }
+            KeyCommand::NextMachine => machine_step += 1,
+            KeyCommand::PreviousMachine => machine_step -= 1,
             KeyCommand::FitMap if state.tab.is_machine_tab() => view.map.request_fit(),
             other => actions.extend(keys::action(state, other)),
         }
+    }
+    if machine_step != 0
+        && let Some(id) = view.picker.neighbour(state, machine_step)
+    {
+        actions.push(MachineAction::Select(id).into());
     }
 }
 

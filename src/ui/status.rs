@@ -138,9 +138,17 @@ pub fn history_ui(
     actions: &mut Vec<Action>,
 ) {
     let mut open = view.history_open;
+    // Escape closes it, as it does the other windows.
+    if open && ctx.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape)) {
+        open = false;
+    }
+    // By its button, bottom right, above the status bar.
+    let corner = ctx.content_rect().right_bottom() - theme::TOAST_MARGIN;
     egui::Window::new("Notices")
         .open(&mut open)
         .default_size(theme::NOTICES_SIZE)
+        .pivot(egui::Align2::RIGHT_BOTTOM)
+        .default_pos(corner)
         .collapsible(false)
         .show(ctx, |ui| {
             let history = state.notification_history();

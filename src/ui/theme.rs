@@ -671,6 +671,19 @@ mod tests {
     }
 
     #[test]
+    fn machine_states_are_readable_text_on_both_themes() {
+        use crate::analysis::MachineState;
+        for visuals in [egui::Visuals::dark(), egui::Visuals::light()] {
+            let bg = visuals.panel_fill;
+            for s in MachineState::ALL {
+                let text = readable_on(machine_state_color(s), bg, TEXT_CONTRAST);
+                let ratio = contrast_ratio(text, bg);
+                assert!(ratio >= TEXT_CONTRAST, "{s:?} on {bg:?}: {ratio:.2}");
+            }
+        }
+    }
+
+    #[test]
     fn plot_lines_bars_and_the_cursor_stand_out_on_both_themes() {
         let plotted =
             (0..6)

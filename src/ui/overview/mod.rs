@@ -233,7 +233,8 @@ fn filters_ui(
             .show_ui(ui, |ui| {
                 ui.selectable_value(&mut next.state, None, "any");
                 for s in MachineState::ALL {
-                    let text = egui::RichText::new(s.label()).color(theme::machine_state_color(s));
+                    let text = egui::RichText::new(s.label())
+                        .color(theme::ink(ui, theme::machine_state_color(s)));
                     ui.selectable_value(&mut next.state, Some(s), text);
                 }
             })

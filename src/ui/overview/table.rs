@@ -231,7 +231,7 @@ fn cell_ui(
         }
         Column::State => {
             let color = theme::machine_state_color(r.state);
-            let mut label = egui::RichText::new(r.state.label()).color(color);
+            let mut label = egui::RichText::new(r.state.label()).color(theme::ink(ui, color));
             if r.state == MachineState::Silent {
                 label = label.strong();
             }

@@ -41,7 +41,10 @@ fn machine_tip_ui(ui: &mut egui::Ui, state: &AppState, placed: &Placed, point: u
     if !what.is_empty() {
         ui.label(what);
     }
-    ui.label(RichText::new(row.state.label()).color(theme::machine_state_color(row.state)));
+    ui.label(
+        RichText::new(row.state.label())
+            .color(theme::ink(ui, theme::machine_state_color(row.state))),
+    );
     let report = row.last_report.map_or_else(
         || theme::NULL.to_owned(),
         |t| {
@@ -94,7 +97,7 @@ fn cluster_tip_ui(ui: &mut egui::Ui, state: &AppState, placed: &Placed, members:
         if n > 0 {
             ui.label(
                 RichText::new(format!("{n} {}", s.label().to_lowercase()))
-                    .color(theme::machine_state_color(*s)),
+                    .color(theme::ink(ui, theme::machine_state_color(*s))),
             );
         }
     }
