@@ -189,6 +189,9 @@ pub struct FleetApp {
     /// The theme last handed to egui.
     theme: Option<crate::app::ThemeChoice>,
     folder_opener: FolderOpener,
+    /// Asks for a frame (from another thread: a folder that could not be
+    /// opened is said at once, not at the next mouse move).
+    wake: Arc<dyn Fn() + Send + Sync>,
     /// Folders that could not be opened, from the threads opening them.
     open_failures: (
         std::sync::mpsc::Sender<OpenFailure>,
@@ -305,7 +308,7 @@ impl FleetApp {
                     cache,
                     offline: true,
                 };
-                match Worker::spawn(offline, wake) {
+                match Worker::spawn(offline, wake.clone()) {
                     Ok(w) => w,
                     Err(e) => panic!("the background worker cannot start: {e}"),
                 }
@@ -347,6 +350,7 @@ impl FleetApp {
             wall_clock: options.wall_clock.clone(),
             theme: None,
             folder_opener: options.folder_opener.clone(),
+            wake,
             open_failures: std::sync::mpsc::channel(),
             view: ViewState::default(),
             worker,
@@ -391,12 +395,14 @@ impl FleetApp {
     /// program can take a while); a failure comes back as a notice.
     fn open_folder(&self, path: PathBuf) {
         let (open, failed) = (self.folder_opener.clone(), self.open_failures.0.clone());
+        let wake = self.wake.clone();
         let spawned = std::thread::Builder::new()
             .name("open-folder".into())
             .spawn(move || {
                 if let Err(e) = (open.0)(&path) {
                     tracing::warn!(path = %path.display(), "opening a folder: {e}");
                     let _ = failed.send((path, e.to_string()));
+                    wake();
                 }
             });
         if let Err(e) = spawned {

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use common::ui::{pick, wait_until};
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT as _, Queryable};
+use egui_kittest::kittest::Queryable;
 use fleetview::app::{Preset, Tab, ThemeChoice};
 use fleetview::shell::{AppOptions, FleetApp, FolderOpener};
 use fleetview::ui::keys::{KeyCommand, SHORTCUTS};
@@ -401,14 +401,7 @@ fn a_log_folder_that_cannot_be_opened_is_said() {
 /// The number in a speed legend's name: `Speed legend, 0 to 92 km/h` ->
 /// (92, "km/h").
 fn legend_top(h: &Harness<'static, FleetApp>) -> (f64, String) {
-    let node = h.get_by_label_contains("Speed legend, 0 to ");
-    // A label's text is its value in accesskit.
-    let n = node.accesskit_node();
-    let label = n
-        .label()
-        .filter(|l| !l.is_empty())
-        .or_else(|| n.value())
-        .unwrap_or_default();
+    let label = common::ui::node_text(&h.get_by_label_contains("Speed legend, 0 to "));
     let top = label.trim_start_matches("Speed legend, 0 to ");
     let (n, unit) = top
         .split_once(' ')
@@ -418,13 +411,7 @@ fn legend_top(h: &Harness<'static, FleetApp>) -> (f64, String) {
 
 /// The distance of the activities' summary line, in `unit`.
 fn moved(h: &Harness<'static, FleetApp>, unit: &str) -> f64 {
-    let node = h.get_by_label_contains("of movement");
-    let n = node.accesskit_node();
-    let text = n
-        .label()
-        .filter(|l| !l.is_empty())
-        .or_else(|| n.value())
-        .unwrap_or_default();
+    let text = common::ui::node_text(&h.get_by_label_contains("of movement"));
     let (_, after) = text.split_once(", ").expect("a count, then the distance");
     let (number, rest) = after.split_once(' ').expect("a number");
     assert!(rest.starts_with(&format!("{unit} in ")), "{text}");

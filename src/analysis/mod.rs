@@ -27,4 +27,4 @@ pub use figures::{DayInput, EventContext, Expected, Figure, Figures, Report, Rep
 pub use fleet::{FaultTally, FeedKind, MachineFigures, MachineState, last_report, machine_state};
 pub use span::{ChannelStats, channel_stats, engine_on_secs};
 pub use stops::{Stop, StopSource};
-pub use units::{Quantity, UnitSystem};
+pub use units::{Conversion, Quantity, UnitSystem};

@@ -199,6 +199,22 @@ impl UnitSystem {
         }
     }
 
+    /// How values in the service's `unit` convert to their quantity's unit
+    /// in this system, and that unit; `None` for a unit the app does not
+    /// know.
+    pub fn conversion(self, unit: &str) -> Option<(Conversion, &'static str)> {
+        let q = Quantity::of_unit(unit)?;
+        let shown = |v: f64| Some(self.from_metric(q, q.from_service(v, unit)?));
+        let (zero, one) = (shown(0.0)?, shown(1.0)?);
+        Some((
+            Conversion {
+                factor: one - zero,
+                offset: zero,
+            },
+            self.unit(q),
+        ))
+    }
+
     /// A value given in the service's `unit`, in this system, with the
     /// unit it is then in; a unit the app does not know stays as given.
     pub fn from_service(self, value: f64, unit: &str) -> (f64, String) {
@@ -206,6 +222,31 @@ impl UnitSystem {
             Some((q, metric)) => (self.from_metric(q, metric), self.unit(q).to_owned()),
             None => (value, unit.trim().to_owned()),
         }
+    }
+}
+
+/// A conversion between units: a factor and an offset (every one the app
+/// makes is affine; °F has the offset), so a min and a max stay a min and
+/// a max, and a difference takes the factor alone.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Conversion {
+    pub factor: f64,
+    pub offset: f64,
+}
+
+impl Conversion {
+    pub const SAME: Conversion = Conversion {
+        factor: 1.0,
+        offset: 0.0,
+    };
+
+    pub fn apply(self, v: f64) -> f64 {
+        v * self.factor + self.offset
+    }
+
+    /// A difference of two values.
+    pub fn apply_to_change(self, d: f64) -> f64 {
+        d * self.factor
     }
 }
 
@@ -234,6 +275,26 @@ mod tests {
         for q in [Quantity::Distance, Quantity::Temperature, Quantity::Mass] {
             assert_eq!(UnitSystem::Metric.from_metric(q, 12.5), 12.5);
         }
+    }
+
+    #[test]
+    fn a_conversion_is_a_factor_and_an_offset() {
+        let (c, unit) = UnitSystem::Imperial.conversion("km/h").expect("known");
+        assert_eq!(unit, "mph");
+        assert!((c.apply(100.0) - 62.137_119_223_733_4).abs() < 1e-9);
+        let (c, unit) = UnitSystem::Imperial.conversion("°C").expect("known");
+        assert_eq!(unit, "°F");
+        assert!((c.apply(100.0) - 212.0).abs() < 1e-9 && (c.apply(0.0) - 32.0).abs() < 1e-9);
+        assert!(
+            (c.apply_to_change(10.0) - 18.0).abs() < 1e-9,
+            "a difference: no offset"
+        );
+        assert_eq!(
+            UnitSystem::Metric.conversion("L"),
+            Some((Conversion::SAME, "L"))
+        );
+        assert_eq!(UnitSystem::Imperial.conversion("%"), None);
+        assert_eq!(UnitSystem::Imperial.conversion(""), None);
     }
 
     #[test]

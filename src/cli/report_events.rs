@@ -72,7 +72,9 @@ pub(super) fn values_in(e: &Event, units: UnitSystem) -> Vec<(&'static str, Even
                 *n = units.from_service(*n, unit).0;
             }
             ("difference", EventValue::Number(n), Some(_), Some(unit)) => {
-                *n = units.from_service(*n, unit).0 - units.from_service(0.0, unit).0;
+                if let Some((c, _)) = units.conversion(unit) {
+                    *n = c.apply_to_change(*n);
+                }
             }
             ("unit", EventValue::Text(t), Some(_), Some(unit)) => {
                 *t = units.from_service(1.0, unit).1;

@@ -4,21 +4,20 @@
 
 use std::borrow::Cow;
 
-use crate::api::units::{Quantity, UnitSystem};
+use crate::api::units::{Conversion, UnitSystem};
 use crate::series::{ChannelKind, Series};
 
 /// `series` with its values in `units`; borrowed when no number changes
 /// (metric chosen and metric units, or no unit the app knows).
 pub fn in_units(series: &Series, units: UnitSystem) -> Cow<'_, Series> {
+    // The same numbers (a metric unit, metric chosen): written as the
+    // service gave them, its unit's spelling too.
     let converts = |unit: &str| {
-        let q = Quantity::of_unit(unit)?;
-        let shown = |v: f64| Some(units.from_metric(q, q.from_service(v, unit)?));
-        let (zero, one) = (shown(0.0)?, shown(1.0)?);
-        // The same numbers (a metric unit, metric chosen): written as the
-        // service gave them, its unit's spelling too.
-        (zero != 0.0 || one != 1.0).then(|| (one - zero, zero, units.unit(q)))
+        units
+            .conversion(unit)
+            .filter(|(c, _)| *c != Conversion::SAME)
     };
-    let plan: Vec<Option<(f64, f64, &str)>> = series
+    let plan: Vec<Option<(Conversion, &str)>> = series
         .channels
         .iter()
         .map(|c| match (&c.kind, c.unit.as_deref()) {
@@ -31,10 +30,10 @@ pub fn in_units(series: &Series, units: UnitSystem) -> Cow<'_, Series> {
     }
     let mut out = series.clone();
     for (c, p) in out.channels.iter_mut().zip(plan) {
-        if let Some((factor, offset, unit)) = p {
+        if let Some((conversion, unit)) = p {
             for v in &mut c.values {
                 // NaN (no value) stays NaN.
-                *v = *v * factor + offset;
+                *v = conversion.apply(*v);
             }
             c.unit = Some(unit.to_owned());
         }

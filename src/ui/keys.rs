@@ -53,7 +53,7 @@ const NONE: Modifiers = Modifiers::NONE;
 /// Every shortcut. egui matches a shortcut ignoring extra Shift and Alt, so
 /// those with a modifier come first: Alt+↓ is the next machine, not a row
 /// down in a table.
-pub const SHORTCUTS: [Shortcut; 16] = [
+pub const SHORTCUTS: [Shortcut; 15] = [
     key(
         KeyCommand::Help,
         NONE,
@@ -159,16 +159,15 @@ pub const SHORTCUTS: [Shortcut; 16] = [
         "Open the Events tab",
         false,
     ),
-    // Listed last: it closes what is open, it has no command of its own
-    // beyond the help.
-    key(
-        KeyCommand::Help,
-        NONE,
-        Key::Escape,
-        "Close this list",
-        false,
-    ),
 ];
+
+/// Closes a window of the app's own (the shortcuts, About, the notices) on
+/// Escape, as dialogs close; the key is taken, so one press closes one.
+pub fn close_on_escape(ctx: &egui::Context, open: &mut bool) {
+    if *open && ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape)) {
+        *open = false;
+    }
+}
 
 /// A shortcut as the platform writes it (`Ctrl+F`); `?` as itself (egui
 /// names the key `Questionmark`).
@@ -200,7 +199,7 @@ pub fn tip(ctx: &egui::Context, text: &str, command: KeyCommand) -> String {
 /// panel is drawn, so a key a shortcut takes (Space, the arrows) does not
 /// also press a focused button or move a table's row. None while a modal
 /// dialog is open (a confirmation): the keys are its.
-pub fn pressed(ctx: &egui::Context, help_open: bool) -> Vec<KeyCommand> {
+pub fn pressed(ctx: &egui::Context) -> Vec<KeyCommand> {
     let typing = ctx.text_edit_focused();
     if ctx.memory(|m| m.top_modal_layer().is_some()) {
         return Vec::new();
@@ -209,10 +208,6 @@ pub fn pressed(ctx: &egui::Context, help_open: bool) -> Vec<KeyCommand> {
     ctx.input_mut(|i| {
         for s in &SHORTCUTS {
             if typing && !s.while_typing {
-                continue;
-            }
-            // Escape is the help's only while it is open.
-            if s.keys.logical_key == Key::Escape && !help_open {
                 continue;
             }
             let presses = i.count_and_consume_key(s.keys.modifiers, s.keys.logical_key);
@@ -249,6 +244,7 @@ pub fn action(state: &AppState, command: KeyCommand) -> Option<Action> {
 
 /// The help overlay: every shortcut of `SHORTCUTS`, in its order.
 pub fn help_ui(ctx: &egui::Context, open: &mut bool) {
+    close_on_escape(ctx, open);
     let mut still_open = *open;
     egui::Window::new("Keyboard shortcuts")
         .open(&mut still_open)
@@ -258,7 +254,8 @@ pub fn help_ui(ctx: &egui::Context, open: &mut bool) {
         .show(ctx, |ui| {
             ui.label(
                 egui::RichText::new(
-                    "Letters, digits, Space and the arrows work while no text field has the focus.",
+                    "Letters, digits, Space and the arrows work while no text field has the \
+                     focus. Escape closes this list, About and the notices.",
                 )
                 .small()
                 .weak(),

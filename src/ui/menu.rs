@@ -55,10 +55,7 @@ pub fn menu_ui(
 /// The About window: version, licences of what is bundled, and where the
 /// app keeps its files.
 pub fn about_ui(ctx: &egui::Context, state: &AppState, open: &mut bool, actions: &mut Vec<Action>) {
-    // Escape closes it, as it does the other windows.
-    if *open && ctx.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape)) {
-        *open = false;
-    }
+    keys::close_on_escape(ctx, open);
     egui::Window::new("About fleetview")
         .open(open)
         .collapsible(false)

@@ -83,7 +83,7 @@ fn shortcuts(
     // Machines stepped through this frame: one move, by all of them (each
     // from the machine open would land on the same one).
     let mut machine_step = 0;
-    for command in keys::pressed(ctx, view.menu.help_open) {
+    for command in keys::pressed(ctx) {
         match command {
             KeyCommand::Help => view.menu.help_open = !view.menu.help_open,
             KeyCommand::FocusSearch => view.picker.focus_search(),

@@ -138,10 +138,7 @@ pub fn history_ui(
     actions: &mut Vec<Action>,
 ) {
     let mut open = view.history_open;
-    // Escape closes it, as it does the other windows.
-    if open && ctx.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape)) {
-        open = false;
-    }
+    super::keys::close_on_escape(ctx, &mut open);
     // By its button, bottom right, above the status bar.
     let corner = ctx.content_rect().right_bottom() - theme::TOAST_MARGIN;
     egui::Window::new("Notices")

@@ -21,6 +21,17 @@ pub fn service_body(base: &str, id: i64, segment: &str, w: TimeWindow) -> serde_
     )
 }
 
+/// The text a node shows: its label, or for a label widget (whose text
+/// accesskit gives as its value) its value.
+pub fn node_text(n: &egui_kittest::Node<'_>) -> String {
+    use egui_kittest::kittest::NodeT as _;
+    let node = n.accesskit_node();
+    node.label()
+        .filter(|l| !l.is_empty())
+        .or_else(|| node.value())
+        .unwrap_or_default()
+}
+
 /// The name the app lists a machine under.
 pub fn equipment_name(app: &FleetApp, id: i64) -> String {
     app.state()

@@ -3,8 +3,8 @@
 //! labels. Pure, so each is tested.
 
 use crate::analysis::events::CheckSide;
+use crate::analysis::{Conversion, Quantity, UnitSystem};
 use crate::analysis::{Event, EventDetail, EventKind};
-use crate::analysis::{Quantity, UnitSystem};
 use crate::ui::theme;
 
 /// A kind as counted: `1 refuel`, `2 refuels`.
@@ -179,10 +179,11 @@ pub fn summary(e: &Event, units: UnitSystem) -> String {
             // figure short of the second by 6.8 h.
             // In the units chosen: a difference converts as the values do
             // (their offset, for °F, cancels out).
-            let (diff, shown_unit) = {
-                let (a, u) = units.from_service(first.value, unit);
-                (a - units.from_service(second.value, unit).0, u)
+            let (conversion, shown_unit) = match units.conversion(unit) {
+                Some((c, u)) => (c, u.to_owned()),
+                None => (Conversion::SAME, unit.to_string()),
             };
+            let diff = conversion.apply_to_change(first.value - second.value);
             let (service_unit, unit) = (unit, shown_unit.as_str());
             let percent = crate::analysis::events::difference_percent(first.value, second.value)
                 .map(|p| format!(" ({p:.0} %)"))

@@ -13,7 +13,7 @@ use crate::series::ChannelKind;
 use crate::series::names::channel_name;
 use crate::ui::theme;
 
-use super::values::Scale;
+use super::values::conversion;
 
 /// One row of the statistics: a channel of a plotted kind.
 #[derive(Debug, Clone)]
@@ -130,7 +130,7 @@ pub fn span_stats_ui(
                     ui.end_row();
                     for row in &view.rows {
                         let s = &row.stats;
-                        let (scale, unit) = Scale::between(&row.unit, state.units);
+                        let (scale, unit) = conversion(&row.unit, state.units);
                         ui.label(if unit.is_empty() {
                             row.name.clone()
                         } else {

@@ -16,7 +16,7 @@ use egui_plot::{
 use super::shared::{Shared, Shown};
 use super::steer::steer_plot;
 use super::time_axis::{Y_AXIS_WIDTH, cursor_ui, span_ui, time_axis_hints, time_grid};
-use crate::analysis::{Quantity, UnitSystem};
+use crate::analysis::{Conversion, UnitSystem};
 use crate::api::DataKind;
 use crate::series::names::{channel_name, value_name, with_unit};
 use crate::series::{CachedLine, LineKey, PlotSeries};
@@ -61,7 +61,7 @@ pub fn values_plot_ui(
     };
     // In the units chosen: the values drawn (a pixel column's worth, not
     // the series) go through the service's unit to the one shown.
-    let (scale, shown_unit) = Scale::between(unit, shared.units);
+    let (scale, shown_unit) = conversion(unit, shared.units);
     let unit = shown_unit.as_str();
     let names: Vec<String> = channels
         .iter()
@@ -201,9 +201,9 @@ fn line_ui(
     cached: &CachedLine,
     name: &str,
     color: egui::Color32,
-    scale: Scale,
+    scale: Conversion,
 ) {
-    let plot_points = |points: &[[f64; 2]]| scale.points(points);
+    let plot_points = |points: &[[f64; 2]]| converted(points, scale);
     for band in cached.bands() {
         let xs: Vec<f64> = band.iter().map(|b| b[0]).collect();
         let lo: Vec<f64> = band.iter().map(|b| scale.apply(b[1])).collect();
@@ -253,7 +253,7 @@ fn bars_ui(
     series: &PlotSeries,
     ch: usize,
     name: &str,
-    (color, scale): (egui::Color32, Scale),
+    (color, scale): (egui::Color32, Conversion),
     (t0, t1): (f64, f64),
     (slot, slots): (usize, usize),
 ) {
@@ -343,55 +343,21 @@ fn plot_points(points: &[[f64; 2]]) -> PlotPoints<'static> {
     points.iter().copied().collect()
 }
 
-/// The affine map from a value in the service's unit to the unit shown
-/// (every conversion of `UnitSystem` is one: a factor, and for °F an
-/// offset), so min/max columns stay min/max columns.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Scale {
-    factor: f64,
-    offset: f64,
+/// A conversion to the units chosen, and the unit then shown: as given
+/// for a unit the app does not know.
+pub(super) fn conversion(unit: &str, units: UnitSystem) -> (Conversion, String) {
+    match units.conversion(unit) {
+        Some((c, shown)) => (c, shown.to_owned()),
+        None => (Conversion::SAME, unit.to_owned()),
+    }
 }
 
-impl Scale {
-    const SAME: Scale = Scale {
-        factor: 1.0,
-        offset: 0.0,
-    };
-
-    /// From the service's `unit` to its quantity's unit in `units`, and
-    /// that unit; a unit the app does not know is drawn as it is.
-    pub(super) fn between(unit: &str, units: UnitSystem) -> (Scale, String) {
-        let Some(q) = Quantity::of_unit(unit) else {
-            return (Scale::SAME, unit.to_owned());
-        };
-        let shown = |v: f64| q.from_service(v, unit).map(|m| units.from_metric(q, m));
-        match (shown(0.0), shown(1.0)) {
-            (Some(zero), Some(one)) => (
-                Scale {
-                    factor: one - zero,
-                    offset: zero,
-                },
-                units.unit(q).to_owned(),
-            ),
-            _ => (Scale::SAME, unit.to_owned()),
-        }
+/// Points with their values converted.
+fn converted(points: &[[f64; 2]], c: Conversion) -> PlotPoints<'static> {
+    if c == Conversion::SAME {
+        return plot_points(points);
     }
-
-    pub(super) fn apply(self, v: f64) -> f64 {
-        v * self.factor + self.offset
-    }
-
-    /// A difference of two values: the factor alone.
-    pub(super) fn apply_to_change(self, d: f64) -> f64 {
-        d * self.factor
-    }
-
-    fn points(self, points: &[[f64; 2]]) -> PlotPoints<'static> {
-        if self == Scale::SAME {
-            return plot_points(points);
-        }
-        points.iter().map(|[x, y]| [*x, self.apply(*y)]).collect()
-    }
+    points.iter().map(|[x, y]| [*x, c.apply(*y)]).collect()
 }
 
 #[cfg(test)]
@@ -399,26 +365,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn values_are_drawn_in_the_units_chosen_from_the_services_unit() {
-        let (s, unit) = Scale::between("km/h", UnitSystem::Imperial);
+    fn a_unit_the_app_does_not_know_is_drawn_as_given() {
+        let (c, unit) = conversion("km/h", UnitSystem::Imperial);
         assert_eq!(unit, "mph");
-        assert!((s.apply(100.0) - 62.137_119_223_733_4).abs() < 1e-9);
-        let (s, unit) = Scale::between("°C", UnitSystem::Imperial);
-        assert_eq!(unit, "°F");
-        assert!((s.apply(100.0) - 212.0).abs() < 1e-9 && (s.apply(0.0) - 32.0).abs() < 1e-9);
-        // Metric, from a metric unit: nothing changes.
+        assert!((c.apply(100.0) - 62.137_119_223_733_4).abs() < 1e-9);
         assert_eq!(
-            Scale::between("L", UnitSystem::Metric),
-            (Scale::SAME, "L".to_owned())
-        );
-        // A unit the app does not know, or none: drawn as given.
-        assert_eq!(
-            Scale::between("%", UnitSystem::Imperial),
-            (Scale::SAME, "%".to_owned())
+            conversion("%", UnitSystem::Imperial),
+            (Conversion::SAME, "%".to_owned())
         );
         assert_eq!(
-            Scale::between("", UnitSystem::Imperial),
-            (Scale::SAME, String::new())
+            conversion("", UnitSystem::Imperial),
+            (Conversion::SAME, String::new())
         );
     }
 
