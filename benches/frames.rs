@@ -300,15 +300,12 @@ fn million_positions() -> Track {
         (0..n)
             .map(|i| {
                 let t = i as f64;
-                TrackSample {
-                    subsec_ms: 0,
-                    time: i as i64,
-                    lat: 45.0 + 0.6 * (t / 90_000.0).sin() + 0.01 * (t / 700.0).cos(),
-                    lon: 4.0 + 0.9 * (t / 130_000.0).cos() + 0.01 * (t / 500.0).sin(),
-                    speed_kmh: Some(40.0 + 40.0 * (t / 3000.0).sin()),
-                    heading_deg: None,
-                    altitude_m: None,
-                }
+                TrackSample::at(
+                    i as i64,
+                    45.0 + 0.6 * (t / 90_000.0).sin() + 0.01 * (t / 700.0).cos(),
+                    4.0 + 0.9 * (t / 130_000.0).cos() + 0.01 * (t / 500.0).sin(),
+                )
+                .with_speed_kmh(Some(40.0 + 40.0 * (t / 3000.0).sin()))
             })
             .collect(),
     )

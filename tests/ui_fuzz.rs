@@ -84,14 +84,10 @@ fn sample() -> impl Strategy<Value = TrackSample> {
         prop_oneof![8 => -180.0f64..180.0, 1 => Just(f64::INFINITY)],
         proptest::option::of(prop_oneof![0.0f64..200.0, Just(f64::NAN), Just(1e12)]),
     )
-        .prop_map(|(time, lat, lon, speed)| TrackSample {
-            subsec_ms: 0,
-            time,
-            lat,
-            lon,
-            speed_kmh: speed,
-            heading_deg: None,
-            altitude_m: speed,
+        .prop_map(|(time, lat, lon, speed)| {
+            TrackSample::at(time, lat, lon)
+                .with_speed_kmh(speed)
+                .with_altitude_m(speed)
         })
 }
 

@@ -384,10 +384,19 @@ fn main() {
     );
     c.until("the fleet settled", settled);
     // What any page needs once per process (the map's outlines and tiles,
-    // the time zone finder) is loaded by a first machine, and counted apart.
+    // the time zone finder) is loaded by a first machine, and counted apart;
+    // the detailed outlines, read the first time a map zooms in far enough
+    // (whichever machine that is), are read here.
     let start = ALLOC.allocated();
+    fleetview::basemap::Outlines::detailed_shared();
     click_to_complete(&mut c, other, w365);
     let first = ALLOC.allocated().saturating_sub(start);
+    if std::env::var_os("E2E_STOP_FIRST").is_some() {
+        // For a heap profiler's difference with E2E_STOP_LOADED: what the
+        // second machine's year adds.
+        println!("stopping with the first machine loaded");
+        std::process::exit(0);
+    }
     sb.take_recorded();
     let before = ALLOC.allocated();
     click_to_complete(&mut c, truck, w365);

@@ -4,8 +4,10 @@
 
 use std::collections::HashMap;
 use std::io::Read;
+use std::sync::OnceLock;
 
-use serde::Deserialize;
+use serde::de::{IgnoredAny, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer};
 
 use crate::geo::{MercRect, mercator};
 
@@ -48,7 +50,7 @@ pub struct Outlines {
 #[derive(Deserialize)]
 struct Topology {
     objects: HashMap<String, Collection>,
-    arcs: Vec<Vec<Vec<f64>>>,
+    arcs: Vec<Vec<Position>>,
     transform: Option<Transform>,
 }
 
@@ -77,6 +79,35 @@ enum Geometry {
     Other,
 }
 
+/// A TopoJSON position: its first two numbers (any more are ignored;
+/// `None` with fewer). Read in place: a `Vec` per point made the 1:10m
+/// file's decoding peak at about 60 MB.
+struct Position(Option<[f64; 2]>);
+
+impl<'de> Deserialize<'de> for Position {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Numbers;
+        impl<'de> Visitor<'de> for Numbers {
+            type Value = Position;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a position (an array of numbers)")
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Position, A::Error> {
+                let x = seq.next_element::<f64>()?;
+                let y = match x {
+                    Some(_) => seq.next_element::<f64>()?,
+                    None => None,
+                };
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Position(x.zip(y).map(|(x, y)| [x, y])))
+            }
+        }
+        d.deserialize_seq(Numbers)
+    }
+}
+
 /// Arcs decoded to Mercator points.
 struct Arcs(Vec<Vec<[f64; 2]>>);
 
@@ -93,7 +124,7 @@ impl Arcs {
                 .map(|arc| {
                     let (mut x, mut y) = (0.0, 0.0);
                     arc.iter()
-                        .filter(|p| p.len() >= 2)
+                        .filter_map(|p| p.0)
                         .filter_map(|p| {
                             // Quantized arcs are delta-encoded.
                             if quantized {
@@ -192,6 +223,18 @@ impl Outlines {
     pub fn detailed() -> Result<Self, BasemapError> {
         Self::from_topojson_gz(COUNTRIES_10M)
     }
+
+    /// The detailed outlines, decoded once per process (about 15 MB), the
+    /// first time a map is zoomed in to them. Empty if they cannot be read.
+    pub fn detailed_shared() -> &'static Self {
+        static DETAILED: OnceLock<Outlines> = OnceLock::new();
+        DETAILED.get_or_init(|| {
+            Self::detailed().unwrap_or_else(|e| {
+                tracing::warn!("{e}");
+                Self::default()
+            })
+        })
+    }
 }
 
 #[cfg(test)]
@@ -209,5 +252,15 @@ mod tests {
         assert!(coarse.borders.len() > 200);
         let detailed = Outlines::detailed().expect("detailed outlines");
         assert!(detailed.land.len() > coarse.land.len());
+        assert_eq!(Outlines::detailed_shared(), &detailed);
+    }
+
+    #[test]
+    fn positions_take_two_numbers_and_skip_the_rest() {
+        let arcs: Vec<Position> =
+            serde_json::from_str("[[1, 2], [3, 4, 5], [6], []]").expect("positions");
+        let read: Vec<_> = arcs.into_iter().map(|p| p.0).collect();
+        assert_eq!(read, [Some([1.0, 2.0]), Some([3.0, 4.0]), None, None]);
+        assert!(serde_json::from_str::<Position>("[1, \"x\"]").is_err());
     }
 }

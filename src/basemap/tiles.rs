@@ -179,7 +179,6 @@ fn render_loop(
             Outlines::default()
         }
     };
-    let mut detailed: Option<Outlines> = None;
     let mut queue: VecDeque<TileId> = VecDeque::new();
     loop {
         // Wait for work, then take everything asked for meanwhile.
@@ -195,12 +194,7 @@ fn render_loop(
         }
         let Some(id) = queue.pop_back() else { continue };
         let outlines = if id.zoom >= DETAIL_ZOOM {
-            detailed.get_or_insert_with(|| {
-                Outlines::detailed().unwrap_or_else(|e| {
-                    tracing::warn!("{e}");
-                    Outlines::default()
-                })
-            })
+            Outlines::detailed_shared()
         } else {
             &coarse
         };

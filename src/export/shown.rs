@@ -301,9 +301,9 @@ fn positions(track: &Track) -> Vec<PositionRow> {
             date: Timestamp::from_parts(s.time, s.subsec_ms),
             latitude: s.lat,
             longitude: s.lon,
-            altitude: s.altitude_m,
-            speed: s.speed_kmh,
-            heading: s.heading_deg,
+            altitude: s.altitude_m(),
+            speed: s.speed_kmh(),
+            heading: s.heading_deg(),
         })
         .collect()
 }

@@ -22,18 +22,40 @@ const CULL_BLOCK: usize = 256;
 /// Douglas-Peucker runs on pieces this long, which bounds its worst case.
 const DP_PIECE: usize = 4096;
 
-/// One sample of the track, as given.
+/// One sample of the track, as given. 40 bytes: a year of 1 Hz positions
+/// is held on the page, so speed, heading and altitude are kept as `f32`
+/// (seven significant digits, more than any sensor gives) with NaN for a
+/// value not given, and read back as the shortest decimal that the `f32`
+/// stands for (12.3, not 12.300000190734863). See docs/decisions.md.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TrackSample {
     pub time: i64,
+    pub lat: f64,
+    pub lon: f64,
+    speed_kmh: f32,
+    heading_deg: f32,
+    altitude_m: f32,
     /// The milliseconds into `time`'s second the service gave (exports
     /// write them).
     pub subsec_ms: u16,
-    pub lat: f64,
-    pub lon: f64,
-    pub speed_kmh: Option<f64>,
-    pub heading_deg: Option<f64>,
-    pub altitude_m: Option<f64>,
+}
+
+/// A value given, stored as `f32` (NaN: not given).
+fn stored(v: Option<f64>) -> f32 {
+    v.map_or(f32::NAN, |v| if v.is_nan() { f32::NAN } else { v as f32 })
+}
+
+/// The value stored, as the shortest decimal the `f32` stands for.
+fn given(v: f32) -> Option<f64> {
+    if v.is_nan() {
+        None
+    } else if v.is_finite() {
+        // The shortest decimal that reads back as this f32 (Display's),
+        // as an f64: what was sent, to seven significant digits.
+        v.to_string().parse().ok()
+    } else {
+        Some(f64::from(v))
+    }
 }
 
 impl TrackSample {
@@ -41,27 +63,64 @@ impl TrackSample {
     pub fn at(time: i64, lat: f64, lon: f64) -> Self {
         Self {
             time,
-            subsec_ms: 0,
             lat,
             lon,
-            speed_kmh: None,
-            heading_deg: None,
-            altitude_m: None,
+            speed_kmh: f32::NAN,
+            heading_deg: f32::NAN,
+            altitude_m: f32::NAN,
+            subsec_ms: 0,
         }
+    }
+
+    #[must_use]
+    pub fn with_speed_kmh(self, v: Option<f64>) -> Self {
+        Self {
+            speed_kmh: stored(v),
+            ..self
+        }
+    }
+
+    #[must_use]
+    pub fn with_heading_deg(self, v: Option<f64>) -> Self {
+        Self {
+            heading_deg: stored(v),
+            ..self
+        }
+    }
+
+    #[must_use]
+    pub fn with_altitude_m(self, v: Option<f64>) -> Self {
+        Self {
+            altitude_m: stored(v),
+            ..self
+        }
+    }
+
+    /// The speed given, km/h.
+    pub fn speed_kmh(&self) -> Option<f64> {
+        given(self.speed_kmh)
+    }
+
+    /// The heading given, degrees.
+    pub fn heading_deg(&self) -> Option<f64> {
+        given(self.heading_deg)
+    }
+
+    /// The altitude given, metres.
+    pub fn altitude_m(&self) -> Option<f64> {
+        given(self.altitude_m)
     }
 }
 
 impl From<&crate::api::model::PositionRow> for TrackSample {
     fn from(r: &crate::api::model::PositionRow) -> Self {
         Self {
-            time: r.date.0,
             subsec_ms: r.date.subsec_millis(),
-            lat: r.latitude,
-            lon: r.longitude,
-            speed_kmh: r.speed,
-            heading_deg: r.heading,
-            altitude_m: r.altitude,
+            ..Self::at(r.date.0, r.latitude, r.longitude)
         }
+        .with_speed_kmh(r.speed)
+        .with_heading_deg(r.heading)
+        .with_altitude_m(r.altitude)
     }
 }
 
@@ -127,7 +186,9 @@ pub struct Track {
     pub bounds: MercRect,
     /// The speed most of the track stays under, for the colour scale.
     pub speed_scale_kmh: f32,
-    importance: Vec<f64>,
+    /// Each point's importance (see [`importance`]), as `f32`: half the
+    /// memory, and a rounding far below a pixel at any zoom.
+    importance: Vec<f32>,
     levels: Vec<OnceLock<Level>>,
 }
 
@@ -136,6 +197,8 @@ impl Track {
     /// position are left out.
     pub fn new(mut samples: Vec<TrackSample>) -> Self {
         samples.retain(|s| mercator(s.lat, s.lon).is_some());
+        // Held as long as the page is: no room left over from building it.
+        samples.shrink_to_fit();
         if !samples.is_sorted_by_key(|s| s.time) {
             samples.sort_by_key(|s| s.time);
         }
@@ -148,7 +211,7 @@ impl Track {
             bounds.extend(*p);
         }
         let speed_kmh = derive_speeds(&samples);
-        let importance = importance(&xy);
+        let importance = importance(&xy).into_iter().map(|v| v as f32).collect();
         let speed_scale_kmh = speed_scale(&speed_kmh);
         Self {
             samples,
@@ -179,7 +242,7 @@ impl Track {
         self.levels[z].get_or_init(|| {
             let tol = Self::tolerance(z);
             let points: Vec<u32> = (0..self.xy.len() as u32)
-                .filter(|i| self.importance[*i as usize] > tol)
+                .filter(|i| f64::from(self.importance[*i as usize]) > tol)
                 .collect();
             let boxes = points
                 .chunks(CULL_BLOCK)
@@ -360,8 +423,8 @@ fn derive_speeds(samples: &[TrackSample]) -> Vec<f32> {
     (0..samples.len())
         .map(|i| {
             let s = &samples[i];
-            if let Some(v) = s.speed_kmh.filter(|v| v.is_finite()) {
-                return v as f32;
+            if s.speed_kmh.is_finite() {
+                return s.speed_kmh;
             }
             let Some(next) = samples.get(i + 1) else {
                 return i
@@ -658,8 +721,7 @@ mod tests {
 
     #[test]
     fn speeds_are_reported_or_derived() {
-        let mut a = sample(0, 45.0, 4.0);
-        a.speed_kmh = Some(50.0);
+        let a = sample(0, 45.0, 4.0).with_speed_kmh(Some(50.0));
         // About 1.11 km in 60 s: ~66.7 km/h.
         let t = Track::new(vec![a, sample(60, 45.01, 4.0), sample(120, 45.01, 4.0)]);
         assert_eq!(t.speed_kmh[0], 50.0);
@@ -670,12 +732,39 @@ mod tests {
     }
 
     #[test]
+    fn a_sample_keeps_what_was_given_in_40_bytes() {
+        assert_eq!(std::mem::size_of::<TrackSample>(), 40);
+        let s = sample(0, 45.0, 4.0)
+            .with_speed_kmh(Some(12.3))
+            .with_heading_deg(Some(359.9))
+            .with_altitude_m(Some(-4.25));
+        // Read back as sent, not as the f32's binary value.
+        assert_eq!(s.speed_kmh(), Some(12.3));
+        assert_eq!(s.heading_deg(), Some(359.9));
+        assert_eq!(s.altitude_m(), Some(-4.25));
+        let none = sample(0, 45.0, 4.0)
+            .with_speed_kmh(None)
+            .with_heading_deg(Some(f64::NAN));
+        assert_eq!(
+            (none.speed_kmh(), none.heading_deg(), none.altitude_m()),
+            (None, None, None)
+        );
+        // Beyond f32's range: infinite, which the map and exports skip.
+        let huge = sample(0, 45.0, 4.0).with_speed_kmh(Some(1e300));
+        assert_eq!(huge.speed_kmh(), Some(f64::INFINITY));
+        // Finer than an f32 holds: within its precision (about 1e-4 here).
+        let fine = sample(0, 45.0, 4.0).with_altitude_m(Some(1234.5678));
+        let back = fine.altitude_m().expect("given");
+        assert!((back - 1234.5678).abs() < 2e-4, "{back}");
+    }
+
+    #[test]
     fn a_simplified_segment_carries_the_mean_speed_of_its_samples() {
         // A straight drive: only its ends survive simplification.
         let samples = (0..5)
-            .map(|i| TrackSample {
-                speed_kmh: Some([0.0, 80.0, 90.0, 70.0, 0.0][i]),
-                ..sample(i as i64 * 60, 45.0 + 0.01 * i as f64, 4.0)
+            .map(|i| {
+                sample(i as i64 * 60, 45.0 + 0.01 * i as f64, 4.0)
+                    .with_speed_kmh(Some([0.0, 80.0, 90.0, 70.0, 0.0][i]))
             })
             .collect();
         let t = Track::new(samples);

@@ -105,13 +105,18 @@ impl TaskCtx {
                 let offline = fetched.offline_since();
                 drop(fetched);
                 pieces.sort_by_key(|p| p.0);
-                let mut samples = Vec::new();
+                let mut decoded = Vec::with_capacity(pieces.len());
                 for (_, piece) in pieces {
-                    samples.extend(piece.await.map_err(|e| ApiError::Decode {
+                    decoded.push(piece.await.map_err(|e| ApiError::Decode {
                         endpoint: "positions".to_owned(),
                         message: e.to_string(),
                         transient: false,
                     })??);
+                }
+                // Joined at their exact size: the track keeps them.
+                let mut samples = Vec::with_capacity(decoded.iter().map(Vec::len).sum());
+                for piece in decoded {
+                    samples.extend(piece);
                 }
                 let track = decode_off_thread("positions", move || Ok(Track::new(samples))).await?;
                 self.emit(Event::Track {

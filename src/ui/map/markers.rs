@@ -135,9 +135,9 @@ fn describe(t: &Track, point: &TrackPoint, local: bool, units: UnitSystem) -> St
         let s = &t.samples[i];
         return format!(
             "{time}\nspeed {}\nheading {}°\naltitude {}",
-            speed(s.speed_kmh.or(Some(f64::from(t.speed_kmh[i])))),
-            theme::number(s.heading_deg, 0),
-            altitude(s.altitude_m),
+            speed(s.speed_kmh().or(Some(f64::from(t.speed_kmh[i])))),
+            theme::number(s.heading_deg(), 0),
+            altitude(s.altitude_m()),
         );
     }
     let (a, b) = (&t.samples[point.leg], &t.samples[point.leg + 1]);
@@ -151,7 +151,7 @@ fn describe(t: &Track, point: &TrackPoint, local: bool, units: UnitSystem) -> St
             Some(f64::from(t.speed_kmh[point.leg + 1])),
         )),
         theme::number(Some(heading), 0),
-        altitude(lerp(a.altitude_m, b.altitude_m)),
+        altitude(lerp(a.altitude_m(), b.altitude_m())),
     )
 }
 
