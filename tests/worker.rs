@@ -806,3 +806,115 @@ async fn a_track_partly_cached_is_the_rows_of_its_window_in_order() {
             .all(|t| (window.since..=window.until).contains(t))
     );
 }
+
+/// The event answering `request`, progress aside (a failure fails the
+/// test).
+fn answer_to(worker: &Worker, request: u64) -> Event {
+    let events = collect_until(worker, Duration::from_secs(60), |e| {
+        e.request() == request && !matches!(e, Event::Progress { .. })
+    });
+    match events.into_iter().last() {
+        Some(Event::Failed { error, .. }) => panic!("request {request} failed: {error}"),
+        Some(e) => e,
+        None => unreachable!("collect_until returns the answer"),
+    }
+}
+
+/// A year of positions is megabytes the page would hold twice (its track,
+/// and the history's positions that only the figures read): the page's
+/// history comes without them, and the figures still use them, kept since
+/// the page read them or, for figures computed again, read from the cache.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_keeps_its_history_without_positions_and_the_figures_use_them_all() {
+    use fleetview::analysis::{Expected, WorkingHours};
+    use fleetview::worker::{ReportData, ReportRequest};
+
+    let sb = start_with(common::fixed_config().fleet_size(7)).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (cache, _) =
+        Cache::open(&dir.path().join("cache.sqlite"), DEFAULT_CAP_BYTES).expect("cache");
+    let s = worker_for(&sb, Some(Arc::new(cache)));
+    let (equipment, window) = (FIRST_ID, days(30));
+    let request = ReportRequest {
+        equipment,
+        window,
+        expected: Expected::default(),
+        now: common::now(),
+        working_hours: WorkingHours::default(),
+        tank_l: None,
+    };
+    let reports = tokio::task::spawn_blocking(move || {
+        let worker = s.worker;
+        // What the machine page reads.
+        let id = worker.send(Command::FetchHistory {
+            equipment,
+            window,
+            keep_body: false,
+            offline: false,
+        });
+        let Event::History { history: page, .. } = answer_to(&worker, id) else {
+            panic!("a history")
+        };
+        assert!(
+            page.positions.rows.is_empty() && page.positions.total > 0,
+            "the page's history has no position rows, and says how many there were: {}",
+            page.positions.total
+        );
+        let id = worker.send(Command::FetchActivities { equipment, window });
+        let Event::Activities { rows, .. } = answer_to(&worker, id) else {
+            panic!("activities")
+        };
+        let id = worker.send(Command::FetchTrack { equipment, window });
+        let Event::Track { track, .. } = answer_to(&worker, id) else {
+            panic!("a track")
+        };
+        let data = |history: Arc<fleetview::api::model::EquipmentHistory>| ReportData {
+            track: history
+                .engine_conditions
+                .rows
+                .is_empty()
+                .then(|| track.clone()),
+            history,
+            activities: Some(Arc::new(rows.clone())),
+        };
+        let report = |command: Command| {
+            let id = worker.send(command);
+            match answer_to(&worker, id) {
+                Event::Report { report, .. } => report,
+                other => panic!("a report: {other:?}"),
+            }
+        };
+        let first = report(Command::ComputeReport {
+            request,
+            data: data(page.clone()),
+        });
+        // Computed again (new settings would do this): the history kept
+        // for the first was taken, so it is read again, from the cache.
+        let again = report(Command::ComputeReport {
+            request,
+            data: data(page.clone()),
+        });
+        // Everything read through the cache, the history whole.
+        let whole = report(Command::FetchReport {
+            request,
+            offline: false,
+        });
+        // A history that truly has no positions.
+        let mut none = (*page).clone();
+        none.positions.total = 0;
+        let without = report(Command::ComputeReport {
+            request,
+            data: data(Arc::new(none)),
+        });
+        (first, again, whole, without)
+    })
+    .await
+    .expect("join");
+    let (first, again, whole, without) = reports;
+    assert_eq!(first, whole, "the figures of the page, from every position");
+    assert_eq!(again, whole, "computed again, from the cache's history");
+    assert_ne!(
+        without, whole,
+        "the positions change this window's figures (the test can tell)"
+    );
+}

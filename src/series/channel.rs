@@ -229,6 +229,18 @@ impl Series {
         }
     }
 
+    /// Frees the room left over from building the columns.
+    pub fn shrink_to_fit(&mut self) {
+        self.times.shrink_to_fit();
+        self.subsec_ms.shrink_to_fit();
+        for c in &mut self.channels {
+            c.values.shrink_to_fit();
+            if let Some(est) = &mut c.estimated {
+                est.shrink_to_fit();
+            }
+        }
+    }
+
     /// Keeps rows with `since <= time <= until`.
     pub fn retain_window(&mut self, since: i64, until: i64) {
         let lo = self.times.partition_point(|t| *t < since);

@@ -32,9 +32,12 @@ pub struct TrackSample {
     pub time: i64,
     pub lat: f64,
     pub lon: f64,
+    /// Given, or (in a track, with `speed_derived`) from the leg to the
+    /// next sample.
     speed_kmh: f32,
     heading_deg: f32,
     altitude_m: f32,
+    speed_derived: bool,
     /// The milliseconds into `time`'s second the service gave (exports
     /// write them).
     pub subsec_ms: u16,
@@ -68,6 +71,7 @@ impl TrackSample {
             speed_kmh: f32::NAN,
             heading_deg: f32::NAN,
             altitude_m: f32::NAN,
+            speed_derived: false,
             subsec_ms: 0,
         }
     }
@@ -76,6 +80,7 @@ impl TrackSample {
     pub fn with_speed_kmh(self, v: Option<f64>) -> Self {
         Self {
             speed_kmh: stored(v),
+            speed_derived: false,
             ..self
         }
     }
@@ -98,7 +103,11 @@ impl TrackSample {
 
     /// The speed given, km/h.
     pub fn speed_kmh(&self) -> Option<f64> {
-        given(self.speed_kmh)
+        if self.speed_derived {
+            None
+        } else {
+            given(self.speed_kmh)
+        }
     }
 
     /// The heading given, degrees.
@@ -181,8 +190,6 @@ pub struct Track {
     pub samples: Vec<TrackSample>,
     /// Projected positions, one per sample.
     pub xy: Vec<[f64; 2]>,
-    /// Speed per sample (reported, else derived from the next leg), km/h.
-    pub speed_kmh: Vec<f32>,
     pub bounds: MercRect,
     /// The speed most of the track stays under, for the colour scale.
     pub speed_scale_kmh: f32,
@@ -210,13 +217,20 @@ impl Track {
         for p in &xy {
             bounds.extend(*p);
         }
+        // Kept in the samples (a flag says which were derived): a column
+        // of its own cost 4 bytes a position.
         let speed_kmh = derive_speeds(&samples);
+        for (s, v) in samples.iter_mut().zip(&speed_kmh) {
+            if !s.speed_kmh.is_finite() {
+                s.speed_kmh = *v;
+                s.speed_derived = true;
+            }
+        }
         let importance = importance(&xy).into_iter().map(|v| v as f32).collect();
         let speed_scale_kmh = speed_scale(&speed_kmh);
         Self {
             samples,
             xy,
-            speed_kmh,
             bounds,
             speed_scale_kmh,
             importance,
@@ -226,6 +240,12 @@ impl Track {
 
     pub fn len(&self) -> usize {
         self.samples.len()
+    }
+
+    /// Sample `i`'s speed (reported, else derived from the next leg),
+    /// km/h; NaN when none is known.
+    pub fn speed_kmh(&self, i: usize) -> f32 {
+        self.samples.get(i).map_or(f32::NAN, |s| s.speed_kmh)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -258,7 +278,7 @@ impl Track {
                 .collect();
             let speeds = points
                 .windows(2)
-                .map(|w| mean_speed(&self.speed_kmh[w[0] as usize..w[1] as usize]))
+                .map(|w| mean_speed(&self.samples[w[0] as usize..w[1] as usize]))
                 .collect();
             Level {
                 points,
@@ -405,12 +425,13 @@ fn speed_scale(speeds: &[f32]) -> f32 {
     *p95
 }
 
-/// The mean of the known speeds, NaN when there is none.
-fn mean_speed(speeds: &[f32]) -> f32 {
-    let (sum, n) = speeds
+/// The mean of the samples' known speeds, NaN when there is none.
+fn mean_speed(samples: &[TrackSample]) -> f32 {
+    let (sum, n) = samples
         .iter()
+        .map(|s| s.speed_kmh)
         .filter(|v| v.is_finite())
-        .fold((0.0f64, 0u32), |(s, n), v| (s + f64::from(*v), n + 1));
+        .fold((0.0f64, 0u32), |(s, n), v| (s + f64::from(v), n + 1));
     if n == 0 {
         f32::NAN
     } else {
@@ -724,11 +745,14 @@ mod tests {
         let a = sample(0, 45.0, 4.0).with_speed_kmh(Some(50.0));
         // About 1.11 km in 60 s: ~66.7 km/h.
         let t = Track::new(vec![a, sample(60, 45.01, 4.0), sample(120, 45.01, 4.0)]);
-        assert_eq!(t.speed_kmh[0], 50.0);
-        assert!((t.speed_kmh[1] - 0.0).abs() < 1e-3);
+        assert_eq!(t.speed_kmh(0), 50.0);
+        assert!((t.speed_kmh(1) - 0.0).abs() < 1e-3);
         let t = Track::new(vec![sample(0, 45.0, 4.0), sample(60, 45.01, 4.0)]);
-        assert!((t.speed_kmh[0] - 66.7).abs() < 0.5, "{}", t.speed_kmh[0]);
+        assert!((t.speed_kmh(0) - 66.7).abs() < 0.5, "{}", t.speed_kmh(0));
         assert!(t.speed_scale_kmh > 60.0);
+        // A derived speed is not passed off as given (exports, the hover).
+        assert_eq!(t.samples[0].speed_kmh(), None);
+        assert!(t.speed_kmh(9).is_nan(), "no such sample");
     }
 
     #[test]
@@ -777,6 +801,6 @@ mod tests {
         assert_eq!(segs.len(), 1);
         assert_eq!((segs[0].a, segs[0].b), (0, 4));
         assert_eq!(segs[0].speed_kmh, 60.0); // (0 + 80 + 90 + 70) / 4
-        assert!(mean_speed(&[f32::NAN]).is_nan());
+        assert!(mean_speed(&[sample(0, 45.0, 4.0)]).is_nan());
     }
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::events::{CatalogChange, Event};
 use super::export::export_file;
 use super::messages::Command;
+use super::shared::split_history;
 use super::task::{TaskCtx, decode_off_thread};
 use crate::api::model::{ActivityRow, Envelope, EquipmentHistory, FaultRow, PositionRow};
 use crate::api::{ApiError, DataKind, SeriesSource};
@@ -137,10 +138,14 @@ impl TaskCtx {
                     self.history_body(equipment, window, offline).await?;
                 let body = Arc::new(body);
                 let decoded = body.clone();
-                let history = decode_off_thread("history", move || {
-                    serde_json::from_slice::<Envelope<EquipmentHistory>>(&decoded).map(|e| e.data)
+                let (history, whole) = decode_off_thread("history", move || {
+                    serde_json::from_slice::<Envelope<EquipmentHistory>>(&decoded)
+                        .map(|e| split_history(e.data))
                 })
                 .await?;
+                self.shared
+                    .full_history
+                    .put(equipment, window, Arc::new(whole));
                 self.emit(Event::History {
                     request: id,
                     equipment,

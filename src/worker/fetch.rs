@@ -80,6 +80,8 @@ impl Fetched {
             );
             out.append(s);
         }
+        // Held as long as the plot is shown: no room left from appending.
+        out.shrink_to_fit();
         Ok(out)
     }
 

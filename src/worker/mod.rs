@@ -111,6 +111,7 @@ impl Worker {
             wake,
             in_flight: in_flight.clone(),
             read_ahead: shared::ReadAhead::default(),
+            full_history: shared::FullHistory::default(),
         };
         let thread = std::thread::Builder::new()
             .name("fleetview-worker".into())

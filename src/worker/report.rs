@@ -91,15 +91,52 @@ impl TaskCtx {
     pub async fn compute_report(
         &self,
         req: ReportRequest,
-        data: ReportData,
+        mut data: ReportData,
     ) -> Result<(), ApiError> {
         self.shared.read_ahead.wait(req.equipment, req.window).await;
-        let ((idle_fuel, offline), hours) = futures_util::future::join(
+        let ((idle_fuel, offline), hours, whole) = futures_util::future::join3(
             self.idle_fuel(req, false),
             self.operating_hours(req, false),
+            self.whole_history(req, &data.history),
         )
         .await;
+        data.history = whole;
         self.report_from(req, data, idle_fuel, hours, offline).await
+    }
+
+    /// The page's history with its positions: kept since the page read it,
+    /// else read again (the cache first), else the page's as it is.
+    async fn whole_history(
+        &self,
+        req: ReportRequest,
+        page: &Arc<EquipmentHistory>,
+    ) -> Arc<EquipmentHistory> {
+        if let Some(whole) = self.shared.full_history.take(req.equipment, req.window) {
+            return whole;
+        }
+        if !page.positions.rows.is_empty() || page.positions.total == 0 {
+            return page.clone();
+        }
+        let mut read = self.history_body(req.equipment, req.window, true).await;
+        if read.is_err() {
+            read = self.history_body(req.equipment, req.window, false).await;
+        }
+        let decoded = match read {
+            Ok((body, _, _)) => {
+                decode_off_thread("history", move || {
+                    serde_json::from_slice::<Envelope<EquipmentHistory>>(&body).map(|e| e.data)
+                })
+                .await
+            }
+            Err(e) => Err(e),
+        };
+        decoded.map(Arc::new).unwrap_or_else(|e| {
+            tracing::warn!(
+                "the history of equipment {} could not be read again: {e}; figures without its positions",
+                req.equipment
+            );
+            page.clone()
+        })
     }
 
     /// The figures' own reads, sent with the page's (see [`ReadAhead`]):

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 
 use super::events::Event;
 use super::messages::{RequestId, Target};
+use crate::api::model::EquipmentHistory;
 use crate::api::time::TimeWindow;
 
 /// Called after every event, to wake the UI (`Context::request_repaint`).
@@ -100,6 +101,50 @@ impl ReadAhead {
     }
 }
 
+/// The latest page's history whole. The page keeps it without its
+/// positions (only the figures read them, and a year's are megabytes);
+/// its figures take it from here, and figures computed again later read
+/// it from the cache.
+#[derive(Debug, Clone, Default)]
+pub struct FullHistory(Arc<Mutex<Option<FullHistoryOf>>>);
+
+type FullHistoryOf = ((i64, TimeWindow), Arc<EquipmentHistory>);
+
+impl FullHistory {
+    fn lock(&self) -> MutexGuard<'_, Option<FullHistoryOf>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The history of `equipment` over `window` was read (any other kept
+    /// goes).
+    pub fn put(&self, equipment: i64, window: TimeWindow, history: Arc<EquipmentHistory>) {
+        *self.lock() = Some(((equipment, window), history));
+    }
+
+    /// The history of `equipment` over `window`, if it is the one kept; it
+    /// is kept no longer.
+    pub fn take(&self, equipment: i64, window: TimeWindow) -> Option<Arc<EquipmentHistory>> {
+        let mut kept = self.lock();
+        if kept
+            .as_ref()
+            .is_some_and(|(key, _)| *key == (equipment, window))
+        {
+            kept.take().map(|(_, h)| h)
+        } else {
+            None
+        }
+    }
+}
+
+/// A history as the page keeps it, and whole: the page's copy has no
+/// position rows (their `total` is kept).
+pub fn split_history(mut whole: EquipmentHistory) -> (EquipmentHistory, EquipmentHistory) {
+    let positions = std::mem::take(&mut whole.positions.rows);
+    let page = whole.clone();
+    whole.positions.rows = positions;
+    (page, whole)
+}
+
 #[derive(Clone)]
 pub struct Shared {
     pub current: Current,
@@ -107,6 +152,7 @@ pub struct Shared {
     pub wake: Wake,
     pub in_flight: Arc<AtomicUsize>,
     pub read_ahead: ReadAhead,
+    pub full_history: FullHistory,
 }
 
 impl Shared {

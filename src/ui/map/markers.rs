@@ -135,7 +135,7 @@ fn describe(t: &Track, point: &TrackPoint, local: bool, units: UnitSystem) -> St
         let s = &t.samples[i];
         return format!(
             "{time}\nspeed {}\nheading {}°\naltitude {}",
-            speed(s.speed_kmh().or(Some(f64::from(t.speed_kmh[i])))),
+            speed(s.speed_kmh().or(Some(f64::from(t.speed_kmh(i))))),
             theme::number(s.heading_deg(), 0),
             altitude(s.altitude_m()),
         );
@@ -147,8 +147,8 @@ fn describe(t: &Track, point: &TrackPoint, local: bool, units: UnitSystem) -> St
     format!(
         "{time} (between two positions)\nspeed {}\nheading {}°\naltitude {}",
         speed(lerp(
-            Some(f64::from(t.speed_kmh[point.leg])),
-            Some(f64::from(t.speed_kmh[point.leg + 1])),
+            Some(f64::from(t.speed_kmh(point.leg))),
+            Some(f64::from(t.speed_kmh(point.leg + 1))),
         )),
         theme::number(Some(heading), 0),
         altitude(lerp(a.altitude_m(), b.altitude_m())),
