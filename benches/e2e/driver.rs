@@ -1,6 +1,8 @@
 //! The real app as the shell builds it, driven as eframe drives it: a frame
 //! when input arrives or a repaint is asked for (the worker's wake-ups
-//! included), never more often than a 60 Hz display allows. Each frame's
+//! included), once the last frame has been presented: a 60 Hz display
+//! presents at its vertical blanks, every [`VSYNC`], and eframe (vsync on)
+//! starts no frame before the last one is shown. Each frame's
 //! cost is logic + ui (timed around the app) + tessellation. With
 //! `E2E_TRACE` set, each frame of a wait prints what the page holds.
 
@@ -42,7 +44,10 @@ pub struct Driver {
     pub h: Harness<'static, Timed>,
     /// When each repaint asked for is due.
     wakes: Receiver<Instant>,
-    last_frame: Instant,
+    /// The display's first vertical blank; the others follow every VSYNC.
+    epoch: Instant,
+    /// When the last frame is (or was) on screen: the next may start then.
+    presented: Instant,
     /// Costs of the frames since the last `take_costs`.
     costs: Vec<Duration>,
 }
@@ -63,10 +68,12 @@ impl Driver {
         h.ctx.set_request_repaint_callback(move |info| {
             let _ = tx.send(Instant::now() + info.delay);
         });
+        let now = Instant::now();
         let mut d = Self {
             h,
             wakes,
-            last_frame: Instant::now(),
+            epoch: now,
+            presented: now,
             costs: Vec::new(),
         };
         // The frames kittest ran while building asked for more.
@@ -78,21 +85,28 @@ impl Driver {
         &self.h.state().app
     }
 
-    /// One frame now (after the display's interval): what input does.
+    /// The first vertical blank after `t`.
+    fn vblank_after(&self, t: Instant) -> Instant {
+        let n = t.duration_since(self.epoch).as_nanos() / VSYNC.as_nanos() + 1;
+        self.epoch + VSYNC * u32::try_from(n).unwrap_or(u32::MAX)
+    }
+
+    /// One frame, as soon as the last one has been presented: what input
+    /// does.
     pub fn frame(&mut self) {
         // Paced as a display paces frames: unpaced, the UI thread would take
         // a core from the worker on every progress event.
-        let next = self.last_frame + VSYNC;
-        if let Some(wait) = next.checked_duration_since(Instant::now()) {
+        if let Some(wait) = self.presented.checked_duration_since(Instant::now()) {
             std::thread::sleep(wait);
         }
-        self.last_frame = Instant::now();
         self.h.step();
         let shapes = self.h.output().shapes.clone();
         let ppp = self.h.ctx.pixels_per_point();
         let t = Instant::now();
         let _ = std::hint::black_box(self.h.ctx.tessellate(shapes, ppp));
         let tessellate = t.elapsed();
+        // Shown at the next vertical blank.
+        self.presented = self.vblank_after(Instant::now());
         let passes = std::mem::take(&mut self.h.state_mut().passes);
         let last = passes.len().saturating_sub(1);
         for (i, pass) in passes.into_iter().enumerate() {
@@ -147,9 +161,15 @@ impl Driver {
     /// Clicks a machine in the equipment list (the leftmost node with its
     /// name) and runs the frame that takes the click.
     pub fn click_machine(&mut self, name: &str) -> Instant {
-        // A person clicks when the app is idle: no earlier than the
-        // display's next frame (the click's frame then runs at once).
-        if let Some(wait) = (self.last_frame + VSYNC).checked_duration_since(Instant::now()) {
+        // A person clicks when the app is idle, its last frame shown, at any
+        // moment between two vertical blanks: half-way, the mean (the
+        // click's frame then runs at once, and is shown at the next).
+        let idle = self.presented.max(Instant::now());
+        let mut at = self.vblank_after(idle) - VSYNC / 2;
+        if at < idle {
+            at += VSYNC;
+        }
+        if let Some(wait) = at.checked_duration_since(Instant::now()) {
             std::thread::sleep(wait);
         }
         let clicked = Instant::now();
