@@ -64,19 +64,69 @@ impl Drop for InFlight {
     }
 }
 
+/// One value of the latest machine page (its equipment and window),
+/// replaced by the next page's.
+#[derive(Debug)]
+pub struct LatestPage<T>(Arc<Mutex<Option<PageValue<T>>>>);
+
+/// A page (equipment, window) and its value.
+type PageValue<T> = ((i64, TimeWindow), T);
+
+impl<T> Clone for LatestPage<T> {
+    fn clone(&self) -> Self {
+        Self(Arc::clone(&self.0))
+    }
+}
+
+impl<T> Default for LatestPage<T> {
+    fn default() -> Self {
+        Self(Arc::default())
+    }
+}
+
+impl<T> LatestPage<T> {
+    fn lock(&self) -> MutexGuard<'_, Option<PageValue<T>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `value` is that of `equipment` over `window` (any other page's goes).
+    pub fn put(&self, equipment: i64, window: TimeWindow, value: T) {
+        *self.lock() = Some(((equipment, window), value));
+    }
+
+    /// The value, if it is that of `equipment` over `window`.
+    pub fn get(&self, equipment: i64, window: TimeWindow) -> Option<T>
+    where
+        T: Clone,
+    {
+        self.lock()
+            .as_ref()
+            .filter(|(key, _)| *key == (equipment, window))
+            .map(|(_, v)| v.clone())
+    }
+
+    /// The value, if it is that of `equipment` over `window`; it is kept no
+    /// longer.
+    pub fn take(&self, equipment: i64, window: TimeWindow) -> Option<T> {
+        let mut kept = self.lock();
+        if kept
+            .as_ref()
+            .is_some_and(|(key, _)| *key == (equipment, window))
+        {
+            kept.take().map(|(_, v)| v)
+        } else {
+            None
+        }
+    }
+}
+
 /// The figures' own reads sent ahead with a machine's page (the latest
 /// page's only): the figures, asked for once the page's history is in,
 /// wait for them to be stored rather than ask the service again.
 #[derive(Debug, Clone, Default)]
-pub struct ReadAhead(Arc<Mutex<Option<ReadAheadOf>>>);
-
-type ReadAheadOf = ((i64, TimeWindow), Arc<tokio::sync::Mutex<()>>);
+pub struct ReadAhead(LatestPage<Arc<tokio::sync::Mutex<()>>>);
 
 impl ReadAhead {
-    fn lock(&self) -> MutexGuard<'_, Option<ReadAheadOf>> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Reads ahead for `equipment` over `window` start; they are over when
     /// the guard is dropped (done, failed or cancelled).
     pub fn start(&self, equipment: i64, window: TimeWindow) -> tokio::sync::OwnedMutexGuard<()> {
@@ -84,18 +134,13 @@ impl ReadAhead {
         let guard = Arc::clone(&running)
             .try_lock_owned()
             .unwrap_or_else(|_| unreachable!("a new lock is free"));
-        *self.lock() = Some(((equipment, window), running));
+        self.0.put(equipment, window, running);
         guard
     }
 
     /// Waits for reads ahead of `equipment` over `window`, if any run.
     pub async fn wait(&self, equipment: i64, window: TimeWindow) {
-        let running = self
-            .lock()
-            .as_ref()
-            .filter(|(key, _)| *key == (equipment, window))
-            .map(|(_, m)| Arc::clone(m));
-        if let Some(m) = running {
+        if let Some(m) = self.0.get(equipment, window) {
             drop(m.lock().await);
         }
     }
@@ -105,36 +150,7 @@ impl ReadAhead {
 /// positions (only the figures read them, and a year's are megabytes);
 /// its figures take it from here, and figures computed again later read
 /// it from the cache.
-#[derive(Debug, Clone, Default)]
-pub struct FullHistory(Arc<Mutex<Option<FullHistoryOf>>>);
-
-type FullHistoryOf = ((i64, TimeWindow), Arc<EquipmentHistory>);
-
-impl FullHistory {
-    fn lock(&self) -> MutexGuard<'_, Option<FullHistoryOf>> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// The history of `equipment` over `window` was read (any other kept
-    /// goes).
-    pub fn put(&self, equipment: i64, window: TimeWindow, history: Arc<EquipmentHistory>) {
-        *self.lock() = Some(((equipment, window), history));
-    }
-
-    /// The history of `equipment` over `window`, if it is the one kept; it
-    /// is kept no longer.
-    pub fn take(&self, equipment: i64, window: TimeWindow) -> Option<Arc<EquipmentHistory>> {
-        let mut kept = self.lock();
-        if kept
-            .as_ref()
-            .is_some_and(|(key, _)| *key == (equipment, window))
-        {
-            kept.take().map(|(_, h)| h)
-        } else {
-            None
-        }
-    }
-}
+pub type FullHistory = LatestPage<Arc<EquipmentHistory>>;
 
 /// A history as the page keeps it, and whole: the page's copy has no
 /// position rows (their `total` is kept).
@@ -171,6 +187,23 @@ impl Shared {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_value_is_had_for_its_page_only_and_taken_once() {
+        let w = TimeWindow {
+            since: 0,
+            until: 99,
+        };
+        let kept: LatestPage<&str> = LatestPage::default();
+        kept.put(1, w, "one");
+        assert_eq!(kept.take(2, w), None, "another machine's");
+        assert_eq!(kept.get(1, w), Some("one"));
+        assert_eq!(kept.take(1, w), Some("one"));
+        assert_eq!(kept.take(1, w), None, "taken");
+        kept.put(1, w, "one");
+        kept.put(3, w, "three");
+        assert_eq!(kept.get(1, w), None, "replaced by the next page's");
+    }
 
     #[tokio::test]
     async fn the_figures_wait_for_reads_ahead_of_their_page_only() {
