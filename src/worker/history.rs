@@ -15,6 +15,19 @@ pub const HISTORY_KIND: &str = "history";
 const HISTORY_SNAPSHOT_KIND: &str = "history/latest";
 
 impl TaskCtx {
+    /// The history body of a window as the cache has it: the settled copy,
+    /// else the last one seen. No request, nothing said.
+    pub fn history_in_cache(&self, equipment: i64, window: TimeWindow) -> Option<Vec<u8>> {
+        let cache = self.cache.as_deref()?;
+        [HISTORY_KIND, HISTORY_SNAPSHOT_KIND]
+            .into_iter()
+            .find_map(|kind| {
+                let key = CacheKey::new(&self.cache_scope, equipment, kind);
+                read_or_warn(cache.get_document(&key, window))
+            })
+            .map(|doc| doc.rows_json)
+    }
+
     /// The history body of a window, when it was fetched if served from
     /// the cache with the service away, and the requests made (0 or 1).
     pub async fn history_body(

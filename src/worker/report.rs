@@ -117,12 +117,15 @@ impl TaskCtx {
         if !page.positions.rows.is_empty() || page.positions.total == 0 {
             return page.clone();
         }
-        let mut read = self.history_body(req.equipment, req.window, true).await;
-        if read.is_err() {
-            read = self.history_body(req.equipment, req.window, false).await;
-        }
+        let read = match self.history_in_cache(req.equipment, req.window) {
+            Some(body) => Ok(body),
+            None => self
+                .history_body(req.equipment, req.window, false)
+                .await
+                .map(|(body, _, _)| body),
+        };
         let decoded = match read {
-            Ok((body, _, _)) => {
+            Ok(body) => {
                 decode_off_thread("history", move || {
                     serde_json::from_slice::<Envelope<EquipmentHistory>>(&body).map(|e| e.data)
                 })

@@ -133,10 +133,18 @@ fn describe(t: &Track, point: &TrackPoint, local: bool, units: UnitSystem) -> St
     let altitude = |m| theme::measure(units, Quantity::Length, m, 0);
     if let Some(i) = point.sample() {
         let s = &t.samples[i];
+        // A speed the service did not send is worked out from the leg to
+        // the next position: said so.
+        let speed_text = match s.speed_kmh() {
+            Some(given) => speed(Some(given)),
+            None => match speed(Some(f64::from(t.speed_kmh(i)))) {
+                text if text == theme::NULL => text,
+                text => format!("{text} (from positions)"),
+            },
+        };
         return format!(
-            "{time}\nspeed {}\nheading {}°\naltitude {}",
-            speed(s.speed_kmh().or(Some(f64::from(t.speed_kmh(i))))),
-            theme::number(s.heading_deg(), 0),
+            "{time}\nspeed {speed_text}\nheading {}\naltitude {}",
+            degrees(s.heading_deg()),
             altitude(s.altitude_m()),
         );
     }
@@ -145,14 +153,22 @@ fn describe(t: &Track, point: &TrackPoint, local: bool, units: UnitSystem) -> St
     let lerp = |x: Option<f64>, y: Option<f64>| Some(x? + (y? - x?) * f);
     let heading = bearing_deg(LatLon::new(a.lat, a.lon), LatLon::new(b.lat, b.lon));
     format!(
-        "{time} (between two positions)\nspeed {}\nheading {}°\naltitude {}",
+        "{time} (between two positions)\nspeed {}\nheading {}\naltitude {}",
         speed(lerp(
             Some(f64::from(t.speed_kmh(point.leg))),
             Some(f64::from(t.speed_kmh(point.leg + 1))),
         )),
-        theme::number(Some(heading), 0),
+        degrees(Some(heading)),
         altitude(lerp(a.altitude_m(), b.altitude_m())),
     )
+}
+
+/// A heading in whole degrees; the dash alone when unknown.
+fn degrees(v: Option<f64>) -> String {
+    match theme::number(v, 0) {
+        text if text == theme::NULL => text,
+        text => format!("{text}°"),
+    }
 }
 
 /// The point under the pointer: ringed, with its values beside the pointer.
@@ -184,6 +200,36 @@ mod tests {
 
     fn sizes() -> (Vec2, Vec2, Vec2) {
         (vec2(38.0, 16.0), vec2(30.0, 16.0), vec2(90.0, 16.0))
+    }
+
+    #[test]
+    fn a_position_says_what_it_was_sent_and_what_was_worked_out() {
+        use crate::series::{Track, TrackSample};
+        let given = TrackSample::at(0, 45.0, 4.0)
+            .with_speed_kmh(Some(12.3))
+            .with_heading_deg(Some(90.0));
+        // No speed or heading sent: the speed is that of the leg after it.
+        let bare = TrackSample::at(60, 45.01, 4.0);
+        let t = Track::new(vec![given, bare, TrackSample::at(120, 45.02, 4.0)]);
+        let at = |i: usize| {
+            let point = TrackPoint {
+                leg: i,
+                fraction: 0.0,
+                xy: t.xy[i],
+                distance: 0.0,
+            };
+            describe(&t, &point, false, UnitSystem::Metric)
+        };
+        let first = at(0);
+        assert!(first.contains("speed 12.3 km/h\n"), "{first}");
+        assert!(first.contains("heading 90°\n"), "{first}");
+        let second = at(1);
+        assert!(second.contains("km/h (from positions)\n"), "{second}");
+        assert!(second.contains("heading —\n"), "{second}");
+        assert!(
+            !second.contains("°"),
+            "no unit on an unknown heading: {second}"
+        );
     }
 
     #[test]
