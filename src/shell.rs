@@ -365,6 +365,11 @@ impl FleetApp {
         &self.state
     }
 
+    /// Tasks the worker still runs (storing what it fetched included).
+    pub fn tasks_in_flight(&self) -> usize {
+        self.worker.in_flight()
+    }
+
     /// What the views remember between frames (the map's zoom, ...).
     pub fn view(&self) -> &ViewState {
         &self.view
@@ -373,6 +378,16 @@ impl FleetApp {
     fn send(&mut self, commands: Vec<Command>) {
         for c in commands {
             self.worker.send(c);
+        }
+    }
+
+    fn apply(&mut self, actions: Vec<crate::app::Action>) {
+        for action in actions {
+            if let crate::app::Action::OpenFolder(path) = &action {
+                self.open_folder(path.clone());
+            }
+            let commands = self.state.on_action(action);
+            self.send(commands);
         }
     }
 
@@ -446,14 +461,10 @@ impl eframe::App for FleetApp {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        let actions = crate::ui::app_ui(ui, &self.state, &mut self.view, self.wall_clock.now());
-        for action in actions {
-            if let crate::app::Action::OpenFolder(path) = &action {
-                self.open_folder(path.clone());
-            }
-            let commands = self.state.on_action(action);
-            self.send(commands);
-        }
+        let chrome = crate::ui::chrome_ui(ui, &self.state, &mut self.view, self.wall_clock.now());
+        self.apply(chrome);
+        let page = crate::ui::page_ui(ui, &self.state, &mut self.view);
+        self.apply(page);
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

@@ -288,3 +288,31 @@ fn back_to_a_machine_its_page_shows_in_the_frame_of_the_click() {
         "the track kept"
     );
 }
+
+#[test]
+fn a_machine_picked_in_the_list_has_its_page_in_the_frame_of_the_click() {
+    let mut h = harness();
+    let (first, second) = (
+        "RT-003 DAF XF 480 (Manchester)",
+        "EX-001 Volvo EC220E (Rotterdam)",
+    );
+    open_machine(&mut h, first, "Yesterday");
+    let first_id = h.state().state().selected().expect("a machine");
+    wait_until(&mut h, "the first page", |app| page_loaded(app, first_id));
+    let named = |h: &Harness<'static, FleetApp>| h.query_all_by_label(second).count();
+    let in_the_list = named(&h);
+
+    // The list is drawn and its click applied before the page: the frame
+    // that takes the click draws the new machine's page (its reads sent).
+    common::ui::pick(&h, second);
+    h.step();
+    assert_ne!(h.state().state().selected(), Some(first_id));
+    assert!(
+        named(&h) > in_the_list,
+        "the page is headed by the machine picked in the same frame"
+    );
+    assert!(
+        h.state().state().faults().is_pending() && h.state().tasks_in_flight() > 0,
+        "its reads are under way"
+    );
+}

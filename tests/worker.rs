@@ -213,6 +213,13 @@ async fn a_second_identical_request_is_answered_from_the_cache_even_offline() {
         let events = collect_until(worker, Duration::from_secs(10), |e| {
             e.request() == id && !matches!(e, Event::Progress { .. })
         });
+        // The rows are handed on first, then stored: stored when the
+        // task has ended.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while worker.in_flight() > 0 {
+            assert!(Instant::now() < deadline, "still storing");
+            std::thread::yield_now();
+        }
         series_of(&events, id).unwrap_or_else(|| panic!("no series: {events:?}"))
     };
 
@@ -916,7 +923,7 @@ async fn the_page_keeps_its_history_without_positions_and_the_figures_use_them_a
                 .is_empty()
                 .then(|| track.clone()),
             history,
-            activities: Some(Arc::new(rows.clone())),
+            activities: Some(rows.clone()),
         };
         let report = |command: Command| {
             let id = worker.send(command);
@@ -963,4 +970,107 @@ async fn the_page_keeps_its_history_without_positions_and_the_figures_use_them_a
         without, whole,
         "the positions change this window's figures (the test can tell)"
     );
+}
+
+/// The page's figures are asked with its reads and computed as soon as
+/// those are in, from the very values the page was sent (no trip through
+/// the UI); without a history there are none, and the request ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_figures_come_with_its_reads_from_what_it_was_sent() {
+    use fleetview::analysis::{Expected, WorkingHours};
+    use fleetview::worker::{ReportData, ReportRequest};
+    let sb = start_with(fleetview::sandbox::SandboxConfig::default().fleet_size(7)).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (cache, _) =
+        Cache::open(&dir.path().join("cache.sqlite"), DEFAULT_CAP_BYTES).expect("cache");
+    let s = worker_for(&sb, Some(Arc::new(cache)));
+    let window = days(30);
+    let request = move |equipment| ReportRequest {
+        equipment,
+        window,
+        expected: Expected::default(),
+        now: window.until,
+        working_hours: WorkingHours::default(),
+        tank_l: None,
+    };
+    tokio::task::spawn_blocking(move || {
+        let worker = s.worker;
+        // As the page sends them: its reads, the read ahead, its figures.
+        let page = |equipment| {
+            worker.send(Command::FetchHistory {
+                equipment,
+                window,
+                keep_body: false,
+                offline: false,
+            });
+            worker.send(Command::FetchActivities { equipment, window });
+            worker.send(Command::FetchTrack { equipment, window });
+            worker.send(Command::ReadAhead { equipment, window });
+            worker.send(Command::PageReport {
+                request: request(equipment),
+            })
+        };
+        let asked = page(FIRST_ID);
+        let events = collect_until(&worker, Duration::from_secs(60), |e| {
+            e.request() == asked && !matches!(e, Event::Progress { .. })
+        });
+        let (mut history, mut activities, mut track) = (None, None, None);
+        for e in &events {
+            match e {
+                Event::History { history: h, .. } => history = Some(h.clone()),
+                Event::Activities { rows, .. } => activities = Some(rows.clone()),
+                Event::Track { track: t, .. } => track = Some(t.clone()),
+                Event::Failed { error, .. } => panic!("failed: {error}"),
+                _ => {}
+            }
+        }
+        let history = history.expect("the history came before the figures");
+        let engine = !history.engine_conditions.rows.is_empty();
+        assert!(
+            engine || track.is_some(),
+            "without engine events the track came before the figures"
+        );
+        let sent = ReportData {
+            track: if engine { None } else { track },
+            history,
+            activities,
+        };
+        let Some(Event::Report {
+            report, sources, ..
+        }) = events.last()
+        else {
+            panic!("figures: {:?}", events.last())
+        };
+        assert_eq!(
+            *sources,
+            Some(sent.sources()),
+            "computed from what the page was sent"
+        );
+        let id = worker.send(Command::FetchReport {
+            request: request(FIRST_ID),
+            offline: false,
+        });
+        let Event::Report { report: read, .. } = answer_to(&worker, id) else {
+            panic!("a report")
+        };
+        assert_eq!(*report, read, "the same figures as read whole");
+
+        // A machine the service does not know: no history, no figures,
+        // and nothing left waiting.
+        let asked = page(FIRST_ID + 9_999);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while worker.in_flight() > 0 {
+            assert!(Instant::now() < deadline, "the figures still wait");
+            std::thread::yield_now();
+        }
+        assert!(
+            !worker
+                .drain()
+                .iter()
+                .any(|e| e.request() == asked && matches!(e, Event::Report { .. })),
+            "no figures without a history"
+        );
+    })
+    .await
+    .expect("join");
 }

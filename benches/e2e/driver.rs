@@ -159,8 +159,27 @@ impl Driver {
     }
 
     /// Clicks a machine in the equipment list (the leftmost node with its
-    /// name) and runs the frame that takes the click.
+    /// name) and runs the frame that takes the click: as a person's click,
+    /// the pointer is on it and the button pressed frames before; the
+    /// click is its release.
     pub fn click_machine(&mut self, name: &str) -> Instant {
+        let pos = self
+            .h
+            .get_all_by_label(name)
+            .min_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
+            .unwrap_or_else(|| panic!("{name} is listed"))
+            .rect()
+            .center();
+        let button = |pressed| egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::default(),
+        };
+        self.h.event(egui::Event::PointerMoved(pos));
+        self.frame();
+        self.h.event(button(true));
+        self.frame();
         // A person clicks when the app is idle, its last frame shown, at any
         // moment between two vertical blanks: half-way, the mean (the
         // click's frame then runs at once, and is shown at the next).
@@ -172,14 +191,19 @@ impl Driver {
         if let Some(wait) = at.checked_duration_since(Instant::now()) {
             std::thread::sleep(wait);
         }
+        self.h.event(button(false));
         let clicked = Instant::now();
-        self.h
-            .get_all_by_label(name)
-            .min_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
-            .unwrap_or_else(|| panic!("{name} is listed"))
-            .click();
         self.frame();
         clicked
+    }
+
+    /// Runs frames until the worker has no task left.
+    pub fn until_idle(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while self.app().tasks_in_flight() > 0 {
+            assert!(Instant::now() < deadline, "the worker is still busy");
+            self.frame();
+        }
     }
 
     pub fn take_costs(&mut self) -> Vec<Duration> {

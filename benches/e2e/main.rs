@@ -256,6 +256,8 @@ fn main() {
         settings(now, Preset::Last30Days, (today, today), None),
     );
     a.until("the fleet settled", settled);
+    // What it read stored too: a person clicks an app at rest.
+    a.until_idle();
     let lists: Vec<String> = gets(&sb.take_recorded())
         .into_iter()
         .filter(|t| {
@@ -341,6 +343,7 @@ fn main() {
         settings(now, Preset::Custom, year_days, None),
     );
     b.until("the fleet settled", settled);
+    b.until_idle();
     sb.take_recorded();
     b.take_costs();
     let cold365 = click_to_complete(&mut b, truck, w365);
@@ -383,6 +386,7 @@ fn main() {
         settings(now, Preset::Custom, year_days, Some(&FOUR_KINDS)),
     );
     c.until("the fleet settled", settled);
+    c.until_idle();
     // What any page needs once per process (the map's outlines and tiles,
     // the time zone finder) is loaded by a first machine, and counted apart;
     // the detailed outlines, read the first time a map zooms in far enough
@@ -390,6 +394,7 @@ fn main() {
     let start = ALLOC.allocated();
     fleetview::basemap::Outlines::detailed_shared();
     click_to_complete(&mut c, other, w365);
+    c.until_idle();
     let first = ALLOC.allocated().saturating_sub(start);
     if std::env::var_os("E2E_STOP_FIRST").is_some() {
         // For a heap profiler's difference with E2E_STOP_LOADED: what the
@@ -400,6 +405,9 @@ fn main() {
     sb.take_recorded();
     let before = ALLOC.allocated();
     click_to_complete(&mut c, truck, w365);
+    // Loaded and settled: what was fetched is stored in the cache (the
+    // copies on their way to it are not what a loaded page holds).
+    c.until_idle();
     for _ in 0..10 {
         c.frame();
     }

@@ -1,9 +1,10 @@
 //! The machine page's window figures (the strip above map and plots, the
-//! daily charts): asked of the worker once what they come from is read
-//! (history and activities; the track too when there are no engine events,
-//! for stops from positions), and again when any of it, or the expected
-//! hours, the working hours or the tank's capacity, change. The last
-//! figures stay while new ones are computed.
+//! daily charts): asked of the worker with the page's reads, which it
+//! computes as soon as what they come from is read (history and
+//! activities; the track too when there are no engine events, for stops
+//! from positions); asked again when any of it, or the expected hours, the
+//! working hours or the tank's capacity, change. The last figures stay
+//! while new ones are computed.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -13,7 +14,7 @@ use super::machine::MachineView;
 use crate::analysis::{Expected, Report, WorkingHours};
 use crate::api::time::TimeWindow;
 use crate::series::Track;
-use crate::worker::{Command, ReportData, ReportRequest};
+use crate::worker::{Command, ReportData, ReportRequest, ReportSources};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum FiguresAction {
@@ -32,18 +33,22 @@ pub const MAX_TANK_L: f64 = 100_000.0;
 /// The most a working day can be expected to run.
 pub const MAX_EXPECTED_HOURS: f64 = 24.0;
 
-/// What the last figures were asked from: the data's addresses and the
-/// settings. Another basis asks again.
+/// The page and the settings figures are asked for.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Basis {
+struct Asked {
     equipment: i64,
     window: (i64, i64),
-    history: usize,
-    activities: usize,
-    track: usize,
     expected: f64,
     working_hours: WorkingHours,
     tank_l: Option<f64>,
+}
+
+/// What the last figures were asked from: the page, the settings and the
+/// data's addresses. Another basis asks again.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Basis {
+    asked: Asked,
+    sources: ReportSources,
 }
 
 #[derive(Debug, Default)]
@@ -54,10 +59,9 @@ pub struct FiguresState {
     /// Tank capacities entered by the user, litres by equipment id.
     pub tanks_l: BTreeMap<i64, f64>,
     asked: Option<Basis>,
-}
-
-fn address<T>(v: Option<&Arc<T>>) -> usize {
-    v.map_or(0, |a| Arc::as_ptr(a) as usize)
+    /// Asked with the page's reads: the worker computes them when those
+    /// are in, from what it sends the page.
+    with_reads: Option<Asked>,
 }
 
 impl FiguresState {
@@ -88,6 +92,48 @@ impl FiguresState {
         self.tanks_l.get(&equipment).copied()
     }
 
+    fn asked_now(&self, equipment: i64, window: TimeWindow) -> Asked {
+        Asked {
+            equipment,
+            window: (window.since, window.until),
+            expected: self.expected.hours_per_working_day,
+            working_hours: self.working_hours,
+            tank_l: self.tank_l(equipment),
+        }
+    }
+
+    fn request(&self, equipment: i64, window: TimeWindow, now: i64) -> ReportRequest {
+        ReportRequest {
+            equipment,
+            window,
+            expected: self.expected,
+            now,
+            working_hours: self.working_hours,
+            tank_l: self.tank_l(equipment),
+        }
+    }
+
+    /// The figures of a page whose reads are being sent: computed by the
+    /// worker as soon as those are in.
+    pub fn with_reads(&mut self, equipment: i64, window: TimeWindow, now: i64) -> Command {
+        self.with_reads = Some(self.asked_now(equipment, window));
+        self.report.start();
+        Command::PageReport {
+            request: self.request(equipment, window, now),
+        }
+    }
+
+    /// Figures came for `equipment` over `window`, from `sources`.
+    pub fn computed(&mut self, equipment: i64, window: TimeWindow, sources: ReportSources) {
+        if let Some(asked) = self
+            .with_reads
+            .filter(|a| (a.equipment, a.window) == (equipment, (window.since, window.until)))
+        {
+            self.asked = Some(Basis { asked, sources });
+            self.with_reads = None;
+        }
+    }
+
     /// The command computing the figures of what the machine page shows,
     /// if what they come from is read and they were not asked for it yet.
     pub fn wanted(
@@ -97,6 +143,16 @@ impl FiguresState {
         now: i64,
     ) -> Option<Command> {
         let (equipment, window) = machine.selected.zip(machine.window)?;
+        let asked = self.asked_now(equipment, window);
+        if self.with_reads == Some(asked) {
+            if matches!(machine.history, Loadable::Failed { .. }) {
+                // No history, no figures: the worker computes none. The
+                // last ones (of the history still shown) stay.
+                self.with_reads = None;
+                self.report.settle();
+            }
+            return None;
+        }
         if machine.history.is_pending() || machine.activities.is_pending() {
             return None;
         }
@@ -106,35 +162,24 @@ impl FiguresState {
             return None;
         }
         let track = track.value().filter(|_| !engine_events);
+        let data = ReportData {
+            history: history.clone(),
+            activities: machine.activities.value().cloned(),
+            track: track.cloned(),
+        };
         let basis = Basis {
-            equipment,
-            window: (window.since, window.until),
-            history: address(Some(history)),
-            activities: address(machine.activities.value()),
-            track: address(track),
-            expected: self.expected.hours_per_working_day,
-            working_hours: self.working_hours,
-            tank_l: self.tank_l(equipment),
+            asked,
+            sources: data.sources(),
         };
         if self.asked == Some(basis) {
             return None;
         }
         self.asked = Some(basis);
+        self.with_reads = None;
         self.report.start();
         Some(Command::ComputeReport {
-            request: ReportRequest {
-                equipment,
-                window,
-                expected: self.expected,
-                now,
-                working_hours: self.working_hours,
-                tank_l: self.tank_l(equipment),
-            },
-            data: ReportData {
-                history: history.clone(),
-                activities: machine.activities.value().cloned(),
-                track: track.cloned(),
-            },
+            request: self.request(equipment, window, now),
+            data,
         })
     }
 
@@ -154,12 +199,14 @@ impl FiguresState {
     pub fn restore(&mut self, report: Arc<Report>, basis: Basis) {
         self.report = Loadable::Ready(report);
         self.asked = Some(basis);
+        self.with_reads = None;
     }
 
     /// Another machine or service: nothing of the last may show.
     pub fn clear(&mut self) {
         self.report.clear();
         self.asked = None;
+        self.with_reads = None;
     }
 }
 
@@ -210,6 +257,50 @@ mod tests {
         assert!(f.wanted(&m, &track, 0).is_some());
         m.history = Loadable::Ready(history());
         assert!(f.wanted(&m, &track, 0).is_some(), "the history read again");
+    }
+
+    #[test]
+    fn figures_asked_with_the_reads_are_not_asked_again_when_they_come() {
+        let mut m = MachineView::new(20_000);
+        let w = TimeWindow::new(0, 86_399).expect("window");
+        m.selected = Some(7);
+        m.window = Some(w);
+        let track = Loadable::Idle;
+        let mut f = FiguresState::default();
+        assert!(matches!(
+            f.with_reads(7, w, 0),
+            Command::PageReport { request } if request.equipment == 7 && request.window == w
+        ));
+        assert!(f.report.is_pending());
+        m.history = Loadable::Ready(history());
+        m.activities = Loadable::Ready(Arc::new(Vec::new()));
+        assert!(
+            f.wanted(&m, &track, 0).is_none(),
+            "the worker computes them from the same reads"
+        );
+        let sent = ReportData {
+            history: m.history.value().cloned().expect("history"),
+            activities: m.activities.value().cloned(),
+            track: None,
+        };
+        f.computed(7, w, sent.sources());
+        assert!(f.wanted(&m, &track, 0).is_none(), "they are of what shows");
+        // Read again: computed again from the new reads.
+        m.history = Loadable::Ready(history());
+        assert!(matches!(
+            f.wanted(&m, &track, 0),
+            Some(Command::ComputeReport { ref data, .. })
+                if Arc::ptr_eq(&data.history, m.history.value().expect("history"))
+        ));
+        // Settings changed while the worker waits: asked here once read.
+        f.with_reads(7, w, 0);
+        f.on_action(FiguresAction::SetExpectedHours(6.0));
+        assert!(f.wanted(&m, &track, 0).is_some());
+        // No history: no figures, nothing left loading.
+        f.with_reads(7, w, 0);
+        m.history.fail("not found");
+        assert!(f.wanted(&m, &track, 0).is_none());
+        assert!(!f.report.is_pending(), "nothing is computed without it");
     }
 
     #[test]

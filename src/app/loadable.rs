@@ -44,6 +44,14 @@ impl<T> Loadable<T> {
         }
     }
 
+    /// The request was dropped: what there was stays, as it was.
+    pub fn settle(&mut self) {
+        *self = match std::mem::take(self).take_value() {
+            Some(v) => Loadable::Ready(v),
+            None => Loadable::Idle,
+        };
+    }
+
     /// A new request: keep showing what there is.
     pub fn start(&mut self) {
         let previous = std::mem::take(self).take_value();

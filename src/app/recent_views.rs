@@ -175,10 +175,14 @@ mod tests {
     }
 
     /// The app's state with machine `id`'s page loaded whole over its
-    /// window (the worker's answers fed in).
+    /// window (the worker's answers fed in, the figures computed from them
+    /// as the worker computes those asked with the page's reads).
     fn load_page(s: &mut crate::app::AppState, id: i64) -> TimeWindow {
-        use crate::worker::Event;
+        use crate::worker::{Event, ReportData};
         let window = s.window().expect("a window");
+        let history = view(id, 0).history;
+        let activities = Arc::new(Vec::new());
+        let track = view(id, 3).track;
         s.on_event(Event::Faults {
             request: 1,
             equipment: id,
@@ -190,14 +194,14 @@ mod tests {
             request: 1,
             equipment: id,
             window,
-            rows: Vec::new(),
+            rows: activities.clone(),
             offline: None,
         });
         s.on_event(Event::Track {
             request: 1,
             equipment: id,
             window,
-            track: view(id, 3).track,
+            track: track.clone(),
             offline: None,
         });
         for kind in s.timeline.plot_kinds.clone() {
@@ -214,17 +218,26 @@ mod tests {
             request: 1,
             equipment: id,
             window,
-            history: view(id, 0).history,
+            history: history.clone(),
             body: None,
             offline: None,
             requests: 1,
         });
         assert!(
-            asked
+            !asked
                 .iter()
                 .any(|c| matches!(c, crate::worker::Command::ComputeReport { .. })),
-            "the figures are asked for once the data is in"
+            "the figures were asked with the page's reads"
         );
+        let from = ReportData {
+            track: history
+                .engine_conditions
+                .rows
+                .is_empty()
+                .then(|| track.clone()),
+            history,
+            activities: Some(activities),
+        };
         s.on_event(Event::Report {
             request: 1,
             equipment: id,
@@ -234,6 +247,7 @@ mod tests {
                 ..Report::default()
             }),
             offline: None,
+            sources: Some(from.sources()),
         });
         window
     }

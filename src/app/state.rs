@@ -407,6 +407,8 @@ impl AppState {
         self.timeline.keep_within(window);
         out.extend(self.timeline.fetch(equipment, window));
         out.push(Command::ReadAhead { equipment, window });
+        // After the reads it waits for (the worker takes commands in order).
+        out.push(self.figures.with_reads(equipment, window, now));
         out
     }
 
@@ -772,7 +774,7 @@ impl AppState {
                 ..
             } => {
                 if self.accept(Target::Activities, equipment, window, offline, "activities") {
-                    self.machine.activities = Loadable::Ready(std::sync::Arc::new(rows));
+                    self.machine.activities = Loadable::Ready(rows);
                 }
             }
             Event::History {
@@ -817,10 +819,14 @@ impl AppState {
                 window,
                 report,
                 offline,
+                sources,
                 ..
             } => {
                 if self.accept(Target::Report, equipment, window, offline, "window figures") {
                     self.figures.report = Loadable::Ready(report);
+                    if let Some(sources) = sources {
+                        self.figures.computed(equipment, window, sources);
+                    }
                 }
             }
             Event::Catalog {

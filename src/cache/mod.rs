@@ -87,7 +87,15 @@ pub struct CachedWindow {
 
 #[derive(Debug)]
 pub struct Cache {
+    /// Writes (and, in memory, everything).
     conn: Mutex<Connection>,
+    /// Reads of a cache file, on a connection of their own: with SQLite's
+    /// write-ahead log they never wait for a write (a year of positions
+    /// being stored takes tens of milliseconds).
+    reader: Option<Mutex<Connection>>,
+    /// Windows read since the last write, and when: marked used by the
+    /// next write (the reader does not write), before any eviction.
+    touched: Mutex<Vec<(i64, i64)>>,
     cap_bytes: u64,
     /// Bytes held, at most over-counted: writes add, deletes of superseded
     /// windows do not subtract. Measuring exactly reads every row (a scan
@@ -138,7 +146,10 @@ impl Cache {
                 Some(check),
             )));
         }
-        let cache = Self::init(conn, cap_bytes, Some(path.to_owned()))?;
+        let mut cache = Self::init(conn, cap_bytes, Some(path.to_owned()))?;
+        let reader = Connection::open(path)?;
+        reader.busy_timeout(std::time::Duration::from_secs(5))?;
+        cache.reader = Some(Mutex::new(reader));
         Ok(cache)
     }
 
@@ -186,6 +197,8 @@ impl Cache {
         }
         let cache = Self {
             conn: Mutex::new(conn),
+            reader: None,
+            touched: Mutex::new(Vec::new()),
             cap_bytes,
             upper_bytes: AtomicU64::new(0),
             path,
@@ -204,9 +217,39 @@ impl Cache {
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn read_conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        match &self.reader {
+            Some(r) => r.lock().unwrap_or_else(|e| e.into_inner()),
+            None => self.conn(),
+        }
+    }
+
+    /// Windows read are marked used at the next write.
+    fn touch(&self, ids: impl IntoIterator<Item = i64>) {
+        let now = now_secs();
+        self.touched
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(ids.into_iter().map(|id| (id, now)));
+    }
+
+    /// Marks the windows read since the last write used.
+    fn mark_touched(&self, conn: &Connection) -> Result<(), CacheError> {
+        let touched = std::mem::take(&mut *self.touched.lock().unwrap_or_else(|e| e.into_inner()));
+        if touched.is_empty() {
+            return Ok(());
+        }
+        let mut touch =
+            conn.prepare_cached("UPDATE windows SET last_used = MAX(last_used, ?2) WHERE id = ?1")?;
+        for (id, at) in touched {
+            touch.execute(params![id, at])?;
+        }
+        Ok(())
+    }
+
     /// Cached windows overlapping `w`, in time order; marks them used.
     pub fn get(&self, key: &CacheKey, w: TimeWindow) -> Result<Vec<CachedWindow>, CacheError> {
-        let conn = self.conn();
+        let conn = self.read_conn();
         let mut stmt = conn.prepare_cached(
             "SELECT id, since, until, fetched_at, rows FROM windows
              WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND until >= ?4 AND since <= ?5
@@ -229,17 +272,13 @@ impl Cache {
             },
         )?;
         let found: Vec<(i64, CachedWindow)> = rows.collect::<Result<_, _>>()?;
-        let now = now_secs();
-        let mut touch = conn.prepare_cached("UPDATE windows SET last_used = ?2 WHERE id = ?1")?;
-        for (id, _) in &found {
-            touch.execute(params![id, now])?;
-        }
+        self.touch(found.iter().map(|(id, _)| *id));
         Ok(found.into_iter().map(|(_, c)| c).collect())
     }
 
     /// The parts of `w` not cached yet, in order.
     pub fn missing(&self, key: &CacheKey, w: TimeWindow) -> Result<Vec<TimeWindow>, CacheError> {
-        let conn = self.conn();
+        let conn = self.read_conn();
         let mut stmt = conn.prepare_cached(
             "SELECT since, until FROM windows
              WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND until >= ?4 AND since <= ?5
@@ -316,22 +355,19 @@ impl Cache {
         key: &CacheKey,
         w: TimeWindow,
     ) -> Result<Option<CachedWindow>, CacheError> {
-        let conn = self.conn();
-        let found = conn
+        let found = self
+            .read_conn()
             .query_row(
-                "SELECT fetched_at, rows FROM windows
+                "SELECT id, fetched_at, rows FROM windows
                  WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since = ?4 AND until = ?5",
                 params![key.base_url, key.equipment, key.kind, w.since, w.until],
-                |r| Ok(CachedWindow { window: w, fetched_at: r.get(0)?, rows_json: r.get(1)? }),
+                |r| Ok((r.get::<_, i64>(0)?, CachedWindow { window: w, fetched_at: r.get(1)?, rows_json: r.get(2)? })),
             )
             .optional()?;
-        if found.is_some() {
-            conn.execute(
-                "UPDATE windows SET last_used = ?6 WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since = ?4 AND until = ?5",
-                params![key.base_url, key.equipment, key.kind, w.since, w.until, now_secs()],
-            )?;
-        }
-        Ok(found)
+        Ok(found.map(|(id, doc)| {
+            self.touch([id]);
+            doc
+        }))
     }
 
     /// Stores a window in one transaction with dropping the windows it
@@ -346,6 +382,7 @@ impl Cache {
     ) -> Result<(), CacheError> {
         {
             let mut conn = self.conn();
+            self.mark_touched(&conn)?;
             let tx = conn.transaction()?;
             let delete = match old {
                 Replace::Inside => {
@@ -392,6 +429,8 @@ impl Cache {
             return Ok(());
         }
         let conn = self.conn();
+        // The least used go first: what was read since counts.
+        self.mark_touched(&conn)?;
         let mut stmt =
             conn.prepare("SELECT id, LENGTH(rows) FROM windows ORDER BY last_used, id")?;
         let victims: Vec<(i64, i64)> = stmt
@@ -408,6 +447,16 @@ impl Cache {
         }
         self.upper_bytes.store(size, Ordering::Relaxed);
         Ok(())
+    }
+}
+
+impl Drop for Cache {
+    fn drop(&mut self) {
+        // What was read last is marked used for the next session's evictions.
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(e) = self.mark_touched(&conn) {
+            tracing::warn!("could not mark cached windows used: {e}");
+        }
     }
 }
 
@@ -632,6 +681,45 @@ mod tests {
                 .len(),
             1
         );
+    }
+
+    #[test]
+    fn a_cache_file_is_read_while_a_write_is_under_way() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (cache, _) =
+            Cache::open(&dir.path().join("c.sqlite"), DEFAULT_CAP_BYTES).expect("open");
+        let cache = std::sync::Arc::new(cache);
+        let key = CacheKey::new("http://h", 1, "k");
+        let w = TimeWindow {
+            since: 0,
+            until: 10,
+        };
+        cache.put(&key, w, b"[1]", 1_000_000).expect("put");
+        // A write holds the writer (and is in the middle of a transaction).
+        let mut writer = cache.conn();
+        let tx = writer.transaction().expect("a write");
+        tx.execute("DELETE FROM windows", []).expect("delete");
+        let (done, read) = std::sync::mpsc::channel();
+        let reading = std::sync::Arc::clone(&cache);
+        let key_read = key.clone();
+        std::thread::spawn(move || {
+            let got = reading.get(&key_read, w).map(|g| g.len());
+            let gaps = reading.missing(&key_read, w);
+            let _ = done.send((got.ok(), gaps.ok()));
+        });
+        let answer = read.recv_timeout(std::time::Duration::from_secs(5));
+        assert_eq!(
+            answer.expect("read without waiting for the write"),
+            (Some(1), Some(Vec::new())),
+            "the last committed state"
+        );
+        drop(tx);
+        drop(writer);
+        // The read marks it used at the next write.
+        cache
+            .put(&CacheKey::new("http://h", 2, "k"), w, b"[]", 1_000_000)
+            .expect("put");
+        assert!(cache.touched.lock().expect("touched").is_empty());
     }
 
     #[test]

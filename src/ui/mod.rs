@@ -102,6 +102,21 @@ fn shortcuts(
 
 /// The whole window; `now` is the wall clock, for ages and "today".
 pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i64) -> Vec<Action> {
+    let mut actions = chrome_ui(ui, state, view, now);
+    actions.append(&mut page_ui(ui, state, view));
+    actions
+}
+
+/// The keys, the bars and the equipment list: drawn first, their actions
+/// (a machine picked) can be applied before the page is drawn, so its
+/// reads start without waiting for the page (and the page shows them in
+/// this very frame).
+pub fn chrome_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut ViewState,
+    now: i64,
+) -> Vec<Action> {
     let mut actions = Vec::new();
     shortcuts(ui.ctx(), state, view, &mut actions);
     egui::Panel::top("top_bar").show(ui, |ui| {
@@ -125,6 +140,12 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i6
         .show(ui, |ui| {
             equipment::equipment_ui(ui, state, &mut view.picker, &mut actions);
         });
+    actions
+}
+
+/// Everything after [`chrome_ui`]: the notices and the page of the tab.
+pub fn page_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState) -> Vec<Action> {
+    let mut actions = Vec::new();
     status::toasts_ui(ui.ctx(), state, &mut actions);
     status::history_ui(ui.ctx(), state, &mut view.status, &mut actions);
     keys::help_ui(ui.ctx(), &mut view.menu.help_open);

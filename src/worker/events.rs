@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::fetch::{Fetched, Progress};
 use super::messages::{ExportOutcome, OfflineSince, RequestId, Target};
+use super::report::ReportSources;
 use super::tokens::TokenPlace;
 use crate::analysis::{MachineFigures, Report};
 use crate::api::equipment::{EquipmentSnapshot, UserInfo};
@@ -83,7 +84,8 @@ pub enum Event {
         request: RequestId,
         equipment: i64,
         window: TimeWindow,
-        rows: Vec<ActivityRow>,
+        /// Shared with the page's figures, which know it by its address.
+        rows: Arc<Vec<ActivityRow>>,
         offline: OfflineSince,
     },
     Plot {
@@ -156,6 +158,8 @@ pub enum Event {
         window: TimeWindow,
         report: Arc<Report>,
         offline: OfflineSince,
+        /// What the machine page had read that they come from.
+        sources: Option<ReportSources>,
     },
     /// The probe reached the service.
     Reachable { request: RequestId },

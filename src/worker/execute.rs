@@ -6,17 +6,26 @@ use std::sync::Arc;
 use super::events::{CatalogChange, Event};
 use super::export::export_file;
 use super::messages::Command;
-use super::shared::split_history;
+use super::shared::{PageRead, split_history};
 use super::task::{TaskCtx, decode_off_thread};
 use crate::api::model::{ActivityRow, Envelope, EquipmentHistory, FaultRow, PositionRow};
+use crate::api::time::TimeWindow;
 use crate::api::{ApiError, DataKind, SeriesSource};
 use crate::series::{PlotSeries, Track, TrackSample};
 
 impl TaskCtx {
     pub async fn run(self, command: Command) {
+        let page = page_read_of(&command);
         if let Err(e) = self.execute(command).await {
+            // The page's figures wait for its reads: they end, failed.
+            if let Some((equipment, window, failed)) = page {
+                self.page_read(equipment, window, failed);
+            }
             self.fail(e);
         }
+        // Said, then stored: the task (and its count in flight) ends with
+        // its rows in the cache.
+        self.writes.finish().await;
     }
 
     async fn execute(&self, command: Command) -> Result<(), ApiError> {
@@ -54,15 +63,17 @@ impl TaskCtx {
                 let source = SeriesSource::Kind(DataKind::Activities);
                 let fetched = self.fetch(equipment, source, window, false).await?;
                 let offline = fetched.offline_since();
-                let rows =
-                    decode_off_thread("activities", move || fetched.typed::<ActivityRow>()).await?;
+                let rows = Arc::new(
+                    decode_off_thread("activities", move || fetched.typed::<ActivityRow>()).await?,
+                );
                 self.emit(Event::Activities {
                     request: id,
                     equipment,
                     window,
-                    rows,
+                    rows: rows.clone(),
                     offline,
                 });
+                self.page_read(equipment, window, PageRead::Activities(Some(rows)));
             }
             Command::FetchPlot {
                 equipment,
@@ -120,13 +131,15 @@ impl TaskCtx {
                     samples.extend(piece);
                 }
                 let track = decode_off_thread("positions", move || Ok(Track::new(samples))).await?;
+                let track = Arc::new(track);
                 self.emit(Event::Track {
                     request: id,
                     equipment,
                     window,
-                    track: Arc::new(track),
+                    track: track.clone(),
                     offline,
                 });
+                self.page_read(equipment, window, PageRead::Track(Some(track)));
             }
             Command::FetchHistory {
                 equipment,
@@ -146,15 +159,17 @@ impl TaskCtx {
                 self.shared
                     .full_history
                     .put(equipment, window, Arc::new(whole));
+                let history = Arc::new(history);
                 self.emit(Event::History {
                     request: id,
                     equipment,
                     window,
-                    history: Arc::new(history),
+                    history: history.clone(),
                     body: keep_body.then_some(body),
                     offline: served_offline,
                     requests,
                 });
+                self.page_read(equipment, window, PageRead::History(Some(history)));
             }
             Command::DiscoverFleet { window } => self.discover_fleet(window).await?,
             Command::FetchSnapshots => self.fetch_snapshots().await?,
@@ -162,6 +177,7 @@ impl TaskCtx {
                 self.fetch_figures(equipment, window).await?;
             }
             Command::ComputeReport { request, data } => self.compute_report(request, data).await?,
+            Command::PageReport { request } => self.page_report(request).await?,
             Command::ReadAhead { equipment, window } => self.read_ahead(equipment, window).await,
             Command::FetchReport { request, offline } => {
                 self.fetch_report(request, offline).await?;
@@ -237,6 +253,33 @@ impl TaskCtx {
             | Command::CancelReads => {}
         }
         Ok(())
+    }
+}
+
+/// A read of the machine page, and what it ends with if it fails.
+fn page_read_of(command: &Command) -> Option<(i64, TimeWindow, PageRead)> {
+    match *command {
+        Command::FetchHistory {
+            equipment, window, ..
+        } => Some((equipment, window, PageRead::History(None))),
+        Command::FetchActivities { equipment, window } => {
+            Some((equipment, window, PageRead::Activities(None)))
+        }
+        Command::FetchTrack { equipment, window } => {
+            Some((equipment, window, PageRead::Track(None)))
+        }
+        _ => None,
+    }
+}
+
+impl TaskCtx {
+    /// Said after the event: the page has had it before figures from it.
+    fn page_read(&self, equipment: i64, window: TimeWindow, read: PageRead) {
+        // Only the page's current read: a superseded one could put what the
+        // page will never show.
+        if self.shared.current.is(&self.target, self.id) {
+            self.shared.page.put(equipment, window, read);
+        }
     }
 }
 

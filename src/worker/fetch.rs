@@ -5,16 +5,14 @@
 use std::sync::Arc;
 
 use futures_util::StreamExt;
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde_json::value::RawValue;
 
 use crate::api::fleet::split_window;
 use crate::api::limits::check_window;
 use crate::api::model::{ActivityRow, FaultRow, PositionRow};
 use crate::api::time::{TimeWindow, now_secs, parse_lenient};
 use crate::api::{ApiClient, ApiError, SeriesSource};
-use crate::cache::{Cache, CacheKey};
+use crate::cache::{Cache, CacheError, CacheKey};
 use crate::series::{Series, decode_rows};
 
 /// How far a fetch has come.
@@ -146,27 +144,131 @@ impl Dated for ActivityRow {
     }
 }
 
-#[derive(Deserialize)]
-struct RawEnvelope<'a> {
-    #[serde(borrow)]
-    data: RawData<'a>,
+/// Where `data.rows` (an array) is in an envelope body, and how many
+/// objects it holds, found by following strings and nesting only. Nothing
+/// is validated here: the typed decoding of the rows is the check (and
+/// the cache stores only rows that are valid JSON). Validating while
+/// cutting took the worker more time than the typed decoding itself.
+fn scan_rows(body: &[u8]) -> Option<(std::ops::Range<usize>, usize)> {
+    // The key in force at depths 1 (the envelope) and 2 (`data`).
+    let mut keys: [&[u8]; 3] = [b"", b"", b""];
+    let mut depth = 0usize;
+    let mut rows_start = None;
+    let mut count = 0;
+    let mut i = 0;
+    while i < body.len() {
+        match body[i] {
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < body.len() && body[i] != b'"' {
+                    i += if body[i] == b'\\' { 2 } else { 1 };
+                }
+                let end = i.min(body.len());
+                // A key if a colon follows.
+                let mut j = i + 1;
+                while j < body.len() && body[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                if (1..=2).contains(&depth) && body.get(j) == Some(&b':') {
+                    keys[depth] = &body[start..end];
+                }
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                if depth <= 2 {
+                    keys[depth] = b"";
+                }
+                if depth == 3
+                    && body[i] == b'['
+                    && keys[1] == b"data"
+                    && keys[2] == b"rows"
+                    && rows_start.is_none()
+                {
+                    rows_start = Some(i);
+                }
+                if depth == 4 && body[i] == b'{' && rows_start.is_some() {
+                    count += 1;
+                }
+            }
+            b'}' | b']' => {
+                if depth == 3
+                    && body[i] == b']'
+                    && let Some(start) = rows_start
+                {
+                    return Some((start..i + 1, count));
+                }
+                depth = depth.checked_sub(1)?;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
-#[derive(Deserialize)]
-struct RawData<'a> {
-    #[serde(borrow)]
-    rows: &'a RawValue,
+/// The JSON array of rows inside an envelope body, and how many there are.
+fn rows_and_count(body: &[u8], endpoint: &str) -> Result<(Vec<u8>, usize), ApiError> {
+    scan_rows(body)
+        .map(|(span, n)| (body[span].to_vec(), n))
+        .ok_or_else(|| ApiError::Decode {
+            endpoint: endpoint.to_owned(),
+            message: "no data.rows array in the answer".to_owned(),
+            transient: false,
+        })
 }
 
 /// The JSON array of rows inside an envelope body.
 pub fn rows_of(body: &[u8], endpoint: &str) -> Result<Vec<u8>, ApiError> {
-    serde_json::from_slice::<RawEnvelope<'_>>(body)
-        .map(|e| e.data.rows.get().as_bytes().to_vec())
-        .map_err(|e| ApiError::Decode {
-            endpoint: endpoint.to_owned(),
-            message: e.to_string(),
-            transient: false,
-        })
+    rows_and_count(body, endpoint).map(|(rows, _)| rows)
+}
+
+/// A write to the cache, to be done.
+type Write = Box<dyn FnOnce() -> Result<(), CacheError> + Send>;
+
+/// Cache writes a task has to do. They are done once it has handed its
+/// rows on, not while they arrive: storing a year of positions takes SQLite
+/// tens of milliseconds of a core the decoding and the service need then.
+/// The task waits for them before it ends, so a finished task's rows are
+/// in the cache.
+#[derive(Default)]
+pub struct Writes(std::sync::Mutex<Vec<Write>>);
+
+impl std::fmt::Debug for Writes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.0.lock().map_or(0, |w| w.len());
+        write!(f, "Writes({n} to do)")
+    }
+}
+
+impl Writes {
+    /// `write` is to be done when the task has said what it had.
+    pub fn start(&self, write: impl FnOnce() -> Result<(), CacheError> + Send + 'static) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Box::new(write));
+    }
+
+    /// Does every write asked for so far, in order, off the async threads.
+    /// They are under way before this first waits: a task aborted then
+    /// (the worker closing) still stores them.
+    pub async fn finish(&self) {
+        let writes = std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()));
+        if writes.is_empty() {
+            return;
+        }
+        let done = tokio::task::spawn_blocking(move || {
+            for write in writes {
+                if let Err(e) = write() {
+                    tracing::warn!("could not cache what was read: {e}");
+                }
+            }
+        });
+        if let Err(e) = done.await {
+            tracing::warn!("could not cache what was read: {e}");
+        }
+    }
 }
 
 /// What to fetch.
@@ -184,10 +286,12 @@ pub struct SeriesRequest {
 ///
 /// `on_piece` sees each piece's rows as soon as they are had (the cache's
 /// first, then each chunk as it arrives), so decoding can start before the
-/// last chunk is in.
+/// last chunk is in. The chunks fetched are stored in the cache by
+/// `writes`, which the caller waits for once it has handed the rows on.
 pub async fn fetch_series(
     client: Option<&ApiClient>,
     cache: Option<&Arc<Cache>>,
+    writes: &Writes,
     base_url: &str,
     req: SeriesRequest,
     mut progress: impl FnMut(Progress),
@@ -197,20 +301,30 @@ pub async fn fetch_series(
     // and fail online.
     check_window(req.window)?;
     let key = CacheKey::new(base_url, req.equipment, req.source.name());
-    let cached = cache
-        .map(|c| c.get(&key, req.window))
-        .transpose()
-        .unwrap_or_else(|e| {
-            tracing::warn!("cache read failed, fetching instead: {e}");
-            None
-        })
-        .unwrap_or_default();
-    let missing = match cache {
-        Some(c) => c
-            .missing(&key, req.window)
-            .unwrap_or_else(|_| vec![req.window]),
-        None => vec![req.window],
+    // Read off the async threads (which meanwhile take answers), in one
+    // read: what is missing is what the windows read do not cover.
+    let cached = match cache {
+        Some(c) => {
+            let (c, k, w) = (Arc::clone(c), key.clone(), req.window);
+            match tokio::task::spawn_blocking(move || c.get(&k, w)).await {
+                Ok(Ok(found)) => found,
+                Ok(Err(e)) => {
+                    tracing::warn!("cache read failed, fetching instead: {e}");
+                    Vec::new()
+                }
+                Err(e) => {
+                    tracing::warn!("cache read failed, fetching instead: {e}");
+                    Vec::new()
+                }
+            }
+        }
+        None => Vec::new(),
     };
+    let covered: Vec<(i64, i64)> = cached
+        .iter()
+        .map(|c| (c.window.since, c.window.until))
+        .collect();
+    let missing = crate::cache::gaps(req.window, &covered);
     let oldest_fetch = cached.iter().map(|c| c.fetched_at).min();
     let mut pieces: Vec<(TimeWindow, Vec<u8>)> = cached
         .into_iter()
@@ -255,9 +369,7 @@ pub async fn fetch_series(
         req.source.path_segment()
     );
     let mut stream = std::pin::pin!(client.chunk_bodies(req.equipment, req.source, chunks));
-    // Chunks are stored off the async threads, which meanwhile take the
-    // next answers; all are stored before the rows are handed on.
-    let mut writes = Vec::new();
+    // Chunks are stored once the task has handed them on (`writes`).
     while let Some((w, body)) = stream.next().await {
         fetched.requests += 1;
         let body = match body {
@@ -271,25 +383,23 @@ pub async fn fetch_series(
             }
             Err(e) => return Err(e),
         };
-        let rows = rows_of(&body, &endpoint)?;
+        let (rows, count) = rows_and_count(&body, &endpoint)?;
         if let Some(c) = cache {
             let (c, key, stored) = (Arc::clone(c), key.clone(), rows.clone());
-            writes.push(tokio::task::spawn_blocking(move || {
-                c.put(&key, w, &stored, now_secs())
-            }));
+            writes.start(move || {
+                // Cut without validating: only valid JSON is kept.
+                if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&stored) {
+                    tracing::warn!("not cached, the rows are not valid JSON: {e}");
+                    return Ok(());
+                }
+                c.put(&key, w, &stored, now_secs()).map(|_| ())
+            });
         }
         on_piece(w, &rows);
-        state.rows += count_rows_hint(&rows);
+        state.rows += count;
         state.chunks_done += 1;
         progress(state);
         pieces.push((w, rows));
-    }
-    for write in writes {
-        match write.await {
-            Ok(Ok(_)) => {}
-            Ok(Err(e)) => tracing::warn!("could not cache a chunk: {e}"),
-            Err(e) => tracing::warn!("could not cache a chunk: {e}"),
-        }
     }
     pieces.sort_by_key(|p| p.0.since);
     fetched.pieces = pieces;
@@ -343,5 +453,30 @@ mod tests {
             rows_of(br#"{"data":{"total":1,"rows":[{"date":"x"}],"id":1}}"#, "e").expect("rows");
         assert_eq!(rows, br#"[{"date":"x"}]"#.to_vec());
         assert!(matches!(rows_of(b"{}", "e"), Err(ApiError::Decode { .. })));
+    }
+
+    #[test]
+    fn the_scan_follows_strings_nesting_and_key_order() {
+        let body = br#"{ "meta" : {"rows":[1]}, "data" : { "rows" :[{"a":"]}\"[{"},{"b":{"rows":[2]}}] , "total":2}}"#;
+        let (span, n) = scan_rows(body).expect("rows");
+        assert_eq!(
+            &body[span],
+            br#"[{"a":"]}\"[{"},{"b":{"rows":[2]}}]"#.as_slice()
+        );
+        assert_eq!(n, 2);
+        let (span, n) = scan_rows(br#"{"data":{"rows":[]}}"#).expect("empty");
+        assert_eq!((span, n), (16..18, 0));
+        // Not an envelope with rows: none (the answer is unreadable).
+        for bad in [
+            &br#"{"data":{"rows":null}}"#[..],
+            br#"{"rows":[{}]}"#,
+            br#"[{"data":{"rows":[]}}]"#,
+            br#"{"data":{"rows":[{"#,
+            br#"{"data":{"rows":"[]"}}"#,
+            b"}}}]]]",
+            b"",
+        ] {
+            assert_eq!(scan_rows(bad), None, "{}", String::from_utf8_lossy(bad));
+        }
     }
 }

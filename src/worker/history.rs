@@ -2,6 +2,8 @@
 //! cache, else the service (keeping the last answer of the window for
 //! offline use), else, with the service away, that last answer.
 
+use std::sync::Arc;
+
 use super::messages::OfflineSince;
 use super::task::{TaskCtx, read_or_warn};
 use crate::api::ApiError;
@@ -40,8 +42,17 @@ impl TaskCtx {
         let settled = CacheKey::new(&self.cache_scope, equipment, HISTORY_KIND);
         let latest = CacheKey::new(&self.cache_scope, equipment, HISTORY_SNAPSHOT_KIND);
         let cache = self.cache.as_deref();
-        if let Some(doc) = cache.and_then(|c| read_or_warn(c.get_document(&settled, window))) {
-            return Ok((doc.rows_json, None, 0));
+        if let Some(c) = &self.cache {
+            // Off the async threads, which meanwhile take answers.
+            let (c, key) = (Arc::clone(c), settled.clone());
+            let found =
+                tokio::task::spawn_blocking(move || read_or_warn(c.get_document(&key, window)))
+                    .await
+                    .ok()
+                    .flatten();
+            if let Some(doc) = found {
+                return Ok((doc.rows_json, None, 0));
+            }
         }
         let answer = match (offline, self.client()) {
             (false, Ok(client)) => client.history_body(equipment, window).await,
@@ -50,20 +61,18 @@ impl TaskCtx {
         };
         match answer {
             Ok(body) => {
-                if let Some(c) = cache {
-                    let now = now_secs();
-                    let stored = c
-                        .put_document(&settled, window, &body, now)
-                        .and_then(|kept| {
-                            if kept {
-                                Ok(())
-                            } else {
-                                c.put_snapshot(&latest, window, &body, now)
-                            }
-                        });
-                    if let Err(e) = stored {
-                        tracing::warn!("could not cache the history: {e}");
-                    }
+                if let Some(c) = &self.cache {
+                    // Stored while it is decoded and shown.
+                    let (c, body) = (Arc::clone(c), body.clone());
+                    self.writes.start(move || {
+                        let now = now_secs();
+                        let kept = c.put_document(&settled, window, &body, now)?;
+                        if kept {
+                            Ok(())
+                        } else {
+                            c.put_snapshot(&latest, window, &body, now)
+                        }
+                    });
                 }
                 Ok((body.to_vec(), None, 1))
             }

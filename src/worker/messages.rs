@@ -165,6 +165,12 @@ pub enum Command {
         request: ReportRequest,
         data: ReportData,
     },
+    /// The machine page's window figures, computed as soon as the page's
+    /// own reads (sent before this) have what they come from: they come
+    /// with the page's data rather than a frame after it.
+    PageReport {
+        request: ReportRequest,
+    },
     /// A machine's window figures, everything read through the cache (the
     /// command line's report); with `offline`, the cache only.
     FetchReport {
@@ -212,7 +218,9 @@ impl Command {
             Command::DiscoverFleet { .. } => Target::Fleet,
             Command::FetchSnapshots => Target::Snapshots,
             Command::FetchFigures { equipment, .. } => Target::Figures(*equipment),
-            Command::ComputeReport { .. } | Command::FetchReport { .. } => Target::Report,
+            Command::ComputeReport { .. }
+            | Command::PageReport { .. }
+            | Command::FetchReport { .. } => Target::Report,
             Command::LoadCatalog => Target::Catalog,
             Command::Probe => Target::Probe,
             Command::Export(job) => Target::Export(job.content.key()),

@@ -34,7 +34,7 @@ pub use events::{CatalogChange, Event, FleetSource};
 pub use fetch::{Fetched, Progress, SeriesRequest};
 pub use history::HISTORY_KIND;
 pub use messages::{Command, ExportJob, ExportOutcome, OfflineSince, RequestId, Target};
-pub use report::{ReportData, ReportRequest};
+pub use report::{ReportData, ReportRequest, ReportSources};
 pub use shared::Wake;
 pub use tokens::{TokenPlace, TokenStore};
 
@@ -112,6 +112,7 @@ impl Worker {
             in_flight: in_flight.clone(),
             read_ahead: shared::ReadAhead::default(),
             full_history: shared::FullHistory::default(),
+            page: shared::PageReads::default(),
         };
         let thread = std::thread::Builder::new()
             .name("fleetview-worker".into())

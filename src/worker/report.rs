@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use super::events::Event;
 use super::messages::OfflineSince;
+use super::shared::PageFigures;
 use super::task::{TaskCtx, decode_off_thread};
 use crate::analysis::events::{CounterSeries, OPERATING_HOURS_COUNTER, RowTimes, time_zone_of};
 use crate::analysis::tanks::tank_capacity_l;
@@ -28,6 +29,29 @@ pub struct ReportData {
     pub activities: Option<Arc<Vec<ActivityRow>>>,
     /// Only used without engine events (stops from positions, D16).
     pub track: Option<Arc<Track>>,
+}
+
+/// Which values figures were computed from (their addresses): the page
+/// asks again when what it shows is no longer that.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReportSources {
+    pub history: usize,
+    pub activities: usize,
+    pub track: usize,
+}
+
+fn address<T>(v: Option<&Arc<T>>) -> usize {
+    v.map_or(0, |a| Arc::as_ptr(a) as usize)
+}
+
+impl ReportData {
+    pub fn sources(&self) -> ReportSources {
+        ReportSources {
+            history: address(Some(&self.history)),
+            activities: address(self.activities.as_ref()),
+            track: address(self.track.as_ref()),
+        }
+    }
 }
 
 /// What a report is asked for.
@@ -93,6 +117,7 @@ impl TaskCtx {
         req: ReportRequest,
         mut data: ReportData,
     ) -> Result<(), ApiError> {
+        let sources = Some(data.sources());
         self.shared.read_ahead.wait(req.equipment, req.window).await;
         let ((idle_fuel, offline), hours, whole) = futures_util::future::join3(
             self.idle_fuel(req, false),
@@ -101,7 +126,18 @@ impl TaskCtx {
         )
         .await;
         data.history = whole;
-        self.report_from(req, data, idle_fuel, hours, offline).await
+        self.report_from(req, data, idle_fuel, hours, offline, sources)
+            .await
+    }
+
+    /// The figures of the machine page, once its own reads have what they
+    /// come from; none if its history could not be read (as the page shows
+    /// none then).
+    pub async fn page_report(&self, req: ReportRequest) -> Result<(), ApiError> {
+        match self.shared.page.wait(req.equipment, req.window).await {
+            PageFigures::Ready(data) => self.compute_report(req, data).await,
+            PageFigures::NoHistory | PageFigures::Waiting => Ok(()),
+        }
     }
 
     /// The page's history with its positions: kept since the page read it,
@@ -148,6 +184,9 @@ impl TaskCtx {
     /// [`ReadAhead`]: super::shared::ReadAhead
     pub async fn read_ahead(&self, equipment: i64, window: TimeWindow) {
         let _running = self.shared.read_ahead.start(equipment, window);
+        // The figures read these from the cache once this is over: stored
+        // before it is.
+        let writes = super::fetch::Writes::default();
         let read = |kind: DataKind| {
             let req = super::fetch::SeriesRequest {
                 equipment,
@@ -158,6 +197,7 @@ impl TaskCtx {
             super::fetch::fetch_series(
                 self.client.as_deref(),
                 self.cache.as_ref(),
+                &writes,
                 &self.cache_scope,
                 req,
                 |_| {},
@@ -169,6 +209,7 @@ impl TaskCtx {
             read(DataKind::CumulativeOperatingHours),
         )
         .await;
+        writes.finish().await;
         for e in [idle.err(), hours.err()].into_iter().flatten() {
             // The figures' own request reads again and says what failed.
             tracing::debug!("reading ahead for the figures: {e}");
@@ -238,8 +279,15 @@ impl TaskCtx {
             self.operating_hours(req, offline),
         )
         .await;
-        self.report_from(req, data, idle_fuel, hours, offline_since.or(idle_offline))
-            .await
+        self.report_from(
+            req,
+            data,
+            idle_fuel,
+            hours,
+            offline_since.or(idle_offline),
+            None,
+        )
+        .await
     }
 
     /// Computes the figures off the async threads and sends them.
@@ -250,6 +298,7 @@ impl TaskCtx {
         idle_fuel: Option<Vec<(i64, f64)>>,
         operating_hours: Option<Vec<(i64, f64)>>,
         offline: OfflineSince,
+        sources: Option<ReportSources>,
     ) -> Result<(), ApiError> {
         let report = decode_off_thread("report", move || {
             let h = &data.history;
@@ -321,6 +370,7 @@ impl TaskCtx {
             window: req.window,
             report: Arc::new(report),
             offline,
+            sources,
         });
         Ok(())
     }

@@ -13,6 +13,7 @@ use tokio::task::AbortHandle;
 
 use super::connect::{self, Connected};
 use super::events::Event;
+use super::fetch::Writes;
 use super::messages::{Command, RequestId, Target};
 use super::shared::{InFlight, Shared};
 use super::task::TaskCtx;
@@ -232,6 +233,7 @@ pub async fn run(
                 })
             }
             command => {
+                shared.page.starting(&command);
                 let ctx = TaskCtx {
                     client: session.client.clone(),
                     cache: cache.clone(),
@@ -239,6 +241,7 @@ pub async fn run(
                     shared: shared.clone(),
                     target: target.clone(),
                     id,
+                    writes: Writes::default(),
                 };
                 tokio::spawn(async move {
                     let _guard = guard;

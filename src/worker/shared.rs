@@ -7,9 +7,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 
 use super::events::Event;
-use super::messages::{RequestId, Target};
-use crate::api::model::EquipmentHistory;
+use super::messages::{Command, RequestId, Target};
+use super::report::ReportData;
+use crate::api::model::{ActivityRow, EquipmentHistory};
 use crate::api::time::TimeWindow;
+use crate::series::Track;
 
 /// Called after every event, to wake the UI (`Context::request_repaint`).
 pub type Wake = Arc<dyn Fn() + Send + Sync>;
@@ -161,6 +163,107 @@ pub fn split_history(mut whole: EquipmentHistory) -> (EquipmentHistory, Equipmen
     (page, whole)
 }
 
+/// What the latest machine page has read, as each of its reads ends (`None`:
+/// that read failed), for its figures to be computed here as soon as what
+/// they come from is in, without a trip through the UI.
+#[derive(Debug, Clone, Default)]
+pub struct PageReads {
+    /// The history as the page has it (without position rows).
+    pub history: LatestPage<Option<Arc<EquipmentHistory>>>,
+    pub activities: LatestPage<Option<Arc<Vec<ActivityRow>>>>,
+    pub track: LatestPage<Option<Arc<Track>>>,
+    /// Told when any of them is put.
+    changed: Arc<tokio::sync::Notify>,
+}
+
+/// A read of the page ended: what it had, `None` if it failed.
+pub enum PageRead {
+    History(Option<Arc<EquipmentHistory>>),
+    Activities(Option<Arc<Vec<ActivityRow>>>),
+    Track(Option<Arc<Track>>),
+}
+
+/// Where the figures of a page stand.
+#[derive(Debug)]
+pub enum PageFigures {
+    /// What they come from is not all read yet.
+    Waiting,
+    /// The history could not be read: no figures (as the UI shows none).
+    NoHistory,
+    Ready(ReportData),
+}
+
+impl PageReads {
+    /// A read of the page starts: what an earlier one of the same kind put
+    /// is forgotten, so the figures wait for this one. Called in the order
+    /// commands are sent.
+    pub fn starting(&self, command: &Command) {
+        match command {
+            Command::FetchHistory {
+                equipment, window, ..
+            } => {
+                self.history.take(*equipment, *window);
+            }
+            Command::FetchActivities { equipment, window } => {
+                self.activities.take(*equipment, *window);
+            }
+            Command::FetchTrack { equipment, window } => {
+                self.track.take(*equipment, *window);
+            }
+            _ => {}
+        }
+    }
+
+    /// A read of `equipment` over `window` ended.
+    pub fn put(&self, equipment: i64, window: TimeWindow, read: PageRead) {
+        match read {
+            PageRead::History(h) => self.history.put(equipment, window, h),
+            PageRead::Activities(a) => self.activities.put(equipment, window, a),
+            PageRead::Track(t) => self.track.put(equipment, window, t),
+        }
+        self.changed.notify_waiters();
+    }
+
+    fn figures(&self, equipment: i64, window: TimeWindow) -> PageFigures {
+        let (Some(history), Some(activities)) = (
+            self.history.get(equipment, window),
+            self.activities.get(equipment, window),
+        ) else {
+            return PageFigures::Waiting;
+        };
+        let Some(history) = history else {
+            return PageFigures::NoHistory;
+        };
+        // Stops come from positions only without engine events (D16).
+        let track = if history.engine_conditions.rows.is_empty() {
+            match self.track.get(equipment, window) {
+                Some(t) => t,
+                None => return PageFigures::Waiting,
+            }
+        } else {
+            None
+        };
+        PageFigures::Ready(ReportData {
+            history,
+            activities,
+            track,
+        })
+    }
+
+    /// Waits until what the figures of `equipment` over `window` come from
+    /// is read (or the history failed).
+    pub async fn wait(&self, equipment: i64, window: TimeWindow) -> PageFigures {
+        loop {
+            // Asked before looking: a put in between still wakes it.
+            let changed = self.changed.notified();
+            match self.figures(equipment, window) {
+                PageFigures::Waiting => changed.await,
+                done => return done,
+            }
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct Shared {
     pub current: Current,
@@ -169,6 +272,7 @@ pub struct Shared {
     pub in_flight: Arc<AtomicUsize>,
     pub read_ahead: ReadAhead,
     pub full_history: FullHistory,
+    pub page: PageReads,
 }
 
 impl Shared {

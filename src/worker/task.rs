@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::events::Event;
-use super::fetch::{self, Fetched, SeriesRequest};
+use super::fetch::{self, Fetched, SeriesRequest, Writes};
 use super::messages::{RequestId, Target};
 use super::shared::Shared;
 use crate::api::time::TimeWindow;
@@ -21,6 +21,8 @@ pub struct TaskCtx {
     pub shared: Shared,
     pub target: Target,
     pub id: RequestId,
+    /// The task's cache writes, waited for when it has said what it had.
+    pub writes: Writes,
 }
 
 impl TaskCtx {
@@ -71,6 +73,7 @@ impl TaskCtx {
         fetch::fetch_series(
             self.client.as_deref(),
             self.cache.as_ref(),
+            &self.writes,
             &self.cache_scope,
             req,
             |progress| {
