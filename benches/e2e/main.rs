@@ -165,8 +165,25 @@ fn click_to_complete(d: &mut Driver, id: i64, w: TimeWindow) -> Duration {
         .name
         .clone();
     let clicked = d.click_machine(&name);
+    profile("enable");
     let done = d.until(&format!("{name} complete"), |app| complete(app, id, w));
+    profile("disable");
     done - clicked
+}
+
+/// With `E2E_PERF_CTL` naming `perf record`'s control FIFO (started with
+/// `--control fifo:<ctl> -D -1`), only the clicks to complete are profiled.
+fn profile(command: &str) {
+    use std::io::Write;
+    if let Some(path) = std::env::var_os("E2E_PERF_CTL") {
+        let sent = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .and_then(|mut f| writeln!(f, "{command}"));
+        if let Err(e) = sent {
+            println!("perf control {}: {e}", path.to_string_lossy());
+        }
+    }
 }
 
 /// The bare client's time for `targets`: the median of three runs.

@@ -205,6 +205,89 @@ impl<'de> serde::Deserialize<'de> for Entries<'de> {
     }
 }
 
+/// Where `data.rows` (an array) is in an envelope body, and how many
+/// objects it holds, found by following strings and nesting only (brackets
+/// matched). Nothing else is validated: a series answer is checked by this
+/// scan (cut short, its rows have no end), the typed decoding of its rows
+/// is the full check, and rows no decoding read are checked before they
+/// are cached. A full validation here cost more than the decoding itself.
+pub fn rows_span(body: &[u8]) -> Option<(std::ops::Range<usize>, usize)> {
+    // The key in force at depths 1 (the envelope) and 2 (`data`).
+    let mut keys: [&[u8]; 3] = [b"", b"", b""];
+    let mut depth = 0usize;
+    // Which of the open values are arrays (a bit per depth): a bracket
+    // that does not close what is open ends the scan.
+    let mut arrays = 0u64;
+    let mut rows_start = None;
+    let mut count = 0;
+    let mut i = 0;
+    while i < body.len() {
+        match body[i] {
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < body.len() && body[i] != b'"' {
+                    i += if body[i] == b'\\' { 2 } else { 1 };
+                }
+                let end = i.min(body.len());
+                // A key if a colon follows.
+                let mut j = i + 1;
+                while j < body.len() && body[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                if (1..=2).contains(&depth) && body.get(j) == Some(&b':') {
+                    keys[depth] = &body[start..end];
+                }
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                if depth >= 64 {
+                    return None;
+                }
+                let bit = 1u64 << depth;
+                arrays = if body[i] == b'[' {
+                    arrays | bit
+                } else {
+                    arrays & !bit
+                };
+                if depth <= 2 {
+                    keys[depth] = b"";
+                }
+                if depth == 3
+                    && body[i] == b'['
+                    && keys[1] == b"data"
+                    && keys[2] == b"rows"
+                    && rows_start.is_none()
+                {
+                    rows_start = Some(i);
+                }
+                if depth == 4 && body[i] == b'{' && rows_start.is_some() {
+                    count += 1;
+                }
+            }
+            b'}' | b']' => {
+                if depth == 0 || ((arrays >> depth) & 1 == 1) != (body[i] == b']') {
+                    return None;
+                }
+                if depth == 3
+                    && body[i] == b']'
+                    && let Some(start) = rows_start
+                {
+                    return Some((start..i + 1, count));
+                }
+                depth -= 1;
+                if depth == 0 {
+                    // The answer ended without rows.
+                    return None;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,6 +361,33 @@ mod tests {
                 merge_envelopes(&[&a[..], bad], "e"),
                 Err(ApiError::Decode { .. })
             ));
+        }
+    }
+
+    #[test]
+    fn the_scan_follows_strings_nesting_and_key_order() {
+        let body = br#"{ "meta" : {"rows":[1]}, "data" : { "rows" :[{"a":"]}\"[{"},{"b":{"rows":[2]}}] , "total":2}}"#;
+        let (span, n) = rows_span(body).expect("rows");
+        assert_eq!(
+            &body[span],
+            br#"[{"a":"]}\"[{"},{"b":{"rows":[2]}}]"#.as_slice()
+        );
+        assert_eq!(n, 2);
+        let (span, n) = rows_span(br#"{"data":{"rows":[]}}"#).expect("empty");
+        assert_eq!((span, n), (16..18, 0));
+        // Not an envelope with rows: none (the answer is unreadable).
+        for bad in [
+            &br#"{"data":{"rows":null}}"#[..],
+            br#"{"rows":[{}]}"#,
+            br#"[{"data":{"rows":[]}}]"#,
+            br#"{"data":{"rows":[{"#,
+            br#"{"data":{"rows":"[]"}}"#,
+            br#"{"data": ]{"data":{"rows":[]}}"#,
+            br#"{"data":{"a":[}],"rows":[]}}"#,
+            b"}}}]]]",
+            b"",
+        ] {
+            assert_eq!(rows_span(bad), None, "{}", String::from_utf8_lossy(bad));
         }
     }
 }

@@ -430,6 +430,20 @@ impl ApiClient {
     }
 }
 
+/// Checks a series answer has whole rows (a structural scan, much cheaper
+/// than validating: the typed decoding of the rows validates them); one
+/// cut short or broken around them is a transient error.
+pub(super) fn check_rows(bytes: &[u8], endpoint: &str) -> Result<(), ApiError> {
+    match super::chunks::rows_span(bytes) {
+        Some(_) => Ok(()),
+        None => Err(decode_error(
+            endpoint,
+            "the answer has no whole list of rows (cut short or malformed)",
+            true,
+        )),
+    }
+}
+
 /// Checks a body is whole JSON: one cut short is a transient error.
 pub(super) fn check_json(bytes: &[u8], endpoint: &str) -> Result<(), ApiError> {
     serde_json::from_slice::<serde::de::IgnoredAny>(bytes)

@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 
 use super::chunks::merge_envelopes;
 pub use super::chunks::split_window;
-use super::client::{ApiClient, check_json, decode_json};
+use super::client::{ApiClient, check_json, check_rows, decode_json};
 use super::data_kind::DataKind;
 use super::error::ApiError;
 use super::limits::{MAX_EQUIPMENT_WINDOW_SECS, MAX_FLEET_WINDOW_SECS, check_window};
@@ -131,6 +131,16 @@ impl ApiClient {
         .await
     }
 
+    /// A series answer over `w` (rows in `data.rows`), checked for whole
+    /// rows only: the rows' decoding is the full check.
+    async fn rows_chunk_body(&self, path: &str, w: TimeWindow) -> Result<Bytes, ApiError> {
+        self.get_with(path, &Self::window_query(w), |b, endpoint| {
+            check_rows(b, endpoint)?;
+            Ok(Bytes::copy_from_slice(b))
+        })
+        .await
+    }
+
     /// The body of `path` over `w`, fetched in chunks of `chunk_secs` on the
     /// grid, `concurrency` at a time, and merged into one answer.
     async fn window_body(
@@ -237,7 +247,7 @@ impl ApiClient {
                     let body = if w.duration_secs() >= MAX_EQUIPMENT_WINDOW_SECS {
                         self.window_body(&path, w, MAX_EQUIPMENT_WINDOW_SECS).await
                     } else {
-                        self.chunk_body(&path, w).await
+                        self.rows_chunk_body(&path, w).await
                     };
                     (w, body)
                 }

@@ -51,6 +51,7 @@ impl TaskCtx {
                     .await?;
                 let offline = fetched.offline_since();
                 let rows = decode_off_thread("faults", move || fetched.typed::<FaultRow>()).await?;
+                self.writes.rows_decoded();
                 self.emit(Event::Faults {
                     request: id,
                     equipment,
@@ -66,6 +67,7 @@ impl TaskCtx {
                 let rows = Arc::new(
                     decode_off_thread("activities", move || fetched.typed::<ActivityRow>()).await?,
                 );
+                self.writes.rows_decoded();
                 self.emit(Event::Activities {
                     request: id,
                     equipment,
@@ -87,6 +89,7 @@ impl TaskCtx {
                 let series =
                     decode_off_thread(kind.wire(), move || fetched.series().map(PlotSeries::new))
                         .await?;
+                self.writes.rows_decoded();
                 self.emit(Event::Plot {
                     request: id,
                     equipment,
@@ -125,6 +128,7 @@ impl TaskCtx {
                         transient: false,
                     })??);
                 }
+                self.writes.rows_decoded();
                 // Joined at their exact size: the track keeps them.
                 let mut samples = Vec::with_capacity(decoded.iter().map(Vec::len).sum());
                 for piece in decoded {

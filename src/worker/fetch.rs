@@ -11,8 +11,10 @@ use crate::api::fleet::split_window;
 use crate::api::limits::check_window;
 use crate::api::model::{ActivityRow, FaultRow, PositionRow};
 use crate::api::time::{TimeWindow, now_secs, parse_lenient};
-use crate::api::{ApiClient, ApiError, SeriesSource};
-use crate::cache::{Cache, CacheError, CacheKey};
+use crate::api::{ApiClient, ApiError, SeriesSource, rows_span};
+use crate::cache::{Cache, CacheKey};
+
+pub use super::store::Writes;
 use crate::series::{Series, decode_rows};
 
 /// How far a fetch has come.
@@ -144,72 +146,9 @@ impl Dated for ActivityRow {
     }
 }
 
-/// Where `data.rows` (an array) is in an envelope body, and how many
-/// objects it holds, found by following strings and nesting only. Nothing
-/// is validated here: the typed decoding of the rows is the check (and
-/// the cache stores only rows that are valid JSON). Validating while
-/// cutting took the worker more time than the typed decoding itself.
-fn scan_rows(body: &[u8]) -> Option<(std::ops::Range<usize>, usize)> {
-    // The key in force at depths 1 (the envelope) and 2 (`data`).
-    let mut keys: [&[u8]; 3] = [b"", b"", b""];
-    let mut depth = 0usize;
-    let mut rows_start = None;
-    let mut count = 0;
-    let mut i = 0;
-    while i < body.len() {
-        match body[i] {
-            b'"' => {
-                let start = i + 1;
-                i += 1;
-                while i < body.len() && body[i] != b'"' {
-                    i += if body[i] == b'\\' { 2 } else { 1 };
-                }
-                let end = i.min(body.len());
-                // A key if a colon follows.
-                let mut j = i + 1;
-                while j < body.len() && body[j].is_ascii_whitespace() {
-                    j += 1;
-                }
-                if (1..=2).contains(&depth) && body.get(j) == Some(&b':') {
-                    keys[depth] = &body[start..end];
-                }
-            }
-            b'{' | b'[' => {
-                depth += 1;
-                if depth <= 2 {
-                    keys[depth] = b"";
-                }
-                if depth == 3
-                    && body[i] == b'['
-                    && keys[1] == b"data"
-                    && keys[2] == b"rows"
-                    && rows_start.is_none()
-                {
-                    rows_start = Some(i);
-                }
-                if depth == 4 && body[i] == b'{' && rows_start.is_some() {
-                    count += 1;
-                }
-            }
-            b'}' | b']' => {
-                if depth == 3
-                    && body[i] == b']'
-                    && let Some(start) = rows_start
-                {
-                    return Some((start..i + 1, count));
-                }
-                depth = depth.checked_sub(1)?;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
 /// The JSON array of rows inside an envelope body, and how many there are.
 fn rows_and_count(body: &[u8], endpoint: &str) -> Result<(Vec<u8>, usize), ApiError> {
-    scan_rows(body)
+    rows_span(body)
         .map(|(span, n)| (body[span].to_vec(), n))
         .ok_or_else(|| ApiError::Decode {
             endpoint: endpoint.to_owned(),
@@ -221,54 +160,6 @@ fn rows_and_count(body: &[u8], endpoint: &str) -> Result<(Vec<u8>, usize), ApiEr
 /// The JSON array of rows inside an envelope body.
 pub fn rows_of(body: &[u8], endpoint: &str) -> Result<Vec<u8>, ApiError> {
     rows_and_count(body, endpoint).map(|(rows, _)| rows)
-}
-
-/// A write to the cache, to be done.
-type Write = Box<dyn FnOnce() -> Result<(), CacheError> + Send>;
-
-/// Cache writes a task has to do. They are done once it has handed its
-/// rows on, not while they arrive: storing a year of positions takes SQLite
-/// tens of milliseconds of a core the decoding and the service need then.
-/// The task waits for them before it ends, so a finished task's rows are
-/// in the cache.
-#[derive(Default)]
-pub struct Writes(std::sync::Mutex<Vec<Write>>);
-
-impl std::fmt::Debug for Writes {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let n = self.0.lock().map_or(0, |w| w.len());
-        write!(f, "Writes({n} to do)")
-    }
-}
-
-impl Writes {
-    /// `write` is to be done when the task has said what it had.
-    pub fn start(&self, write: impl FnOnce() -> Result<(), CacheError> + Send + 'static) {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(Box::new(write));
-    }
-
-    /// Does every write asked for so far, in order, off the async threads.
-    /// They are under way before this first waits: a task aborted then
-    /// (the worker closing) still stores them.
-    pub async fn finish(&self) {
-        let writes = std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()));
-        if writes.is_empty() {
-            return;
-        }
-        let done = tokio::task::spawn_blocking(move || {
-            for write in writes {
-                if let Err(e) = write() {
-                    tracing::warn!("could not cache what was read: {e}");
-                }
-            }
-        });
-        if let Err(e) = done.await {
-            tracing::warn!("could not cache what was read: {e}");
-        }
-    }
 }
 
 /// What to fetch.
@@ -386,9 +277,12 @@ pub async fn fetch_series(
         let (rows, count) = rows_and_count(&body, &endpoint)?;
         if let Some(c) = cache {
             let (c, key, stored) = (Arc::clone(c), key.clone(), rows.clone());
-            writes.start(move || {
-                // Cut without validating: only valid JSON is kept.
-                if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&stored) {
+            writes.start(move |decoded| {
+                // Cut by a scan: rows no decoding has read are checked
+                // before they are kept, so the cache never holds rows that
+                // cannot be read.
+                if !decoded && let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&stored)
+                {
                     tracing::warn!("not cached, the rows are not valid JSON: {e}");
                     return Ok(());
                 }
@@ -453,30 +347,5 @@ mod tests {
             rows_of(br#"{"data":{"total":1,"rows":[{"date":"x"}],"id":1}}"#, "e").expect("rows");
         assert_eq!(rows, br#"[{"date":"x"}]"#.to_vec());
         assert!(matches!(rows_of(b"{}", "e"), Err(ApiError::Decode { .. })));
-    }
-
-    #[test]
-    fn the_scan_follows_strings_nesting_and_key_order() {
-        let body = br#"{ "meta" : {"rows":[1]}, "data" : { "rows" :[{"a":"]}\"[{"},{"b":{"rows":[2]}}] , "total":2}}"#;
-        let (span, n) = scan_rows(body).expect("rows");
-        assert_eq!(
-            &body[span],
-            br#"[{"a":"]}\"[{"},{"b":{"rows":[2]}}]"#.as_slice()
-        );
-        assert_eq!(n, 2);
-        let (span, n) = scan_rows(br#"{"data":{"rows":[]}}"#).expect("empty");
-        assert_eq!((span, n), (16..18, 0));
-        // Not an envelope with rows: none (the answer is unreadable).
-        for bad in [
-            &br#"{"data":{"rows":null}}"#[..],
-            br#"{"rows":[{}]}"#,
-            br#"[{"data":{"rows":[]}}]"#,
-            br#"{"data":{"rows":[{"#,
-            br#"{"data":{"rows":"[]"}}"#,
-            b"}}}]]]",
-            b"",
-        ] {
-            assert_eq!(scan_rows(bad), None, "{}", String::from_utf8_lossy(bad));
-        }
     }
 }

@@ -64,7 +64,7 @@ impl TaskCtx {
                 if let Some(c) = &self.cache {
                     // Stored while it is decoded and shown.
                     let (c, body) = (Arc::clone(c), body.clone());
-                    self.writes.start(move || {
+                    self.writes.start(move |_| {
                         let now = now_secs();
                         let kept = c.put_document(&settled, window, &body, now)?;
                         if kept {

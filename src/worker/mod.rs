@@ -21,6 +21,7 @@ mod overview;
 mod report;
 mod run;
 mod shared;
+mod store;
 mod task;
 pub mod tokens;
 
@@ -67,6 +68,8 @@ pub struct Worker {
     in_flight: Arc<AtomicUsize>,
     next_id: AtomicU64,
     thread: Option<std::thread::JoinHandle<()>>,
+    /// The cache's writer, waited for after the tasks end.
+    storer: Option<std::thread::JoinHandle<()>>,
 }
 
 impl std::fmt::Debug for Worker {
@@ -105,6 +108,7 @@ impl Worker {
             .enable_all()
             .build()
             .map_err(WorkerError::Start)?;
+        let (storer, storer_thread) = store::Storer::spawn().map_err(WorkerError::Start)?;
         let shared = Shared {
             current: current.clone(),
             events: event_tx,
@@ -113,6 +117,7 @@ impl Worker {
             read_ahead: shared::ReadAhead::default(),
             full_history: shared::FullHistory::default(),
             page: shared::PageReads::default(),
+            storer,
         };
         let thread = std::thread::Builder::new()
             .name("fleetview-worker".into())
@@ -128,6 +133,7 @@ impl Worker {
             in_flight,
             next_id: AtomicU64::new(1),
             thread: Some(thread),
+            storer: Some(storer_thread),
         })
     }
 
@@ -203,6 +209,13 @@ impl Drop for Worker {
             && t.join().is_err()
         {
             tracing::error!("the background worker panicked");
+        }
+        // Every task gone, the writer ends once it has stored what they
+        // handed it.
+        if let Some(t) = self.storer.take()
+            && t.join().is_err()
+        {
+            tracing::error!("the cache's writer panicked");
         }
     }
 }

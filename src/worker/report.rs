@@ -186,7 +186,7 @@ impl TaskCtx {
         let _running = self.shared.read_ahead.start(equipment, window);
         // The figures read these from the cache once this is over: stored
         // before it is.
-        let writes = super::fetch::Writes::default();
+        let writes = super::fetch::Writes::new(self.shared.storer.clone());
         let read = |kind: DataKind| {
             let req = super::fetch::SeriesRequest {
                 equipment,

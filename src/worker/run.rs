@@ -241,7 +241,7 @@ pub async fn run(
                     shared: shared.clone(),
                     target: target.clone(),
                     id,
-                    writes: Writes::default(),
+                    writes: Writes::new(shared.storer.clone()),
                 };
                 tokio::spawn(async move {
                     let _guard = guard;

@@ -273,6 +273,7 @@ pub struct Shared {
     pub read_ahead: ReadAhead,
     pub full_history: FullHistory,
     pub page: PageReads,
+    pub storer: super::store::Storer,
 }
 
 impl Shared {
