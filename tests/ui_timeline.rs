@@ -239,19 +239,24 @@ fn page_loaded(app: &FleetApp, id: i64) -> bool {
         && matches!(s.figures.report, Loadable::Ready(_))
 }
 
-#[test]
-fn back_to_a_machine_its_page_shows_in_the_frame_of_the_click() {
+const FIRST: &str = "RT-003 DAF XF 480 (Manchester)";
+const SECOND: &str = "EX-001 Volvo EC220E (Rotterdam)";
+
+/// The app with the first machine's page loaded over yesterday.
+fn first_page_loaded() -> (Harness<'static, FleetApp>, i64) {
     let mut h = harness();
-    let (first, second) = (
-        "RT-003 DAF XF 480 (Manchester)",
-        "EX-001 Volvo EC220E (Rotterdam)",
-    );
-    open_machine(&mut h, first, "Yesterday");
+    open_machine(&mut h, FIRST, "Yesterday");
     let first_id = h.state().state().selected().expect("a machine");
     wait_until(&mut h, "the first page", |app| page_loaded(app, first_id));
+    (h, first_id)
+}
+
+#[test]
+fn back_to_a_machine_its_page_shows_in_the_frame_of_the_click() {
+    let (mut h, first_id) = first_page_loaded();
     let track = h.state().state().timeline().track.value().cloned();
 
-    common::ui::pick(&h, second);
+    common::ui::pick(&h, SECOND);
     h.step();
     let second_id = h.state().state().selected().expect("a machine");
     assert_ne!(second_id, first_id);
@@ -259,7 +264,7 @@ fn back_to_a_machine_its_page_shows_in_the_frame_of_the_click() {
 
     // Back: the page is whole in the frame that took the click, the very
     // track decoded before, and nothing is read.
-    common::ui::pick(&h, first);
+    common::ui::pick(&h, FIRST);
     h.step();
     assert!(page_loaded(h.state(), first_id), "shown at once");
     let machine_reads: Vec<String> = h
@@ -291,20 +296,13 @@ fn back_to_a_machine_its_page_shows_in_the_frame_of_the_click() {
 
 #[test]
 fn a_machine_picked_in_the_list_has_its_page_in_the_frame_of_the_click() {
-    let mut h = harness();
-    let (first, second) = (
-        "RT-003 DAF XF 480 (Manchester)",
-        "EX-001 Volvo EC220E (Rotterdam)",
-    );
-    open_machine(&mut h, first, "Yesterday");
-    let first_id = h.state().state().selected().expect("a machine");
-    wait_until(&mut h, "the first page", |app| page_loaded(app, first_id));
-    let named = |h: &Harness<'static, FleetApp>| h.query_all_by_label(second).count();
+    let (mut h, first_id) = first_page_loaded();
+    let named = |h: &Harness<'static, FleetApp>| h.query_all_by_label(SECOND).count();
     let in_the_list = named(&h);
 
     // The list is drawn and its click applied before the page: the frame
     // that takes the click draws the new machine's page (its reads sent).
-    common::ui::pick(&h, second);
+    common::ui::pick(&h, SECOND);
     h.step();
     assert_ne!(h.state().state().selected(), Some(first_id));
     assert!(

@@ -916,14 +916,8 @@ async fn the_page_keeps_its_history_without_positions_and_the_figures_use_them_a
         let Event::Track { track, .. } = answer_to(&worker, id) else {
             panic!("a track")
         };
-        let data = |history: Arc<fleetview::api::model::EquipmentHistory>| ReportData {
-            track: history
-                .engine_conditions
-                .rows
-                .is_empty()
-                .then(|| track.clone()),
-            history,
-            activities: Some(rows.clone()),
+        let data = |history: Arc<fleetview::api::model::EquipmentHistory>| {
+            ReportData::new(history, Some(rows.clone()), Some(track.clone()))
         };
         let report = |command: Command| {
             let id = worker.send(command);
@@ -1030,11 +1024,7 @@ async fn the_pages_figures_come_with_its_reads_from_what_it_was_sent() {
             engine || track.is_some(),
             "without engine events the track came before the figures"
         );
-        let sent = ReportData {
-            track: if engine { None } else { track },
-            history,
-            activities,
-        };
+        let sent = ReportData::new(history, activities, track);
         let Some(Event::Report {
             report, sources, ..
         }) = events.last()

@@ -161,12 +161,11 @@ impl FiguresState {
         if !engine_events && track.is_pending() {
             return None;
         }
-        let track = track.value().filter(|_| !engine_events);
-        let data = ReportData {
-            history: history.clone(),
-            activities: machine.activities.value().cloned(),
-            track: track.cloned(),
-        };
+        let data = ReportData::new(
+            history.clone(),
+            machine.activities.value().cloned(),
+            track.value().cloned(),
+        );
         let basis = Basis {
             asked,
             sources: data.sources(),

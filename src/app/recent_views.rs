@@ -229,15 +229,7 @@ mod tests {
                 .any(|c| matches!(c, crate::worker::Command::ComputeReport { .. })),
             "the figures were asked with the page's reads"
         );
-        let from = ReportData {
-            track: history
-                .engine_conditions
-                .rows
-                .is_empty()
-                .then(|| track.clone()),
-            history,
-            activities: Some(activities),
-        };
+        let from = ReportData::new(history, Some(activities), Some(track));
         s.on_event(Event::Report {
             request: 1,
             equipment: id,

@@ -45,6 +45,21 @@ fn address<T>(v: Option<&Arc<T>>) -> usize {
 }
 
 impl ReportData {
+    /// What figures come from: the track only without engine events (stops
+    /// from positions, D16).
+    pub fn new(
+        history: Arc<EquipmentHistory>,
+        activities: Option<Arc<Vec<ActivityRow>>>,
+        track: Option<Arc<Track>>,
+    ) -> Self {
+        let track = track.filter(|_| history.engine_conditions.rows.is_empty());
+        Self {
+            history,
+            activities,
+            track,
+        }
+    }
+
     pub fn sources(&self) -> ReportSources {
         ReportSources {
             history: address(Some(&self.history)),

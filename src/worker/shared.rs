@@ -243,11 +243,7 @@ impl PageReads {
         } else {
             None
         };
-        PageFigures::Ready(ReportData {
-            history,
-            activities,
-            track,
-        })
+        PageFigures::Ready(ReportData::new(history, activities, track))
     }
 
     /// Waits until what the figures of `equipment` over `window` come from
