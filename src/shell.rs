@@ -462,7 +462,17 @@ impl eframe::App for FleetApp {
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let chrome = crate::ui::chrome_ui(ui, &self.state, &mut self.view, self.wall_clock.now());
+        let shown = (self.state.selected(), self.state.tab);
         self.apply(chrome);
+        if (self.state.selected(), self.state.tab) != shown {
+            // The list, drawn before the pick, is drawn again with it in a
+            // second pass of this frame (the reads are already sent).
+            ui.ctx()
+                .request_discard("another machine or tab was picked");
+            if ui.ctx().will_discard() {
+                return;
+            }
+        }
         let page = crate::ui::page_ui(ui, &self.state, &mut self.view);
         self.apply(page);
     }

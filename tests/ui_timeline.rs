@@ -7,7 +7,7 @@ use common::ui::wait_until;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use fleetview::api::DataKind;
 use fleetview::app::Loadable;
 use fleetview::series::names::channel_name;
@@ -308,6 +308,11 @@ fn a_machine_picked_in_the_list_has_its_page_in_the_frame_of_the_click() {
     assert!(
         named(&h) > in_the_list,
         "the page is headed by the machine picked in the same frame"
+    );
+    assert_eq!(
+        common::ui::in_list(&h, SECOND).accesskit_node().toggled(),
+        Some(egui::accesskit::Toggled::True),
+        "and the list shows it picked in that frame too"
     );
     assert!(
         h.state().state().faults().is_pending() && h.state().tasks_in_flight() > 0,
