@@ -219,6 +219,15 @@ fn road_trucks(d: &Driver) -> (i64, i64) {
     (first, second)
 }
 
+/// Ends the run at once (for a heap profiler), the caches removed first:
+/// `exit` runs no destructor, and each run leaves most of a gigabyte.
+fn stop(dir: tempfile::TempDir) -> ! {
+    if let Err(e) = dir.close() {
+        eprintln!("could not remove the caches: {e}");
+    }
+    std::process::exit(0);
+}
+
 fn main() {
     let now = parse_wire(NOW).expect("NOW is a wire date");
     let today = now.div_euclid(SECS_PER_DAY);
@@ -417,7 +426,7 @@ fn main() {
         // For a heap profiler's difference with E2E_STOP_LOADED: what the
         // second machine's year adds.
         println!("stopping with the first machine loaded");
-        std::process::exit(0);
+        stop(dir);
     }
     sb.take_recorded();
     let before = ALLOC.allocated();
@@ -435,7 +444,7 @@ fn main() {
             "heap grew {:.1} MB; stopping with it held",
             heap as f64 / 1e6
         );
-        std::process::exit(0);
+        stop(dir);
     }
     // The columns of every source plotted, fetched in the chunks the
     // positions were (the overview may have cached some of the others).
