@@ -400,7 +400,7 @@ fn tracks(goals: &mut Goals) {
     );
 }
 
-fn main() {
+fn main() -> std::process::ExitCode {
     // `cargo bench --bench frames -- fleet` runs the groups named so.
     let only: Vec<String> = std::env::args()
         .skip(1)
@@ -418,5 +418,5 @@ fn main() {
             group(&mut goals);
         }
     }
-    goals.finish();
+    goals.finish()
 }

@@ -74,7 +74,7 @@ fn compare<T: serde::de::DeserializeOwned>(
     );
 }
 
-fn main() {
+fn main() -> std::process::ExitCode {
     let mut goals = Goals::default();
     let now = parse_wire("2025-06-18T15:30:00Z").unwrap_or_default();
     let sim = Simulator::new(60, Clock::Fixed(now));
@@ -138,5 +138,5 @@ fn main() {
         format!("wire date parse {ns:.1} ns/date (goal < 50 ns)"),
     );
 
-    goals.finish();
+    goals.finish()
 }

@@ -174,10 +174,10 @@ fn large_fleet_startup(goals: &mut Goals) {
     );
 }
 
-fn main() {
+fn main() -> std::process::ExitCode {
     // `cargo bench` passes `--bench`; nothing to parse.
     let mut goals = Goals::default();
     generation_vs_decode(&mut goals);
     large_fleet_startup(&mut goals);
-    goals.finish();
+    goals.finish()
 }

@@ -22,11 +22,15 @@ impl Goals {
         println!("{} {line}", if ok { "PASS" } else { "FAIL" });
     }
 
-    /// Prints the closing line; exits non-zero when a goal was missed.
-    pub fn finish(self) {
+    /// Prints the closing line; the exit status is non-zero when a goal
+    /// was missed. Returned from `main` rather than exiting here, so what
+    /// the run holds is dropped (its temporary caches removed).
+    pub fn finish(self) -> std::process::ExitCode {
         println!("{} passed, {} failed", self.passed, self.failed);
         if self.failed > 0 {
-            std::process::exit(1);
+            std::process::ExitCode::FAILURE
+        } else {
+            std::process::ExitCode::SUCCESS
         }
     }
 }

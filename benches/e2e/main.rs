@@ -228,7 +228,7 @@ fn stop(dir: tempfile::TempDir) -> ! {
     std::process::exit(0);
 }
 
-fn main() {
+fn main() -> std::process::ExitCode {
     let now = parse_wire(NOW).expect("NOW is a wire date");
     let today = now.div_euclid(SECS_PER_DAY);
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -479,5 +479,5 @@ fn main() {
             heap as f64 / columns.max(1) as f64
         ),
     );
-    goals.finish();
+    goals.finish()
 }
