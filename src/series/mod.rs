@@ -33,4 +33,4 @@ pub use drawn::{DENSE_SAMPLES, PLOT_VALUE_LIMIT};
 pub use extract::{DecodeError, EnvelopeInfo, decode_envelope, decode_rows};
 pub use minmax::{Lattice, M4Column, MinMaxIndex, m4_columns, m4_lattice};
 pub use plot::PlotSeries;
-pub use track::{Segment, Track, TrackPoint, TrackSample};
+pub use track::{Segment, Track, TrackPiece, TrackPoint, TrackSample};

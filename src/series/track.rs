@@ -1,9 +1,10 @@
 //! A machine's track, ready for a map at any zoom.
 //!
 //! Positions are projected once to Web Mercator (`x`, `y` in 0..1, `y` down,
-//! as map tiles are). Douglas-Peucker is run once over the whole track to
-//! give each point an *importance*: the tolerance up to which it is still
-//! needed. The points of a zoom level are those more important than half a
+//! as map tiles are). Douglas-Peucker is run once over each piece of the
+//! track (a [`TrackPiece`] is built as soon as its positions are decoded,
+//! while the next ones download) to give each point an *importance*: the
+//! tolerance up to which it is still needed. The points of a zoom level are those more important than half a
 //! pixel there; they are listed once per zoom, when first asked for, in
 //! blocks with bounding boxes so a frame only walks the blocks in view.
 
@@ -199,13 +200,21 @@ pub struct Track {
     levels: Vec<OnceLock<Level>>,
 }
 
-impl Track {
-    /// Builds a track from samples in any order; samples without a finite
-    /// position are left out.
+/// A stretch of a track with its projection and simplification done: the
+/// costly part of building a track, done piece by piece as the positions
+/// arrive, so only [`Track::join`] waits for the last piece.
+#[derive(Debug, Default)]
+pub struct TrackPiece {
+    samples: Vec<TrackSample>,
+    xy: Vec<[f64; 2]>,
+    importance: Vec<f32>,
+}
+
+impl TrackPiece {
+    /// Samples in any order; those without a finite position are left out.
+    /// The piece's ends are kept at every zoom, as a whole track's are.
     pub fn new(mut samples: Vec<TrackSample>) -> Self {
         samples.retain(|s| mercator(s.lat, s.lon).is_some());
-        // Held as long as the page is: no room left over from building it.
-        samples.shrink_to_fit();
         if !samples.is_sorted_by_key(|s| s.time) {
             samples.sort_by_key(|s| s.time);
         }
@@ -213,6 +222,61 @@ impl Track {
             .iter()
             .filter_map(|s| mercator(s.lat, s.lon))
             .collect();
+        let importance = importance(&xy).into_iter().map(|v| v as f32).collect();
+        Self {
+            samples,
+            xy,
+            importance,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+
+    fn first_time(&self) -> Option<i64> {
+        self.samples.first().map(|s| s.time)
+    }
+
+    fn last_time(&self) -> Option<i64> {
+        self.samples.last().map(|s| s.time)
+    }
+}
+
+impl Track {
+    /// Builds a track from samples in any order; samples without a finite
+    /// position are left out.
+    pub fn new(samples: Vec<TrackSample>) -> Self {
+        Self::join(vec![TrackPiece::new(samples)])
+    }
+
+    /// Joins pieces into one track. Pieces that follow one another in time
+    /// (a window's chunks) are only put end to end; pieces that overlap are
+    /// built again as one.
+    pub fn join(mut pieces: Vec<TrackPiece>) -> Self {
+        pieces.retain(|p| !p.is_empty());
+        pieces.sort_by_key(TrackPiece::first_time);
+        let in_order = pieces
+            .windows(2)
+            .all(|w| w[0].last_time() <= w[1].first_time());
+        if !in_order {
+            let samples = pieces.into_iter().flat_map(|p| p.samples).collect();
+            pieces = vec![TrackPiece::new(samples)];
+        }
+        // Joined at their exact size: held as long as the page is.
+        let n = pieces.iter().map(TrackPiece::len).sum();
+        let mut samples = Vec::with_capacity(n);
+        let mut xy = Vec::with_capacity(n);
+        let mut importance = Vec::with_capacity(n);
+        for p in pieces {
+            samples.extend(p.samples);
+            xy.extend(p.xy);
+            importance.extend(p.importance);
+        }
         let mut bounds = MercRect::EMPTY;
         for p in &xy {
             bounds.extend(*p);
@@ -226,7 +290,6 @@ impl Track {
                 s.speed_derived = true;
             }
         }
-        let importance = importance(&xy).into_iter().map(|v| v as f32).collect();
         let speed_scale_kmh = speed_scale(&speed_kmh);
         Self {
             samples,
@@ -545,19 +608,110 @@ mod tests {
     }
 
     /// A wiggly drive of `n` samples around Lyon.
+    fn drive_samples(n: usize) -> Vec<TrackSample> {
+        (0..n)
+            .map(|i| {
+                let t = i as f64;
+                sample(
+                    i as i64 * 10,
+                    45.75 + 0.0001 * t.sqrt() * (t / 50.0).sin(),
+                    4.85 + 0.00002 * t + 0.0003 * (t / 7.0).cos(),
+                )
+            })
+            .collect()
+    }
+
     fn drive(n: usize) -> Track {
-        Track::new(
-            (0..n)
-                .map(|i| {
-                    let t = i as f64;
-                    sample(
-                        i as i64 * 10,
-                        45.75 + 0.0001 * t.sqrt() * (t / 50.0).sin(),
-                        4.85 + 0.00002 * t + 0.0003 * (t / 7.0).cos(),
+        Track::new(drive_samples(n))
+    }
+
+    /// The same drive in pieces of `cuts` (as a window's chunks arrive),
+    /// each built on its own, then joined.
+    fn drive_in_pieces(n: usize, cuts: &[usize]) -> Track {
+        let mut samples = drive_samples(n);
+        let mut pieces = Vec::new();
+        for cut in cuts.iter().rev() {
+            pieces.push(TrackPiece::new(samples.split_off(*cut)));
+        }
+        pieces.push(TrackPiece::new(samples));
+        // In any order, as the decodings end.
+        pieces.reverse();
+        pieces.swap(0, 1);
+        Track::join(pieces)
+    }
+
+    /// The samples bit for bit (a value not given is NaN, never equal).
+    fn same_samples(a: &Track, b: &Track) -> bool {
+        let bits = |t: &Track| -> Vec<_> {
+            t.samples
+                .iter()
+                .map(|s| {
+                    (
+                        s.time,
+                        s.lat.to_bits(),
+                        s.lon.to_bits(),
+                        s.speed_kmh.to_bits(),
                     )
                 })
-                .collect(),
-        )
+                .collect()
+        };
+        bits(a) == bits(b)
+    }
+
+    #[test]
+    fn pieces_joined_make_the_track_built_whole() {
+        let whole = drive(12_000);
+        let joined = drive_in_pieces(12_000, &[3_000, 7_500]);
+        assert!(same_samples(&joined, &whole));
+        assert_eq!(joined.xy, whole.xy);
+        assert_eq!(joined.bounds, whole.bounds);
+        assert_eq!(joined.speed_scale_kmh, whole.speed_scale_kmh);
+        // Each piece's ends are kept at every zoom, as the track's are; the
+        // simplification stays within half a pixel across the joins.
+        for z in 0..=MAX_ZOOM {
+            let level = joined.level(z);
+            for end in [0, 2_999, 3_000, 7_499, 7_500, 11_999] {
+                assert!(level.points.contains(&end), "zoom {z} drops {end}");
+            }
+            let tol = Track::tolerance(z);
+            for w in level.points.windows(2) {
+                let (a, b) = (w[0] as usize, w[1] as usize);
+                for i in a..=b {
+                    let d = seg_dist2(joined.xy[i], joined.xy[a], joined.xy[b]).sqrt();
+                    assert!(d <= tol * 1.000_001, "zoom {z}: point {i} strays {d}");
+                }
+            }
+        }
+        // Only the joins' points are added to what the whole track keeps.
+        assert!(joined.level_len(5) <= whole.level_len(5) + 4);
+    }
+
+    #[test]
+    fn a_speed_left_out_is_derived_across_a_join() {
+        let (a, b) = (sample(0, 45.0, 4.0), sample(60, 45.01, 4.0));
+        let joined = Track::join(vec![
+            TrackPiece::new(vec![b]),
+            TrackPiece::new(Vec::new()),
+            TrackPiece::new(vec![a]),
+        ]);
+        assert_eq!(joined.len(), 2);
+        // The first piece's last sample takes the leg to the next piece's
+        // first: 1.11 km in a minute.
+        assert!(
+            (joined.speed_kmh(0) - 66.7).abs() < 0.1,
+            "{}",
+            joined.speed_kmh(0)
+        );
+    }
+
+    #[test]
+    fn pieces_that_overlap_are_built_again_as_one() {
+        let all = drive_samples(2_000);
+        let (odd, even): (Vec<_>, Vec<_>) = all.iter().partition(|s| s.time % 20 == 10);
+        let joined = Track::join(vec![TrackPiece::new(odd), TrackPiece::new(even)]);
+        let whole = Track::new(all);
+        assert!(same_samples(&joined, &whole));
+        assert_eq!(joined.importance, whole.importance);
     }
 
     /// The simplification's weights as first written: every split followed

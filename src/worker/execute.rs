@@ -11,7 +11,7 @@ use super::task::{TaskCtx, decode_off_thread};
 use crate::api::model::{ActivityRow, Envelope, EquipmentHistory, FaultRow, PositionRow};
 use crate::api::time::TimeWindow;
 use crate::api::{ApiError, DataKind, SeriesSource};
-use crate::series::{PlotSeries, Track, TrackSample};
+use crate::series::{PlotSeries, Track, TrackPiece, TrackSample};
 
 impl TaskCtx {
     pub async fn run(self, command: Command) {
@@ -101,8 +101,9 @@ impl TaskCtx {
             }
             Command::FetchTrack { equipment, window } => {
                 let source = SeriesSource::Kind(DataKind::Positions);
-                // Each piece decoded as soon as it is had, while the next
-                // ones download: only the simplification waits for the last.
+                // Each piece decoded, projected and simplified as soon as it
+                // is had, while the next ones download: only the joining
+                // waits for the last.
                 let mut pieces = Vec::new();
                 let fetched = self
                     .fetch_each(equipment, source, window, false, |w, rows| {
@@ -113,6 +114,7 @@ impl TaskCtx {
                                 w.since.max(window.since),
                                 w.until.min(window.until),
                             )
+                            .map(TrackPiece::new)
                         });
                         pieces.push((w.since, tokio::spawn(decode)));
                     })
@@ -129,12 +131,8 @@ impl TaskCtx {
                     })??);
                 }
                 self.writes.rows_decoded();
-                // Joined at their exact size: the track keeps them.
-                let mut samples = Vec::with_capacity(decoded.iter().map(Vec::len).sum());
-                for piece in decoded {
-                    samples.extend(piece);
-                }
-                let track = decode_off_thread("positions", move || Ok(Track::new(samples))).await?;
+                let track =
+                    decode_off_thread("positions", move || Ok(Track::join(decoded))).await?;
                 let track = Arc::new(track);
                 self.emit(Event::Track {
                     request: id,
