@@ -522,12 +522,12 @@ mod chunking {
                 let (_, single) = data_kind(&c, id, kind, w).await.expect("single");
                 let chunks = split_window(w, chunk);
                 let bodies: Vec<_> = c
-                    .chunk_bodies(id, SeriesSource::Kind(kind), chunks)
+                    .chunk_rows(id, SeriesSource::Kind(kind), chunks)
                     .collect()
                     .await;
                 let pieces = bodies
                     .into_iter()
-                    .map(|(cw, b)| (cw, rows_of(&b.expect("chunk"), "test").expect("rows")))
+                    .map(|(cw, b)| (cw, b.expect("chunk").rows))
                     .collect();
                 let fetched = Fetched {
                     window: w,

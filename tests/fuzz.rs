@@ -230,7 +230,7 @@ fn decode_everything(bytes: &[u8]) {
                 since: 1_749_000_000,
                 until: 1_751_000_000,
             },
-            rows.clone(),
+            rows.clone().into(),
         )],
         ..Fetched::default()
     };

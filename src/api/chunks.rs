@@ -6,6 +6,7 @@
 //! and the rows of the chunks, one after the other, are the rows of the
 //! window in order.
 
+use bytes::Bytes;
 use serde_json::value::RawValue;
 
 use super::error::ApiError;
@@ -205,6 +206,26 @@ impl<'de> serde::Deserialize<'de> for Entries<'de> {
     }
 }
 
+/// A series answer's rows: their JSON array, a view into the answer (not
+/// a copy), and how many there are.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowsChunk {
+    pub rows: Bytes,
+    pub count: usize,
+}
+
+impl RowsChunk {
+    /// The rows of a series answer; none when it has no whole list of rows
+    /// (see [`rows_span`]).
+    pub fn of(body: &Bytes) -> Option<Self> {
+        let (span, count) = rows_span(body)?;
+        Some(Self {
+            rows: body.slice(span),
+            count,
+        })
+    }
+}
+
 /// Where `data.rows` (an array) is in an envelope body, and how many
 /// objects it holds, found by following strings and nesting only (brackets
 /// matched). Nothing else is validated: a series answer is checked by this
@@ -375,6 +396,9 @@ mod tests {
         assert_eq!(n, 2);
         let (span, n) = rows_span(br#"{"data":{"rows":[]}}"#).expect("empty");
         assert_eq!((span, n), (16..18, 0));
+        let chunk = RowsChunk::of(&Bytes::from_static(body)).expect("rows");
+        assert_eq!(&chunk.rows[..], br#"[{"a":"]}\"[{"},{"b":{"rows":[2]}}]"#);
+        assert_eq!(chunk.count, 2);
         // Not an envelope with rows: none (the answer is unreadable).
         for bad in [
             &br#"{"data":{"rows":null}}"#[..],

@@ -344,7 +344,7 @@ impl ApiClient {
         &self,
         path: &str,
         query: &[(&str, String)],
-        decode: impl Fn(&[u8], &str) -> Result<T, ApiError>,
+        decode: impl Fn(&Bytes, &str) -> Result<T, ApiError>,
     ) -> Result<T, ApiError> {
         let endpoint = format!("GET /{}", path.trim_start_matches('/'));
         let url = self.url(path, query)?;
@@ -381,7 +381,8 @@ impl ApiClient {
         path: &str,
         query: &[(&str, String)],
     ) -> Result<T, ApiError> {
-        self.get_with(path, query, decode_json).await
+        self.get_with(path, query, |b, endpoint| decode_json(b, endpoint))
+            .await
     }
 
     /// A request that changes state: sent once, never retried.
@@ -430,12 +431,12 @@ impl ApiClient {
     }
 }
 
-/// Checks a series answer has whole rows (a structural scan, much cheaper
-/// than validating: the typed decoding of the rows validates them); one
-/// cut short or broken around them is a transient error.
-pub(super) fn check_rows(bytes: &[u8], endpoint: &str) -> Result<(), ApiError> {
-    match super::chunks::rows_span(bytes) {
-        Some(_) => Ok(()),
+/// A series answer's rows, checked whole by a structural scan (much
+/// cheaper than validating: the typed decoding of the rows validates them);
+/// one cut short or broken around them is a transient error.
+pub(super) fn rows_chunk(bytes: &Bytes, endpoint: &str) -> Result<super::RowsChunk, ApiError> {
+    match super::RowsChunk::of(bytes) {
+        Some(chunk) => Ok(chunk),
         None => Err(decode_error(
             endpoint,
             "the answer has no whole list of rows (cut short or malformed)",

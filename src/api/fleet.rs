@@ -9,9 +9,10 @@ use futures_util::TryStreamExt;
 use futures_util::stream::{self, Stream, StreamExt};
 use serde::de::DeserializeOwned;
 
+use super::chunks::RowsChunk;
 use super::chunks::merge_envelopes;
 pub use super::chunks::split_window;
-use super::client::{ApiClient, check_json, check_rows, decode_json};
+use super::client::{ApiClient, check_json, decode_json, rows_chunk};
 use super::data_kind::DataKind;
 use super::error::ApiError;
 use super::limits::{MAX_EQUIPMENT_WINDOW_SECS, MAX_FLEET_WINDOW_SECS, check_window};
@@ -126,19 +127,16 @@ impl ApiClient {
     async fn chunk_body(&self, path: &str, w: TimeWindow) -> Result<Bytes, ApiError> {
         self.get_with(path, &Self::window_query(w), |b, endpoint| {
             check_json(b, endpoint)?;
-            Ok(Bytes::copy_from_slice(b))
+            Ok(b.clone())
         })
         .await
     }
 
-    /// A series answer over `w` (rows in `data.rows`), checked for whole
-    /// rows only: the rows' decoding is the full check.
-    async fn rows_chunk_body(&self, path: &str, w: TimeWindow) -> Result<Bytes, ApiError> {
-        self.get_with(path, &Self::window_query(w), |b, endpoint| {
-            check_rows(b, endpoint)?;
-            Ok(Bytes::copy_from_slice(b))
-        })
-        .await
+    /// The rows of a series answer over `w` (in `data.rows`), checked
+    /// whole only: the rows' decoding is the full check.
+    async fn rows_chunk(&self, path: &str, w: TimeWindow) -> Result<RowsChunk, ApiError> {
+        self.get_with(path, &Self::window_query(w), rows_chunk)
+            .await
     }
 
     /// The body of `path` over `w`, fetched in chunks of `chunk_secs` on the
@@ -229,27 +227,35 @@ impl ApiClient {
         self.window_body(&path, w, source.chunk_secs()).await
     }
 
-    /// Bodies of the given chunks, fetched `concurrency` at a time and
+    /// The rows of the given chunks, fetched `concurrency` at a time and
     /// yielded in chunk order. A chunk longer than the service accepts is
     /// itself fetched in chunks and merged.
-    pub fn chunk_bodies(
+    pub fn chunk_rows(
         &self,
         id: i64,
         source: SeriesSource,
         chunks: Vec<TimeWindow>,
-    ) -> impl Stream<Item = (TimeWindow, Result<Bytes, ApiError>)> + '_ {
+    ) -> impl Stream<Item = (TimeWindow, Result<RowsChunk, ApiError>)> + '_ {
         let concurrency = self.config().concurrency.max(1);
         let path = Self::equipment_path(id, &source.path_segment());
         stream::iter(chunks)
             .map(move |w| {
                 let path = path.clone();
                 async move {
-                    let body = if w.duration_secs() >= MAX_EQUIPMENT_WINDOW_SECS {
-                        self.window_body(&path, w, MAX_EQUIPMENT_WINDOW_SECS).await
+                    let rows = if w.duration_secs() >= MAX_EQUIPMENT_WINDOW_SECS {
+                        self.window_body(&path, w, MAX_EQUIPMENT_WINDOW_SECS)
+                            .await
+                            .and_then(|body| {
+                                RowsChunk::of(&body).ok_or_else(|| ApiError::Decode {
+                                    endpoint: format!("GET /{}", path.trim_start_matches('/')),
+                                    message: "no data.rows array in the answer".to_owned(),
+                                    transient: false,
+                                })
+                            })
                     } else {
-                        self.rows_chunk_body(&path, w).await
+                        self.rows_chunk(&path, w).await
                     };
-                    (w, body)
+                    (w, rows)
                 }
             })
             .buffered(concurrency)

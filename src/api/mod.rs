@@ -29,7 +29,7 @@ pub mod placeholder;
 pub mod time;
 pub mod units;
 
-pub use chunks::rows_span;
+pub use chunks::{RowsChunk, rows_span};
 pub use client::ApiClient;
 pub use config::{ApiKey, AuthMethod, ClientConfig, RetryPolicy};
 pub use data_kind::{DataKind, KindPack, UnknownDataKind};

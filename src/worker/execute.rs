@@ -107,7 +107,7 @@ impl TaskCtx {
                 let mut pieces = Vec::new();
                 let fetched = self
                     .fetch_each(equipment, source, window, false, |w, rows| {
-                        let rows = rows.to_vec();
+                        let rows = rows.clone();
                         let decode = decode_off_thread("positions", move || {
                             positions_in(
                                 &rows,

@@ -11,7 +11,9 @@ use crate::api::fleet::split_window;
 use crate::api::limits::check_window;
 use crate::api::model::{ActivityRow, FaultRow, PositionRow};
 use crate::api::time::{TimeWindow, now_secs, parse_lenient};
-use crate::api::{ApiClient, ApiError, SeriesSource, rows_span};
+use bytes::Bytes;
+
+use crate::api::{ApiClient, ApiError, RowsChunk, SeriesSource, rows_span};
 use crate::cache::{Cache, CacheKey};
 
 pub use super::store::Writes;
@@ -31,7 +33,7 @@ pub struct Progress {
 #[derive(Clone, Default, PartialEq)]
 pub struct Fetched {
     pub window: TimeWindow,
-    pub pieces: Vec<(TimeWindow, Vec<u8>)>,
+    pub pieces: Vec<(TimeWindow, Bytes)>,
     /// Parts of the window that could not be had (offline): empty when whole.
     pub missing: Vec<TimeWindow>,
     /// When the oldest cached piece was fetched, if any came from the cache.
@@ -146,20 +148,15 @@ impl Dated for ActivityRow {
     }
 }
 
-/// The JSON array of rows inside an envelope body, and how many there are.
-fn rows_and_count(body: &[u8], endpoint: &str) -> Result<(Vec<u8>, usize), ApiError> {
+/// The JSON array of rows inside an envelope body.
+pub fn rows_of(body: &[u8], endpoint: &str) -> Result<Vec<u8>, ApiError> {
     rows_span(body)
-        .map(|(span, n)| (body[span].to_vec(), n))
+        .map(|(span, _)| body[span].to_vec())
         .ok_or_else(|| ApiError::Decode {
             endpoint: endpoint.to_owned(),
             message: "no data.rows array in the answer".to_owned(),
             transient: false,
         })
-}
-
-/// The JSON array of rows inside an envelope body.
-pub fn rows_of(body: &[u8], endpoint: &str) -> Result<Vec<u8>, ApiError> {
-    rows_and_count(body, endpoint).map(|(rows, _)| rows)
 }
 
 /// What to fetch.
@@ -186,7 +183,7 @@ pub async fn fetch_series(
     base_url: &str,
     req: SeriesRequest,
     mut progress: impl FnMut(Progress),
-    mut on_piece: impl FnMut(TimeWindow, &[u8]),
+    mut on_piece: impl FnMut(TimeWindow, &Bytes),
 ) -> Result<Fetched, ApiError> {
     // Refused before the cache too: the same window must not work offline
     // and fail online.
@@ -217,9 +214,9 @@ pub async fn fetch_series(
         .collect();
     let missing = crate::cache::gaps(req.window, &covered);
     let oldest_fetch = cached.iter().map(|c| c.fetched_at).min();
-    let mut pieces: Vec<(TimeWindow, Vec<u8>)> = cached
+    let mut pieces: Vec<(TimeWindow, Bytes)> = cached
         .into_iter()
-        .map(|c| (c.window, c.rows_json))
+        .map(|c| (c.window, Bytes::from(c.rows_json)))
         .collect();
     let mut state = Progress {
         cached_windows: pieces.len(),
@@ -254,12 +251,7 @@ pub async fn fetch_series(
         }
     };
 
-    let endpoint = format!(
-        "GET /v2/fleet/equipments/{}/{}",
-        req.equipment,
-        req.source.path_segment()
-    );
-    let mut stream = std::pin::pin!(client.chunk_bodies(req.equipment, req.source, chunks));
+    let mut stream = std::pin::pin!(client.chunk_rows(req.equipment, req.source, chunks));
     // Chunks are stored once the task has handed them on (`writes`).
     while let Some((w, body)) = stream.next().await {
         fetched.requests += 1;
@@ -274,7 +266,8 @@ pub async fn fetch_series(
             }
             Err(e) => return Err(e),
         };
-        let (rows, count) = rows_and_count(&body, &endpoint)?;
+        // A view into the answer: stored and handed on without a copy.
+        let RowsChunk { rows, count } = body;
         if let Some(c) = cache {
             let (c, key, stored) = (Arc::clone(c), key.clone(), rows.clone());
             writes.start(move |decoded| {

@@ -62,7 +62,7 @@ impl TaskCtx {
         source: SeriesSource,
         window: TimeWindow,
         offline: bool,
-        on_piece: impl FnMut(TimeWindow, &[u8]),
+        on_piece: impl FnMut(TimeWindow, &bytes::Bytes),
     ) -> Result<Fetched, ApiError> {
         let req = SeriesRequest {
             equipment,
