@@ -81,6 +81,14 @@ fn series_of(events: &[Event], request: u64) -> Option<Arc<Fetched>> {
     })
 }
 
+/// A cache in a file of a directory of its own, removed with it.
+fn temp_cache() -> (tempfile::TempDir, Arc<Cache>) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (cache, _) =
+        Cache::open(&dir.path().join("cache.sqlite"), DEFAULT_CAP_BYTES).expect("cache");
+    (dir, Arc::new(cache))
+}
+
 fn days(n: i64) -> TimeWindow {
     TimeWindow {
         since: common::now() - n * SECS_PER_DAY,
@@ -420,10 +428,7 @@ async fn with_the_service_gone_the_last_history_and_fleet_are_served_marked_offl
     // The sandbox's clock is the real one: today's history is not settled,
     // so only a snapshot of it can be kept.
     let sb = start_with(fleetview::sandbox::SandboxConfig::default().fleet_size(7)).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (cache, _) =
-        Cache::open(&dir.path().join("cache.sqlite"), DEFAULT_CAP_BYTES).expect("cache");
-    let cache = Arc::new(cache);
+    let (_dir, cache) = temp_cache();
     let now = fleetview::api::time::now_secs();
     let today = TimeWindow {
         since: now - SECS_PER_DAY,
@@ -639,10 +644,7 @@ async fn a_pending_login_holds_up_no_other_command_and_can_be_cancelled() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn snapshots_come_page_by_page_and_are_kept_and_figures_follow_the_history() {
     let sb = start_with(common::fixed_config().fleet_size(70)).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (cache, _) =
-        Cache::open(&dir.path().join("cache.sqlite"), DEFAULT_CAP_BYTES).expect("cache");
-    let cache = Arc::new(cache);
+    let (_dir, cache) = temp_cache();
     let s = worker_for(&sb, Some(cache.clone()));
     let window = days(6);
     let read = s.worker.send(Command::FetchSnapshots);
@@ -754,10 +756,7 @@ async fn snapshots_come_page_by_page_and_are_kept_and_figures_follow_the_history
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_track_partly_cached_is_the_rows_of_its_window_in_order() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (cache, _) =
-        Cache::open(&dir.path().join("cache.sqlite"), DEFAULT_CAP_BYTES).expect("cache");
-    let cache = Arc::new(cache);
+    let (_dir, cache) = temp_cache();
     let sb = start().await;
     let s = worker_for(&sb, Some(cache));
     let equipment = FIRST_ID + 2;
@@ -873,10 +872,8 @@ async fn the_page_keeps_its_history_without_positions_and_the_figures_use_them_a
     // keeps only the last history seen of it, as for a person's "last 30
     // days".
     let sb = start_with(fleetview::sandbox::SandboxConfig::default().fleet_size(7)).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (cache, _) =
-        Cache::open(&dir.path().join("cache.sqlite"), DEFAULT_CAP_BYTES).expect("cache");
-    let s = worker_for(&sb, Some(Arc::new(cache)));
+    let (_dir, cache) = temp_cache();
+    let s = worker_for(&sb, Some(cache));
     let now = fleetview::api::time::now_secs();
     let window = TimeWindow {
         since: now - 30 * SECS_PER_DAY,
@@ -974,10 +971,8 @@ async fn the_pages_figures_come_with_its_reads_from_what_it_was_sent() {
     use fleetview::analysis::{Expected, WorkingHours};
     use fleetview::worker::{ReportData, ReportRequest};
     let sb = start_with(fleetview::sandbox::SandboxConfig::default().fleet_size(7)).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (cache, _) =
-        Cache::open(&dir.path().join("cache.sqlite"), DEFAULT_CAP_BYTES).expect("cache");
-    let s = worker_for(&sb, Some(Arc::new(cache)));
+    let (_dir, cache) = temp_cache();
+    let s = worker_for(&sb, Some(cache));
     let window = days(30);
     let request = move |equipment| ReportRequest {
         equipment,

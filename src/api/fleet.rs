@@ -245,13 +245,7 @@ impl ApiClient {
                     let rows = if w.duration_secs() >= MAX_EQUIPMENT_WINDOW_SECS {
                         self.window_body(&path, w, MAX_EQUIPMENT_WINDOW_SECS)
                             .await
-                            .and_then(|body| {
-                                RowsChunk::of(&body).ok_or_else(|| ApiError::Decode {
-                                    endpoint: format!("GET /{}", path.trim_start_matches('/')),
-                                    message: "no data.rows array in the answer".to_owned(),
-                                    transient: false,
-                                })
-                            })
+                            .and_then(|body| rows_chunk(&body, &format!("GET /{path}")))
                     } else {
                         self.rows_chunk(&path, w).await
                     };

@@ -4,8 +4,8 @@
 //! as map tiles are). Douglas-Peucker is run once over each piece of the
 //! track (a [`TrackPiece`] is built as soon as its positions are decoded,
 //! while the next ones download) to give each point an *importance*: the
-//! tolerance up to which it is still needed. The points of a zoom level are those more important than half a
-//! pixel there; they are listed once per zoom, when first asked for, in
+//! tolerance up to which it is still needed. The points of a zoom level
+//! are those more important than half a pixel there; they are listed once per zoom, when first asked for, in
 //! blocks with bounding boxes so a frame only walks the blocks in view.
 
 use std::sync::OnceLock;
@@ -658,6 +658,19 @@ mod tests {
         bits(a) == bits(b)
     }
 
+    /// Every point a level of `t` leaves out is within its tolerance of
+    /// the line drawn in its place.
+    fn assert_within_half_a_pixel(t: &Track, z: usize) {
+        let tol = Track::tolerance(z);
+        for w in t.level(z).points.windows(2) {
+            let (a, b) = (w[0] as usize, w[1] as usize);
+            for i in a..=b {
+                let d = seg_dist2(t.xy[i], t.xy[a], t.xy[b]).sqrt();
+                assert!(d <= tol * 1.000_001, "zoom {z}: point {i} strays {d}");
+            }
+        }
+    }
+
     #[test]
     fn pieces_joined_make_the_track_built_whole() {
         let whole = drive(12_000);
@@ -673,14 +686,7 @@ mod tests {
             for end in [0, 2_999, 3_000, 7_499, 7_500, 11_999] {
                 assert!(level.points.contains(&end), "zoom {z} drops {end}");
             }
-            let tol = Track::tolerance(z);
-            for w in level.points.windows(2) {
-                let (a, b) = (w[0] as usize, w[1] as usize);
-                for i in a..=b {
-                    let d = seg_dist2(joined.xy[i], joined.xy[a], joined.xy[b]).sqrt();
-                    assert!(d <= tol * 1.000_001, "zoom {z}: point {i} strays {d}");
-                }
-            }
+            assert_within_half_a_pixel(&joined, z);
         }
         // Only the joins' points are added to what the whole track keeps.
         assert!(joined.level_len(5) <= whole.level_len(5) + 4);
@@ -798,15 +804,7 @@ mod tests {
     fn a_simplified_level_stays_within_half_a_pixel() {
         let t = drive(5_000);
         for z in [8usize, 12, 16] {
-            let level = t.level(z);
-            let tol = Track::tolerance(z);
-            for w in level.points.windows(2) {
-                let (a, b) = (w[0] as usize, w[1] as usize);
-                for i in a..=b {
-                    let d = seg_dist2(t.xy[i], t.xy[a], t.xy[b]).sqrt();
-                    assert!(d <= tol * 1.000_001, "zoom {z}: point {i} strays {d}");
-                }
-            }
+            assert_within_half_a_pixel(&t, z);
         }
     }
 
