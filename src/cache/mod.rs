@@ -14,13 +14,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+mod schema;
+
 use crate::api::time::{TimeWindow, now_secs, parse_lenient};
 
 /// Rows newer than this when fetched are not cached (late telemetry).
 pub const SETTLE_SECS: i64 = 300;
 /// Default size cap of the cache file's row data.
 pub const DEFAULT_CAP_BYTES: u64 = 512 * 1024 * 1024;
-const SCHEMA_VERSION: &str = "1";
 
 #[derive(Debug, thiserror::Error)]
 pub enum CacheError {
@@ -157,44 +158,12 @@ impl Cache {
         Self::init(Connection::open_in_memory()?, cap_bytes, None)
     }
 
-    fn init(conn: Connection, cap_bytes: u64, path: Option<PathBuf>) -> Result<Self, CacheError> {
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-             CREATE TABLE IF NOT EXISTS windows (
-                 id INTEGER PRIMARY KEY,
-                 base_url TEXT NOT NULL,
-                 equipment INTEGER NOT NULL,
-                 kind TEXT NOT NULL,
-                 since INTEGER NOT NULL,
-                 until INTEGER NOT NULL,
-                 fetched_at INTEGER NOT NULL,
-                 last_used INTEGER NOT NULL,
-                 rows BLOB NOT NULL
-             );
-             CREATE INDEX IF NOT EXISTS windows_key ON windows (base_url, equipment, kind, since);",
-        )?;
-        let version: Option<String> = conn
-            .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
-                r.get(0)
-            })
-            .optional()?;
-        match version.as_deref() {
-            None => {
-                conn.execute(
-                    "INSERT INTO meta (key, value) VALUES ('schema', ?1)",
-                    [SCHEMA_VERSION],
-                )?;
-            }
-            Some(SCHEMA_VERSION) => {}
-            Some(other) => {
-                return Err(CacheError::Db(rusqlite::Error::InvalidParameterName(
-                    format!("cache schema {other}, expected {SCHEMA_VERSION}"),
-                )));
-            }
-        }
+    fn init(
+        mut conn: Connection,
+        cap_bytes: u64,
+        path: Option<PathBuf>,
+    ) -> Result<Self, CacheError> {
+        schema::prepare(&mut conn)?;
         let cache = Self {
             conn: Mutex::new(conn),
             reader: None,
@@ -233,14 +202,17 @@ impl Cache {
             .extend(ids.into_iter().map(|id| (id, now)));
     }
 
-    /// Marks the windows read since the last write used.
+    /// Marks the windows read since the last write used, in `used`: an
+    /// update of their own row would rewrite their rows with it.
     fn mark_touched(&self, conn: &Connection) -> Result<(), CacheError> {
         let touched = std::mem::take(&mut *self.touched.lock().unwrap_or_else(|e| e.into_inner()));
         if touched.is_empty() {
             return Ok(());
         }
-        let mut touch =
-            conn.prepare_cached("UPDATE windows SET last_used = MAX(last_used, ?2) WHERE id = ?1")?;
+        let mut touch = conn.prepare_cached(
+            "INSERT INTO used (id, last_used) SELECT id, ?2 FROM windows WHERE id = ?1
+                 ON CONFLICT (id) DO UPDATE SET last_used = MAX(last_used, excluded.last_used)",
+        )?;
         for (id, at) in touched {
             touch.execute(params![id, at])?;
         }
@@ -431,8 +403,10 @@ impl Cache {
         let conn = self.conn();
         // The least used go first: what was read since counts.
         self.mark_touched(&conn)?;
-        let mut stmt =
-            conn.prepare("SELECT id, LENGTH(rows) FROM windows ORDER BY last_used, id")?;
+        let mut stmt = conn.prepare(
+            "SELECT w.id, LENGTH(w.rows) FROM windows w LEFT JOIN used u ON u.id = w.id
+                 ORDER BY MAX(w.last_used, COALESCE(u.last_used, 0)), w.id",
+        )?;
         let victims: Vec<(i64, i64)> = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
@@ -507,299 +481,4 @@ fn rows_until(rows_json: &[u8], until: i64) -> Result<Vec<u8>, CacheError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn gaps_of_a_window() {
-        let w = TimeWindow {
-            since: 0,
-            until: 100,
-        };
-        assert_eq!(gaps(w, &[]), vec![w]);
-        assert_eq!(gaps(w, &[(0, 100)]), vec![]);
-        assert_eq!(
-            gaps(w, &[(-50, 10), (20, 30), (25, 40), (90, 200)]),
-            vec![
-                TimeWindow {
-                    since: 11,
-                    until: 19
-                },
-                TimeWindow {
-                    since: 41,
-                    until: 89
-                }
-            ]
-        );
-    }
-
-    #[test]
-    fn user_info_never_reaches_the_key() {
-        let k = CacheKey::new(
-            "https://user:s3cret@fleet.example/api/?token=abc#x",
-            1,
-            "positions",
-        );
-        assert_eq!(k.base_url(), "https://fleet.example/api");
-    }
-
-    #[test]
-    fn put_get_missing_and_the_settle_margin() {
-        let cache = Cache::in_memory(DEFAULT_CAP_BYTES).expect("cache");
-        let key = CacheKey::new("http://127.0.0.1:1", 7, "temperature");
-        let rows =
-            br#"[{"date":"1970-01-01T00:00:10Z","v":1},{"date":"1970-01-01T00:16:40Z","v":2}]"#;
-        // Fetched long after: the whole window is settled.
-        let w = TimeWindow {
-            since: 0,
-            until: 999,
-        };
-        assert_eq!(cache.put(&key, w, rows, 100_000).expect("put"), Some(w));
-        assert_eq!(
-            cache
-                .missing(
-                    &key,
-                    TimeWindow {
-                        since: 500,
-                        until: 1500
-                    }
-                )
-                .expect("missing"),
-            vec![TimeWindow {
-                since: 1000,
-                until: 1500
-            }]
-        );
-        let got = cache
-            .get(
-                &key,
-                TimeWindow {
-                    since: 900,
-                    until: 950,
-                },
-            )
-            .expect("get");
-        assert_eq!(got.len(), 1);
-        assert_eq!(got[0].rows_json, rows.to_vec());
-        // Fetched just after: only the settled part is cached, rows trimmed.
-        let key2 = CacheKey::new("http://127.0.0.1:1", 8, "temperature");
-        let cached = cache.put(&key2, w, rows, 900).expect("put");
-        assert_eq!(
-            cached,
-            Some(TimeWindow {
-                since: 0,
-                until: 600
-            })
-        );
-        let got = cache.get(&key2, w).expect("get");
-        let kept: Vec<serde_json::Value> = serde_json::from_slice(&got[0].rows_json).expect("json");
-        assert_eq!(kept.len(), 1);
-        assert_eq!(
-            cache
-                .put(
-                    &key2,
-                    TimeWindow {
-                        since: 800,
-                        until: 999
-                    },
-                    b"[]",
-                    900
-                )
-                .expect("put"),
-            None
-        );
-    }
-
-    #[test]
-    fn a_window_written_again_and_again_evicts_nothing_else() {
-        // Rewrites over-count what is held; under the cap, nothing goes.
-        let cache = Cache::in_memory(2_500).expect("cache");
-        let w = TimeWindow {
-            since: 0,
-            until: 10,
-        };
-        let other = CacheKey::new("http://h", 1, "k");
-        cache
-            .put(&other, w, &[b' '; 1_000], 1_000_000)
-            .expect("put");
-        let again = CacheKey::new("http://h", 2, "k");
-        for _ in 0..10 {
-            cache
-                .put(&again, w, &[b' '; 1_000], 1_000_000)
-                .expect("put");
-        }
-        assert_eq!(cache.size_bytes().expect("size"), 2_000);
-        assert!(cache.get(&other, w).expect("get").len() == 1, "kept");
-    }
-
-    #[test]
-    fn least_recently_used_windows_go_first_past_the_cap() {
-        let cache = Cache::in_memory(2_500).expect("cache");
-        let blob = vec![b' '; 1_000];
-        for i in 0..3 {
-            let key = CacheKey::new("http://h", i, "k");
-            cache
-                .put(
-                    &key,
-                    TimeWindow {
-                        since: 0,
-                        until: 10,
-                    },
-                    &blob,
-                    1_000_000,
-                )
-                .expect("put");
-            if i == 0 {
-                std::thread::sleep(std::time::Duration::from_millis(1100));
-            }
-        }
-        assert!(cache.size_bytes().expect("size") <= 2_500);
-        let oldest = CacheKey::new("http://h", 0, "k");
-        assert!(
-            cache
-                .get(
-                    &oldest,
-                    TimeWindow {
-                        since: 0,
-                        until: 10
-                    }
-                )
-                .expect("get")
-                .is_empty()
-        );
-        let newest = CacheKey::new("http://h", 2, "k");
-        assert_eq!(
-            cache
-                .get(
-                    &newest,
-                    TimeWindow {
-                        since: 0,
-                        until: 10
-                    }
-                )
-                .expect("get")
-                .len(),
-            1
-        );
-    }
-
-    #[test]
-    fn a_cache_file_is_read_while_a_write_is_under_way() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let (cache, _) =
-            Cache::open(&dir.path().join("c.sqlite"), DEFAULT_CAP_BYTES).expect("open");
-        let cache = std::sync::Arc::new(cache);
-        let key = CacheKey::new("http://h", 1, "k");
-        let w = TimeWindow {
-            since: 0,
-            until: 10,
-        };
-        cache.put(&key, w, b"[1]", 1_000_000).expect("put");
-        // A write holds the writer (and is in the middle of a transaction).
-        let mut writer = cache.conn();
-        let tx = writer.transaction().expect("a write");
-        tx.execute("DELETE FROM windows", []).expect("delete");
-        let (done, read) = std::sync::mpsc::channel();
-        let reading = std::sync::Arc::clone(&cache);
-        let key_read = key.clone();
-        std::thread::spawn(move || {
-            let got = reading.get(&key_read, w).map(|g| g.len());
-            let gaps = reading.missing(&key_read, w);
-            let _ = done.send((got.ok(), gaps.ok()));
-        });
-        let answer = read.recv_timeout(std::time::Duration::from_secs(5));
-        assert_eq!(
-            answer.expect("read without waiting for the write"),
-            (Some(1), Some(Vec::new())),
-            "the last committed state"
-        );
-        drop(tx);
-        drop(writer);
-        // The read marks it used at the next write.
-        cache
-            .put(&CacheKey::new("http://h", 2, "k"), w, b"[]", 1_000_000)
-            .expect("put");
-        assert!(cache.touched.lock().expect("touched").is_empty());
-    }
-
-    #[test]
-    fn a_corrupt_file_is_moved_aside_and_rebuilt() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("cache.sqlite");
-        std::fs::write(
-            &path,
-            b"this is not a database, just garbage bytes .......................",
-        )
-        .expect("write");
-        let (cache, warning) = Cache::open(&path, DEFAULT_CAP_BYTES).expect("opens anyway");
-        assert!(warning.is_some_and(|w| w.contains("moved")));
-        let key = CacheKey::new("http://h", 1, "k");
-        cache
-            .put(
-                &key,
-                TimeWindow {
-                    since: 0,
-                    until: 10,
-                },
-                b"[]",
-                1_000_000,
-            )
-            .expect("usable");
-        drop(cache);
-        // And it survives a restart without a warning.
-        let (cache, warning) = Cache::open(&path, DEFAULT_CAP_BYTES).expect("reopens");
-        assert!(warning.is_none());
-        assert_eq!(
-            cache
-                .get(
-                    &key,
-                    TimeWindow {
-                        since: 0,
-                        until: 10
-                    }
-                )
-                .expect("get")
-                .len(),
-            1
-        );
-        let moved = std::fs::read_dir(dir.path())
-            .expect("dir")
-            .filter_map(Result::ok)
-            .any(|e| e.file_name().to_string_lossy().contains("corrupt"));
-        assert!(moved);
-    }
-
-    #[test]
-    fn snapshots_keep_unsettled_answers_and_survive_a_restart() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("cache.sqlite");
-        let key = CacheKey::new("http://h", 7, "history/latest");
-        let w = TimeWindow {
-            since: 0,
-            until: 1_000,
-        };
-        {
-            let (cache, _) = Cache::open(&path, DEFAULT_CAP_BYTES).expect("opens");
-            // Fetched at the very end of its window: a document is refused...
-            assert!(!cache.put_document(&key, w, b"{}", 1_000).expect("put"));
-            // ...a snapshot is kept, and a newer one replaces it.
-            cache
-                .put_snapshot(&key, w, b"{\"v\":1}", 1_000)
-                .expect("put");
-            cache
-                .put_snapshot(&key, w, b"{\"v\":2}", 1_010)
-                .expect("put");
-        }
-        let (cache, _) = Cache::open(&path, DEFAULT_CAP_BYTES).expect("reopens");
-        let doc = cache.get_document(&key, w).expect("get").expect("kept");
-        assert_eq!(
-            (doc.rows_json.as_slice(), doc.fetched_at),
-            (&b"{\"v\":2}"[..], 1_010)
-        );
-        let other = TimeWindow {
-            since: 0,
-            until: 999,
-        };
-        assert!(cache.get_document(&key, other).expect("get").is_none());
-    }
-}
+mod tests;
