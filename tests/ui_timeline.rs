@@ -314,8 +314,8 @@ fn a_machine_picked_in_the_list_has_its_page_in_the_frame_of_the_click() {
         Some(egui::accesskit::Toggled::True),
         "and the list shows it picked in that frame too"
     );
-    assert!(
-        h.state().state().faults().is_pending() && h.state().tasks_in_flight() > 0,
-        "its reads are under way"
-    );
+    // Sent in that frame: a command counts as in flight from the moment
+    // it is sent. (Not "the faults pending": answered from the cache, they
+    // can be in by the end of the step.)
+    assert!(h.state().tasks_in_flight() > 0, "its reads are under way");
 }

@@ -400,6 +400,35 @@ async fn catalog_through_the_worker() {
         Event::CatalogChanged { request, change: CatalogChange::Created { id: Some(_) } } if *request == create)));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_is_in_flight_from_the_moment_it_is_sent() {
+    let sb = start_with(common::fixed_config()).await;
+    let s = worker_for(&sb, None);
+    // Before the worker's thread has even seen it: "nothing in flight"
+    // promises that no event can come, so a sent command must count.
+    s.worker.send(Command::FetchSeries {
+        equipment: FIRST_ID,
+        source: SeriesSource::Kind(DataKind::Temperature),
+        window: days(1),
+        offline: false,
+    });
+    assert_eq!(s.worker.in_flight(), 1, "counted as it is sent");
+    s.worker
+        .send(Command::Cancel(Target::Series(SeriesSource::Kind(
+            DataKind::Temperature,
+        ))));
+    assert!(s.worker.in_flight() >= 1);
+    tokio::task::spawn_blocking(move || {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while s.worker.in_flight() > 0 {
+            assert!(Instant::now() < deadline, "a command never ended");
+            std::thread::yield_now();
+        }
+    })
+    .await
+    .expect("join");
+}
+
 #[test]
 fn the_worker_shuts_down_cleanly_with_work_in_flight() {
     let rt = tokio::runtime::Runtime::new().expect("runtime");

@@ -145,7 +145,11 @@ impl Worker {
             Command::CancelReads => self.current.clear_reads(),
             c => self.current.set(c.target(), id),
         }
+        // Counted before it is on its way: the worker's loop takes the
+        // count over, so "nothing in flight" means no event can come.
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
         if self.commands.send((id, command)).is_err() {
+            self.in_flight.fetch_sub(1, Ordering::SeqCst);
             tracing::error!("the background worker has stopped; command dropped");
         }
         id

@@ -118,6 +118,7 @@ pub async fn run(
                 None => break,
             },
         };
+        let guard = InFlight::sent(&shared.in_flight);
         if matches!(command, Command::CancelReads) {
             tasks.retain(|t, h| {
                 let keep = !t.is_read();
@@ -133,7 +134,6 @@ pub async fn run(
             old.abort();
         }
         tasks.retain(|_, h| !h.is_finished());
-        let guard = InFlight::new(&shared.in_flight);
         let handle = match command {
             Command::Cancel(_) | Command::CancelReads => continue,
             Command::Connect(cfg) if cfg.api_key.is_none() => {

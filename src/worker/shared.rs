@@ -54,8 +54,9 @@ pub type Envelope = (Target, RequestId, Event);
 pub struct InFlight(Arc<AtomicUsize>);
 
 impl InFlight {
-    pub fn new(count: &Arc<AtomicUsize>) -> Self {
-        count.fetch_add(1, Ordering::SeqCst);
+    /// Takes over the count a command got as it was sent (so none is ever
+    /// on its way uncounted); released when dropped.
+    pub fn sent(count: &Arc<AtomicUsize>) -> Self {
         Self(count.clone())
     }
 }
