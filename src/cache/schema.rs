@@ -2,10 +2,10 @@
 //!
 //! When a window was last read is kept in `used`, apart from its row in
 //! `windows`: SQLite rewrites a row whole on any update, and reads every
-//! page of its blob to do it (marking a year's history of 10 MB used took
-//! tens of milliseconds of the next write).
+//! page of its blob to do it (marking a year's history of 10 MB used cost
+//! the next write about 10 ms of CPU).
 
-use rusqlite::{Connection, OptionalExtension, Transaction};
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
 
 use super::CacheError;
 
@@ -19,7 +19,7 @@ const PAGE_SIZE_BYTES: u32 = 16 * 1024;
 
 /// Schema 1: a window's facts and its rows (`last_used`: when stored).
 const WINDOWS: &str = "
-    CREATE TABLE windows (
+    CREATE TABLE IF NOT EXISTS windows (
         id INTEGER PRIMARY KEY,
         base_url TEXT NOT NULL,
         equipment INTEGER NOT NULL,
@@ -30,12 +30,12 @@ const WINDOWS: &str = "
         last_used INTEGER NOT NULL,
         rows BLOB NOT NULL
     );
-    CREATE INDEX windows_key ON windows (base_url, equipment, kind, since);";
+    CREATE INDEX IF NOT EXISTS windows_key ON windows (base_url, equipment, kind, since);";
 
 /// Schema 2 adds when a window was last read.
 const USED: &str = "
-    CREATE TABLE used (id INTEGER PRIMARY KEY, last_used INTEGER NOT NULL);
-    CREATE TRIGGER windows_used AFTER DELETE ON windows
+    CREATE TABLE IF NOT EXISTS used (id INTEGER PRIMARY KEY, last_used INTEGER NOT NULL);
+    CREATE TRIGGER IF NOT EXISTS windows_used AFTER DELETE ON windows
         BEGIN DELETE FROM used WHERE id = OLD.id; END;";
 
 /// Sets the connection up and makes sure the file has this build's tables:
@@ -50,7 +50,9 @@ pub fn prepare(conn: &mut Connection) -> Result<(), CacheError> {
     conn.execute_batch(
         "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
     )?;
-    let tx = conn.transaction()?;
+    // Takes the write lock first (waiting for it as any write does): two
+    // processes opening a new file together then make its tables in turn.
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let version: Option<String> = tx
         .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
             r.get(0)

@@ -197,8 +197,9 @@ impl Worker {
         self.current.is(target, request)
     }
 
-    /// Tasks still running (a task that ended or was aborted can report
-    /// nothing more): zero means no event can come until the next command.
+    /// Commands sent whose work has not ended (a task that ended or was
+    /// aborted can report nothing more): zero means no event can come
+    /// until the next command.
     pub fn in_flight(&self) -> usize {
         self.in_flight.load(Ordering::SeqCst)
     }

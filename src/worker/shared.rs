@@ -48,8 +48,9 @@ impl Current {
 /// An event on its way, with what it answers.
 pub type Envelope = (Target, RequestId, Event);
 
-/// Counts one running task while alive (dropped when the task ends or is
-/// aborted, after which it can report nothing).
+/// Counts one command, from its send, while alive (dropped when its task
+/// ends or is aborted, after which it can report nothing, or at once when
+/// it starts none).
 #[derive(Debug)]
 pub struct InFlight(Arc<AtomicUsize>);
 
