@@ -7,12 +7,12 @@ mod common;
 
 use common::{Sandbox, start, window_query};
 use fleetview::analysis::{Expected, Figure, Report, ReportInputs, channel_stats};
+use fleetview::api::RowsChunk;
 use fleetview::api::model::{DailyUsageRow, EngineConditionRow, Envelope, SeriesData};
 use fleetview::api::time::{SECS_PER_DAY, TimeWindow};
 use fleetview::sandbox::Clock;
 use fleetview::sandbox::simulate::{FIRST_ID, PlantedKind, Simulator};
 use fleetview::series::{PlotSeries, decode_rows};
-use fleetview::worker::fetch::rows_of;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
@@ -37,7 +37,7 @@ fn typed<T: serde::de::DeserializeOwned>(ctx: &Ctx, id: i64, kind: &str, w: Time
 
 fn plotted(ctx: &Ctx, id: i64, kind: &str, w: TimeWindow) -> PlotSeries {
     let body = ctx.rt.block_on(ctx.sb.raw_bytes(&path(id, kind, w)));
-    let rows = rows_of(&body, kind).expect("rows");
+    let rows = RowsChunk::of(&body.into()).expect("rows").rows;
     PlotSeries::new(decode_rows(&rows).expect("decoded"))
 }
 

@@ -6,6 +6,7 @@ mod common;
 use std::time::Duration;
 
 use common::{Sandbox, start, start_with};
+use fleetview::api::RowsChunk;
 use fleetview::api::fleet::{FleetPage, split_window};
 use fleetview::api::model::*;
 use fleetview::api::time::{SECS_PER_DAY, TimeWindow};
@@ -14,7 +15,6 @@ use fleetview::sandbox::chaos::ChaosConfig;
 use fleetview::sandbox::simulate::FIRST_ID;
 use fleetview::series::{EnvelopeInfo, Series, decode_envelope};
 use fleetview::worker::Fetched;
-use fleetview::worker::fetch::rows_of;
 use futures_util::StreamExt;
 
 fn fast_retry() -> RetryPolicy {

@@ -19,6 +19,7 @@ use fleetview::analysis::UnitSystem;
 use fleetview::export::in_units;
 use std::sync::{Arc, OnceLock};
 
+use fleetview::api::RowsChunk;
 use fleetview::api::client::{decode_json, error_message};
 use fleetview::api::model::*;
 use fleetview::api::time::{TimeWindow, format_wire};
@@ -26,7 +27,6 @@ use fleetview::export::shown::{ExportContent, GeoFormat};
 use fleetview::export::write_csv;
 use fleetview::series::{PlotSeries, Track, TrackSample, decode_envelope, decode_rows};
 use fleetview::worker::Fetched;
-use fleetview::worker::fetch::rows_of;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use reqwest::StatusCode;
@@ -217,7 +217,7 @@ fn decode_everything(bytes: &[u8]) {
 
     // The worker's path: rows cut out of the envelope, then every reading
     // of them the app makes, then the files it writes of them.
-    let Ok(rows) = rows_of(bytes, e) else {
+    let Some(RowsChunk { rows, .. }) = RowsChunk::of(&bytes::Bytes::copy_from_slice(bytes)) else {
         return;
     };
     let fetched = Fetched {
@@ -230,7 +230,7 @@ fn decode_everything(bytes: &[u8]) {
                 since: 1_749_000_000,
                 until: 1_751_000_000,
             },
-            rows.clone().into(),
+            rows.clone(),
         )],
         ..Fetched::default()
     };
@@ -292,7 +292,9 @@ fn the_real_bodies_decode_as_their_endpoints() {
         "dailyFuel",
         "evChargingState",
     ] {
-        let rows = rows_of(get(kind), kind).expect("an envelope");
+        let rows = RowsChunk::of(&bytes::Bytes::copy_from_slice(get(kind)))
+            .unwrap_or_else(|| panic!("{kind}: an envelope"))
+            .rows;
         let series = decode_rows(&rows).expect("rows");
         assert!(!series.is_empty(), "{kind} has rows to fuzz");
     }

@@ -89,6 +89,12 @@ fn temp_cache() -> (tempfile::TempDir, Arc<Cache>) {
     (dir, Arc::new(cache))
 }
 
+/// The sandbox at the tests' fixed time, every answer `latency_ms` late.
+fn slow_service(latency_ms: u64) -> fleetview::sandbox::SandboxConfig {
+    let chaos = ChaosConfig::parse(&format!("latency_ms={latency_ms},latency=1")).expect("spec");
+    common::fixed_config().chaos(chaos)
+}
+
 fn days(n: i64) -> TimeWindow {
     TimeWindow {
         since: common::now() - n * SECS_PER_DAY,
@@ -98,10 +104,7 @@ fn days(n: i64) -> TimeWindow {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_newer_command_cancels_the_older_and_no_stale_data_arrives() {
-    let sb = start_with(
-        common::fixed_config().chaos(ChaosConfig::parse("latency_ms=400,latency=1").expect("spec")),
-    )
-    .await;
+    let sb = start_with(slow_service(400)).await;
     let s = worker_for(&sb, None);
     let source = SeriesSource::Kind(DataKind::Temperature);
     let old = s.worker.send(Command::FetchSeries {
@@ -403,11 +406,7 @@ async fn catalog_through_the_worker() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_command_is_in_flight_from_the_moment_it_is_sent() {
     // A service slow to answer: the read is still on its way when counted.
-    let sb = start_with(
-        common::fixed_config()
-            .chaos(ChaosConfig::parse("latency_ms=2000,latency=1").expect("spec")),
-    )
-    .await;
+    let sb = start_with(slow_service(2000)).await;
     let s = worker_for(&sb, None);
     // Before the worker's thread has even seen it: "nothing in flight"
     // promises that no event can come, so a sent command must count.
@@ -437,10 +436,7 @@ async fn a_command_is_in_flight_from_the_moment_it_is_sent() {
 #[test]
 fn the_worker_shuts_down_cleanly_with_work_in_flight() {
     let rt = tokio::runtime::Runtime::new().expect("runtime");
-    let sb = rt
-        .block_on(start_with(common::fixed_config().chaos(
-            ChaosConfig::parse("latency_ms=2000,latency=1").expect("spec"),
-        )));
+    let sb = rt.block_on(start_with(slow_service(2000)));
     let s = worker_for(&sb, None);
     s.worker.send(Command::FetchSeries {
         equipment: FIRST_ID,

@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-mod schema;
-
 use crate::api::time::{TimeWindow, now_secs, parse_lenient};
+
+mod schema;
 
 /// Rows newer than this when fetched are not cached (late telemetry).
 pub const SETTLE_SECS: i64 = 300;
@@ -209,13 +209,18 @@ impl Cache {
         if touched.is_empty() {
             return Ok(());
         }
-        let mut touch = conn.prepare_cached(
-            "INSERT INTO used (id, last_used) SELECT id, ?2 FROM windows WHERE id = ?1
-                 ON CONFLICT (id) DO UPDATE SET last_used = MAX(last_used, excluded.last_used)",
-        )?;
-        for (id, at) in touched {
-            touch.execute(params![id, at])?;
+        // One commit for them all, not one each.
+        let tx = conn.unchecked_transaction()?;
+        {
+            let mut touch = tx.prepare_cached(
+                "INSERT INTO used (id, last_used) SELECT id, ?2 FROM windows WHERE id = ?1
+                     ON CONFLICT (id) DO UPDATE SET last_used = MAX(last_used, excluded.last_used)",
+            )?;
+            for (id, at) in touched {
+                touch.execute(params![id, at])?;
+            }
         }
+        tx.commit()?;
         Ok(())
     }
 

@@ -5,8 +5,9 @@
 //! track (a [`TrackPiece`] is built as soon as its positions are decoded,
 //! while the next ones download) to give each point an *importance*: the
 //! tolerance up to which it is still needed. The points of a zoom level
-//! are those more important than half a pixel there; they are listed once per zoom, when first asked for, in
-//! blocks with bounding boxes so a frame only walks the blocks in view.
+//! are those more important than half a pixel there; they are listed once
+//! per zoom, when first asked for, in blocks with bounding boxes so a frame
+//! only walks the blocks in view.
 
 use std::sync::OnceLock;
 

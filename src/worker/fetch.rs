@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use bytes::Bytes;
 use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
@@ -11,9 +12,7 @@ use crate::api::fleet::split_window;
 use crate::api::limits::check_window;
 use crate::api::model::{ActivityRow, FaultRow, PositionRow};
 use crate::api::time::{TimeWindow, now_secs, parse_lenient};
-use bytes::Bytes;
-
-use crate::api::{ApiClient, ApiError, RowsChunk, SeriesSource, rows_span};
+use crate::api::{ApiClient, ApiError, RowsChunk, SeriesSource};
 use crate::cache::{Cache, CacheKey};
 
 pub use super::store::Writes;
@@ -146,17 +145,6 @@ impl Dated for ActivityRow {
     fn date_secs(&self) -> i64 {
         self.date_start.0
     }
-}
-
-/// The JSON array of rows inside an envelope body.
-pub fn rows_of(body: &[u8], endpoint: &str) -> Result<Vec<u8>, ApiError> {
-    rows_span(body)
-        .map(|(span, _)| body[span].to_vec())
-        .ok_or_else(|| ApiError::Decode {
-            endpoint: endpoint.to_owned(),
-            message: "no data.rows array in the answer".to_owned(),
-            transient: false,
-        })
 }
 
 /// What to fetch.
@@ -332,13 +320,5 @@ mod tests {
     fn counts_rows_of_an_array() {
         assert_eq!(count_rows_hint(br#"[{"a":"}{"},{"b":{"c":1}},{}]"#), 3);
         assert_eq!(count_rows_hint(b"[]"), 0);
-    }
-
-    #[test]
-    fn rows_are_cut_out_of_an_envelope() {
-        let rows =
-            rows_of(br#"{"data":{"total":1,"rows":[{"date":"x"}],"id":1}}"#, "e").expect("rows");
-        assert_eq!(rows, br#"[{"date":"x"}]"#.to_vec());
-        assert!(matches!(rows_of(b"{}", "e"), Err(ApiError::Decode { .. })));
     }
 }
