@@ -1,0 +1,489 @@
+//! The local cache: windows of rows already fetched, in a SQLite file in the
+//! user's cache directory, keyed by (base URL, equipment, kind).
+//!
+//! Each entry is a window `[since, until]` that is known completely, with
+//! the JSON array of its rows. A request asks for what is [`Cache::missing`]
+//! from its window, fetches only that, and reads the rest from here. Rows
+//! near "now" may still arrive late, so a window is only cached up to a few
+//! minutes before it was fetched. No token or credential is ever stored: the
+//! key's base URL is stripped of any user info.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use fleetview_api::time::{TimeWindow, now_secs, parse_lenient};
+
+mod schema;
+
+/// Rows newer than this when fetched are not cached (late telemetry).
+pub const SETTLE_SECS: i64 = 300;
+/// Default size cap of the cache file's row data.
+pub const DEFAULT_CAP_BYTES: u64 = 512 * 1024 * 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    #[error("cache database: {0}")]
+    Db(#[from] rusqlite::Error),
+    #[error("cache file {0}: {1}")]
+    Io(PathBuf, std::io::Error),
+    #[error("cached rows are not readable: {0}")]
+    Rows(#[from] serde_json::Error),
+}
+
+/// What a cached window belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CacheKey {
+    base_url: String,
+    pub equipment: i64,
+    pub kind: String,
+}
+
+impl CacheKey {
+    pub fn new(base_url: &str, equipment: i64, kind: impl Into<String>) -> Self {
+        Self {
+            base_url: sanitize_base_url(base_url),
+            equipment,
+            kind: kind.into(),
+        }
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+}
+
+/// Drops user info (`user:pass@`), query and fragment from a base URL.
+fn sanitize_base_url(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut u) => {
+            let _ = u.set_username("");
+            let _ = u.set_password(None);
+            u.set_query(None);
+            u.set_fragment(None);
+            u.as_str().trim_end_matches('/').to_owned()
+        }
+        Err(_) => url.trim_end_matches('/').to_owned(),
+    }
+}
+
+/// Which stored windows a new one supersedes.
+#[derive(Debug, Clone, Copy)]
+enum Replace {
+    /// Every window inside it (row windows merge).
+    Inside,
+    /// Only the same window (documents do not merge).
+    Exact,
+}
+
+/// A cached window and its rows (a JSON array).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CachedWindow {
+    pub window: TimeWindow,
+    pub rows_json: Vec<u8>,
+    pub fetched_at: i64,
+}
+
+#[derive(Debug)]
+pub struct Cache {
+    /// Writes (and, in memory, everything).
+    conn: Mutex<Connection>,
+    /// Reads of a cache file, on a connection of their own: with SQLite's
+    /// write-ahead log they never wait for a write (a year of positions
+    /// being stored takes tens of milliseconds).
+    reader: Option<Mutex<Connection>>,
+    /// Windows read since the last write, and when: marked used by the
+    /// next write (the reader does not write), before any eviction.
+    touched: Mutex<Vec<(i64, i64)>>,
+    cap_bytes: u64,
+    /// Bytes held, at most over-counted: writes add, deletes of superseded
+    /// windows do not subtract. Measuring exactly reads every row (a scan
+    /// of the whole file), so it is only done once this passes the cap.
+    upper_bytes: AtomicU64,
+    path: Option<PathBuf>,
+}
+
+impl Cache {
+    /// `<cache dir>/fleetview/cache.sqlite`, if the platform has a cache dir.
+    pub fn default_path() -> Option<PathBuf> {
+        dirs::cache_dir().map(|d| d.join("fleetview").join("cache.sqlite"))
+    }
+
+    /// Opens (or creates) the cache file. A file that is corrupt or of
+    /// another schema is moved aside and a new one made: the second value
+    /// is then a warning to show.
+    pub fn open(path: &Path, cap_bytes: u64) -> Result<(Self, Option<String>), CacheError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| CacheError::Io(dir.to_owned(), e))?;
+        }
+        match Self::try_open(path, cap_bytes) {
+            Ok(cache) => Ok((cache, None)),
+            Err(e) => {
+                let aside = path.with_extension(format!("corrupt-{}", now_secs()));
+                let warning = format!(
+                    "the cache file {} could not be used ({e}); it was moved to {} and a new one started",
+                    path.display(),
+                    aside.display()
+                );
+                tracing::warn!("{warning}");
+                std::fs::rename(path, &aside).map_err(|e| CacheError::Io(path.to_owned(), e))?;
+                for suffix in ["-wal", "-shm"] {
+                    let side = PathBuf::from(format!("{}{suffix}", path.display()));
+                    let _ = std::fs::remove_file(side);
+                }
+                Ok((Self::try_open(path, cap_bytes)?, Some(warning)))
+            }
+        }
+    }
+
+    fn try_open(path: &Path, cap_bytes: u64) -> Result<Self, CacheError> {
+        let conn = Connection::open(path)?;
+        let check: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
+        if check != "ok" {
+            return Err(CacheError::Db(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
+                Some(check),
+            )));
+        }
+        let mut cache = Self::init(conn, cap_bytes, Some(path.to_owned()))?;
+        let reader = Connection::open(path)?;
+        reader.busy_timeout(std::time::Duration::from_secs(5))?;
+        cache.reader = Some(Mutex::new(reader));
+        Ok(cache)
+    }
+
+    pub fn in_memory(cap_bytes: u64) -> Result<Self, CacheError> {
+        Self::init(Connection::open_in_memory()?, cap_bytes, None)
+    }
+
+    fn init(
+        mut conn: Connection,
+        cap_bytes: u64,
+        path: Option<PathBuf>,
+    ) -> Result<Self, CacheError> {
+        schema::prepare(&mut conn)?;
+        let cache = Self {
+            conn: Mutex::new(conn),
+            reader: None,
+            touched: Mutex::new(Vec::new()),
+            cap_bytes,
+            upper_bytes: AtomicU64::new(0),
+            path,
+        };
+        cache
+            .upper_bytes
+            .store(cache.size_bytes()?, Ordering::Relaxed);
+        Ok(cache)
+    }
+
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn read_conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        match &self.reader {
+            Some(r) => r.lock().unwrap_or_else(|e| e.into_inner()),
+            None => self.conn(),
+        }
+    }
+
+    /// Windows read are marked used at the next write.
+    fn touch(&self, ids: impl IntoIterator<Item = i64>) {
+        let now = now_secs();
+        self.touched
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(ids.into_iter().map(|id| (id, now)));
+    }
+
+    /// Marks the windows read since the last write used, in `used`: an
+    /// update of their own row would rewrite their rows with it.
+    fn mark_touched(&self, conn: &Connection) -> Result<(), CacheError> {
+        let touched = std::mem::take(&mut *self.touched.lock().unwrap_or_else(|e| e.into_inner()));
+        if touched.is_empty() {
+            return Ok(());
+        }
+        // One commit for them all, not one each.
+        let tx = conn.unchecked_transaction()?;
+        {
+            let mut touch = tx.prepare_cached(
+                "INSERT INTO used (id, last_used) SELECT id, ?2 FROM windows WHERE id = ?1
+                     ON CONFLICT (id) DO UPDATE SET last_used = MAX(last_used, excluded.last_used)",
+            )?;
+            for (id, at) in touched {
+                touch.execute(params![id, at])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Cached windows overlapping `w`, in time order; marks them used.
+    pub fn get(&self, key: &CacheKey, w: TimeWindow) -> Result<Vec<CachedWindow>, CacheError> {
+        let conn = self.read_conn();
+        let mut stmt = conn.prepare_cached(
+            "SELECT id, since, until, fetched_at, rows FROM windows
+             WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND until >= ?4 AND since <= ?5
+             ORDER BY since",
+        )?;
+        let rows = stmt.query_map(
+            params![key.base_url, key.equipment, key.kind, w.since, w.until],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    CachedWindow {
+                        window: TimeWindow {
+                            since: r.get(1)?,
+                            until: r.get(2)?,
+                        },
+                        fetched_at: r.get(3)?,
+                        rows_json: r.get(4)?,
+                    },
+                ))
+            },
+        )?;
+        let found: Vec<(i64, CachedWindow)> = rows.collect::<Result<_, _>>()?;
+        self.touch(found.iter().map(|(id, _)| *id));
+        Ok(found.into_iter().map(|(_, c)| c).collect())
+    }
+
+    /// The parts of `w` not cached yet, in order.
+    pub fn missing(&self, key: &CacheKey, w: TimeWindow) -> Result<Vec<TimeWindow>, CacheError> {
+        let conn = self.read_conn();
+        let mut stmt = conn.prepare_cached(
+            "SELECT since, until FROM windows
+             WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND until >= ?4 AND since <= ?5
+             ORDER BY since",
+        )?;
+        let covered = stmt
+            .query_map(
+                params![key.base_url, key.equipment, key.kind, w.since, w.until],
+                |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)),
+            )?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(gaps(w, &covered))
+    }
+
+    /// Stores the rows of a window fetched at `fetched_at`. Only the part
+    /// up to `fetched_at - SETTLE_SECS` is kept; windows it covers whole are
+    /// replaced. Returns the window actually cached, if any.
+    pub fn put(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+        rows_json: &[u8],
+        fetched_at: i64,
+    ) -> Result<Option<TimeWindow>, CacheError> {
+        let settled = fetched_at - SETTLE_SECS;
+        if w.since > settled {
+            return Ok(None);
+        }
+        let covered = TimeWindow {
+            since: w.since,
+            until: w.until.min(settled),
+        };
+        let rows: std::borrow::Cow<'_, [u8]> = if covered.until < w.until {
+            std::borrow::Cow::Owned(rows_until(rows_json, covered.until)?)
+        } else {
+            std::borrow::Cow::Borrowed(rows_json)
+        };
+        self.replace(key, covered, &rows, fetched_at, Replace::Inside)?;
+        Ok(Some(covered))
+    }
+
+    /// Stores a whole answer for exactly this window (for `/history`, which
+    /// is not a list of rows and cannot be merged). Kept only when settled.
+    pub fn put_document(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+        body: &[u8],
+        fetched_at: i64,
+    ) -> Result<bool, CacheError> {
+        if w.until > fetched_at - SETTLE_SECS {
+            return Ok(false);
+        }
+        self.replace(key, w, body, fetched_at, Replace::Exact)?;
+        Ok(true)
+    }
+
+    /// Stores the last answer seen for exactly this window, settled or not:
+    /// what is shown when the service cannot be reached. Callers keep it
+    /// under a kind of its own, so it never stands in for settled data.
+    pub fn put_snapshot(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+        body: &[u8],
+        fetched_at: i64,
+    ) -> Result<(), CacheError> {
+        self.replace(key, w, body, fetched_at, Replace::Exact)
+    }
+
+    /// A whole answer stored for exactly this window, if any.
+    pub fn get_document(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+    ) -> Result<Option<CachedWindow>, CacheError> {
+        let found = self
+            .read_conn()
+            .query_row(
+                "SELECT id, fetched_at, rows FROM windows
+                 WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since = ?4 AND until = ?5",
+                params![key.base_url, key.equipment, key.kind, w.since, w.until],
+                |r| Ok((r.get::<_, i64>(0)?, CachedWindow { window: w, fetched_at: r.get(1)?, rows_json: r.get(2)? })),
+            )
+            .optional()?;
+        Ok(found.map(|(id, doc)| {
+            self.touch([id]);
+            doc
+        }))
+    }
+
+    /// Stores a window in one transaction with dropping the windows it
+    /// supersedes, then keeps the cache under its cap.
+    fn replace(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+        rows: &[u8],
+        fetched_at: i64,
+        old: Replace,
+    ) -> Result<(), CacheError> {
+        {
+            let mut conn = self.conn();
+            self.mark_touched(&conn)?;
+            let tx = conn.transaction()?;
+            let delete = match old {
+                Replace::Inside => {
+                    "DELETE FROM windows WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since >= ?4 AND until <= ?5"
+                }
+                Replace::Exact => {
+                    "DELETE FROM windows WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since = ?4 AND until = ?5"
+                }
+            };
+            tx.execute(
+                delete,
+                params![key.base_url, key.equipment, key.kind, w.since, w.until],
+            )?;
+            tx.execute(
+                "INSERT INTO windows (base_url, equipment, kind, since, until, fetched_at, last_used, rows)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![key.base_url, key.equipment, key.kind, w.since, w.until, fetched_at, now_secs(), rows],
+            )?;
+            tx.commit()?;
+        }
+        self.upper_bytes
+            .fetch_add(rows.len() as u64, Ordering::Relaxed);
+        self.evict()
+    }
+
+    /// Bytes of row data held.
+    pub fn size_bytes(&self) -> Result<u64, CacheError> {
+        let n: i64 = self.conn().query_row(
+            "SELECT COALESCE(SUM(LENGTH(rows)), 0) FROM windows",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(n.max(0) as u64)
+    }
+
+    /// Drops least recently used windows until under the cap.
+    fn evict(&self) -> Result<(), CacheError> {
+        if self.upper_bytes.load(Ordering::Relaxed) <= self.cap_bytes {
+            return Ok(());
+        }
+        let mut size = self.size_bytes()?;
+        if size <= self.cap_bytes {
+            self.upper_bytes.store(size, Ordering::Relaxed);
+            return Ok(());
+        }
+        let conn = self.conn();
+        // The least used go first: what was read since counts.
+        self.mark_touched(&conn)?;
+        let mut stmt = conn.prepare(
+            "SELECT w.id, LENGTH(w.rows) FROM windows w LEFT JOIN used u ON u.id = w.id
+                 ORDER BY MAX(w.last_used, COALESCE(u.last_used, 0)), w.id",
+        )?;
+        let victims: Vec<(i64, i64)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let target = self.cap_bytes - self.cap_bytes / 10;
+        let mut delete = conn.prepare("DELETE FROM windows WHERE id = ?1")?;
+        for (id, len) in victims {
+            if size <= target {
+                break;
+            }
+            delete.execute([id])?;
+            size = size.saturating_sub(len.max(0) as u64);
+        }
+        self.upper_bytes.store(size, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+impl Drop for Cache {
+    fn drop(&mut self) {
+        // What was read last is marked used for the next session's evictions.
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(e) = self.mark_touched(&conn) {
+            tracing::warn!("could not mark cached windows used: {e}");
+        }
+    }
+}
+
+/// The gaps of `w` not covered by the sorted `covered` windows.
+pub fn gaps(w: TimeWindow, covered: &[(i64, i64)]) -> Vec<TimeWindow> {
+    let mut out = Vec::new();
+    let mut cursor = w.since;
+    for &(since, until) in covered {
+        if cursor > w.until {
+            break;
+        }
+        if until < cursor {
+            continue;
+        }
+        if since > cursor {
+            out.push(TimeWindow {
+                since: cursor,
+                until: (since - 1).min(w.until),
+            });
+        }
+        cursor = cursor.max(until.saturating_add(1));
+    }
+    if cursor <= w.until {
+        out.push(TimeWindow {
+            since: cursor,
+            until: w.until,
+        });
+    }
+    out
+}
+
+/// Keeps the rows of a JSON array dated at or before `until` (rows dated by
+/// `date`, or `dateStart` for activities; undated rows are kept).
+fn rows_until(rows_json: &[u8], until: i64) -> Result<Vec<u8>, CacheError> {
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(rows_json)?;
+    let kept: Vec<&serde_json::Value> = rows
+        .iter()
+        .filter(|r| {
+            let date = r
+                .get("date")
+                .or_else(|| r.get("dateStart"))
+                .and_then(|d| d.as_str());
+            date.and_then(|d| parse_lenient(d).ok())
+                .is_none_or(|t| t <= until)
+        })
+        .collect();
+    Ok(serde_json::to_vec(&kept)?)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,80 @@
+//! The integration catalog: read from the service and kept for offline use;
+//! with the service away, the catalog as last read (marked as such).
+
+use serde::{Deserialize, Serialize};
+
+use super::events::Event;
+use super::task::{TaskCtx, read_or_warn};
+use crate::cache::CacheKey;
+use fleetview_api::ApiError;
+use fleetview_api::model::{DataSource, Integration};
+use fleetview_api::time::{TimeWindow, now_secs};
+
+/// The catalog as last read, kept in the cache under this kind.
+const CATALOG_SNAPSHOT_KIND: &str = "catalog/latest";
+const CATALOG_SNAPSHOT_WINDOW: TimeWindow = TimeWindow { since: 0, until: 0 };
+
+/// What is kept: names and codes only (the service never lists credential
+/// values).
+#[derive(Serialize, Deserialize)]
+struct Kept {
+    sources: Vec<DataSource>,
+    integrations: Vec<Integration>,
+}
+
+impl TaskCtx {
+    pub async fn load_catalog(&self) -> Result<(), ApiError> {
+        let key = CacheKey::new(&self.cache_scope, 0, CATALOG_SNAPSHOT_KIND);
+        let cache = self.cache.as_deref();
+        let read = match self.client() {
+            Ok(client) => tokio::try_join!(client.data_sources(), client.integrations()),
+            Err(e) => Err(e),
+        };
+        match read {
+            Ok((sources, integrations)) => {
+                if let Some(c) = cache {
+                    let kept = Kept {
+                        sources: sources.clone(),
+                        integrations: integrations.clone(),
+                    };
+                    let stored = serde_json::to_vec(&kept)
+                        .map_err(|e| e.to_string())
+                        .and_then(|json| {
+                            c.put_snapshot(&key, CATALOG_SNAPSHOT_WINDOW, &json, now_secs())
+                                .map_err(|e| e.to_string())
+                        });
+                    if let Err(e) = stored {
+                        tracing::warn!("could not keep the integrations for offline use: {e}");
+                    }
+                }
+                self.emit(Event::Catalog {
+                    request: self.id,
+                    sources,
+                    integrations,
+                    offline: None,
+                });
+                Ok(())
+            }
+            Err(e) if e.is_unreachable() || matches!(e, ApiError::NotConnected) => {
+                let doc =
+                    cache.and_then(|c| read_or_warn(c.get_document(&key, CATALOG_SNAPSHOT_WINDOW)));
+                let Some(doc) = doc else { return Err(e) };
+                let kept: Kept =
+                    serde_json::from_slice(&doc.rows_json).map_err(|d| ApiError::Decode {
+                        endpoint: "cached integrations".into(),
+                        message: d.to_string(),
+                        transient: false,
+                    })?;
+                tracing::warn!("{e}; showing the integrations as last read");
+                self.emit(Event::Catalog {
+                    request: self.id,
+                    sources: kept.sources,
+                    integrations: kept.integrations,
+                    offline: Some(doc.fetched_at),
+                });
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! The single-equipment history of a window: a settled copy from the
+//! cache, else the service (keeping the last answer of the window for
+//! offline use), else, with the service away, that last answer.
+
+use std::sync::Arc;
+
+use super::messages::OfflineSince;
+use super::task::{TaskCtx, read_or_warn};
+use crate::cache::CacheKey;
+use fleetview_api::ApiError;
+use fleetview_api::limits::check_window;
+use fleetview_api::time::{TimeWindow, now_secs};
+
+/// Cache kinds beside the series: the settled history of a window, and the
+/// last history seen of it (for offline use).
+pub const HISTORY_KIND: &str = "history";
+const HISTORY_SNAPSHOT_KIND: &str = "history/latest";
+
+impl TaskCtx {
+    /// The history body of a window as the cache has it: the settled copy,
+    /// else the last one seen. No request, nothing said.
+    pub fn history_in_cache(&self, equipment: i64, window: TimeWindow) -> Option<Vec<u8>> {
+        let cache = self.cache.as_deref()?;
+        [HISTORY_KIND, HISTORY_SNAPSHOT_KIND]
+            .into_iter()
+            .find_map(|kind| {
+                let key = CacheKey::new(&self.cache_scope, equipment, kind);
+                read_or_warn(cache.get_document(&key, window))
+            })
+            .map(|doc| doc.rows_json)
+    }
+
+    /// The history body of a window, when it was fetched if served from
+    /// the cache with the service away, and the requests made (0 or 1).
+    pub async fn history_body(
+        &self,
+        equipment: i64,
+        window: TimeWindow,
+        offline: bool,
+    ) -> Result<(Vec<u8>, OfflineSince, usize), ApiError> {
+        check_window(window)?;
+        let settled = CacheKey::new(&self.cache_scope, equipment, HISTORY_KIND);
+        let latest = CacheKey::new(&self.cache_scope, equipment, HISTORY_SNAPSHOT_KIND);
+        let cache = self.cache.as_deref();
+        if let Some(c) = &self.cache {
+            // Off the async threads, which meanwhile take answers.
+            let (c, key) = (Arc::clone(c), settled.clone());
+            let found =
+                tokio::task::spawn_blocking(move || read_or_warn(c.get_document(&key, window)))
+                    .await
+                    .ok()
+                    .flatten();
+            if let Some(doc) = found {
+                return Ok((doc.rows_json, None, 0));
+            }
+        }
+        let answer = match (offline, self.client()) {
+            (false, Ok(client)) => client.history_body(equipment, window).await,
+            (true, _) => Err(ApiError::NotConnected),
+            (false, Err(e)) => Err(e),
+        };
+        match answer {
+            Ok(body) => {
+                if let Some(c) = &self.cache {
+                    // Stored while it is decoded and shown.
+                    let (c, body) = (Arc::clone(c), body.clone());
+                    self.writes.start(move |_| {
+                        let now = now_secs();
+                        let kept = c.put_document(&settled, window, &body, now)?;
+                        if kept {
+                            Ok(())
+                        } else {
+                            c.put_snapshot(&latest, window, &body, now)
+                        }
+                    });
+                }
+                Ok((body.to_vec(), None, 1))
+            }
+            Err(e) if offline || e.is_unreachable() => {
+                match cache.and_then(|c| read_or_warn(c.get_document(&latest, window))) {
+                    Some(doc) => {
+                        tracing::warn!("{e}; serving the cached history");
+                        Ok((doc.rows_json, Some(doc.fetched_at), usize::from(!offline)))
+                    }
+                    None => Err(e),
+                }
+            }
+            Err(e) => Err(e),
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! The background worker: a thread owning a tokio runtime. `Command`s in,
+//! decoded `Event`s out; the UI thread never waits on I/O and never decodes.
+//!
+//! Each command has a [`Target`]; a newer command for a target cancels the
+//! older one. Which request is current is recorded when the command is
+//! *sent*, and events are checked against it both when a task emits them
+//! and when the UI drains them: once [`Worker::send`] returns, the older
+//! request can deliver nothing more, even an event already queued.
+
+mod catalog;
+mod connect;
+mod events;
+mod execute;
+mod export;
+pub mod fetch;
+mod fleet;
+mod history;
+mod kept;
+mod messages;
+mod overview;
+mod report;
+mod run;
+mod shared;
+mod store;
+mod task;
+pub mod tokens;
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc as tmpsc;
+
+pub use events::{CatalogChange, Event, FleetSource};
+pub use fetch::{Fetched, Progress, SeriesRequest};
+pub use history::HISTORY_KIND;
+pub use messages::{Command, ExportJob, ExportOutcome, OfflineSince, RequestId, Target};
+pub use report::{ReportData, ReportRequest, ReportSources};
+pub use shared::Wake;
+pub use tokens::{TokenPlace, TokenStore};
+
+use crate::cache::Cache;
+use fleetview_api::{ApiClient, ApiError, ClientConfig};
+use shared::{Current, Envelope, Shared};
+
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerError {
+    #[error("could not start the background worker: {0}")]
+    Start(std::io::Error),
+    #[error(transparent)]
+    Client(#[from] ApiError),
+}
+
+/// Where the worker gets its data.
+#[derive(Debug, Clone)]
+pub struct WorkerConfig {
+    /// The service; its base URL also keys the cache.
+    pub client: Option<ClientConfig>,
+    pub cache: Option<Arc<Cache>>,
+    /// Never talk to the service: answer from the cache only.
+    pub offline: bool,
+}
+
+pub struct Worker {
+    commands: tmpsc::UnboundedSender<(RequestId, Command)>,
+    events: mpsc::Receiver<Envelope>,
+    current: Current,
+    in_flight: Arc<AtomicUsize>,
+    next_id: AtomicU64,
+    thread: Option<std::thread::JoinHandle<()>>,
+    /// The cache's writer, waited for after the tasks end.
+    storer: Option<std::thread::JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Worker")
+            .field("next_id", &self.next_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Worker {
+    /// Starts the worker. A client configuration that cannot work (a bad
+    /// URL, a token over plain http beyond loopback) is refused here.
+    pub fn spawn(config: WorkerConfig, wake: Wake) -> Result<Self, WorkerError> {
+        let client = match (&config.client, config.offline) {
+            (Some(c), false) => Some(Arc::new(ApiClient::new(c.clone())?)),
+            _ => None,
+        };
+        let cache_scope = config
+            .client
+            .as_ref()
+            .map(|c| c.cache_scope().to_owned())
+            .unwrap_or_default();
+        let start = run::Start {
+            client,
+            cache_scope,
+            cache: config.cache,
+        };
+        let (cmd_tx, cmd_rx) = tmpsc::unbounded_channel();
+        let (event_tx, event_rx) = mpsc::channel();
+        let current = Current::default();
+        let in_flight = Arc::new(AtomicUsize::new(0));
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("fleetview-io")
+            .enable_all()
+            .build()
+            .map_err(WorkerError::Start)?;
+        let (storer, storer_thread) = store::Storer::spawn().map_err(WorkerError::Start)?;
+        let shared = Shared {
+            current: current.clone(),
+            events: event_tx,
+            wake,
+            in_flight: in_flight.clone(),
+            read_ahead: shared::ReadAhead::default(),
+            full_history: shared::FullHistory::default(),
+            page: shared::PageReads::default(),
+            storer,
+        };
+        let thread = std::thread::Builder::new()
+            .name("fleetview-worker".into())
+            .spawn(move || {
+                runtime.block_on(run::run(start, cmd_rx, shared));
+                runtime.shutdown_timeout(Duration::from_secs(1));
+            })
+            .map_err(WorkerError::Start)?;
+        Ok(Self {
+            commands: cmd_tx,
+            events: event_rx,
+            current,
+            in_flight,
+            next_id: AtomicU64::new(1),
+            thread: Some(thread),
+            storer: Some(storer_thread),
+        })
+    }
+
+    /// Queues a command; returns the id its events will carry.
+    pub fn send(&self, command: Command) -> RequestId {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        match &command {
+            Command::Cancel(t) => self.current.clear(t),
+            Command::CancelReads => self.current.clear_reads(),
+            c => self.current.set(c.target(), id),
+        }
+        // Counted before it is on its way: the worker's loop takes the
+        // count over, so "nothing in flight" means no event can come.
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        if self.commands.send((id, command)).is_err() {
+            self.in_flight.fetch_sub(1, Ordering::SeqCst);
+            tracing::error!("the background worker has stopped; command dropped");
+        }
+        id
+    }
+
+    /// The event if it still answers the current request of its target.
+    fn fresh(&self, (target, request, event): Envelope) -> Option<Event> {
+        self.current.is(&target, request).then_some(event)
+    }
+
+    pub fn try_recv(&self) -> Option<Event> {
+        loop {
+            let envelope = self.events.try_recv().ok()?;
+            if let Some(e) = self.fresh(envelope) {
+                return Some(e);
+            }
+        }
+    }
+
+    /// Every current event waiting now (what `App::logic` drains each
+    /// frame); events of requests replaced since they were queued are
+    /// dropped here.
+    pub fn drain(&self) -> Vec<Event> {
+        self.events
+            .try_iter()
+            .filter_map(|e| self.fresh(e))
+            .collect()
+    }
+
+    /// Waits for the next current event (for scripts and tests, not the UI
+    /// thread).
+    pub fn recv_timeout(&self, timeout: Duration) -> Option<Event> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.checked_duration_since(Instant::now())?;
+            let envelope = self.events.recv_timeout(left).ok()?;
+            if let Some(e) = self.fresh(envelope) {
+                return Some(e);
+            }
+        }
+    }
+
+    /// Whether `request` is still the current one for its target.
+    pub fn is_current(&self, target: &Target, request: RequestId) -> bool {
+        self.current.is(target, request)
+    }
+
+    /// Commands sent whose work has not ended (a task that ended or was
+    /// aborted can report nothing more): zero means no event can come
+    /// until the next command.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        // Closing the channel ends the loop, which aborts every task.
+        let (tx, _) = tmpsc::unbounded_channel();
+        drop(std::mem::replace(&mut self.commands, tx));
+        if let Some(t) = self.thread.take()
+            && t.join().is_err()
+        {
+            tracing::error!("the background worker panicked");
+        }
+        // Every task gone, the writer ends once it has stored what they
+        // handed it.
+        if let Some(t) = self.storer.take()
+            && t.join().is_err()
+        {
+            tracing::error!("the cache's writer panicked");
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! The fleet overview's reads: the whole fleet's snapshots page by page
+//! (kept for offline starts, as the fleet list is), and one machine's
+//! window figures from its `/history` and `/faults` through the cache,
+//! computed here so the UI thread only copies them.
+
+use futures_util::StreamExt;
+
+use super::events::Event;
+use super::task::{TaskCtx, decode_off_thread};
+use crate::analysis::MachineFigures;
+use fleetview_api::equipment::EquipmentSnapshot;
+use fleetview_api::model::{Envelope, EquipmentHistory, FaultRow};
+use fleetview_api::time::TimeWindow;
+use fleetview_api::{ApiError, DataKind, SeriesSource};
+
+/// The snapshots last read, kept in the cache under this kind.
+const SNAPSHOTS_KIND: &str = "fleet/snapshots";
+
+impl TaskCtx {
+    /// Reads every page of the fleet's snapshots, each sent as it comes.
+    pub async fn fetch_snapshots(&self) -> Result<(), ApiError> {
+        let client = self.client()?;
+        let mut pages = Box::pin(client.snapshots(""));
+        let mut all: Vec<EquipmentSnapshot> = Vec::new();
+        let mut last: Option<(Vec<EquipmentSnapshot>, i64, i64)> = None;
+        while let Some(page) = pages.next().await {
+            let page = match page {
+                Ok(p) => p,
+                Err(e) if e.is_unreachable() && all.is_empty() => {
+                    return self.snapshots_as_kept(e);
+                }
+                Err(e) => return Err(e),
+            };
+            let (done, total) = (page.done(), page.total);
+            all.extend(page.rows.iter().cloned());
+            // Each page goes once the next is known, so the last one says
+            // the reading is over.
+            if let Some((snapshots, done, total)) = last.replace((page.rows, done, total)) {
+                self.emit(Event::SnapshotPage {
+                    request: self.id,
+                    snapshots,
+                    done,
+                    total,
+                    finished: false,
+                });
+            }
+        }
+        self.keep_list(SNAPSHOTS_KIND, "the snapshots", &all);
+        let (snapshots, done, total) = last.unwrap_or_default();
+        self.emit(Event::SnapshotPage {
+            request: self.id,
+            snapshots,
+            done,
+            total,
+            finished: true,
+        });
+        Ok(())
+    }
+
+    fn snapshots_as_kept(&self, e: ApiError) -> Result<(), ApiError> {
+        let Some((snapshots, fetched_at)) = self.kept_list(SNAPSHOTS_KIND, "snapshots")? else {
+            return Err(e);
+        };
+        tracing::warn!("{e}; showing the snapshots as last read");
+        self.emit(Event::SnapshotsCached {
+            request: self.id,
+            snapshots,
+            fetched_at,
+        });
+        Ok(())
+    }
+
+    /// One machine's figures over a window.
+    pub async fn fetch_figures(&self, equipment: i64, window: TimeWindow) -> Result<(), ApiError> {
+        let (history, faults, hours) = futures_util::future::join3(
+            self.history_body(equipment, window, false),
+            self.fetch(equipment, SeriesSource::Faults, window, false),
+            self.fetch(
+                equipment,
+                SeriesSource::Kind(DataKind::CumulativeOperatingHours),
+                window,
+                false,
+            ),
+        )
+        .await;
+        let (body, history_offline, _) = history?;
+        let faults = faults?;
+        // Without the counter, no reset is flagged; the rest still shows.
+        let hours = hours
+            .inspect_err(|e| tracing::warn!("operating hours of equipment {equipment}: {e}"))
+            .ok()
+            .filter(|h| h.missing.is_empty());
+        let offline = history_offline.or(faults.offline_since());
+        let figures = decode_off_thread("history", move || {
+            let history = serde_json::from_slice::<Envelope<EquipmentHistory>>(&body)?.data;
+            let faults = faults.typed::<FaultRow>()?;
+            let hours = match hours {
+                Some(h) => super::report::operating_hours_of(&h)?,
+                None => Vec::new(),
+            };
+            Ok(MachineFigures::compute(&history, &faults, &hours, window))
+        })
+        .await?;
+        self.emit(Event::Figures {
+            request: self.id,
+            equipment,
+            window,
+            figures,
+            offline,
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,443 @@
+//! A machine's window figures (`analysis::figures`), computed here so the
+//! UI thread only shows them. The machine page hands over what it has read
+//! already (history, activities, track) and only the daily idle fuel is
+//! read; the command line reads everything through the cache.
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+use super::events::Event;
+use super::messages::OfflineSince;
+use super::shared::PageFigures;
+use super::task::{TaskCtx, decode_off_thread};
+use crate::analysis::events::{CounterSeries, OPERATING_HOURS_COUNTER, RowTimes, time_zone_of};
+use crate::analysis::tanks::tank_capacity_l;
+use crate::analysis::units::litres;
+use crate::analysis::{EventContext, Expected, Report, ReportInputs, WorkingHours};
+use crate::series::{Track, TrackSample};
+use fleetview_api::geo::LatLon;
+use fleetview_api::model::{ActivityRow, Envelope, EquipmentHistory, PositionRow};
+use fleetview_api::time::TimeWindow;
+use fleetview_api::{ApiError, DataKind, SeriesSource};
+
+/// What the machine page has read for its window.
+#[derive(Debug, Clone)]
+pub struct ReportData {
+    pub history: Arc<EquipmentHistory>,
+    /// `None` if they could not be read.
+    pub activities: Option<Arc<Vec<ActivityRow>>>,
+    /// Only used without engine events (stops from positions, D16).
+    pub track: Option<Arc<Track>>,
+}
+
+/// Which values figures were computed from (their addresses): the page
+/// asks again when what it shows is no longer that.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReportSources {
+    pub history: usize,
+    pub activities: usize,
+    pub track: usize,
+}
+
+fn address<T>(v: Option<&Arc<T>>) -> usize {
+    v.map_or(0, |a| Arc::as_ptr(a) as usize)
+}
+
+impl ReportData {
+    /// What figures come from: the track only without engine events (stops
+    /// from positions, D16).
+    pub fn new(
+        history: Arc<EquipmentHistory>,
+        activities: Option<Arc<Vec<ActivityRow>>>,
+        track: Option<Arc<Track>>,
+    ) -> Self {
+        let track = track.filter(|_| history.engine_conditions.rows.is_empty());
+        Self {
+            history,
+            activities,
+            track,
+        }
+    }
+
+    pub fn sources(&self) -> ReportSources {
+        ReportSources {
+            history: address(Some(&self.history)),
+            activities: address(self.activities.as_ref()),
+            track: address(self.track.as_ref()),
+        }
+    }
+}
+
+/// What a report is asked for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReportRequest {
+    pub equipment: i64,
+    pub window: TimeWindow,
+    pub expected: Expected,
+    /// Now, for a stop still on at the end of the window.
+    pub now: i64,
+    /// Out-of-hours use is running outside these (D16).
+    pub working_hours: WorkingHours,
+    /// The fuel tank's capacity as the user entered it; `None`: from the
+    /// machine's model where known.
+    pub tank_l: Option<f64>,
+}
+
+/// A `dailyIdleFuel` row.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct IdleFuelRow {
+    date: fleetview_api::Timestamp,
+    fuel_used: Option<f64>,
+    #[serde(default)]
+    unit: Option<String>,
+}
+
+/// A `cumulativeOperatingHours` row: `hour` (D7), `hours` read too.
+#[derive(Debug, Deserialize)]
+struct OperatingHoursRow {
+    date: fleetview_api::Timestamp,
+    #[serde(alias = "hours")]
+    hour: Option<f64>,
+}
+
+impl super::fetch::Dated for OperatingHoursRow {
+    fn date_secs(&self) -> i64 {
+        self.date.0
+    }
+}
+
+/// The counter's (time, hours) samples of fetched rows.
+pub(super) fn operating_hours_of(
+    fetched: &super::fetch::Fetched,
+) -> Result<Vec<(i64, f64)>, serde_json::Error> {
+    Ok(fetched
+        .typed::<OperatingHoursRow>()?
+        .iter()
+        .filter_map(|r| Some((r.date.0, r.hour.filter(|h| h.is_finite())?)))
+        .collect())
+}
+
+impl super::fetch::Dated for IdleFuelRow {
+    fn date_secs(&self) -> i64 {
+        self.date.0
+    }
+}
+
+impl TaskCtx {
+    /// The figures from what the machine page has, plus the idle fuel.
+    pub async fn compute_report(
+        &self,
+        req: ReportRequest,
+        mut data: ReportData,
+    ) -> Result<(), ApiError> {
+        let sources = Some(data.sources());
+        self.shared.read_ahead.wait(req.equipment, req.window).await;
+        let ((idle_fuel, offline), hours, whole) = futures_util::future::join3(
+            self.idle_fuel(req, false),
+            self.operating_hours(req, false),
+            self.whole_history(req, &data.history),
+        )
+        .await;
+        data.history = whole;
+        self.report_from(req, data, idle_fuel, hours, offline, sources)
+            .await
+    }
+
+    /// The figures of the machine page, once its own reads have what they
+    /// come from; none if its history could not be read (as the page shows
+    /// none then).
+    pub async fn page_report(&self, req: ReportRequest) -> Result<(), ApiError> {
+        match self.shared.page.wait(req.equipment, req.window).await {
+            PageFigures::Ready(data) => self.compute_report(req, data).await,
+            PageFigures::NoHistory | PageFigures::Waiting => Ok(()),
+        }
+    }
+
+    /// The page's history with its positions: kept since the page read it,
+    /// else read again (the cache first), else the page's as it is.
+    async fn whole_history(
+        &self,
+        req: ReportRequest,
+        page: &Arc<EquipmentHistory>,
+    ) -> Arc<EquipmentHistory> {
+        if let Some(whole) = self.shared.full_history.take(req.equipment, req.window) {
+            return whole;
+        }
+        if !page.positions.rows.is_empty() || page.positions.total == 0 {
+            return page.clone();
+        }
+        let read = match self.history_in_cache(req.equipment, req.window) {
+            Some(body) => Ok(body),
+            None => self
+                .history_body(req.equipment, req.window, false)
+                .await
+                .map(|(body, _, _)| body),
+        };
+        let decoded = match read {
+            Ok(body) => {
+                decode_off_thread("history", move || {
+                    serde_json::from_slice::<Envelope<EquipmentHistory>>(&body).map(|e| e.data)
+                })
+                .await
+            }
+            Err(e) => Err(e),
+        };
+        decoded.map(Arc::new).unwrap_or_else(|e| {
+            tracing::warn!(
+                "the history of equipment {} could not be read again: {e}; figures without its positions",
+                req.equipment
+            );
+            page.clone()
+        })
+    }
+
+    /// The figures' own reads, sent with the page's (see [`ReadAhead`]):
+    /// stored in the cache, nothing said (the figures' request reports).
+    ///
+    /// [`ReadAhead`]: super::shared::ReadAhead
+    pub async fn read_ahead(&self, equipment: i64, window: TimeWindow) {
+        let _running = self.shared.read_ahead.start(equipment, window);
+        // The figures read these from the cache once this is over: stored
+        // before it is.
+        let writes = super::fetch::Writes::new(self.shared.storer.clone());
+        let read = |kind: DataKind| {
+            let req = super::fetch::SeriesRequest {
+                equipment,
+                source: SeriesSource::Kind(kind),
+                window,
+                offline: false,
+            };
+            super::fetch::fetch_series(
+                self.client.as_deref(),
+                self.cache.as_ref(),
+                &writes,
+                &self.cache_scope,
+                req,
+                |_| {},
+                |_, _| {},
+            )
+        };
+        let (idle, hours) = futures_util::future::join(
+            read(DataKind::DailyIdleFuel),
+            read(DataKind::CumulativeOperatingHours),
+        )
+        .await;
+        writes.finish().await;
+        for e in [idle.err(), hours.err()].into_iter().flatten() {
+            // The figures' own request reads again and says what failed.
+            tracing::debug!("reading ahead for the figures: {e}");
+        }
+    }
+
+    /// Reads history, activities, idle fuel (and positions, without
+    /// engine events) through the cache and computes the figures; with
+    /// `offline`, the cache only.
+    pub async fn fetch_report(&self, req: ReportRequest, offline: bool) -> Result<(), ApiError> {
+        let (history, activities) = futures_util::future::join(
+            self.history_body(req.equipment, req.window, offline),
+            self.fetch(
+                req.equipment,
+                SeriesSource::Kind(DataKind::Activities),
+                req.window,
+                offline,
+            ),
+        )
+        .await;
+        let (body, history_offline, _) = history?;
+        let history = decode_off_thread("history", move || {
+            serde_json::from_slice::<Envelope<EquipmentHistory>>(&body).map(|e| e.data)
+        })
+        .await?;
+        let activities = activities?;
+        let mut offline_since = history_offline.or(activities.offline_since());
+        let activities = if activities.missing.is_empty() {
+            Some(Arc::new(
+                decode_off_thread("activities", move || activities.typed::<ActivityRow>()).await?,
+            ))
+        } else {
+            None
+        };
+        let track = if history.engine_conditions.rows.is_empty() {
+            let fetched = self
+                .fetch(
+                    req.equipment,
+                    SeriesSource::Kind(DataKind::Positions),
+                    req.window,
+                    offline,
+                )
+                .await?;
+            offline_since = offline_since.or(fetched.offline_since());
+            // Part of the window only (offline): no stops rather than too few.
+            if fetched.missing.is_empty() {
+                let track = decode_off_thread("positions", move || {
+                    fetched
+                        .typed::<PositionRow>()
+                        .map(|rows| Track::new(rows.iter().map(TrackSample::from).collect()))
+                })
+                .await?;
+                Some(Arc::new(track))
+            } else {
+                None
+            }
+        } else {
+            None
+        };
+        let data = ReportData {
+            history: Arc::new(history),
+            activities,
+            track,
+        };
+        let ((idle_fuel, idle_offline), hours) = futures_util::future::join(
+            self.idle_fuel(req, offline),
+            self.operating_hours(req, offline),
+        )
+        .await;
+        self.report_from(
+            req,
+            data,
+            idle_fuel,
+            hours,
+            offline_since.or(idle_offline),
+            None,
+        )
+        .await
+    }
+
+    /// Computes the figures off the async threads and sends them.
+    async fn report_from(
+        &self,
+        req: ReportRequest,
+        data: ReportData,
+        idle_fuel: Option<Vec<(i64, f64)>>,
+        operating_hours: Option<Vec<(i64, f64)>>,
+        offline: OfflineSince,
+        sources: Option<ReportSources>,
+    ) -> Result<(), ApiError> {
+        let report = decode_off_thread("report", move || {
+            let h = &data.history;
+            let positions: Vec<(i64, LatLon)> = h
+                .positions
+                .rows
+                .iter()
+                .filter(|p| p.latitude.is_finite() && p.longitude.is_finite())
+                .map(|p| {
+                    (
+                        p.date.0,
+                        LatLon {
+                            lat: p.latitude,
+                            lon: p.longitude,
+                        },
+                    )
+                })
+                .collect();
+            let position_times: Vec<i64> = positions.iter().map(|p| p.0).collect();
+            let fuel_times: Vec<i64> = h.fuel_remainings.rows.iter().map(|r| r.date.0).collect();
+            let hours = operating_hours.unwrap_or_default();
+            let hour_times: Vec<i64> = hours.iter().map(|r| r.0).collect();
+            let counters = [CounterSeries {
+                name: OPERATING_HOURS_COUNTER,
+                samples: &hours,
+            }];
+            let rows = [
+                RowTimes {
+                    name: "positions",
+                    times: &position_times,
+                },
+                RowTimes {
+                    name: "fuel remaining",
+                    times: &fuel_times,
+                },
+                RowTimes {
+                    name: OPERATING_HOURS_COUNTER,
+                    times: &hour_times,
+                },
+            ];
+            // Local time where the machine was in the window.
+            let zone = time_zone_of(&positions);
+            let tank_l = req.tank_l.or_else(|| tank_capacity_l(&h.make, &h.model));
+            Ok(Report::compute(&ReportInputs {
+                window: req.window,
+                now: req.now,
+                daily: &data.history.daily_usages.rows,
+                idle_fuel: idle_fuel.as_deref(),
+                activities: data.activities.as_deref().map(Vec::as_slice),
+                engine: &data.history.engine_conditions.rows,
+                positions: data.track.as_ref().map(|t| t.samples.as_slice()),
+                expected: req.expected,
+                events: EventContext {
+                    fuel: &h.fuel_remainings.rows,
+                    positions: &positions,
+                    faults: &h.fault_codes.rows,
+                    counters: &counters,
+                    rows: &rows,
+                    working_hours: req.working_hours,
+                    time_zone: zone.as_ref(),
+                    tank_l,
+                },
+            }))
+        })
+        .await?;
+        self.emit(Event::Report {
+            request: self.id,
+            equipment: req.equipment,
+            window: req.window,
+            report: Arc::new(report),
+            offline,
+            sources,
+        });
+        Ok(())
+    }
+
+    /// The operating-hours counter's samples over the window (counter
+    /// resets, gaps and a cross-check), if it could be read whole.
+    async fn operating_hours(&self, req: ReportRequest, offline: bool) -> Option<Vec<(i64, f64)>> {
+        let source = SeriesSource::Kind(DataKind::CumulativeOperatingHours);
+        let fetched = match self.fetch(req.equipment, source, req.window, offline).await {
+            Ok(f) if f.missing.is_empty() => f,
+            Ok(_) => return None,
+            Err(e) => {
+                tracing::warn!("operating hours of equipment {}: {e}", req.equipment);
+                return None;
+            }
+        };
+        decode_off_thread("cumulativeOperatingHours", move || {
+            operating_hours_of(&fetched)
+        })
+        .await
+        .ok()
+    }
+
+    /// The daily idle fuel of the window (day start, litres), if the
+    /// machine gives any and it could be read whole: the figures go without
+    /// the working/idle fuel split otherwise, and say so by a dash.
+    async fn idle_fuel(
+        &self,
+        req: ReportRequest,
+        offline: bool,
+    ) -> (Option<Vec<(i64, f64)>>, OfflineSince) {
+        let source = SeriesSource::Kind(DataKind::DailyIdleFuel);
+        let fetched = match self.fetch(req.equipment, source, req.window, offline).await {
+            Ok(f) if f.missing.is_empty() => f,
+            Ok(_) => return (None, None),
+            Err(e) => {
+                tracing::warn!("daily idle fuel of equipment {}: {e}", req.equipment);
+                return (None, None);
+            }
+        };
+        let offline = fetched.offline_since();
+        let rows = decode_off_thread("dailyIdleFuel", move || fetched.typed::<IdleFuelRow>())
+            .await
+            .unwrap_or_default();
+        let days: Vec<(i64, f64)> = rows
+            .iter()
+            .filter_map(|r| {
+                // Without a unit, the kind's documented one.
+                let unit = r.unit.as_deref().unwrap_or(DataKind::DailyIdleFuel.unit());
+                Some((r.date.0, litres(r.fuel_used?, unit)?))
+            })
+            .collect();
+        ((!days.is_empty()).then_some(days), offline)
+    }
+}

@@ -1,0 +1,341 @@
+//! What every task of the worker shares to report: which request is
+//! current per target, the events channel, the wake-up of the UI, and a
+//! count of the tasks still running.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, mpsc};
+
+use super::events::Event;
+use super::messages::{Command, RequestId, Target};
+use super::report::ReportData;
+use crate::series::Track;
+use fleetview_api::model::{ActivityRow, EquipmentHistory};
+use fleetview_api::time::TimeWindow;
+
+/// Called after every event, to wake the UI (`Context::request_repaint`).
+pub type Wake = Arc<dyn Fn() + Send + Sync>;
+
+/// The newest request per target; an event of any other is stale.
+#[derive(Debug, Clone, Default)]
+pub struct Current(Arc<Mutex<HashMap<Target, RequestId>>>);
+
+impl Current {
+    fn lock(&self) -> MutexGuard<'_, HashMap<Target, RequestId>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `request` is now the newest for `target`.
+    pub fn set(&self, target: Target, request: RequestId) {
+        self.lock().insert(target, request);
+    }
+
+    /// Nothing is current for `target` any more (cancelled).
+    pub fn clear(&self, target: &Target) {
+        self.lock().remove(target);
+    }
+
+    /// Nothing is current for any read (another service is chosen).
+    pub fn clear_reads(&self) {
+        self.lock().retain(|t, _| !t.is_read());
+    }
+
+    pub fn is(&self, target: &Target, request: RequestId) -> bool {
+        self.lock().get(target) == Some(&request)
+    }
+}
+
+/// An event on its way, with what it answers.
+pub type Envelope = (Target, RequestId, Event);
+
+/// Counts one command, from its send, while alive (dropped when its task
+/// ends or is aborted, after which it can report nothing, or at once when
+/// it starts none).
+#[derive(Debug)]
+pub struct InFlight(Arc<AtomicUsize>);
+
+impl InFlight {
+    /// Takes over the count a command got as it was sent (so none is ever
+    /// on its way uncounted); released when dropped.
+    pub fn sent(count: &Arc<AtomicUsize>) -> Self {
+        Self(count.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// One value of the latest machine page (its equipment and window),
+/// replaced by the next page's.
+#[derive(Debug)]
+pub struct LatestPage<T>(Arc<Mutex<Option<PageValue<T>>>>);
+
+/// A page (equipment, window) and its value.
+type PageValue<T> = ((i64, TimeWindow), T);
+
+impl<T> Clone for LatestPage<T> {
+    fn clone(&self) -> Self {
+        Self(Arc::clone(&self.0))
+    }
+}
+
+impl<T> Default for LatestPage<T> {
+    fn default() -> Self {
+        Self(Arc::default())
+    }
+}
+
+impl<T> LatestPage<T> {
+    fn lock(&self) -> MutexGuard<'_, Option<PageValue<T>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `value` is that of `equipment` over `window` (any other page's goes).
+    pub fn put(&self, equipment: i64, window: TimeWindow, value: T) {
+        *self.lock() = Some(((equipment, window), value));
+    }
+
+    /// The value, if it is that of `equipment` over `window`.
+    pub fn get(&self, equipment: i64, window: TimeWindow) -> Option<T>
+    where
+        T: Clone,
+    {
+        self.lock()
+            .as_ref()
+            .filter(|(key, _)| *key == (equipment, window))
+            .map(|(_, v)| v.clone())
+    }
+
+    /// The value, if it is that of `equipment` over `window`; it is kept no
+    /// longer.
+    pub fn take(&self, equipment: i64, window: TimeWindow) -> Option<T> {
+        let mut kept = self.lock();
+        if kept
+            .as_ref()
+            .is_some_and(|(key, _)| *key == (equipment, window))
+        {
+            kept.take().map(|(_, v)| v)
+        } else {
+            None
+        }
+    }
+}
+
+/// The figures' own reads sent ahead with a machine's page (the latest
+/// page's only): the figures, asked for once the page's history is in,
+/// wait for them to be stored rather than ask the service again.
+#[derive(Debug, Clone, Default)]
+pub struct ReadAhead(LatestPage<Arc<tokio::sync::Mutex<()>>>);
+
+impl ReadAhead {
+    /// Reads ahead for `equipment` over `window` start; they are over when
+    /// the guard is dropped (done, failed or cancelled).
+    pub fn start(&self, equipment: i64, window: TimeWindow) -> tokio::sync::OwnedMutexGuard<()> {
+        let running = Arc::new(tokio::sync::Mutex::new(()));
+        let guard = Arc::clone(&running)
+            .try_lock_owned()
+            .unwrap_or_else(|_| unreachable!("a new lock is free"));
+        self.0.put(equipment, window, running);
+        guard
+    }
+
+    /// Waits for reads ahead of `equipment` over `window`, if any run.
+    pub async fn wait(&self, equipment: i64, window: TimeWindow) {
+        if let Some(m) = self.0.get(equipment, window) {
+            drop(m.lock().await);
+        }
+    }
+}
+
+/// The latest page's history whole. The page keeps it without its
+/// positions (only the figures read them, and a year's are megabytes);
+/// its figures take it from here, and figures computed again later read
+/// it from the cache.
+pub type FullHistory = LatestPage<Arc<EquipmentHistory>>;
+
+/// A history as the page keeps it, and whole: the page's copy has no
+/// position rows (their `total` is kept).
+pub fn split_history(mut whole: EquipmentHistory) -> (EquipmentHistory, EquipmentHistory) {
+    let positions = std::mem::take(&mut whole.positions.rows);
+    let page = whole.clone();
+    whole.positions.rows = positions;
+    (page, whole)
+}
+
+/// What the latest machine page has read, as each of its reads ends (`None`:
+/// that read failed), for its figures to be computed here as soon as what
+/// they come from is in, without a trip through the UI.
+#[derive(Debug, Clone, Default)]
+pub struct PageReads {
+    /// The history as the page has it (without position rows).
+    pub history: LatestPage<Option<Arc<EquipmentHistory>>>,
+    pub activities: LatestPage<Option<Arc<Vec<ActivityRow>>>>,
+    pub track: LatestPage<Option<Arc<Track>>>,
+    /// Told when any of them is put.
+    changed: Arc<tokio::sync::Notify>,
+}
+
+/// A read of the page ended: what it had, `None` if it failed.
+pub enum PageRead {
+    History(Option<Arc<EquipmentHistory>>),
+    Activities(Option<Arc<Vec<ActivityRow>>>),
+    Track(Option<Arc<Track>>),
+}
+
+/// Where the figures of a page stand.
+#[derive(Debug)]
+pub enum PageFigures {
+    /// What they come from is not all read yet.
+    Waiting,
+    /// The history could not be read: no figures (as the UI shows none).
+    NoHistory,
+    Ready(ReportData),
+}
+
+impl PageReads {
+    /// A read of the page starts: what an earlier one of the same kind put
+    /// is forgotten, so the figures wait for this one. Called in the order
+    /// commands are sent.
+    pub fn starting(&self, command: &Command) {
+        match command {
+            Command::FetchHistory {
+                equipment, window, ..
+            } => {
+                self.history.take(*equipment, *window);
+            }
+            Command::FetchActivities { equipment, window } => {
+                self.activities.take(*equipment, *window);
+            }
+            Command::FetchTrack { equipment, window } => {
+                self.track.take(*equipment, *window);
+            }
+            _ => {}
+        }
+    }
+
+    /// A read of `equipment` over `window` ended.
+    pub fn put(&self, equipment: i64, window: TimeWindow, read: PageRead) {
+        match read {
+            PageRead::History(h) => self.history.put(equipment, window, h),
+            PageRead::Activities(a) => self.activities.put(equipment, window, a),
+            PageRead::Track(t) => self.track.put(equipment, window, t),
+        }
+        self.changed.notify_waiters();
+    }
+
+    fn figures(&self, equipment: i64, window: TimeWindow) -> PageFigures {
+        let (Some(history), Some(activities)) = (
+            self.history.get(equipment, window),
+            self.activities.get(equipment, window),
+        ) else {
+            return PageFigures::Waiting;
+        };
+        let Some(history) = history else {
+            return PageFigures::NoHistory;
+        };
+        // Stops come from positions only without engine events (D16).
+        let track = if history.engine_conditions.rows.is_empty() {
+            match self.track.get(equipment, window) {
+                Some(t) => t,
+                None => return PageFigures::Waiting,
+            }
+        } else {
+            None
+        };
+        PageFigures::Ready(ReportData::new(history, activities, track))
+    }
+
+    /// Waits until what the figures of `equipment` over `window` come from
+    /// is read (or the history failed).
+    pub async fn wait(&self, equipment: i64, window: TimeWindow) -> PageFigures {
+        loop {
+            // Asked before looking: a put in between still wakes it.
+            let changed = self.changed.notified();
+            match self.figures(equipment, window) {
+                PageFigures::Waiting => changed.await,
+                done => return done,
+            }
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Shared {
+    pub current: Current,
+    pub events: mpsc::Sender<Envelope>,
+    pub wake: Wake,
+    pub in_flight: Arc<AtomicUsize>,
+    pub read_ahead: ReadAhead,
+    pub full_history: FullHistory,
+    pub page: PageReads,
+    pub storer: super::store::Storer,
+}
+
+impl Shared {
+    /// Sends an event of `request` for `target`, unless a newer command took
+    /// the target over (then the event is stale and dropped).
+    pub fn emit(&self, target: &Target, request: RequestId, event: Event) {
+        if !self.current.is(target, request) {
+            return;
+        }
+        // The receiver is gone only when the worker is being dropped.
+        let _ = self.events.send((target.clone(), request, event));
+        (self.wake)();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_value_is_had_for_its_page_only_and_taken_once() {
+        let w = TimeWindow {
+            since: 0,
+            until: 99,
+        };
+        let kept: LatestPage<&str> = LatestPage::default();
+        kept.put(1, w, "one");
+        assert_eq!(kept.take(2, w), None, "another machine's");
+        assert_eq!(kept.get(1, w), Some("one"));
+        assert_eq!(kept.take(1, w), Some("one"));
+        assert_eq!(kept.take(1, w), None, "taken");
+        kept.put(1, w, "one");
+        kept.put(3, w, "three");
+        assert_eq!(kept.get(1, w), None, "replaced by the next page's");
+    }
+
+    #[tokio::test]
+    async fn the_figures_wait_for_reads_ahead_of_their_page_only() {
+        let ahead = ReadAhead::default();
+        let w = TimeWindow {
+            since: 0,
+            until: 99,
+        };
+        let other = TimeWindow {
+            since: 0,
+            until: 100,
+        };
+        // None running: no wait.
+        ahead.wait(1, w).await;
+        let guard = ahead.start(1, w);
+        // Another page's figures do not wait.
+        tokio::time::timeout(std::time::Duration::from_secs(5), ahead.wait(1, other))
+            .await
+            .expect("no wait for another window");
+        let waiting = tokio::spawn({
+            let ahead = ahead.clone();
+            async move { ahead.wait(1, w).await }
+        });
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished(), "waits while the reads run");
+        drop(guard);
+        tokio::time::timeout(std::time::Duration::from_secs(5), waiting)
+            .await
+            .expect("over once they end")
+            .expect("joined");
+    }
+}

@@ -1,0 +1,10 @@
+//! The core's tests against real sandboxes over loopback and real SQLite
+//! files: the client, the worker and its cache, the analysis of simulated
+//! fleets, and fuzzing of the decoders. One binary, one module per area.
+
+mod analysis_sandbox;
+mod analysis_tanks;
+mod client;
+mod events_sandbox;
+mod fuzz;
+mod worker;

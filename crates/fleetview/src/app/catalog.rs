@@ -1,0 +1,151 @@
+//! The integration catalog as the app knows it: data sources, integrations,
+//! the one selected, and the writes in flight with the service's answers.
+
+use std::collections::HashMap;
+
+use super::loadable::Loadable;
+use fleetview_api::ApiError;
+use fleetview_api::model::{CreateIntegration, DataSource, Integration, UpdateIntegration};
+use fleetview_core::worker::{CatalogChange, Command};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum CatalogAction {
+    Load,
+    Select(i64),
+    Create(CreateIntegration),
+    Update { id: i64, body: UpdateIntegration },
+    Delete(i64),
+    SetActive { id: i64, active: bool },
+}
+
+#[derive(Debug, Default)]
+pub struct CatalogState {
+    pub sources: Vec<DataSource>,
+    pub integrations: Loadable<Vec<Integration>>,
+    pub selected: Option<i64>,
+    /// Writes in flight per integration: what is being done.
+    pub busy: HashMap<i64, &'static str>,
+    pub creating: bool,
+    /// The service's answer to the last create that failed.
+    pub create_error: Option<String>,
+    /// The service's answer to the last write on an integration that failed.
+    pub write_error: Option<(i64, String)>,
+    /// Counts successful creates and updates: a form seeing it change
+    /// clears (and wipes) what was typed.
+    pub created: u64,
+    pub updated: u64,
+    /// The list shown is the one last read (the service is away): when.
+    pub cached_at: Option<i64>,
+}
+
+impl CatalogState {
+    pub fn source_label(&self, code: &str) -> String {
+        self.sources
+            .iter()
+            .find(|s| s.code == code)
+            .map_or_else(|| code.to_owned(), |s| s.label.clone())
+    }
+
+    pub fn load(&mut self) -> Vec<Command> {
+        self.integrations.start();
+        vec![Command::LoadCatalog]
+    }
+
+    /// Loads the list unless it was loaded already.
+    pub fn load_once(&mut self) -> Vec<Command> {
+        if matches!(self.integrations, Loadable::Idle) {
+            self.load()
+        } else {
+            Vec::new()
+        }
+    }
+
+    pub fn on_action(&mut self, action: CatalogAction) -> Vec<Command> {
+        match action {
+            CatalogAction::Load => self.load(),
+            CatalogAction::Select(id) => {
+                self.selected = Some(id);
+                Vec::new()
+            }
+            CatalogAction::Create(body) => {
+                self.creating = true;
+                self.create_error = None;
+                vec![Command::CreateIntegration(body)]
+            }
+            CatalogAction::Update { id, body } => {
+                self.start_write(id, "saving");
+                vec![Command::UpdateIntegration { id, body }]
+            }
+            CatalogAction::Delete(id) => {
+                self.start_write(id, "deleting");
+                vec![Command::DeleteIntegration { id }]
+            }
+            CatalogAction::SetActive { id, active } => {
+                self.start_write(id, if active { "activating" } else { "deactivating" });
+                vec![Command::SetIntegrationActive { id, active }]
+            }
+        }
+    }
+
+    fn start_write(&mut self, id: i64, what: &'static str) {
+        self.busy.insert(id, what);
+        self.write_error = None;
+    }
+
+    pub fn on_loaded(
+        &mut self,
+        sources: Vec<DataSource>,
+        integrations: Vec<Integration>,
+        cached_at: Option<i64>,
+    ) {
+        self.sources = sources;
+        self.integrations = Loadable::Ready(integrations);
+        self.cached_at = cached_at;
+    }
+
+    /// A write succeeded; every change is followed by a fresh list.
+    pub fn on_changed(&mut self, change: CatalogChange) -> Vec<Command> {
+        match change {
+            CatalogChange::Created { id } => {
+                self.creating = false;
+                self.created += 1;
+                self.selected = id;
+            }
+            CatalogChange::Updated { id } => {
+                self.busy.remove(&id);
+                self.updated += 1;
+            }
+            CatalogChange::Deleted { id } => {
+                self.busy.remove(&id);
+                if self.selected == Some(id) {
+                    self.selected = None;
+                }
+            }
+            CatalogChange::StatusSet { id, .. } => {
+                self.busy.remove(&id);
+            }
+        }
+        self.load()
+    }
+
+    /// A write failed: the service's own words, shown beside the form
+    /// (`integration`: the one written; `None`: the create form).
+    pub fn write_failed(&mut self, integration: Option<i64>, error: &ApiError) {
+        let message = match error {
+            ApiError::BadRequest { message, .. }
+            | ApiError::NotFound { message, .. }
+            | ApiError::Server { message, .. } => message.clone(),
+            other => other.to_string(),
+        };
+        match integration {
+            Some(id) => {
+                self.busy.remove(&id);
+                self.write_error = Some((id, message));
+            }
+            None => {
+                self.creating = false;
+                self.create_error = Some(message);
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! Exports asked for from the panels: which are under way (one of each
+//! kind at a time: a second would cancel the first, whose end would then
+//! never come), where they go, and what they are named.
+
+use fleetview_api::time::{TimeWindow, format_wire};
+use fleetview_core::export::shown::{ExportContent, ExportKey};
+use fleetview_core::worker::{Command, ExportJob, ExportOutcome};
+
+use super::notifications::{Level, Notifications};
+
+#[derive(Debug, Default)]
+pub struct Exports {
+    /// Under way (waiting for a file name, or being written): what each is.
+    pub under_way: Vec<(ExportKey, String)>,
+    /// Saved here without a dialog (`--export-dir`).
+    pub directory: Option<std::path::PathBuf>,
+}
+
+impl Exports {
+    /// Asks the worker for a file of `content`, unless one of its kind is
+    /// under way.
+    /// `machine`: the id and the name it is listed under, if known.
+    pub fn start(
+        &mut self,
+        content: ExportContent,
+        machine: Option<(i64, Option<&str>)>,
+        window: TimeWindow,
+        units: fleetview_core::analysis::UnitSystem,
+    ) -> Vec<Command> {
+        let key = content.key();
+        if self.under_way.iter().any(|(k, _)| *k == key) {
+            return Vec::new();
+        }
+        let file_name = file_name(&content, machine, window);
+        self.under_way.push((key, content.describe()));
+        vec![Command::Export(ExportJob {
+            content,
+            file_name,
+            directory: self.directory.clone(),
+            units,
+        })]
+    }
+
+    /// An export ended: says how, and frees its kind.
+    pub fn ended(
+        &mut self,
+        key: &ExportKey,
+        what: &str,
+        outcome: ExportOutcome,
+        notes: &mut Notifications,
+    ) {
+        self.under_way.retain(|(k, _)| k != key);
+        let _ = match outcome {
+            ExportOutcome::Saved { path, rows } => notes.notify(
+                Level::Info,
+                format!("Exported {what}"),
+                format!("{rows} rows written to {}", path.display()),
+            ),
+            ExportOutcome::Cancelled => notes.notify(
+                Level::Info,
+                format!("No file chosen: {what} not exported"),
+                "Where no file dialog can open, start fleetview with --export-dir DIR to save exports there.",
+            ),
+            ExportOutcome::Failed(e) => notes.notify(Level::Error, format!("Could not export {what}"), e),
+        };
+    }
+
+    /// What is being exported, for the status bar.
+    pub fn describe_under_way(&self) -> impl Iterator<Item = &str> {
+        self.under_way.iter().map(|(_, what)| what.as_str())
+    }
+}
+
+/// `1003-RT-003-DAF-XF-480-Rotterdam-faults-2025-06-12_2025-06-18.csv`: the
+/// machine (id and name), what, the window; only letters, digits, `-`, `_`
+/// and `.` (D14).
+fn file_name(
+    content: &ExportContent,
+    machine: Option<(i64, Option<&str>)>,
+    window: TimeWindow,
+) -> String {
+    let day = |t: i64| format_wire(t).chars().take(10).collect::<String>();
+    let who = match machine {
+        Some((id, Some(name))) => format!("{id}-{name}"),
+        Some((id, None)) => id.to_string(),
+        None => "fleet".to_owned(),
+    };
+    format!(
+        "{}-{}-{}_{}.{}",
+        safe_name(&who),
+        safe_name(&content.stem()),
+        day(window.since),
+        day(window.until),
+        content.extension()
+    )
+}
+
+/// Letters and digits kept, any run of other characters one `-`.
+fn safe_name(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_keep_only_safe_characters() {
+        assert_eq!(
+            safe_name("RT-003 DAF XF 480 (Rotterdam)"),
+            "RT-003-DAF-XF-480-Rotterdam"
+        );
+        assert_eq!(safe_name("a/b\\c:d\ne"), "a-b-c-d-e");
+        assert_eq!(
+            safe_name("evEnergyUsed faults-energy"),
+            "evEnergyUsed-faults-energy"
+        );
+    }
+}

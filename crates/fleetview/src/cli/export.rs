@@ -1,0 +1,324 @@
+//! `fleetview export`: one machine's data for a window, fetched through the
+//! worker and the cache (offline too), written by the pure writers.
+//!
+//! CSV: `date`, then one column per channel with its unit in the header
+//! (`fuelUsed (L)`), and the `estimated` flags where the rows carry them.
+//! JSON: the rows as the service sent them, limited to the window.
+//! GPX and GeoJSON, for positions only.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::job::{ANSWER_TIMEOUT, start_worker, write_output};
+use fleetview_api::model::PositionRow;
+use fleetview_api::time::TimeWindow;
+use fleetview_api::{ApiError, ClientConfig, DataKind, SeriesSource};
+use fleetview_core::analysis::UnitSystem;
+use fleetview_core::cache::CacheError;
+use fleetview_core::export::{ExportError, geo, in_units, write_csv, write_daily_csv, write_json};
+use fleetview_core::series::{DecodeError, decode_rows};
+use fleetview_core::worker::{Command, Event, Fetched, Worker, WorkerError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum CliExportError {
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    #[error(transparent)]
+    Cache(#[from] CacheError),
+    #[error(transparent)]
+    Worker(#[from] WorkerError),
+    #[error(transparent)]
+    Write(#[from] ExportError),
+    #[error("not everything asked for is cached (offline): missing {0}")]
+    Incomplete(String),
+    #[error("unknown kind '{0}': use a data kind of the service, faults or history")]
+    UnknownKind(String),
+    #[error("the background worker stopped without an answer")]
+    NoAnswer,
+    #[error("reading what was fetched: {0}")]
+    Decode(#[from] serde_json::Error),
+    #[error("writing: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("{format} applies to positions only (use --kind positions, or csv or json)")]
+    NotApplicable { format: &'static str },
+    #[error(
+        "--units imperial applies to CSV tables; {format} keeps {what} (use --format csv, or --units metric)"
+    )]
+    UnitsNotApplicable {
+        format: &'static str,
+        what: &'static str,
+    },
+}
+
+impl From<DecodeError> for CliExportError {
+    fn from(DecodeError::Json(e): DecodeError) -> Self {
+        CliExportError::Decode(e)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Csv,
+    Json,
+    /// Positions only.
+    Gpx,
+    /// Positions only.
+    GeoJson,
+}
+
+impl Format {
+    fn positions_only(self) -> Option<&'static str> {
+        match self {
+            Format::Gpx => Some("GPX"),
+            Format::GeoJson => Some("GeoJSON"),
+            Format::Csv | Format::Json => None,
+        }
+    }
+}
+
+/// What to export: a series (any data kind, or faults) or the history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportKind {
+    Series(SeriesSource),
+    History,
+}
+
+impl std::str::FromStr for ExportKind {
+    type Err = CliExportError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "faults" => Ok(ExportKind::Series(SeriesSource::Faults)),
+            "history" => Ok(ExportKind::History),
+            other => other
+                .parse::<DataKind>()
+                .map(|k| ExportKind::Series(SeriesSource::Kind(k)))
+                .map_err(|_| CliExportError::UnknownKind(other.to_owned())),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ExportRequest {
+    pub client: ClientConfig,
+    pub equipment: i64,
+    pub kind: ExportKind,
+    pub window: TimeWindow,
+    pub format: Format,
+    /// Read only the cache.
+    pub offline: bool,
+    /// The cache file; `None` for no cache at all.
+    pub cache_path: Option<PathBuf>,
+    /// The output file; `None` for stdout.
+    pub output: Option<PathBuf>,
+    /// The units of a CSV table's values (its headers say which).
+    pub units: UnitSystem,
+}
+
+/// What an export did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ExportSummary {
+    pub rows: usize,
+    pub requests: usize,
+    pub cached_windows: usize,
+}
+
+/// Fetches (through the same worker and cache as the app) and writes.
+/// `note` receives progress and warnings, for stderr.
+pub fn run_export(
+    req: &ExportRequest,
+    mut note: impl FnMut(&str),
+) -> Result<ExportSummary, CliExportError> {
+    if let Some(format) = req.format.positions_only()
+        && req.kind != ExportKind::Series(SeriesSource::Kind(DataKind::Positions))
+    {
+        // Said before anything is fetched.
+        return Err(CliExportError::NotApplicable { format });
+    }
+    if req.units == UnitSystem::Imperial {
+        let refused = match req.format {
+            Format::Json => Some(("JSON", "the service's rows and their units")),
+            Format::Gpx => Some(("GPX", "its standard's metric units")),
+            Format::GeoJson => Some(("GeoJSON", "metres and km/h, as the app's other GeoJSON")),
+            Format::Csv => None,
+        };
+        if let Some((format, what)) = refused {
+            return Err(CliExportError::UnitsNotApplicable { format, what });
+        }
+    }
+    let worker = start_worker::<CliExportError>(
+        &req.client,
+        req.cache_path.as_deref(),
+        req.offline,
+        &mut note,
+    )?;
+    let (bytes, summary) = match req.kind {
+        ExportKind::History => export_history(req, &worker, &mut note)?,
+        ExportKind::Series(source) => {
+            let fetched = fetch_series(req, source, &worker, &mut note)?;
+            write_series(req, &fetched, &mut note)?
+        }
+    };
+    write_output(req.output.as_deref(), &bytes)?;
+    Ok(summary)
+}
+
+fn fetch_series(
+    req: &ExportRequest,
+    source: SeriesSource,
+    worker: &Worker,
+    note: &mut impl FnMut(&str),
+) -> Result<Arc<Fetched>, CliExportError> {
+    let id = worker.send(Command::FetchSeries {
+        equipment: req.equipment,
+        source,
+        window: req.window,
+        offline: req.offline,
+    });
+    let fetched = loop {
+        match worker.recv_timeout(ANSWER_TIMEOUT) {
+            Some(Event::Progress {
+                request, progress, ..
+            }) if request == id => note(&format!(
+                "{} of equipment {}: {}/{} chunks fetched, {} cached windows, {} rows",
+                source.name(),
+                req.equipment,
+                progress.chunks_done,
+                progress.chunks_total,
+                progress.cached_windows,
+                progress.rows
+            )),
+            Some(Event::Series {
+                request, fetched, ..
+            }) if request == id => break fetched,
+            Some(Event::Failed { request, error, .. }) if request == id => return Err(error.into()),
+            Some(_) => {}
+            None => return Err(CliExportError::NoAnswer),
+        }
+    };
+    if !fetched.missing.is_empty() {
+        let missing: Vec<String> = fetched.missing.iter().map(ToString::to_string).collect();
+        return Err(CliExportError::Incomplete(missing.join(", ")));
+    }
+    Ok(fetched)
+}
+
+fn write_series(
+    req: &ExportRequest,
+    fetched: &Fetched,
+    note: &mut impl FnMut(&str),
+) -> Result<(Vec<u8>, ExportSummary), CliExportError> {
+    let mut out = Vec::new();
+    let rows = match req.format {
+        Format::Csv => {
+            let series = fetched.series()?;
+            if series.skipped_rows > 0 {
+                note(&format!(
+                    "{} rows without a readable date were left out",
+                    series.skipped_rows
+                ));
+            }
+            write_csv(&in_units(&series, req.units), &mut out)?;
+            series.len()
+        }
+        Format::Json => {
+            let rows = fetched.json_rows()?;
+            write_json(&rows, &mut out)?;
+            rows.len()
+        }
+        Format::Gpx | Format::GeoJson => {
+            let rows = fetched.typed::<PositionRow>()?;
+            let name = format!("fleetview equipment {}", req.equipment);
+            let skipped = if req.format == Format::Gpx {
+                geo::write_gpx(&rows, &name, &mut out)?
+            } else {
+                geo::write_geojson(&rows, &name, &mut out)?
+            };
+            if skipped > 0 {
+                note(&format!(
+                    "{skipped} rows without a valid position were left out"
+                ));
+            }
+            rows.len() - skipped
+        }
+    };
+    let summary = ExportSummary {
+        rows,
+        requests: fetched.requests,
+        cached_windows: fetched.pieces.len().saturating_sub(fetched.requests),
+    };
+    Ok((out, summary))
+}
+
+fn export_history(
+    req: &ExportRequest,
+    worker: &Worker,
+    note: &mut impl FnMut(&str),
+) -> Result<(Vec<u8>, ExportSummary), CliExportError> {
+    let id = worker.send(Command::FetchHistory {
+        equipment: req.equipment,
+        window: req.window,
+        keep_body: true,
+        offline: req.offline,
+    });
+    let (body, offline, requests) = loop {
+        match worker.recv_timeout(ANSWER_TIMEOUT) {
+            Some(Event::History {
+                request,
+                body: Some(body),
+                offline,
+                requests,
+                ..
+            }) if request == id => break (body, offline, requests),
+            Some(Event::Failed { request, error, .. }) if request == id => {
+                return Err(match error {
+                    ApiError::NotConnected if req.offline => {
+                        CliExportError::Incomplete(format!("the history for {}", req.window))
+                    }
+                    e => e.into(),
+                });
+            }
+            Some(_) => {}
+            None => return Err(CliExportError::NoAnswer),
+        }
+    };
+    if offline.is_some() {
+        note("the service could not be reached: the history last fetched for this window");
+    } else if requests == 0 {
+        note("history served from the cache");
+    } else {
+        note(&format!(
+            "history of equipment {} fetched from the service",
+            req.equipment
+        ));
+    }
+    let envelope: serde_json::Value = serde_json::from_slice(&body)?;
+    let data = &envelope["data"];
+    let mut out = Vec::new();
+    let rows = match req.format {
+        Format::Gpx | Format::GeoJson => {
+            // Refused before fetching (positions only).
+            return Err(CliExportError::NotApplicable {
+                format: req.format.positions_only().unwrap_or("this format"),
+            });
+        }
+        Format::Json => {
+            write_json(data, &mut out)?;
+            data["dailyUsages"]["rows"].as_array().map_or(0, Vec::len)
+        }
+        Format::Csv => {
+            // The history as a table: its daily usage rows.
+            let rows = serde_json::to_vec(&data["dailyUsages"]["rows"])?;
+            let series = decode_rows(&rows)?;
+            write_daily_csv(&in_units(&series, req.units), &mut out)?;
+            series.len()
+        }
+    };
+    Ok((
+        out,
+        ExportSummary {
+            rows,
+            requests,
+            cached_windows: usize::from(requests == 0),
+        },
+    ))
+}

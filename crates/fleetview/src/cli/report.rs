@@ -1,0 +1,278 @@
+//! `fleetview report`: a machine's figures over a window and each of its
+//! UTC days (`analysis::figures`), read through the worker and the cache
+//! (offline too), written as JSON, CSV or Markdown (`report_writers`).
+
+use std::path::PathBuf;
+
+use super::job::{ANSWER_TIMEOUT, start_worker, write_output};
+use super::report_writers::{ReportDoc, ReportFormat, write_report};
+use fleetview_api::time::{TimeWindow, format_wire};
+use fleetview_api::{ApiError, ClientConfig};
+use fleetview_core::analysis::{Expected, Report, WorkingHours};
+use fleetview_core::cache::CacheError;
+use fleetview_core::export::ExportError;
+use fleetview_core::worker::{Command, Event, OfflineSince, ReportRequest, WorkerError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum CliReportError {
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    #[error(transparent)]
+    Cache(#[from] CacheError),
+    #[error(transparent)]
+    Worker(#[from] WorkerError),
+    #[error(transparent)]
+    Write(#[from] ExportError),
+    #[error("writing: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("{0} is not cached: run the report once online (offline, only the cache is read)")]
+    NotCached(String),
+    #[error("expected hours per working day must be between 0 and 24, not {0}")]
+    ExpectedHours(f64),
+    #[error("the background worker stopped without an answer")]
+    NoAnswer,
+    #[error("working days '{0}': give weekdays as mon,tue,... or a range such as mon-fri")]
+    WorkingDays(String),
+    #[error(
+        "working hours '{0}': give them as HH:MM-HH:MM, the start before the end, such as 06:00-20:00"
+    )]
+    WorkingHours(String),
+    #[error("the tank capacity must be a number of litres above 0, not {0}")]
+    TankCapacity(f64),
+}
+
+const WEEKDAYS: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+const WEEKDAY_NAMES: [&str; 7] = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+
+/// Working hours from `mon-fri` (or `mon,wed,sat`, ranges and lists mixed)
+/// and `06:00-20:00`, in the machine's local time.
+pub fn parse_working_hours(days: &str, hours: &str) -> Result<WorkingHours, CliReportError> {
+    let day_err = || CliReportError::WorkingDays(days.to_owned());
+    let index = |d: &str| {
+        let d = d.trim().to_ascii_lowercase();
+        WEEKDAYS
+            .iter()
+            .zip(WEEKDAY_NAMES)
+            .position(|(short, long)| d == *short || d == long)
+    };
+    let mut on = [false; 7];
+    for part in days.split(',').filter(|p| !p.trim().is_empty()) {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (index(a).ok_or_else(day_err)?, index(b).ok_or_else(day_err)?);
+                // A range may wrap past Sunday (sat-mon).
+                let mut d = a;
+                loop {
+                    on[d] = true;
+                    if d == b {
+                        break;
+                    }
+                    d = (d + 1) % 7;
+                }
+            }
+            None => on[index(part).ok_or_else(day_err)?] = true,
+        }
+    }
+    let hours_err = || CliReportError::WorkingHours(hours.to_owned());
+    let minutes = |t: &str| -> Option<u16> {
+        let (h, m) = t.trim().split_once(':')?;
+        let (h, m): (u16, u16) = (h.parse().ok()?, m.parse().ok()?);
+        (m < 60 && (h < 24 || (h == 24 && m == 0))).then_some(h * 60 + m)
+    };
+    let (a, b) = hours.split_once('-').ok_or_else(hours_err)?;
+    let (start_min, end_min) = (
+        minutes(a).ok_or_else(hours_err)?,
+        minutes(b).ok_or_else(hours_err)?,
+    );
+    if start_min >= end_min {
+        return Err(hours_err());
+    }
+    Ok(WorkingHours {
+        days: on,
+        start_min,
+        end_min,
+    })
+}
+
+/// What `fleetview report` is asked for.
+#[derive(Debug, Clone)]
+pub struct ReportJob {
+    pub client: ClientConfig,
+    pub equipment: i64,
+    pub window: TimeWindow,
+    pub expected: Expected,
+    pub format: ReportFormat,
+    /// Read only the cache.
+    pub offline: bool,
+    /// The cache file; `None` for no cache at all.
+    pub cache_path: Option<PathBuf>,
+    /// The output file; `None` for stdout.
+    pub output: Option<PathBuf>,
+    /// Now, for a stop still on at the window's end.
+    pub now: i64,
+    /// Out-of-hours use is running outside these.
+    pub working_hours: WorkingHours,
+    /// The fuel tank's capacity; `None`: from the machine's model.
+    pub tank_l: Option<f64>,
+    /// The units the figures and events are written in.
+    pub units: fleetview_core::analysis::UnitSystem,
+}
+
+/// What a report did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ReportSummary {
+    /// Days written.
+    pub days: usize,
+    /// Events and findings found.
+    pub events: usize,
+    /// Set if data came from the cache because the service was away (or
+    /// `--offline`): when the oldest part was fetched.
+    pub offline: OfflineSince,
+}
+
+/// Reads (through the same worker and cache as the app), computes and
+/// writes. `note` receives progress and notes, for stderr.
+pub fn run_report(
+    req: &ReportJob,
+    mut note: impl FnMut(&str),
+) -> Result<ReportSummary, CliReportError> {
+    let hours = req.expected.hours_per_working_day;
+    if !(0.0..=24.0).contains(&hours) {
+        return Err(CliReportError::ExpectedHours(hours));
+    }
+    if let Some(l) = req.tank_l.filter(|l| !(l.is_finite() && *l > 0.0)) {
+        return Err(CliReportError::TankCapacity(l));
+    }
+    let worker = start_worker::<CliReportError>(
+        &req.client,
+        req.cache_path.as_deref(),
+        req.offline,
+        &mut note,
+    )?;
+    let id = worker.send(Command::FetchReport {
+        request: ReportRequest {
+            equipment: req.equipment,
+            window: req.window,
+            expected: req.expected,
+            now: req.now,
+            working_hours: req.working_hours,
+            tank_l: req.tank_l,
+        },
+        offline: req.offline,
+    });
+    let (report, offline) = loop {
+        match worker.recv_timeout(ANSWER_TIMEOUT) {
+            Some(Event::Progress {
+                request, progress, ..
+            }) if request == id => note(&format!(
+                "equipment {}: {}/{} chunks fetched, {} cached windows, {} rows",
+                req.equipment,
+                progress.chunks_done,
+                progress.chunks_total,
+                progress.cached_windows,
+                progress.rows
+            )),
+            Some(Event::Report {
+                request,
+                report,
+                offline,
+                ..
+            }) if request == id => break (report, offline),
+            Some(Event::Failed { request, error, .. }) if request == id => {
+                return Err(match error {
+                    // Offline, only the history's absence fails the report
+                    // (the rest only leaves figures out).
+                    ApiError::NotConnected if req.offline => CliReportError::NotCached(format!(
+                        "the history of equipment {} for {}",
+                        req.equipment, req.window
+                    )),
+                    e => e.into(),
+                });
+            }
+            Some(_) => {}
+            None => return Err(CliReportError::NoAnswer),
+        }
+    };
+    let notes = notes(&report, offline);
+    for n in &notes {
+        note(n);
+    }
+    let doc = ReportDoc {
+        equipment: req.equipment,
+        window: req.window,
+        expected: req.expected,
+        report: &report,
+        notes: &notes,
+        units: req.units,
+    };
+    let mut bytes = Vec::new();
+    write_report(&doc, req.format, &mut bytes)?;
+    write_output(req.output.as_deref(), &bytes)?;
+    Ok(ReportSummary {
+        days: report.days.len(),
+        events: report.events.len(),
+        offline,
+    })
+}
+
+/// What a reader should know about where the figures come from.
+fn notes(report: &Report, offline: OfflineSince) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(at) = offline {
+        notes.push(format!(
+            "read from the cache, not the service: the oldest part was fetched at {}",
+            format_wire(at)
+        ));
+    }
+    let t = &report.totals;
+    if t.engine_hours_h.is_none() && t.fuel_used_l.is_none() && t.distance_km.is_none() {
+        notes.push("the service gives no daily usage for this window".to_owned());
+    }
+    if t.activities.is_none() {
+        notes.push("the activities could not be read: activities_count is null".to_owned());
+    }
+    if report.stops_from.is_none() {
+        notes.push(
+            "no engine events and no positions in the window: stops_count is null".to_owned(),
+        );
+    }
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn working_hours_read_ranges_lists_and_refuse_nonsense() {
+        let w = parse_working_hours("mon-fri", "06:00-20:00").expect("default");
+        assert_eq!(w, WorkingHours::default());
+        let w = parse_working_hours("Sat-mon, wednesday", "07:30-24:00").expect("wrapped");
+        assert_eq!(w.days, [true, false, true, false, false, true, true]);
+        assert_eq!((w.start_min, w.end_min), (450, 1440));
+        for (days, hours) in [
+            ("mon-funday", "06:00-20:00"),
+            ("mo", "06:00-20:00"),
+            ("mon-fri", "20:00-06:00"),
+            ("mon-fri", "6-20"),
+            ("mon-fri", "06:60-20:00"),
+            ("mon-fri", "25:00-26:00"),
+        ] {
+            assert!(parse_working_hours(days, hours).is_err(), "{days} {hours}");
+        }
+        assert!(
+            parse_working_hours("mon-fri", "x")
+                .expect_err("refused")
+                .to_string()
+                .contains("HH:MM-HH:MM")
+        );
+    }
+}

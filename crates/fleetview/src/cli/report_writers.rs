@@ -1,0 +1,412 @@
+//! `fleetview report`'s documents: JSON for scripts, CSV for spreadsheets,
+//! Markdown for e-mails. Each carries every figure (`Figure::ALL`) for the
+//! window and for each of its UTC days; a figure the data do not give is
+//! `null`, an empty cell or a dash, never 0. The window's events and
+//! findings (D16) follow (`report_events`).
+
+use std::io::Write;
+
+use serde_json::{Map, Value, json};
+
+use super::report_events::{
+    counts_json, event_json, events_json, rules_json, write_events_csv, write_events_into,
+};
+use fleetview_api::time::{SECS_PER_DAY, TimeWindow, format_wire};
+use fleetview_core::analysis::events::{EventValue, counts};
+use fleetview_core::analysis::{Expected, Figure, Figures, Report, UnitSystem};
+use fleetview_core::export::ExportError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportFormat {
+    Json,
+    Csv,
+    Markdown,
+    /// The events alone (`fleetview export --kind events`).
+    EventsCsv,
+    EventsJson,
+}
+
+/// What a document says: the report and what it was asked for.
+#[derive(Debug, Clone, Copy)]
+pub struct ReportDoc<'a> {
+    pub equipment: i64,
+    pub window: TimeWindow,
+    pub expected: Expected,
+    pub report: &'a Report,
+    /// Said in the document too (JSON, Markdown), besides stderr.
+    pub notes: &'a [String],
+    /// The units figures are written in (the keys and headers say which).
+    pub units: UnitSystem,
+}
+
+pub fn write_report(
+    doc: &ReportDoc<'_>,
+    format: ReportFormat,
+    mut out: impl Write,
+) -> Result<(), ExportError> {
+    match format {
+        ReportFormat::Json => {
+            serde_json::to_writer_pretty(&mut out, &to_json(doc))?;
+            out.write_all(b"\n")?;
+        }
+        ReportFormat::Csv => {
+            write_csv(doc.report, doc.units, &mut out)?;
+            // The events' table after a blank line: a second table with its
+            // own header, as spreadsheets read a sheet with two tables.
+            out.write_all(b"\n")?;
+            let mut w = csv::Writer::from_writer(&mut out);
+            write_events_into(&doc.report.events, doc.units, &mut w)?;
+            w.flush()?;
+        }
+        ReportFormat::Markdown => out.write_all(to_markdown(doc).as_bytes())?,
+        ReportFormat::EventsCsv => write_events_csv(&doc.report.events, doc.units, out)?,
+        ReportFormat::EventsJson => {
+            serde_json::to_writer_pretty(&mut out, &events_json(&doc.report.events, doc.units))?;
+            out.write_all(b"\n")?;
+        }
+    }
+    Ok(())
+}
+
+/// `YYYY-MM-DD` of a UTC day number.
+fn date(day: i64) -> String {
+    format_wire(day * SECS_PER_DAY)[..10].to_owned()
+}
+
+/// A figure's value as written: finite, and without the float noise of a
+/// sum (0.1 + 0.2) beyond 9 decimals.
+fn clean(v: Option<f64>) -> Option<f64> {
+    v.filter(|v| v.is_finite()).map(|v| (v * 1e9).round() / 1e9)
+}
+
+fn number(figure: Figure, v: Option<f64>) -> Value {
+    match clean(v) {
+        // Counts are whole numbers.
+        Some(v) if figure.decimals() == 0 && v >= 0.0 => json!(v as u64),
+        Some(v) => json!(v),
+        None => Value::Null,
+    }
+}
+
+/// A figure's value in a unit system.
+fn value_in(f: &Figures, figure: Figure, units: UnitSystem) -> Option<f64> {
+    f.value(figure).map(|v| figure.value_in(units, v))
+}
+
+fn figures_json(f: &Figures, units: UnitSystem, into: &mut Map<String, Value>) {
+    for figure in Figure::ALL {
+        into.insert(
+            figure.key_in(units).into_owned(),
+            number(figure, value_in(f, figure, units)),
+        );
+    }
+}
+
+fn estimated_json(f: &Figures, units: UnitSystem) -> Value {
+    Value::Object(
+        Figure::ALL
+            .iter()
+            .map(|&figure| {
+                (
+                    figure.key_in(units).into_owned(),
+                    json!(f.is_estimated(figure)),
+                )
+            })
+            .collect(),
+    )
+}
+
+pub fn to_json(doc: &ReportDoc<'_>) -> Value {
+    let r = doc.report;
+    let mut totals = Map::new();
+    let units = doc.units;
+    figures_json(&r.totals, units, &mut totals);
+    let days: Vec<Value> = r
+        .days
+        .iter()
+        .map(|(day, f)| {
+            let mut o = Map::new();
+            o.insert("date".to_owned(), json!(date(*day)));
+            figures_json(f, units, &mut o);
+            o.insert("estimated".to_owned(), estimated_json(f, units));
+            Value::Object(o)
+        })
+        .collect();
+    json!({
+        "equipment": doc.equipment,
+        "window": {
+            "since": format_wire(doc.window.since),
+            "until": format_wire(doc.window.until),
+        },
+        "expected_hours_per_working_day": doc.expected.hours_per_working_day,
+        "totals": totals,
+        "estimated": estimated_json(&r.totals, units),
+        "days": days,
+        "stops_from": r.stops_from.map(|s| s.describe()),
+        "events": r.events.iter().map(|e| event_json(e, units)).collect::<Vec<_>>(),
+        "counts": counts_json(&r.events),
+        "rules": rules_json(),
+        "notes": doc.notes,
+    })
+}
+
+fn csv_cell(figure: Figure, v: Option<f64>) -> String {
+    match clean(v) {
+        Some(v) if figure.decimals() == 0 && v >= 0.0 => (v as u64).to_string(),
+        Some(v) => v.to_string(),
+        None => String::new(),
+    }
+}
+
+/// `date,<keys>`, a row per day, then `total`.
+fn write_csv(report: &Report, units: UnitSystem, out: impl Write) -> Result<(), ExportError> {
+    let mut w = csv::Writer::from_writer(out);
+    let header = std::iter::once("date".to_owned())
+        .chain(Figure::ALL.iter().map(|f| f.key_in(units).into_owned()));
+    w.write_record(header)?;
+    let rows = report
+        .days
+        .iter()
+        .map(|(day, f)| (date(*day), f))
+        .chain(std::iter::once(("total".to_owned(), &report.totals)));
+    for (label, f) in rows {
+        let cells = Figure::ALL
+            .iter()
+            .map(|&fig| csv_cell(fig, value_in(f, fig, units)));
+        w.write_record(std::iter::once(label).chain(cells))?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// A value with its decimals, `(est.)` where it rests on estimates, a
+/// dash where missing.
+fn shown(f: &Figures, figure: Figure, with_unit: bool, units: UnitSystem) -> String {
+    let Some(v) = clean(value_in(f, figure, units)) else {
+        return "—".to_owned();
+    };
+    let mut s = format!("{v:.*}", figure.decimals());
+    if with_unit && !figure.unit_in(units).is_empty() {
+        s.push(' ');
+        s.push_str(figure.unit_in(units));
+    }
+    if f.is_estimated(figure) {
+        s.push_str(" (est.)");
+    }
+    s
+}
+
+fn md_escape(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+pub fn to_markdown(doc: &ReportDoc<'_>) -> String {
+    use std::fmt::Write as _;
+    let r = doc.report;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# Report of equipment {}, {} to {}\n",
+        doc.equipment,
+        format_wire(doc.window.since),
+        format_wire(doc.window.until)
+    );
+    let _ = writeln!(
+        s,
+        "Days are UTC days, as the service's daily figures are. Utilisation is \
+         measured against {} h per working day (Monday to Friday).{}\n",
+        doc.expected.hours_per_working_day,
+        r.stops_from
+            .map(|src| format!(" Stops from {}.", src.describe()))
+            .unwrap_or_default()
+    );
+    s.push_str("## Totals\n\n| Figure | Value | How it is computed |\n|---|---:|---|\n");
+    for figure in Figure::ALL {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} |",
+            figure.label(),
+            shown(&r.totals, figure, true, doc.units),
+            md_escape(figure.how())
+        );
+    }
+    s.push_str("\n## Days\n\n| Date |");
+    for figure in Figure::ALL {
+        match figure.unit_in(doc.units) {
+            "" => {
+                let _ = write!(s, " {} |", figure.label());
+            }
+            unit => {
+                let _ = write!(s, " {} ({unit}) |", figure.label());
+            }
+        }
+    }
+    s.push_str("\n|---|");
+    s.push_str(&"---:|".repeat(Figure::ALL.len()));
+    s.push('\n');
+    for (day, f) in &r.days {
+        let _ = write!(s, "| {} |", date(*day));
+        for figure in Figure::ALL {
+            let _ = write!(s, " {} |", shown(f, figure, false, doc.units));
+        }
+        s.push('\n');
+    }
+    s.push_str("\n## Events\n\n");
+    if r.events.is_empty() {
+        s.push_str("None in this window.\n");
+    } else {
+        let tally: Vec<String> = counts(&r.events)
+            .iter()
+            .map(|(k, n)| format!("{} {n}", k.label()))
+            .collect();
+        let _ = writeln!(s, "{}.\n", tally.join(", "));
+        s.push_str("| Start | End | Kind | Values |\n|---|---|---|---|\n");
+        for e in &r.events {
+            let values: Vec<String> = super::report_events::values_in(e, doc.units)
+                .into_iter()
+                .map(|(k, v)| match v {
+                    EventValue::Number(n) => format!("{k} {}", (n * 1e3).round() / 1e3),
+                    EventValue::Text(t) => format!("{k} {t}"),
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} |",
+                format_wire(e.start),
+                e.end.map(format_wire).unwrap_or_default(),
+                e.kind.label(),
+                md_escape(&values.join(", "))
+            );
+        }
+    }
+    s.push_str("\n### Rules\n\n");
+    for k in fleetview_core::analysis::events::EventKind::ALL {
+        let _ = writeln!(s, "- **{}**: {}", k.label(), k.rule());
+    }
+    if !doc.notes.is_empty() {
+        s.push_str("\n## Notes\n\n");
+        for n in doc.notes {
+            let _ = writeln!(s, "- {}", md_escape(n));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fleetview_core::analysis::DayInput;
+
+    fn sample() -> Report {
+        let expected = Expected::default();
+        // 2025-06-16 (a Monday) with data, 2025-06-17 without.
+        let monday = 20_255;
+        let with_data = DayInput {
+            day: monday,
+            engine_hours_h: Some(0.1),
+            working_hours_h: Some(0.0),
+            idle_hours_h: Some(0.1),
+            fuel_used_l: Some(0.2),
+            fuel_estimated: true,
+            distance_km: Some(1.5),
+            ..DayInput::default()
+        };
+        let without = DayInput {
+            day: monday + 1,
+            ..DayInput::default()
+        };
+        let mut totals = Figures::over(&[with_data, without], expected);
+        totals.activities = Some(3);
+        Report {
+            window: None,
+            expected: Some(expected),
+            totals,
+            days: vec![
+                (monday, Figures::over(&[with_data], expected)),
+                (monday + 1, Figures::over(&[without], expected)),
+            ],
+            stops: Vec::new(),
+            stops_from: None,
+            events: Vec::new(),
+        }
+    }
+
+    fn doc<'a>(report: &'a Report, notes: &'a [String]) -> ReportDoc<'a> {
+        ReportDoc {
+            equipment: 7,
+            window: TimeWindow {
+                since: 20_255 * SECS_PER_DAY,
+                until: 20_257 * SECS_PER_DAY - 1,
+            },
+            expected: Expected::default(),
+            report,
+            notes,
+            units: UnitSystem::Metric,
+        }
+    }
+
+    #[test]
+    fn json_keeps_missing_as_null_counts_whole_and_sums_clean() {
+        let report = sample();
+        let v = to_json(&doc(&report, &[]));
+        assert_eq!(v["window"]["since"], "2025-06-16T00:00:00Z");
+        assert_eq!(v["totals"]["engine_hours_h"], json!(0.1));
+        assert_eq!(v["totals"]["co2_kg"], Value::Null);
+        assert_eq!(v["totals"]["activities_count"], json!(3));
+        assert_eq!(v["totals"]["stops_count"], Value::Null);
+        assert_eq!(v["estimated"]["fuel_used_l"], json!(true));
+        assert_eq!(v["estimated"]["co2_kg"], json!(false));
+        assert_eq!(v["stops_from"], Value::Null);
+        let days = v["days"].as_array().expect("days");
+        assert_eq!(days[0]["date"], "2025-06-16");
+        assert_eq!(days[1]["date"], "2025-06-17");
+        assert_eq!(days[1]["engine_hours_h"], Value::Null, "not 0");
+        assert_eq!(days[1]["expected_hours_h"], json!(8.0));
+        // 0.1 / 8 h: no float noise past 9 decimals.
+        assert_eq!(days[0]["utilisation_percent"], json!(1.25));
+        assert_eq!(clean(Some(0.1 + 0.2)), Some(0.3));
+        assert_eq!(clean(Some(f64::NAN)), None);
+    }
+
+    #[test]
+    fn csv_has_the_keys_a_row_per_day_and_the_total() {
+        let report = sample();
+        let mut out = Vec::new();
+        write_report(&doc(&report, &[]), ReportFormat::Csv, &mut out).expect("written");
+        let text = String::from_utf8(out).expect("utf-8");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("date,engine_hours_h,working_hours_h,idle_hours_h,"));
+        // The days, the total, a blank line and the events' header.
+        assert_eq!(lines.len(), 6);
+        assert_eq!(lines[4], "");
+        assert!(
+            lines[5].starts_with("kind,start,end,duration_s,"),
+            "{}",
+            lines[5]
+        );
+        assert!(
+            lines[1].starts_with("2025-06-16,0.1,0,0.1,100,0.2,"),
+            "{}",
+            lines[1]
+        );
+        assert!(lines[2].starts_with("2025-06-17,,,,,,"), "{}", lines[2]);
+        assert!(lines[3].starts_with("total,0.1,"), "{}", lines[3]);
+        let cells = lines[3].split(',').count();
+        assert_eq!(cells, 1 + Figure::ALL.len());
+    }
+
+    #[test]
+    fn markdown_gives_units_estimates_dashes_and_notes() {
+        let report = sample();
+        let notes = vec!["a | note".to_owned()];
+        let md = to_markdown(&doc(&report, &notes));
+        assert!(md.starts_with("# Report of equipment 7, 2025-06-16T00:00:00Z to "));
+        assert!(md.contains("| Engine hours | 0.10 h | Sum of the daily operating"));
+        assert!(md.contains("| Fuel used | 0.2 L (est.) |"));
+        assert!(md.contains("| CO2 | — |"));
+        assert!(md.contains("| Activities | 3 |"));
+        assert!(md.contains("| Date | Engine hours (h) |"));
+        assert!(md.contains("| 2025-06-17 | — |"));
+        assert!(md.contains("- a \\| note"));
+    }
+}

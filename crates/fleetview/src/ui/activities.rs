@@ -1,0 +1,162 @@
+//! Activities: the trips of the window, with totals.
+
+use egui_extras::{Column, TableBuilder};
+
+use super::theme;
+use crate::app::TimelineAction;
+use crate::app::{Action, AppState};
+use fleetview_core::analysis::Quantity;
+use fleetview_core::export::shown::ExportContent;
+
+pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+    if let Some(e) = state.machine.activities.error() {
+        ui.colored_label(theme::ink(ui, theme::ERROR), e);
+    }
+    let rows: &[_] = state
+        .machine
+        .activities
+        .value()
+        .map_or(&[], |a| a.as_slice());
+    if state.machine.activities.is_pending() && rows.is_empty() {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label("Loading activities");
+        });
+        return;
+    }
+    let total_m: f64 = rows
+        .iter()
+        .map(|a| a.distance_meters)
+        .filter(|d| d.is_finite())
+        .sum();
+    let total_secs: i64 = rows
+        .iter()
+        .map(|a| (a.date_stop.0 - a.date_start.0).max(0))
+        .sum();
+    ui.horizontal(|ui| {
+        // `+ 0.0`: no activity sums to -0.0, shown as "-0.00".
+        ui.label(format!(
+            "{}, {} in {} of movement",
+            theme::count(rows.len(), "activity", "activities"),
+            theme::measure(
+                state.units,
+                Quantity::Distance,
+                Some(total_m / 1000.0 + 0.0),
+                2
+            ),
+            theme::format_duration(total_secs)
+        ));
+        ui.add_enabled_ui(!rows.is_empty(), |ui| {
+            ui.menu_button("Export activities", |ui| {
+                if ui.button("CSV…").clicked() {
+                    actions.push(Action::Export(ExportContent::ActivitiesCsv(rows.to_vec())));
+                }
+                let track = state.timeline.track.value();
+                let geo = ui
+                    .add_enabled(track.is_some(), egui::Button::new("GeoJSON…"))
+                    .on_hover_text("Each activity as a line along its positions");
+                if let (true, Some(track)) = (geo.clicked(), track) {
+                    actions.push(Action::Export(ExportContent::ActivitiesGeoJson {
+                        rows: rows.to_vec(),
+                        track: track.clone(),
+                    }));
+                }
+            });
+        });
+    });
+    if rows.is_empty() {
+        ui.label("No activities in this window.");
+        return;
+    }
+    let local = state.local_time;
+    // The activity under the cursor (or the one picked) is marked.
+    let marked = state.timeline.selected_activity.or_else(|| {
+        let c = state.timeline.cursor?;
+        rows.iter()
+            .position(|a| (a.date_start.0..=a.date_stop.0).contains(&c))
+    });
+    TableBuilder::new(ui)
+        .id_salt("activities_table")
+        // As tall as the pane, never taller: the pane keeps its size.
+        .min_scrolled_height(0.0)
+        .auto_shrink([false, false])
+        .striped(true)
+        .sense(egui::Sense::click())
+        .resizable(true)
+        .column(Column::auto().at_least(150.0))
+        .column(Column::auto().at_least(150.0))
+        .column(Column::auto().at_least(60.0))
+        .column(Column::auto().at_least(60.0))
+        .column(Column::auto().at_least(60.0))
+        // The addresses share what is left, each cut with "…" and whole on
+        // hover (the last one was clipped by the pane's edge).
+        .column(Column::remainder().at_least(60.0).clip(true))
+        .column(Column::remainder().at_least(60.0).clip(true))
+        .header(theme::ROW_HEIGHT, |mut header| {
+            let units = state.units;
+            for title in [
+                "Start".to_owned(),
+                "Stop".to_owned(),
+                "Duration".to_owned(),
+                format!("Distance ({})", units.unit(Quantity::Distance)),
+                format!("Speed ({})", units.unit(Quantity::Speed)),
+                "From".to_owned(),
+                "To".to_owned(),
+            ] {
+                header.col(|ui| {
+                    ui.strong(title);
+                });
+            }
+        })
+        .body(|body| {
+            body.rows(theme::ROW_HEIGHT, rows.len(), |mut row| {
+                let a = &rows[row.index()];
+                let is_marked = marked == Some(row.index());
+                row.set_selected(is_marked);
+                let mut pick = false;
+                row.col(|ui| {
+                    pick = ui
+                        .selectable_label(is_marked, theme::format_time(a.date_start.0, local))
+                        .on_hover_text(
+                            "Highlight this activity on the map and move the cursor \
+                             to its start",
+                        )
+                        .clicked();
+                });
+                row.col(|ui| {
+                    ui.label(theme::format_time(a.date_stop.0, local));
+                });
+                row.col(|ui| {
+                    ui.label(theme::format_duration(a.date_stop.0 - a.date_start.0));
+                });
+                row.col(|ui| {
+                    let km = a.distance_meters / 1000.0;
+                    ui.label(theme::number(
+                        Some(state.units.from_metric(Quantity::Distance, km)),
+                        2,
+                    ));
+                });
+                row.col(|ui| {
+                    let kmh = a.average_speed_km_h;
+                    ui.label(theme::number(
+                        Some(state.units.from_metric(Quantity::Speed, kmh)),
+                        1,
+                    ));
+                });
+                row.col(|ui| {
+                    ui.add(egui::Label::new(&a.first_position_address).truncate())
+                        .on_hover_text(&a.first_position_address);
+                });
+                row.col(|ui| {
+                    ui.add(egui::Label::new(&a.last_position_address).truncate())
+                        .on_hover_text(&a.last_position_address);
+                });
+                if pick || row.response().clicked() {
+                    let i = row.index();
+                    let again = state.timeline.selected_activity == Some(i);
+                    let pick = TimelineAction::SelectActivity((!again).then_some(i));
+                    actions.push(pick.into());
+                }
+            });
+        });
+}

@@ -1,0 +1,481 @@
+//! The window's events (D16) on the map: stops as dots whose size grows
+//! with their duration, refuels and suspected drains as fuel pumps (a
+//! drain in the warning colour), faults as warning triangles coloured by
+//! level. Marks closer than a few points are drawn as one, whatever their
+//! kinds, looking like the most telling (its hover lists them all, the
+//! most telling first), and a frame draws a bounded number, however many
+//! events.
+//! Hovering a mark says what happened; clicking it moves the cursor there.
+
+use fleetview_core::analysis::UnitSystem;
+use std::collections::HashMap;
+
+use egui::{Align2, Color32, FontId, Painter, Pos2, Shape, Stroke, pos2, vec2};
+use walkers::{MapMemory, Plugin, Projector};
+
+use super::frame::MapFrame;
+use crate::ui::events::text;
+use crate::ui::theme;
+use fleetview_api::geo::mercator;
+use fleetview_core::analysis::{Event, EventDetail, EventKind};
+
+/// What a mark looks like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Look {
+    Stop,
+    Refuel,
+    Drain,
+    Fault,
+}
+
+impl Look {
+    /// The events drawn on the map, and how.
+    pub(super) fn of(e: &Event) -> Option<Look> {
+        match e.kind {
+            EventKind::Stop => Some(Look::Stop),
+            EventKind::Refuel => Some(Look::Refuel),
+            EventKind::FuelDrop => Some(Look::Drain),
+            EventKind::Fault => Some(Look::Fault),
+            _ => None,
+        }
+    }
+}
+
+/// One mark: where, how it looks, how far it reaches for the pointer, its
+/// colour, and the events it stands for.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Mark {
+    pub(super) pos: Pos2,
+    pub(super) look: Look,
+    pub(super) reach: f32,
+    pub(super) color: Color32,
+    pub(super) members: Vec<usize>,
+}
+
+/// How bad a fault level is, for a merged mark's colour (the worst).
+fn level_rank(level: &str) -> u8 {
+    match level.to_ascii_lowercase().as_str() {
+        "critical" => 4,
+        "error" => 3,
+        "warning" => 2,
+        "information" | "info" => 1,
+        _ => 0,
+    }
+}
+
+fn fault_level(e: &Event) -> &str {
+    match &e.detail {
+        EventDetail::Fault { level, .. } => level,
+        _ => "",
+    }
+}
+
+/// Where `kind` stands among [`theme::EVENT_KINDS_MOST_TELLING_FIRST`]:
+/// the lower, the more telling.
+fn telling_rank(kind: EventKind) -> usize {
+    theme::EVENT_KINDS_MOST_TELLING_FIRST
+        .iter()
+        .position(|k| *k == kind)
+        .unwrap_or(usize::MAX)
+}
+
+/// The colour of an event's mark.
+fn mark_color(e: &Event, look: Look) -> Color32 {
+    match look {
+        Look::Fault => theme::level_color(fault_level(e)),
+        Look::Drain => theme::event_color(EventKind::FuelDrop),
+        Look::Refuel => theme::event_color(EventKind::Refuel),
+        Look::Stop => theme::event_color(EventKind::Stop),
+    }
+}
+
+/// The marks of `events` placed at `screen` points (`None`: not on the
+/// map): one per cell of `cell` points, whatever the kinds in it, at most
+/// `cap`. A mark's events are the most telling first (of faults, the worst
+/// level first), and it looks like the first: a drain at a fault's place
+/// or among the depot's refuels shows. The most telling marks come last,
+/// drawn on top.
+pub(super) fn place_marks(
+    events: &[Event],
+    screen: impl Fn(&Event) -> Option<Pos2>,
+    cell: f32,
+    cap: usize,
+) -> Vec<Mark> {
+    let mut marks: Vec<Mark> = Vec::new();
+    let mut cells: HashMap<(i32, i32), usize> = HashMap::new();
+    for (i, e) in events.iter().enumerate() {
+        let (Some(look), Some(p)) = (Look::of(e), screen(e)) else {
+            continue;
+        };
+        let key = ((p.x / cell).floor() as i32, (p.y / cell).floor() as i32);
+        match cells.get(&key) {
+            Some(&k) => marks[k].members.push(i),
+            None if marks.len() < cap => {
+                cells.insert(key, marks.len());
+                marks.push(Mark {
+                    pos: p,
+                    look,
+                    reach: 0.0,
+                    color: Color32::TRANSPARENT,
+                    members: vec![i],
+                });
+            }
+            None => {}
+        }
+    }
+    for m in &mut marks {
+        m.members.sort_by_key(|i| {
+            let e = &events[*i];
+            (
+                telling_rank(e.kind),
+                std::cmp::Reverse(level_rank(fault_level(e))),
+            )
+        });
+        let first = &events[m.members[0]];
+        m.look = Look::of(first).unwrap_or(m.look);
+        m.color = mark_color(first, m.look);
+        m.reach = match m.look {
+            // Only stops here: a stop is the least telling mark.
+            Look::Stop => m
+                .members
+                .iter()
+                .map(|i| theme::stop_radius(events[*i].duration_secs()))
+                .fold(0.0, f32::max),
+            _ => theme::EVENT_ICON_SIZE / 2.0,
+        };
+    }
+    marks.sort_by_key(|m| std::cmp::Reverse(telling_rank(events[m.members[0]].kind)));
+    marks
+}
+
+/// A fuel pump `size` points tall, centred on `c`.
+pub(super) fn fuel_pump(painter: &Painter, c: Pos2, size: f32, fill: Color32) {
+    let body = egui::Rect::from_center_size(c + vec2(-size * 0.12, 0.0), vec2(size * 0.55, size));
+    let outline = Stroke::new(1.5, Color32::WHITE);
+    painter.rect(body, 1.5, fill, outline, egui::StrokeKind::Outside);
+    let window = egui::Rect::from_min_size(
+        body.min + vec2(size * 0.1, size * 0.12),
+        vec2(body.width() - size * 0.2, size * 0.25),
+    );
+    painter.rect_filled(window, 1.0, Color32::WHITE);
+    // The hose, from the body's side down to the nozzle.
+    let hose = [
+        pos2(body.right(), body.top() + size * 0.3),
+        pos2(body.right() + size * 0.2, body.top() + size * 0.4),
+        pos2(body.right() + size * 0.2, body.bottom() - size * 0.15),
+    ];
+    painter.add(Shape::line(hose.to_vec(), Stroke::new(2.5, Color32::WHITE)));
+    painter.add(Shape::line(hose.to_vec(), Stroke::new(1.2, fill)));
+}
+
+/// A warning triangle `size` points tall, centred on `c`.
+pub(super) fn warning(painter: &Painter, c: Pos2, size: f32, fill: Color32) {
+    let h = size / 2.0;
+    let points = vec![
+        c + vec2(0.0, -h),
+        c + vec2(h * 1.1, h),
+        c + vec2(-h * 1.1, h),
+    ];
+    painter.add(Shape::convex_polygon(
+        points,
+        fill,
+        Stroke::new(1.5, Color32::WHITE),
+    ));
+    painter.text(
+        c + vec2(0.0, h * 0.3),
+        Align2::CENTER_CENTER,
+        "!",
+        FontId::proportional(size * 0.7),
+        theme::EVENT_CHIP_TEXT,
+    );
+}
+
+fn draw(painter: &Painter, m: &Mark, hovered: bool) {
+    let size = theme::EVENT_ICON_SIZE;
+    match m.look {
+        Look::Stop => {
+            painter.circle(
+                m.pos,
+                m.reach,
+                m.color.gamma_multiply(0.85),
+                Stroke::new(1.5, Color32::WHITE),
+            );
+        }
+        Look::Refuel | Look::Drain => fuel_pump(painter, m.pos, size, m.color),
+        Look::Fault => warning(painter, m.pos, size, m.color),
+    }
+    if m.members.len() > 1 {
+        let at = m.pos + vec2(m.reach, -m.reach);
+        let text = m.members.len().to_string();
+        painter.circle_filled(at, 6.5, theme::MAP_OVERLAY_BG);
+        painter.text(
+            at,
+            Align2::CENTER_CENTER,
+            text,
+            FontId::proportional(9.0),
+            Color32::WHITE,
+        );
+    }
+    if hovered {
+        painter.circle_stroke(m.pos, m.reach + 3.0, Stroke::new(2.0, theme::MARKER_HOVER));
+    }
+}
+
+/// The mark under `pointer`, if any (the last drawn, on top, first).
+pub(super) fn mark_at(marks: &[Mark], pointer: Pos2) -> Option<usize> {
+    (0..marks.len())
+        .rev()
+        .find(|k| marks[*k].pos.distance(pointer) <= marks[*k].reach + 2.0)
+}
+
+/// What hovering a mark says: each of its events, a few at most.
+fn describe(events: &[Event], m: &Mark, local: bool, units: UnitSystem) -> String {
+    const SHOWN: usize = 4;
+    let mut parts: Vec<String> = m
+        .members
+        .iter()
+        .take(SHOWN)
+        .filter_map(|i| events.get(*i))
+        .map(|e| text::hover_text(e, local, units))
+        .collect();
+    if m.members.len() > SHOWN {
+        parts.push(format!("and {} more here", m.members.len() - SHOWN));
+    }
+    parts.join("\n\n")
+}
+
+/// The looks of the events on the map, in the legend's order.
+pub(super) fn looks_present(events: &[Event]) -> Vec<Look> {
+    let mut looks: Vec<Look> = [Look::Stop, Look::Refuel, Look::Drain, Look::Fault]
+        .into_iter()
+        .filter(|l| {
+            events
+                .iter()
+                .any(|e| e.position.is_some() && Look::of(e) == Some(*l))
+        })
+        .collect();
+    looks.dedup();
+    looks
+}
+
+/// The event marks' legend, just above `below` (the speed legend): its
+/// rectangle.
+pub(super) fn legend_ui(
+    ui: &egui::Ui,
+    map: egui::Rect,
+    below: egui::Rect,
+    looks: &[Look],
+) -> egui::Rect {
+    const ROW: f32 = 18.0;
+    const PAD: f32 = 6.0;
+    let rows = looks.len().div_ceil(2) as f32;
+    let at = egui::Rect::from_min_size(
+        pos2(
+            below.left(),
+            below.top() - theme::MAP_MARGIN / 2.0 - rows * ROW - 2.0 * PAD,
+        ),
+        vec2(below.width(), rows * ROW + 2.0 * PAD),
+    );
+    let painter = ui.painter().with_clip_rect(map);
+    painter.rect_filled(at, 4.0, theme::MAP_OVERLAY_BG);
+    let column = (at.width() - 2.0 * PAD) / 2.0;
+    let icon = theme::EVENT_ICON_SIZE * 0.8;
+    let mut names = Vec::new();
+    for (k, look) in looks.iter().enumerate() {
+        let c = pos2(
+            at.left() + PAD + column * (k % 2) as f32 + icon / 2.0 + 2.0,
+            at.top() + PAD + ROW * (k / 2) as f32 + ROW / 2.0,
+        );
+        let name = match look {
+            Look::Stop => {
+                let r = theme::STOP_MIN_RADIUS + 1.5;
+                painter.circle(
+                    c,
+                    r,
+                    theme::event_color(EventKind::Stop),
+                    Stroke::new(1.5, Color32::WHITE),
+                );
+                "stop"
+            }
+            Look::Refuel => {
+                fuel_pump(&painter, c, icon, theme::event_color(EventKind::Refuel));
+                "refuel"
+            }
+            Look::Drain => {
+                fuel_pump(&painter, c, icon, theme::event_color(EventKind::FuelDrop));
+                "drain"
+            }
+            Look::Fault => {
+                warning(&painter, c, icon, theme::WARNING);
+                "fault"
+            }
+        };
+        painter.text(
+            c + vec2(icon / 2.0 + 5.0, 0.0),
+            Align2::LEFT_CENTER,
+            name,
+            FontId::proportional(10.0),
+            Color32::WHITE,
+        );
+        names.push(match look {
+            Look::Stop => "stops (dots, larger the longer)",
+            Look::Refuel => "refuels",
+            Look::Drain => "suspected drains",
+            Look::Fault => "faults (coloured by level)",
+        });
+    }
+    let label = format!("Event marks: {}", names.join(", "));
+    ui.interact(
+        at,
+        ui.scope_id().with("events_legend"),
+        egui::Sense::hover(),
+    )
+    .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &label));
+    at
+}
+
+/// The events layer, rebuilt each frame.
+pub(super) struct EventsLayer<'a> {
+    pub(super) events: &'a [Event],
+    pub(super) local: bool,
+    pub(super) units: UnitSystem,
+    /// The marks drawn (for the next frame's track layer to keep quiet
+    /// under them).
+    pub(super) marks: &'a mut Vec<Mark>,
+    /// The event clicked, if any.
+    pub(super) clicked: &'a mut Option<usize>,
+}
+
+impl Plugin for EventsLayer<'_> {
+    fn run(
+        self: Box<Self>,
+        ui: &mut egui::Ui,
+        response: &egui::Response,
+        projector: &Projector,
+        _memory: &MapMemory,
+    ) {
+        let Some(frame) = MapFrame::new(projector) else {
+            return;
+        };
+        let clip = projector.clip_rect();
+        let screen = |e: &Event| {
+            let p = e.position?;
+            let p = frame.to_screen(mercator(p.lat, p.lon)?);
+            clip.expand(theme::EVENT_ICON_SIZE).contains(p).then_some(p)
+        };
+        *self.marks = place_marks(
+            self.events,
+            screen,
+            theme::EVENT_MERGE_PX,
+            theme::MAX_EVENT_MARKS,
+        );
+        let hovered = response.hover_pos().and_then(|p| mark_at(self.marks, p));
+        let painter = ui.painter().with_clip_rect(clip);
+        for (k, m) in self.marks.iter().enumerate() {
+            draw(&painter, m, hovered == Some(k));
+        }
+        let Some(m) = hovered.map(|k| &self.marks[k]) else {
+            return;
+        };
+        if response.clicked() {
+            *self.clicked = m.members.first().copied();
+        }
+        let text = describe(self.events, m, self.local, self.units);
+        egui::Tooltip::for_widget(response)
+            .at_pointer()
+            .gap(16.0)
+            .show(|ui| ui.label(text));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::events::text::tests::event;
+
+    fn fault(t: i64, level: &str) -> Event {
+        event(
+            EventKind::Fault,
+            t,
+            None,
+            EventDetail::Fault {
+                identifier: "F".into(),
+                description: String::new(),
+                severity: None,
+                level: level.into(),
+            },
+        )
+    }
+
+    #[test]
+    fn marks_close_together_are_one_and_their_number_is_bounded() {
+        let events = vec![
+            event(EventKind::Stop, 0, Some(600), EventDetail::Stop),
+            event(EventKind::Stop, 10, Some(86_400), EventDetail::Stop),
+            fault(20, "warning"),
+            fault(30, "critical"),
+            event(EventKind::Gap, 40, Some(9_000), EventDetail::OutOfHours),
+            event(EventKind::Stop, 50, Some(600), EventDetail::Stop),
+        ];
+        // The stops at one place, the faults (and the gap) at another, the
+        // last stop far away.
+        let at = |e: &Event| {
+            Some(match e.start {
+                0 | 10 => pos2(3.0, 3.0),
+                50 => pos2(500.0, 500.0),
+                _ => pos2(200.0, 200.0),
+            })
+        };
+        let marks = place_marks(&events, at, 12.0, 100);
+        assert_eq!(
+            marks.len(),
+            3,
+            "two stops, two faults, one stop; no gap: {marks:?}"
+        );
+        assert_eq!(marks[0].members, [0, 1]);
+        assert_eq!(
+            marks[0].reach,
+            theme::stop_radius(Some(86_400)),
+            "the longest stop's size"
+        );
+        assert_eq!(marks[1].members, [5]);
+        assert_eq!(marks[2].look, Look::Fault, "the most telling on top");
+        assert_eq!(marks[2].color, theme::CRITICAL, "the worst level");
+        assert_eq!(marks[2].members, [3, 2], "the worst first");
+        assert_eq!(mark_at(&marks, pos2(500.0, 503.0)), Some(1));
+        assert_eq!(mark_at(&marks, pos2(300.0, 300.0)), None);
+        let capped = place_marks(&events, at, 12.0, 2);
+        assert_eq!(capped.len(), 2);
+        assert!(place_marks(&events, |_| None, 12.0, 100).is_empty());
+    }
+
+    #[test]
+    fn a_drain_where_a_fault_is_shows_as_the_drain_and_lists_both() {
+        let drain = event(
+            EventKind::FuelDrop,
+            100,
+            Some(5_000),
+            EventDetail::Fuel {
+                from_percent: 60.0,
+                to_percent: 40.0,
+                litres: None,
+            },
+        );
+        let events = vec![
+            fault(20, "critical"),
+            drain,
+            event(EventKind::Refuel, 200, Some(900), EventDetail::Stop),
+        ];
+        let marks = place_marks(&events, |_| Some(pos2(3.0, 3.0)), 12.0, 100);
+        assert_eq!(marks.len(), 1, "one mark at one place: {marks:?}");
+        assert_eq!(marks[0].look, Look::Drain);
+        assert_eq!(marks[0].color, theme::event_color(EventKind::FuelDrop));
+        assert_eq!(marks[0].members, [1, 0, 2], "the most telling first");
+        let said = describe(&events, &marks[0], false, UnitSystem::Metric);
+        let (drain_at, fault_at) = (
+            said.find("Suspected drain").expect("the drain is said"),
+            said.find("Fault").expect("the fault is said"),
+        );
+        assert!(drain_at < fault_at, "{said}");
+    }
+}

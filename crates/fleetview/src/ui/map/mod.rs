@@ -1,0 +1,368 @@
+//! The map: the offline basemap, online tiles on top when switched on, and
+//! the window's track coloured by speed, with start and end markers, the
+//! selected activity highlighted (and fitted into view) and the time
+//! cursor. The wheel zooms about the pointer; buttons zoom and fit the
+//! track. Hovering the line shows where the machine was there; clicking it
+//! moves the cursor there. Where the offline basemap has nothing to show,
+//! the map says so, with the online tiles' state.
+//!
+//! Where to look: `track.rs` the track layer (a walkers plugin),
+//! `markers.rs` what is drawn on the track, `overlays.rs` what sits on the
+//! map (legend, attribution, buttons, notes), `tiles.rs` the tile layers,
+//! `toolbar.rs` the toolbar, `frame.rs` the screen <-> Web Mercator mapping
+//! of a frame.
+
+mod events;
+mod frame;
+mod markers;
+mod overlays;
+mod tiles;
+mod toolbar;
+mod track;
+
+use std::sync::Arc;
+
+use walkers::{MapMemory, lat_lon};
+
+use crate::app::TimelineAction;
+use crate::app::{Action, AppState, Loadable};
+use fleetview_api::geo::{MercRect, mercator, unmercator};
+use fleetview_api::time::TimeWindow;
+use fleetview_core::series::{Segment, Track};
+pub use frame::MapFrame;
+pub(crate) use overlays::{BUTTON_SIZE, FitButton, Insets, MapButton, attribution_ui, buttons_ui};
+pub(crate) use tiles::Basemap;
+use toolbar::toolbar_ui;
+pub use track::{MAX_SEGMENTS, track_mesh};
+use track::{Picked, TrackLayer};
+
+/// What the map remembers between frames.
+pub struct MapView {
+    memory: MapMemory,
+    basemap: Basemap,
+    /// The machine and window whose track was last fitted into view: a
+    /// refresh of the same (back online, *Refresh*) keeps the user's view.
+    fitted: Option<(i64, TimeWindow)>,
+    /// The activity last fitted into view.
+    activity: Option<usize>,
+    /// What was last fitted into view and for which size of the map: while
+    /// the user leaves the map alone, a new size (the layout settling, a
+    /// panel resized) fits it again.
+    framed: Option<(MercRect, egui::Vec2)>,
+    fit_requested: bool,
+    last_seek: u64,
+    segments: Vec<Segment>,
+    tile_url: String,
+    /// The last frame drawn.
+    shown: Option<MapFrame>,
+    /// The event marks last drawn: under them the track keeps quiet.
+    event_marks: Vec<events::Mark>,
+}
+
+/// A map's memory before it has anything to show: Europe.
+pub(crate) fn europe() -> MapMemory {
+    let mut memory = MapMemory::default();
+    let _ = memory.set_zoom(4.0);
+    memory
+}
+
+impl Default for MapView {
+    fn default() -> Self {
+        Self {
+            memory: europe(),
+            basemap: Basemap::default(),
+            fitted: None,
+            activity: None,
+            framed: None,
+            fit_requested: false,
+            last_seek: 0,
+            segments: Vec::new(),
+            tile_url: String::new(),
+            shown: None,
+            event_marks: Vec::new(),
+        }
+    }
+}
+
+impl MapView {
+    /// The map's zoom level.
+    pub fn zoom(&self) -> f64 {
+        self.memory.zoom()
+    }
+
+    /// Screen <-> Web Mercator of the last frame drawn.
+    pub fn frame(&self) -> Option<MapFrame> {
+        self.shown
+    }
+}
+
+impl std::fmt::Debug for MapView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MapView")
+            .field("zoom", &self.memory.zoom())
+            .field("basemap", &self.basemap)
+            .finish_non_exhaustive()
+    }
+}
+
+impl MapView {
+    /// Fit the track into view at the next frame (a shortcut asked).
+    pub fn request_fit(&mut self) {
+        self.fit_requested = true;
+    }
+}
+
+/// A zoom level and centre that fit `bounds` into `size` points, clear of
+/// `insets` (the legend, the buttons).
+pub(crate) fn fit(bounds: &MercRect, size: egui::Vec2, insets: Insets) -> (f64, [f64; 2]) {
+    let free_x = (size.x - insets.left - insets.right).max(50.0);
+    let free_y = (size.y - insets.top - insets.bottom).max(50.0);
+    let dx = (bounds.max[0] - bounds.min[0]).max(1e-9);
+    let dy = (bounds.max[1] - bounds.min[1]).max(1e-9);
+    let zx = (f64::from(free_x) / (dx * 256.0)).log2();
+    let zy = (f64::from(free_y) / (dy * 256.0)).log2();
+    // A margin, and not closer than street level.
+    let zoom = (zx.min(zy) - 0.3).clamp(2.0, 17.0);
+    // The map's centre sits where it puts the bounds in the middle of the
+    // free area.
+    let world_px = 256.0 * 2f64.powf(zoom);
+    let c = bounds.center();
+    let shift = [
+        f64::from(insets.right - insets.left) / 2.0 / world_px,
+        f64::from(insets.bottom - insets.top) / 2.0 / world_px,
+    ];
+    (zoom, [c[0] + shift[0], c[1] + shift[1]])
+}
+
+impl MapView {
+    fn fit_into_view(&mut self, bounds: MercRect, size: egui::Vec2) {
+        let (zoom, c) = fit(&bounds, size, overlays::fit_insets(size.y));
+        let _ = self.memory.set_zoom(zoom);
+        center_at(&mut self.memory, c);
+        self.framed = Some((bounds, size));
+    }
+}
+
+pub(crate) fn center_at(memory: &mut MapMemory, p: [f64; 2]) {
+    let (lat, lon) = unmercator(p);
+    memory.center_at(lat_lon(lat, lon));
+}
+
+/// The box of activity `i`'s part of the track, if it has positions.
+fn activity_bounds(state: &AppState, t: &Track, i: usize) -> Option<MercRect> {
+    let a = state.machine.activities.value()?.get(i)?;
+    let range = t.range_of(a.date_start.0, a.date_stop.0);
+    let mut bounds = MercRect::EMPTY;
+    for p in t.xy.get(range)? {
+        bounds.extend(*p);
+    }
+    (!bounds.is_empty()).then_some(bounds)
+}
+
+/// Brings into view what asks for it this frame: a new track, *Fit*, a
+/// seek or the replay's camera, an activity picked.
+fn bring_into_view(state: &AppState, view: &mut MapView, t: &Track, size: egui::Vec2) {
+    // The track of a new machine or window is fitted into view once it has
+    // come (not the previous one shown meanwhile).
+    let key = state.machine.selected.zip(state.machine.window);
+    let arrived = !state.timeline.track.is_pending();
+    if (arrived && key != view.fitted) || view.fit_requested {
+        view.fitted = key;
+        view.fit_requested = false;
+        view.fit_into_view(t.bounds, size);
+    } else if let Some((bounds, fitted)) = view.framed
+        && (fitted - size).length() > 1.0
+    {
+        view.fit_into_view(bounds, size);
+    }
+    let seek = state.timeline.seek != view.last_seek;
+    let follow = state.timeline.replay.playing && state.timeline.replay.follow;
+    // A seek to a place (an event's) centres there; else on the track.
+    let place = state
+        .timeline
+        .seek_place
+        .filter(|_| seek)
+        .and_then(|p| mercator(p.lat, p.lon));
+    if (seek || follow)
+        && let Some(p) = place.or_else(|| state.timeline.cursor.and_then(|c| t.position_at(c)))
+    {
+        center_at(&mut view.memory, p);
+        view.framed = None;
+    }
+    // An activity picked: its part of the track fills the map (after the
+    // seek to its start, which only centred it).
+    let picked = state.timeline.selected_activity;
+    if picked != view.activity {
+        view.activity = picked;
+        if let Some(bounds) = picked.and_then(|i| activity_bounds(state, t, i)) {
+            view.fit_into_view(bounds, size);
+        }
+    }
+}
+
+pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: &mut Vec<Action>) {
+    toolbar_ui(
+        ui,
+        state,
+        view.basemap.online_status(),
+        &mut view.tile_url,
+        actions,
+    );
+    let track: Option<Arc<Track>> = state
+        .timeline
+        .track
+        .value()
+        .filter(|t| !t.is_empty())
+        .cloned();
+    let size = ui.available_size();
+    if let Some(t) = &track {
+        bring_into_view(state, view, t, size);
+    }
+    view.fit_requested = false;
+    view.last_seek = state.timeline.seek;
+
+    // Over an event's mark (as last drawn), the mark answers, not the line.
+    let on_mark = ui
+        .input(|i| i.pointer.hover_pos())
+        .is_some_and(|p| events::mark_at(&view.event_marks, p).is_some());
+    let MapView {
+        memory,
+        basemap,
+        segments,
+        event_marks,
+        ..
+    } = view;
+    let home = track.as_ref().map_or([0.5, 0.35], |t| t.bounds.center());
+    let (mut map, attribution) = basemap.map(ui.ctx(), state, memory, home);
+    let mut picked = Picked::default();
+    // The span measured on the plots, else the activity picked.
+    let highlight = match state.timeline.span {
+        Some((from, to)) => track.as_ref().map(|t| t.range_of(from, to)),
+        None => state.timeline.selected_activity.and_then(|i| {
+            let a = state.machine.activities.value()?.get(i)?;
+            Some(track.as_ref()?.range_of(a.date_start.0, a.date_stop.0))
+        }),
+    };
+    if let Some(t) = &track {
+        map = map.with_plugin(TrackLayer {
+            track: t,
+            segments,
+            highlight,
+            cursor: state.timeline.cursor,
+            local: state.local_time,
+            units: state.units,
+            picked: &mut picked,
+            quiet: on_mark,
+        });
+    }
+    let report = state.figures.report.value().filter(|_| track.is_some());
+    let mut clicked_event = None;
+    match report {
+        Some(r) => {
+            map = map.with_plugin(events::EventsLayer {
+                events: &r.events,
+                local: state.local_time,
+                units: state.units,
+                marks: event_marks,
+                clicked: &mut clicked_event,
+            });
+        }
+        None => event_marks.clear(),
+    }
+    let looks = report.map(|r| events::looks_present(&r.events));
+    let scale = track.as_ref().map(|t| t.speed_scale_kmh.max(1.0));
+    let shown = map.show(ui, |ui, _response, projector, _memory| {
+        let rect = projector.clip_rect();
+        let room = overlays::overlay_room(rect.height());
+        let legend = scale.filter(|_| room.speed_legend).map(|scale| {
+            overlays::legend_ui(ui, rect, scale, state.units);
+            let speed = overlays::legend_rect(rect);
+            match looks
+                .as_deref()
+                .filter(|l| room.events_legend && !l.is_empty())
+            {
+                Some(looks) => speed.union(events::legend_ui(ui, rect, speed, looks)),
+                None => speed,
+            }
+        });
+        overlays::attribution_ui(ui, rect, legend, &attribution);
+        MapFrame::new(projector)
+    });
+    shown
+        .response
+        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Map"));
+    let rect = shown.response.rect;
+    if shown.response.changed() || shown.response.dragged() {
+        // Moved by hand: what the user sees stays.
+        view.framed = None;
+    }
+    // Read, and nothing in it: said, rather than an empty map (or the last
+    // machine's place) left without a word.
+    let nothing = matches!(&state.timeline.track, Loadable::Ready(t) if t.is_empty())
+        .then_some("No position in this window: nothing to draw on the map.");
+    view.basemap.after_ui(ui, state, rect, nothing, actions);
+    let fit = FitButton {
+        name: "Fit to track",
+        hover: crate::ui::keys::tip(
+            ui.ctx(),
+            "Zoom the map to the whole track of the window",
+            crate::ui::keys::KeyCommand::FitMap,
+        ),
+        enabled: track.is_some(),
+    };
+    match buttons_ui(ui, rect, &mut view.memory, &fit) {
+        Some(MapButton::ZoomIn | MapButton::ZoomOut) => view.framed = None,
+        Some(MapButton::Fit) => {
+            view.fit_requested = true;
+            ui.ctx().request_repaint();
+        }
+        None => {}
+    }
+    view.shown = shown.inner;
+    if let Some(e) = clicked_event.and_then(|i| report?.events.get(i)) {
+        actions.push(crate::ui::events::seek_action(e));
+    } else if let (Some(p), Some(t)) = (picked.clicked, &track) {
+        actions.push(TimelineAction::SeekTo(t.time_at(&p)).into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use egui::vec2;
+
+    use super::*;
+
+    #[test]
+    fn fitting_a_track_frames_it() {
+        let a = mercator(45.70, 4.80).expect("finite");
+        let b = mercator(45.80, 4.95).expect("finite");
+        let bounds = MercRect {
+            min: [a[0].min(b[0]), a[1].min(b[1])],
+            max: [a[0].max(b[0]), a[1].max(b[1])],
+        };
+        let none = Insets {
+            left: 0.0,
+            right: 0.0,
+            top: 0.0,
+            bottom: 0.0,
+        };
+        let (zoom, c) = fit(&bounds, vec2(800.0, 600.0), none);
+        // About 11 km wide in 800 px: a city zoom.
+        assert!((10.0..13.0).contains(&zoom), "{zoom}");
+        assert_eq!(c, bounds.center());
+        // A single point does not zoom in forever.
+        let (zoom, _) = fit(&MercRect { min: a, max: a }, vec2(800.0, 600.0), none);
+        assert_eq!(zoom, 17.0);
+        // Room kept below: the track sits higher, wholly above it.
+        let insets = Insets {
+            bottom: 80.0,
+            ..none
+        };
+        let (zoom, c) = fit(&bounds, vec2(800.0, 600.0), insets);
+        let world_px = 256.0 * 2f64.powf(zoom);
+        let bottom_px = 300.0 + (bounds.max[1] - c[1]) * world_px;
+        assert!(bottom_px < 600.0 - 80.0, "{bottom_px}");
+        let top_px = 300.0 + (bounds.min[1] - c[1]) * world_px;
+        assert!(top_px > 0.0, "{top_px}");
+    }
+}

@@ -1,0 +1,730 @@
+//! Colours, spacing and formats, in one place.
+
+use egui::Color32;
+
+use fleetview_core::analysis::{Quantity, UnitSystem};
+
+/// Space between groups of controls.
+pub const GAP: f32 = 6.0;
+/// Height of a table or list row.
+pub const ROW_HEIGHT: f32 = 22.0;
+/// Notices float this far from the window's bottom right corner (above the
+/// status bar), at most this wide.
+pub const TOAST_MARGIN: egui::Vec2 = egui::vec2(12.0, 36.0);
+pub const TOAST_WIDTH: f32 = 380.0;
+/// The About window.
+pub const ABOUT_WIDTH: f32 = 480.0;
+/// The history of notices, when first opened.
+pub const NOTICES_SIZE: egui::Vec2 = egui::vec2(460.0, 360.0);
+/// The width kept for the "(in use)" mark of the Connections list.
+pub const IN_USE_WIDTH: f32 = 52.0;
+/// After a sorted column's title.
+pub const SORT_ASCENDING: &str = " ⏶";
+pub const SORT_DESCENDING: &str = " ⏷";
+/// The daily history's engine events column, and its frozen Day column.
+pub const ENGINE_EVENTS_WIDTH: f32 = 250.0;
+pub const DAY_COLUMN_WIDTH: f32 = 90.0;
+/// A chip of the window figures strip.
+pub const FIGURE_CHIP_MIN_WIDTH: f32 = 128.0;
+pub const FIGURE_CHIP_HEIGHT: f32 = 34.0;
+/// What a missing value shows as.
+pub const NULL: &str = "—";
+
+pub const ERROR: Color32 = Color32::from_rgb(0xE5, 0x48, 0x4D);
+pub const WARNING: Color32 = Color32::from_rgb(0xF5, 0xA5, 0x24);
+pub const INFO: Color32 = Color32::from_rgb(0x4C, 0x9A, 0xFF);
+pub const UNKNOWN: Color32 = Color32::from_rgb(0x9A, 0x9A, 0x9A);
+pub const CRITICAL: Color32 = Color32::from_rgb(0xC0, 0x3A, 0xE0);
+pub const OFFLINE: Color32 = Color32::from_rgb(0xF5, 0xA5, 0x24);
+
+/// The time cursor, in plots and on the map.
+pub const CURSOR: Color32 = Color32::from_rgb(0xFF, 0xD2, 0x4A);
+/// The span selected on the plots: a light band with a border.
+pub const SPAN_FILL: Color32 = Color32::from_rgba_premultiplied(0x20, 0x40, 0x60, 0x40);
+pub const SPAN_BORDER: Color32 = Color32::from_rgb(0x6A, 0xA8, 0xE0);
+/// Estimated samples (hollow markers).
+pub const ESTIMATED: Color32 = Color32::from_rgb(0xFF, 0x8C, 0x42);
+/// Start and end of the track.
+pub const TRACK_START: Color32 = Color32::from_rgb(0x3C, 0xC8, 0x6E);
+pub const TRACK_END: Color32 = Color32::from_rgb(0xE5, 0x48, 0x4D);
+/// Under a selected activity's part of the track.
+pub const ACTIVITY_HALO: Color32 = Color32::from_rgb(0xF0, 0xF0, 0xF0);
+/// Behind what is written on the map (legend, labels, notes), readable on
+/// dark and light tiles alike.
+pub const MAP_OVERLAY_BG: Color32 = Color32::from_black_alpha(190);
+/// Space between the map's edge and what sits on it.
+pub const MAP_MARGIN: f32 = 8.0;
+
+/// The daily charts over the Daily history's table (x axis included):
+/// their height, the least they shrink to in a short pane, the least that
+/// keeps their legends clear of the bars, and the room they leave under
+/// them for the table (its heading, header and a day: the charts come
+/// first, a click on one scrolls the table to its day); a shorter pane
+/// shows no charts.
+pub const DAILY_CHART_HEIGHT: f32 = 110.0;
+pub const DAILY_CHART_MIN_HEIGHT: f32 = 64.0;
+pub const DAILY_CHART_LEGEND_HEIGHT: f32 = 88.0;
+pub const DAILY_TABLE_ROOM: f32 = 3.0 * ROW_HEIGHT;
+/// Working hours (under) and idle hours (stacked on them), as the engine
+/// states' lanes colour running and idle.
+pub const WORKING: Color32 = Color32::from_rgb(0x3C, 0xA8, 0x5E);
+pub const IDLE: Color32 = Color32::from_rgb(0x8A, 0x92, 0x9A);
+/// The expected hours' step line.
+pub const EXPECTED: Color32 = Color32::from_rgb(0xD8, 0xD8, 0xE4);
+pub const FUEL: Color32 = Color32::from_rgb(0x4C, 0x9A, 0xFF);
+pub const DISTANCE: Color32 = Color32::from_rgb(0x5A, 0xD2, 0xD2);
+
+/// An estimated day's bar: hollow, its outline in [`ESTIMATED`] over a
+/// faint fill of the measured bars' colour.
+pub fn estimated_fill(measured: Color32) -> Color32 {
+    measured.gamma_multiply(0.2)
+}
+
+/// The day holding the time cursor, behind its bars and its table row.
+pub fn cursor_day_fill() -> Color32 {
+    CURSOR.gamma_multiply(0.18)
+}
+
+/// The day under the pointer on a daily chart, and its table row.
+pub fn hovered_day_fill() -> Color32 {
+    Color32::from_gray(160).gamma_multiply(0.22)
+}
+
+/// Distinct line colours for the channels of one plot.
+pub fn series_color(k: usize) -> Color32 {
+    const C: [Color32; 6] = [
+        Color32::from_rgb(0x4C, 0x9A, 0xFF),
+        Color32::from_rgb(0x3C, 0xC8, 0x6E),
+        Color32::from_rgb(0xE0, 0x6C, 0xC8),
+        Color32::from_rgb(0xF5, 0xA5, 0x24),
+        Color32::from_rgb(0x5A, 0xD2, 0xD2),
+        Color32::from_rgb(0xB4, 0x8C, 0xFF),
+    ];
+    C[k % C.len()]
+}
+
+/// Under a line, the band of its crowded samples' range: the line's
+/// colour, light.
+pub fn band_fill(line: Color32) -> Color32 {
+    line.gamma_multiply(0.3)
+}
+
+/// A bar of a daily value: the series' colour, a little see-through.
+pub fn bar_fill(line: Color32) -> Color32 {
+    line.gamma_multiply(0.75)
+}
+
+/// The colour of a state in a lane: known states fixed, others by name.
+pub fn state_color(label: &str) -> Color32 {
+    match label {
+        "started" | "true" | "charging" | "running" => Color32::from_rgb(0x3C, 0xA8, 0x5E),
+        "stopped" | "false" | "idle" | "off" => Color32::from_rgb(0x6A, 0x70, 0x76),
+        other => {
+            // A stable colour per label.
+            let h = other
+                .bytes()
+                .fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+            series_color(h as usize)
+        }
+    }
+}
+
+/// Speed colour scale of the track: blue (slow) through green and yellow to
+/// red (fast); `frac` is 0..1 of the scale, missing speeds grey.
+pub fn speed_color(frac: f32) -> Color32 {
+    if !frac.is_finite() {
+        return UNKNOWN;
+    }
+    const STOPS: [(f32, [u8; 3]); 5] = [
+        // The ends light enough to stand out on the legend's dark plate
+        // (3:1, tested), which is the same in both themes.
+        (0.0, [0x5B, 0x8C, 0xFF]),
+        (0.3, [0x2C, 0xC8, 0xC0]),
+        (0.55, [0x6C, 0xD0, 0x4A]),
+        (0.8, [0xF5, 0xC5, 0x24]),
+        (1.0, [0xFF, 0x5A, 0x5F]),
+    ];
+    let f = frac.clamp(0.0, 1.0);
+    let k = STOPS.iter().position(|(x, _)| *x >= f).unwrap_or(4).max(1);
+    let ((x0, c0), (x1, c1)) = (STOPS[k - 1], STOPS[k]);
+    let t = if x1 > x0 { (f - x0) / (x1 - x0) } else { 0.0 };
+    let mix = |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * t).round() as u8;
+    Color32::from_rgb(mix(c0[0], c1[0]), mix(c0[1], c1[1]), mix(c0[2], c1[2]))
+}
+
+/// The colour of a fault level label (D9: any label may come; unknown ones
+/// are grey).
+pub fn level_color(label: &str) -> Color32 {
+    match label.to_ascii_lowercase().as_str() {
+        "critical" => CRITICAL,
+        "error" => ERROR,
+        "warning" => WARNING,
+        "information" | "info" => INFO,
+        _ => UNKNOWN,
+    }
+}
+
+/// The first width of a fleet table column: its header and sort arrow fit.
+pub fn fleet_column_width(c: crate::app::overview::Column) -> f32 {
+    use crate::app::overview::Column as C;
+    match c {
+        C::Name => 210.0,
+        C::Category => 130.0,
+        C::Make | C::Model => 110.0,
+        C::Serial => 120.0,
+        C::State => 140.0,
+        C::LastReport => 110.0,
+        C::EngineHours => 115.0,
+        C::WindowHours => 135.0,
+        C::IdlePercent => 140.0,
+        C::Fuel => 130.0,
+        C::Faults => 140.0,
+        C::Flags => 150.0,
+        C::Source => 130.0,
+    }
+}
+
+/// The colour of a machine's state on the fleet map and in the table.
+pub fn machine_state_color(state: fleetview_core::analysis::MachineState) -> Color32 {
+    use fleetview_core::analysis::MachineState as S;
+    match state {
+        S::Running => Color32::from_rgb(0x3C, 0xC8, 0x6E),
+        S::ReportedToday => Color32::from_rgb(0x4C, 0x9A, 0xFF),
+        S::Recent => Color32::from_rgb(0x8A, 0xA4, 0xC8),
+        S::Silent => WARNING,
+        S::Unknown => UNKNOWN,
+        S::Pending => UNKNOWN.gamma_multiply(0.6),
+    }
+}
+
+/// The fleet map: a machine's marker (its shape's inner radius), points.
+pub const FLEET_MARKER_RADIUS: f32 = 6.5;
+/// Markers whose centres are closer than this (points) are one cluster.
+pub const FLEET_CLUSTER_DISTANCE: f32 = 40.0;
+/// Around a machine or cluster with faults in the window.
+pub const FAULT_RING: Color32 = ERROR;
+pub const FAULT_RING_WIDTH: f32 = 2.5;
+/// Around every marker, so it stands out on land, sea and online tiles.
+pub const MARKER_OUTLINE: Color32 = Color32::WHITE;
+/// A cluster's count, on its state's colour.
+pub const MARKER_TEXT: Color32 = Color32::from_gray(16);
+/// The marker under the pointer.
+pub const MARKER_HOVER: Color32 = CURSOR;
+/// A site's or company's name under a cluster, and the legend's text.
+pub const FLEET_LABEL_SIZE: f32 = 11.0;
+
+/// A cluster's radius in points: grows with the count, so a crowd reads
+/// as one, and its count fits inside.
+pub fn cluster_radius(count: u32) -> f32 {
+    (9.5 + 3.0 * (count.max(1) as f32).log10()).min(FLEET_CLUSTER_DISTANCE / 2.0 - 1.0)
+}
+
+/// The colour of an event's kind (D16): the Events tab's chips, the
+/// plots' event lane, the map's marks. Each takes [`EVENT_CHIP_TEXT`] on
+/// it at 4.5:1 or better, whatever the visuals (the chip carries its own
+/// background).
+pub fn event_color(kind: fleetview_core::analysis::EventKind) -> Color32 {
+    use fleetview_core::analysis::EventKind as K;
+    match kind {
+        K::Stop => Color32::from_rgb(0x8C, 0x7A, 0xE6),
+        K::Refuel => Color32::from_rgb(0x3C, 0xC8, 0x6E),
+        K::FuelDrop => Color32::from_rgb(0xF0, 0x70, 0x3C),
+        K::OutOfHours => Color32::from_rgb(0xD9, 0x8C, 0xC8),
+        K::Gap => Color32::from_rgb(0x9A, 0x9A, 0x9A),
+        K::CounterReset => Color32::from_rgb(0xE5, 0x48, 0x4D),
+        K::Fault => WARNING,
+        K::Check => INFO,
+    }
+}
+/// Text on an event's colour.
+pub const EVENT_CHIP_TEXT: Color32 = Color32::from_gray(12);
+/// The plots' event lane: its height, and an instant's mark (points).
+pub const EVENT_LANE_HEIGHT: f32 = 30.0;
+pub const EVENT_TICK_RADIUS: f32 = 4.5;
+/// An instant's mark stands for this many points of time either side, for
+/// the pointer to find it.
+pub const EVENT_HOVER_PX: f32 = 5.0;
+/// The map's event marks: the fuel pump's and the warning triangle's
+/// height, and a stop's dot, from its least to its largest radius.
+pub const EVENT_ICON_SIZE: f32 = 15.0;
+pub const STOP_MIN_RADIUS: f32 = 3.5;
+pub const STOP_MAX_RADIUS: f32 = 14.0;
+/// Marks closer than this (points) are drawn as one, and no more than
+/// [`MAX_EVENT_MARKS`] a frame.
+pub const EVENT_MERGE_PX: f32 = 12.0;
+pub const MAX_EVENT_MARKS: usize = 2_000;
+
+/// A stop's dot radius: its area grows with its duration (square root),
+/// from a 5-min stop's at [`STOP_MIN_RADIUS`] to a day's at
+/// [`STOP_MAX_RADIUS`].
+pub fn stop_radius(duration_secs: Option<i64>) -> f32 {
+    let minutes = duration_secs.unwrap_or(0).max(0) as f32 / 60.0;
+    (STOP_MIN_RADIUS + 0.3 * (minutes - 5.0).max(0.0).sqrt()).min(STOP_MAX_RADIUS)
+}
+
+/// Contrast wanted of text (WCAG AA for body text) and of lines and marks
+/// (WCAG's 3:1 for graphics) against the panel they are on.
+pub const TEXT_CONTRAST: f32 = 4.5;
+pub const GRAPHIC_CONTRAST: f32 = 3.0;
+
+/// `color` moved toward black on a light background, toward white on a
+/// dark one, just enough to reach `min_ratio` against `background`. The
+/// palette above is drawn for the dark theme; this keeps its hues
+/// readable in the light one.
+pub fn readable_on(color: Color32, background: Color32, min_ratio: f32) -> Color32 {
+    let toward = if contrast_ratio(background, Color32::BLACK)
+        > contrast_ratio(background, Color32::WHITE)
+    {
+        Color32::BLACK
+    } else {
+        Color32::WHITE
+    };
+    let [r, g, b, _] = color.to_array();
+    let mut c = Color32::from_rgb(r, g, b);
+    for step in 1..=20 {
+        if contrast_ratio(c, background) >= min_ratio {
+            break;
+        }
+        let t = step as f32 / 20.0;
+        let mix = |a: u8, z: u8| (f32::from(a) + (f32::from(z) - f32::from(a)) * t).round() as u8;
+        c = Color32::from_rgb(mix(r, toward.r()), mix(g, toward.g()), mix(b, toward.b()));
+    }
+    c
+}
+
+/// A level's (or any palette colour's) text colour on this theme's panels.
+pub fn ink(ui: &egui::Ui, color: Color32) -> Color32 {
+    readable_on(color, ui.visuals().panel_fill, TEXT_CONTRAST)
+}
+
+/// A line's or a mark's colour on this theme's plots and panels.
+pub fn line_ink(visuals: &egui::Visuals, color: Color32) -> Color32 {
+    readable_on(color, visuals.extreme_bg_color, GRAPHIC_CONTRAST)
+}
+
+/// WCAG contrast ratio of two opaque colours (1 to 21).
+pub fn contrast_ratio(a: Color32, b: Color32) -> f32 {
+    fn luminance(c: Color32) -> f32 {
+        let lin = |v: u8| {
+            let v = f32::from(v) / 255.0;
+            if v <= 0.040_45 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(c.r()) + 0.7152 * lin(c.g()) + 0.0722 * lin(c.b())
+    }
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// A date-time for people: UTC, or the machine's local time.
+pub fn format_time(secs: i64, local: bool) -> String {
+    format_in_zone(secs, local, "%Y-%m-%d %H:%M:%S")
+}
+
+/// A date-time in UTC or local time, with a chrono format.
+pub fn format_in_zone(secs: i64, local: bool, format: &str) -> String {
+    let Some(utc) = chrono::DateTime::from_timestamp(secs, 0) else {
+        return NULL.to_owned();
+    };
+    if local {
+        utc.with_timezone(&chrono::Local).format(format).to_string()
+    } else {
+        utc.format(format).to_string()
+    }
+}
+
+/// Whether `secs` is 00:00:00 in the zone shown.
+pub fn is_midnight(secs: i64, local: bool) -> bool {
+    format_in_zone(secs, local, "%H:%M:%S") == "00:00:00"
+}
+
+/// The zone the times are shown in: `UTC`, or this computer's zone by name
+/// and offset, `local time (Europe/Paris, UTC+01:00)`. Read once: the UI
+/// never does I/O per frame.
+pub fn zone_label(local: bool) -> &'static str {
+    static LOCAL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    if !local {
+        return "UTC";
+    }
+    LOCAL.get_or_init(|| {
+        let offset = chrono::Local::now().format("UTC%:z").to_string();
+        match iana_time_zone::get_timezone() {
+            Ok(name) if !name.is_empty() => format!("local time ({name}, {offset})"),
+            _ => format!("local time ({offset})"),
+        }
+    })
+}
+
+/// A field name as people read it: `clientSecret` as "Client secret",
+/// `apiKey` as "API key", `endpointUrl` as "Endpoint URL".
+pub fn field_label(name: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    for c in name.chars() {
+        if (c.is_uppercase() && !word.is_empty()) || c == '_' || c == ' ' {
+            words.push(std::mem::take(&mut word));
+        }
+        if c != '_' && c != ' ' {
+            word.extend(c.to_lowercase());
+        }
+    }
+    words.push(word);
+    let words: Vec<String> = words
+        .into_iter()
+        .filter(|w| !w.is_empty())
+        .map(|w| match w.as_str() {
+            "api" | "url" | "id" | "pin" | "vin" => w.to_uppercase(),
+            _ => w,
+        })
+        .collect();
+    let mut out = words.join(" ");
+    if let Some(first) = out.get(..1) {
+        out = first.to_uppercase() + &out[1..];
+    }
+    out
+}
+
+/// A field's label inside a sentence: "API key", "client secret".
+pub fn field_in_sentence(name: &str) -> String {
+    let label = field_label(name);
+    let first_word = label.split(' ').next().unwrap_or_default();
+    if first_word.len() > 1 && first_word.chars().all(|c| c.is_uppercase()) {
+        label
+    } else {
+        label
+            .to_lowercase()
+            .split(' ')
+            .zip(label.split(' '))
+            .map(|(low, orig)| {
+                if orig.len() > 1 && orig.chars().all(|c| c.is_uppercase()) {
+                    orig.to_owned()
+                } else {
+                    low.to_owned()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Whether a credential field holds a secret (masked when typed): a
+/// password, secret, key or token; names and numbers are shown.
+pub fn is_secret_field(name: &str) -> bool {
+    let n = name.to_lowercase();
+    ["password", "secret", "key", "token"]
+        .iter()
+        .any(|s| n.contains(s))
+}
+
+/// `1 fault`, `3 faults`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A duration, everywhere alike: `3 h 05 min`, `12 min`, `45 s`.
+pub fn format_duration(secs: i64) -> String {
+    let secs = secs.max(0);
+    if secs >= 3600 {
+        format!("{} h {:02} min", secs / 3600, secs / 60 % 60)
+    } else if secs >= 60 {
+        format!("{} min", secs / 60)
+    } else {
+        format!("{secs} s")
+    }
+}
+
+/// How long ago, roughly: `just now`, `12 min`, `3 h`, `2 days`.
+pub fn format_age(secs: i64) -> String {
+    match secs.max(0) {
+        s if s < 60 => "just now".to_owned(),
+        s if s < 3600 => format!("{} min ago", s / 60),
+        s if s < 2 * 86_400 => format!("{} h ago", s / 3600),
+        s => format!("{} days ago", s / 86_400),
+    }
+}
+
+/// A figure's value with its decimals and unit (`5.20 h`), or the null
+/// dash.
+pub fn figure_value(
+    figure: fleetview_core::analysis::Figure,
+    v: Option<f64>,
+    units: UnitSystem,
+) -> String {
+    let n = number(v.map(|v| figure.value_in(units, v)), figure.decimals());
+    let unit = figure.unit_in(units);
+    if n == NULL || unit.is_empty() {
+        n
+    } else {
+        format!("{n} {unit}")
+    }
+}
+
+/// A metric value in the chosen units, with its unit (`12.4 mi`), or the
+/// null dash.
+pub fn measure(units: UnitSystem, q: Quantity, metric: Option<f64>, decimals: usize) -> String {
+    match metric.filter(|v| v.is_finite()) {
+        Some(v) => format!(
+            "{} {}",
+            number(Some(units.from_metric(q, v)), decimals),
+            units.unit(q)
+        ),
+        None => NULL.to_owned(),
+    }
+}
+
+/// A value in the service's `unit`, as a number in the chosen units of
+/// `q` (the column's header says which); in a unit the app does not know
+/// as a quantity, it keeps that unit beside it rather than pass under the
+/// header's.
+pub fn service_number(
+    units: UnitSystem,
+    q: Quantity,
+    value: Option<f64>,
+    unit: &str,
+    decimals: usize,
+) -> String {
+    let Some(v) = value.filter(|v| v.is_finite()) else {
+        return NULL.to_owned();
+    };
+    match q.from_service(v, unit) {
+        Some(metric) => number(Some(units.from_metric(q, metric)), decimals),
+        None => format!("{} {}", number(Some(v), decimals), unit.trim()),
+    }
+}
+
+/// A number with a fixed number of decimals, or the null dash.
+pub fn number(v: Option<f64>, decimals: usize) -> String {
+    match v {
+        Some(v) if v.is_finite() => format!("{v:.decimals$}"),
+        _ => NULL.to_owned(),
+    }
+}
+
+/// A figure chip's text: its name small above its value; dimmed while the
+/// figures are computed again.
+pub fn figure_chip(ui: &egui::Ui, name: &str, value: &str, stale: bool) -> egui::text::LayoutJob {
+    let style = ui.style();
+    let weak = style.visuals.weak_text_color();
+    let strong = if stale {
+        weak
+    } else {
+        style.visuals.strong_text_color()
+    };
+    let mut job = egui::text::LayoutJob::default();
+    job.append(
+        name,
+        0.0,
+        egui::TextFormat::simple(egui::TextStyle::Small.resolve(style), weak),
+    );
+    job.append(
+        &format!("\n{value}"),
+        0.0,
+        egui::TextFormat::simple(egui::TextStyle::Body.resolve(style), strong),
+    );
+    job
+}
+
+/// A share in percent, whole: `35 %`, and `<1 %` for a small one that is
+/// not nothing.
+pub fn percent_share(p: f64) -> String {
+    if p > 0.0 && p < 1.0 {
+        "<1 %".to_owned()
+    } else {
+        format!("{p:.0} %")
+    }
+}
+
+/// The event kinds, the most telling first: where events coincide (a
+/// suspected drain over the stop it happened in, a drain at a fault's
+/// place), the first is drawn on top and said first.
+pub const EVENT_KINDS_MOST_TELLING_FIRST: [fleetview_core::analysis::EventKind; 8] = {
+    use fleetview_core::analysis::EventKind as K;
+    [
+        K::FuelDrop,
+        K::CounterReset,
+        K::Check,
+        K::Fault,
+        K::Refuel,
+        K::OutOfHours,
+        K::Gap,
+        K::Stop,
+    ]
+};
+
+/// Height kept above the machine page's tables pane, however high it is
+/// dragged: the replay bar, the figures strip (two rows) and a map and plots
+/// still worth looking at.
+pub const PAGE_ABOVE_TABLES_MIN: f32 = 330.0;
+
+/// The Events table's Kind column: its longest chip ("Suspected drain") on
+/// one line.
+pub const EVENT_KIND_COLUMN_WIDTH: f32 = 130.0;
+/// The Events table's Duration column: "within 14 h 56 min" on one line.
+pub const EVENT_DURATION_COLUMN_WIDTH: f32 = 140.0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_names_read_as_words() {
+        assert_eq!(field_label("clientSecret"), "Client secret");
+        assert_eq!(field_label("apiKey"), "API key");
+        assert_eq!(field_label("endpointUrl"), "Endpoint URL");
+        assert_eq!(field_label("username"), "Username");
+        assert_eq!(field_label("customer_number"), "Customer number");
+        assert_eq!(field_label(""), "");
+        assert_eq!(field_in_sentence("apiToken"), "API token");
+        assert_eq!(field_in_sentence("clientSecret"), "client secret");
+        assert_eq!(field_in_sentence("endpointUrl"), "endpoint URL");
+    }
+
+    #[test]
+    fn counts_agree_with_their_number() {
+        assert_eq!(count(0, "fault", "faults"), "0 faults");
+        assert_eq!(count(1, "fault", "faults"), "1 fault");
+        assert_eq!(count(2, "activity", "activities"), "2 activities");
+    }
+
+    #[test]
+    fn only_secrets_are_masked() {
+        for f in ["password", "clientSecret", "apiKey", "apiToken"] {
+            assert!(is_secret_field(f), "{f}");
+        }
+        for f in [
+            "username",
+            "server",
+            "database",
+            "clientId",
+            "dealerCode",
+            "endpointUrl",
+        ] {
+            assert!(!is_secret_field(f), "{f}");
+        }
+    }
+
+    #[test]
+    fn formats_for_people() {
+        assert_eq!(format_time(0, false), "1970-01-01 00:00:00");
+        assert_eq!(format_duration(3 * 3600 + 5 * 60), "3 h 05 min");
+        assert_eq!(format_duration(750), "12 min");
+        assert_eq!(format_duration(45), "45 s");
+        assert_eq!(number(Some(f64::NAN), 1), NULL);
+        assert_eq!(number(None, 1), NULL);
+        assert_eq!(number(Some(2.345), 1), "2.3");
+        assert_eq!(level_color("Critical"), CRITICAL);
+        assert_eq!(level_color("whatever"), UNKNOWN);
+        assert_eq!(format_in_zone(3600, false, "%H:%M"), "01:00");
+        assert!(is_midnight(86400, false) && !is_midnight(3600, false));
+        assert_eq!(speed_color(0.0), Color32::from_rgb(0x5B, 0x8C, 0xFF));
+        assert_eq!(speed_color(1.0), Color32::from_rgb(0xFF, 0x5A, 0x5F));
+        assert_eq!(speed_color(f32::NAN), UNKNOWN);
+        assert_eq!(state_color("stopped"), state_color("false"));
+    }
+
+    #[test]
+    fn event_colours_read_in_both_visuals() {
+        for kind in fleetview_core::analysis::EventKind::ALL {
+            let c = event_color(kind);
+            let chip = contrast_ratio(c, EVENT_CHIP_TEXT);
+            assert!(chip >= 4.5, "{kind:?}: text on its chip {chip:.1}:1");
+            // The lane's marks are outlined in the visuals' text colour:
+            // that outline stands out on either panel.
+            for visuals in [egui::Visuals::dark(), egui::Visuals::light()] {
+                let bg = visuals.extreme_bg_color;
+                let outline = visuals.strong_text_color();
+                assert!(
+                    contrast_ratio(outline, bg) >= 3.0,
+                    "{kind:?}: outline on {bg:?}"
+                );
+            }
+        }
+        assert!((contrast_ratio(Color32::BLACK, Color32::WHITE) - 21.0).abs() < 0.01);
+    }
+
+    /// What is drawn on the map's overlays (legend, notes) sits on
+    /// `MAP_OVERLAY_BG` over tiles of any colour: over white, the
+    /// lightest it gets.
+    fn overlay_over_white() -> Color32 {
+        let a = f32::from(MAP_OVERLAY_BG.a()) / 255.0;
+        Color32::from_gray((255.0 * (1.0 - a)).round() as u8)
+    }
+
+    #[test]
+    fn level_colours_are_readable_text_on_both_themes() {
+        let levels = [ERROR, WARNING, INFO, UNKNOWN, CRITICAL, OFFLINE];
+        for visuals in [egui::Visuals::dark(), egui::Visuals::light()] {
+            for bg in [visuals.panel_fill, visuals.window_fill] {
+                for c in levels.into_iter().chain(["critical", "x"].map(level_color)) {
+                    let text = readable_on(c, bg, TEXT_CONTRAST);
+                    let ratio = contrast_ratio(text, bg);
+                    assert!(ratio >= TEXT_CONTRAST, "{c:?} on {bg:?}: {ratio:.2}");
+                }
+            }
+        }
+        // Drawn for the dark theme: unchanged there, darker on the light one.
+        let dark = egui::Visuals::dark().panel_fill;
+        let light = egui::Visuals::light().panel_fill;
+        assert_eq!(readable_on(INFO, dark, TEXT_CONTRAST), INFO);
+        let on_light = readable_on(WARNING, light, TEXT_CONTRAST);
+        assert_ne!(on_light, WARNING);
+        assert!(on_light.r() > on_light.b(), "still an orange: {on_light:?}");
+    }
+
+    #[test]
+    fn machine_states_are_readable_text_on_both_themes() {
+        use fleetview_core::analysis::MachineState;
+        for visuals in [egui::Visuals::dark(), egui::Visuals::light()] {
+            let bg = visuals.panel_fill;
+            for s in MachineState::ALL {
+                let text = readable_on(machine_state_color(s), bg, TEXT_CONTRAST);
+                let ratio = contrast_ratio(text, bg);
+                assert!(ratio >= TEXT_CONTRAST, "{s:?} on {bg:?}: {ratio:.2}");
+            }
+        }
+    }
+
+    #[test]
+    fn plot_lines_bars_and_the_cursor_stand_out_on_both_themes() {
+        let plotted =
+            (0..6)
+                .map(series_color)
+                .chain([WORKING, IDLE, FUEL, DISTANCE, ESTIMATED, SPAN_BORDER]);
+        for visuals in [egui::Visuals::dark(), egui::Visuals::light()] {
+            let bg = visuals.extreme_bg_color;
+            for c in plotted.clone() {
+                let ratio = contrast_ratio(line_ink(&visuals, c), bg);
+                assert!(ratio >= GRAPHIC_CONTRAST, "{c:?} on {bg:?}: {ratio:.2}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_speed_legend_reads_on_any_tile_in_either_theme() {
+        // The legend is drawn on its own dark plate whatever the theme:
+        // its white labels, and every colour of its scale, against the
+        // plate over the lightest tile.
+        let plate = overlay_over_white();
+        assert!(contrast_ratio(Color32::WHITE, plate) >= TEXT_CONTRAST);
+        for k in 0..=20 {
+            let c = speed_color(k as f32 / 20.0);
+            let ratio = contrast_ratio(c, plate);
+            assert!(ratio >= GRAPHIC_CONTRAST, "speed {k}/20 {c:?}: {ratio:.2}");
+        }
+        let missing = contrast_ratio(speed_color(f32::NAN), plate);
+        assert!(missing >= GRAPHIC_CONTRAST, "no speed: {missing:.2}");
+    }
+
+    #[test]
+    fn stop_dots_grow_with_duration_within_bounds() {
+        assert_eq!(stop_radius(Some(300)), STOP_MIN_RADIUS);
+        assert_eq!(stop_radius(None), STOP_MIN_RADIUS);
+        let (hour, day) = (stop_radius(Some(3600)), stop_radius(Some(86_400)));
+        assert!(STOP_MIN_RADIUS < hour && hour < day, "{hour} {day}");
+        assert!(day <= STOP_MAX_RADIUS);
+        assert_eq!(stop_radius(Some(30 * 86_400)), STOP_MAX_RADIUS);
+    }
+}

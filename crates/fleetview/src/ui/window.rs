@@ -1,0 +1,138 @@
+//! The time window: presets, a custom range of days, UTC or local display,
+//! and the since/until actually sent to the service.
+
+use super::theme;
+use crate::app::{Action, AppState, Preset};
+use crate::app::{MachineAction, custom_window_refusal};
+use fleetview_api::time::{SECS_PER_DAY, civil_from_days, days_from_civil, format_wire};
+
+#[derive(Debug, Default)]
+pub struct WindowView {
+    /// The custom range being edited (days since 1970-01-01).
+    editing: Option<(jiff::civil::Date, jiff::civil::Date)>,
+}
+
+fn to_date(day: i64) -> jiff::civil::Date {
+    let (y, m, d) = civil_from_days(day);
+    jiff::civil::Date::new(y.clamp(1, 9999) as i16, m as i8, d as i8).unwrap_or_default()
+}
+
+fn to_day(date: jiff::civil::Date) -> i64 {
+    days_from_civil(
+        i64::from(date.year()),
+        date.month() as u32,
+        date.day() as u32,
+    )
+}
+
+pub fn window_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut WindowView,
+    actions: &mut Vec<Action>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Window:");
+        for preset in Preset::ALL {
+            let hint = super::keys::tip(
+                ui.ctx(),
+                preset.label(),
+                super::keys::KeyCommand::Preset(preset),
+            );
+            if ui
+                .selectable_label(state.machine.preset == preset, preset.label())
+                .on_hover_text(hint)
+                .clicked()
+            {
+                // The current preset again: its window afresh (data and view).
+                actions.push(MachineAction::SetPreset(preset).into());
+            }
+        }
+        if state.machine.preset == Preset::Custom {
+            let (first, last) = *view.editing.get_or_insert_with(|| {
+                (
+                    to_date(state.machine.custom_days.0),
+                    to_date(state.machine.custom_days.1),
+                )
+            });
+            let (mut a, mut b) = (first, last);
+            ui.label("from");
+            ui.add(egui_extras::DatePickerButton::new(&mut a).id_salt("window_from"))
+                .on_hover_text("The first day (UTC)");
+            ui.label("to");
+            ui.add(egui_extras::DatePickerButton::new(&mut b).id_salt("window_to"))
+                .on_hover_text("The last day (UTC)");
+            if (a, b) != (first, last) {
+                view.editing = Some((a, b));
+                if custom_window_refusal(to_day(a), to_day(b)).is_none() {
+                    actions.push(
+                        MachineAction::SetCustomDays {
+                            first_day: to_day(a),
+                            last_day: to_day(b),
+                        }
+                        .into(),
+                    );
+                }
+            }
+        } else {
+            view.editing = None;
+        }
+        ui.separator();
+        let mut local = state.local_time;
+        if ui
+            .checkbox(&mut local, "Local time")
+            .on_hover_text("Show times in this computer's time zone")
+            .changed()
+        {
+            actions.push(Action::SetLocalTime(local));
+        }
+    });
+    let w = state
+        .machine
+        .window
+        .unwrap_or_else(|| state.selected_window());
+    let days = (w.until - w.since + 1) / SECS_PER_DAY;
+    // The service's days, and so the window's, are UTC days whatever the
+    // zone times are shown in.
+    let utc_days = if state.local_time {
+        "; the window's days are UTC days, as the service counts them"
+    } else {
+        ""
+    };
+    let sent = format!(
+        "since {} until {} sent to the service (UTC, {days} days)",
+        format_wire(w.since),
+        format_wire(w.until),
+    );
+    // Days picked but refused: the window stays, and this line, always
+    // there, says why in place of the zone (a line of its own pushed the
+    // whole page down).
+    let refused = view
+        .editing
+        .filter(|_| state.machine.preset == Preset::Custom)
+        .and_then(|(a, b)| custom_window_refusal(to_day(a), to_day(b)));
+    let line = match refused {
+        Some(note) => egui::RichText::new(format!("{note} Still {sent}."))
+            .small()
+            .color(theme::ink(ui, theme::ERROR)),
+        None => egui::RichText::new(format!(
+            "{sent}; times below in {}{utc_days}",
+            theme::zone_label(state.local_time)
+        ))
+        .small()
+        .weak(),
+    };
+    ui.add(egui::Label::new(line).truncate());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_days_round_trip() {
+        for day in [0, 19_000, 20_500, -365] {
+            assert_eq!(to_day(to_date(day)), day);
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! The `fleetview` binary run as a user runs it: `export`, `report` and
+//! `sandbox` (killed and restarted, as a process), and the pieces of the
+//! Debian package. One binary, one module per area.
+
+mod export_cli;
+mod package;
+mod report_cli;
+mod sandbox_durability;
+mod sandbox_process;

@@ -1,0 +1,686 @@
+//! A machine's day: engine sessions made of idle, work and move segments.
+//!
+//! Everything the sandbox serves is derived from these plans, which is what
+//! keeps the series consistent with each other: positions only move inside
+//! move segments (inside sessions, bounded by engine events), hours and fuel
+//! accrue only inside sessions, counters are sums of daily totals.
+
+pub use super::calendar::weekday;
+use super::catalogue::models::Class;
+use super::local;
+use super::machine::{LatLon, Machine, Rng, hash2, hash3, unit};
+use super::path::Path;
+use super::planted::Shift;
+use super::roads::Hint;
+use super::trips::Stop;
+use fleetview_api::time::SECS_PER_DAY;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SegKind {
+    Idle,
+    Work,
+    /// Along `path` at a steady speed, taking `planned_secs` (a move cut
+    /// short by the clock keeps its plan: where it is at a time does not
+    /// depend on when it is read).
+    Move {
+        path: Path,
+        speed_kmh: f64,
+        planned_secs: i64,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Segment {
+    pub start: i64,
+    pub stop: i64,
+    pub kind: SegKind,
+}
+
+impl Segment {
+    /// Where a move is at `t` (inside it) and its heading there.
+    fn move_at(
+        &self,
+        path: &Path,
+        planned_secs: i64,
+        t: i64,
+        hint: Option<&mut Hint>,
+    ) -> (LatLon, f64) {
+        path.at((t - self.start) as f64 / planned_secs as f64, hint)
+    }
+
+    /// Where a move ends: the end of its path unless the clock cut it short.
+    fn move_end(&self, path: &Path, planned_secs: i64) -> (LatLon, f64) {
+        if self.stop - self.start >= planned_secs {
+            path.end()
+        } else {
+            self.move_at(path, planned_secs, self.stop, None)
+        }
+    }
+}
+
+/// One engine-on period. `stopped` is false when the session is still
+/// running at the simulator's "now" (no stop event yet).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    pub start: i64,
+    pub stop: i64,
+    pub stopped: bool,
+    pub segments: Vec<Segment>,
+}
+
+/// An electric machine's charge after work: `[start, stop]` at `power_kw`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Charge {
+    pub start: i64,
+    pub stop: i64,
+    pub power_kw: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DayPlan {
+    pub day: i64,
+    pub start_pos: LatLon,
+    /// Heading while parked before the first move (the previous day's last).
+    pub start_heading: f64,
+    pub sessions: Vec<Session>,
+    /// Day-to-day variation of measured fuel burn.
+    pub fuel_factor: f64,
+    pub charge: Option<Charge>,
+    /// A telemetry gap: rows at both ends, none of any sensor kind or
+    /// position between (see [`Machine::silent_span`]).
+    pub silent: Option<(i64, i64)>,
+}
+
+impl DayPlan {
+    pub fn day_start(&self) -> i64 {
+        self.day * SECS_PER_DAY
+    }
+
+    pub fn day_end(&self) -> i64 {
+        self.day_start() + SECS_PER_DAY - 1
+    }
+
+    pub fn segments(&self) -> impl Iterator<Item = &Segment> {
+        self.sessions.iter().flat_map(|s| s.segments.iter())
+    }
+
+    /// Where the machine is, how fast it goes and where it heads at `t`.
+    pub fn position_at(&self, t: i64) -> (LatLon, f64, f64) {
+        let mut here = self.start_pos;
+        let mut heading = self.start_heading;
+        for seg in self.segments() {
+            if let SegKind::Move {
+                path,
+                speed_kmh,
+                planned_secs,
+            } = seg.kind
+            {
+                if t < seg.start {
+                    break;
+                }
+                if t < seg.stop {
+                    let (p, h) = seg.move_at(&path, planned_secs, t, None);
+                    return (p, speed_kmh, h);
+                }
+                (here, heading) = seg.move_end(&path, planned_secs);
+            }
+        }
+        (here, 0.0, heading)
+    }
+
+    /// A cursor for reading positions at increasing times in O(1) each.
+    pub fn track(&self) -> Track {
+        let moves = self
+            .segments()
+            .filter(|g| matches!(g.kind, SegKind::Move { .. }))
+            .copied()
+            .collect();
+        Track {
+            moves,
+            next: 0,
+            here: self.start_pos,
+            heading: self.start_heading,
+            hint: Hint::default(),
+        }
+    }
+
+    /// The segment in progress at `t`, if the engine runs then.
+    pub fn segment_at(&self, t: i64) -> Option<&Segment> {
+        self.segments().find(|s| s.start <= t && t < s.stop)
+    }
+
+    /// Whether the feed is silent at `t` (strictly inside a gap).
+    pub fn is_silent(&self, t: i64) -> bool {
+        self.silent.is_some_and(|(a, b)| a < t && t < b)
+    }
+
+    /// Whether the engine runs at `t` (inclusive of a session's ends).
+    pub fn running_at(&self, t: i64) -> bool {
+        self.sessions.iter().any(|s| s.start <= t && t <= s.stop)
+    }
+}
+
+/// Positions of a day read at non-decreasing times (see [`DayPlan::track`]);
+/// agrees with [`DayPlan::position_at`].
+#[derive(Debug)]
+pub struct Track {
+    /// The plan's move segments, in time order.
+    moves: Vec<Segment>,
+    next: usize,
+    here: LatLon,
+    heading: f64,
+    /// Where the last read along the current move's road was.
+    hint: Hint,
+}
+
+impl Track {
+    pub fn at(&mut self, t: i64) -> (LatLon, f64, f64) {
+        while let Some(seg) = self.moves.get(self.next) {
+            if seg.stop > t {
+                break;
+            }
+            if let SegKind::Move {
+                path, planned_secs, ..
+            } = seg.kind
+            {
+                (self.here, self.heading) = seg.move_end(&path, planned_secs);
+            }
+            self.next += 1;
+            self.hint = Hint::default();
+        }
+        match self.moves.get(self.next) {
+            Some(
+                seg @ Segment {
+                    kind:
+                        SegKind::Move {
+                            path,
+                            speed_kmh,
+                            planned_secs,
+                        },
+                    ..
+                },
+            ) if seg.start <= t => {
+                let (p, h) = seg.move_at(path, *planned_secs, t, Some(&mut self.hint));
+                (p, *speed_kmh, h)
+            }
+            _ => (self.here, 0.0, self.heading),
+        }
+    }
+}
+
+/// What accrued during a day up to some instant.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Totals {
+    pub op_secs: i64,
+    pub idle_secs: i64,
+    /// Engine on, not idle, not moving (digging, lifting, loading).
+    pub work_secs: i64,
+    pub move_secs: i64,
+    pub fuel_l: f64,
+    pub idle_fuel_l: f64,
+    pub distance_m: f64,
+    pub peak_speed_kmh: f64,
+    pub energy_used_kwh: f64,
+    pub energy_charged_kwh: f64,
+}
+
+impl Totals {
+    pub fn ran(&self) -> bool {
+        self.op_secs > 0
+    }
+}
+
+/// Running sums since commissioning.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Cumulative {
+    pub op_secs: i64,
+    pub idle_secs: i64,
+    pub work_secs: i64,
+    pub move_secs: i64,
+    pub fuel_l: f64,
+    pub idle_fuel_l: f64,
+    pub distance_m: f64,
+    pub energy_charged_kwh: f64,
+    pub energy_used_kwh: f64,
+}
+
+impl Cumulative {
+    pub fn add(&mut self, t: &Totals) {
+        self.op_secs += t.op_secs;
+        self.idle_secs += t.idle_secs;
+        self.work_secs += t.work_secs;
+        self.move_secs += t.move_secs;
+        self.fuel_l += t.fuel_l;
+        self.idle_fuel_l += t.idle_fuel_l;
+        self.distance_m += t.distance_m;
+        self.energy_charged_kwh += t.energy_charged_kwh;
+        self.energy_used_kwh += t.energy_used_kwh;
+    }
+
+    pub fn plus(mut self, t: &Totals) -> Self {
+        self.add(t);
+        self
+    }
+}
+
+/// The longest break between two sessions of a day.
+const MAX_BREAK_SECS: i64 = 3600;
+
+impl Machine {
+    fn moves(&self) -> bool {
+        self.class().moves_per_day().1 > 0
+    }
+
+    /// Where the machine is at the start of `day`: where it ended its last
+    /// working day.
+    fn start_stop(&self, day: i64) -> Stop {
+        match self.previous_working_day(day) {
+            Some(d) if self.moves() => self.end_anchor(d),
+            _ => self.home_stop(),
+        }
+    }
+
+    /// The day as planned, whatever the clock says.
+    pub fn full_plan(&self, day: i64) -> DayPlan {
+        let start = self.start_stop(day);
+        let start_heading = self
+            .previous_working_day(day)
+            .and_then(|d| self.sessions_of(d, self.start_stop(d)).1)
+            .unwrap_or_else(|| unit(hash2(self.seed, 0x4EAD)) * 360.0);
+        let mut plan = DayPlan {
+            day,
+            start_pos: self.stop_pos(start),
+            start_heading: (start_heading * 10.0).round() / 10.0,
+            sessions: Vec::new(),
+            fuel_factor: 0.85 + 0.3 * unit(hash3(self.seed, day as u64, 0xF0E)),
+            charge: None,
+            silent: None,
+        };
+        if !self.is_working_day(day) {
+            return plan;
+        }
+        plan.sessions = self.sessions_of(day, start).0;
+        plan.silent = self.silent_span(day, &plan.sessions);
+        if self.is_electric() {
+            plan.charge = self.charge_after(&plan);
+        }
+        plan
+    }
+
+    /// The day as it has happened by `now`: nothing after `now` exists yet.
+    pub fn plan(&self, day: i64, now: i64) -> DayPlan {
+        let mut plan = self.full_plan(day);
+        if now < plan.day_end() {
+            clip(&mut plan, now);
+        }
+        plan
+    }
+
+    /// Sessions of a working day, and the heading after its last move.
+    fn sessions_of(&self, day: i64, start: Stop) -> (Vec<Session>, Option<f64>) {
+        let mut rng = Rng::new(hash3(self.seed, day as u64, 0x5E5));
+        let class = self.class();
+        let weekend = weekday(day) >= 5;
+        let day_start = day * SECS_PER_DAY;
+
+        // Moves first: they fix how long the machine must run.
+        let (lo, hi) = class.moves_per_day();
+        let n_moves = if hi == 0 { 0 } else { rng.int(lo, hi) as usize };
+        let mut stops = vec![start];
+        for _ in 1..n_moves {
+            let prev = stops[stops.len() - 1];
+            stops.push(self.waypoint(&mut rng, prev));
+        }
+        if n_moves > 0 {
+            stops.push(self.end_anchor(day));
+        }
+        // A truck whose last stop is where the day ends goes there once.
+        stops.dedup();
+        let (slo, shi) = class.move_speed_kmh();
+        let mut moves: Vec<(i64, SegKind)> = Vec::new();
+        let mut heading = None;
+        for pair in stops.windows(2) {
+            let mut path = self.path_between(pair[0], pair[1]);
+            let dist_m = path.length_m();
+            let nominal_kmh = rng.range(slo, shi);
+            let secs = ((dist_m / (nominal_kmh / 3.6)).round() as i64).max(60);
+            let speed_kmh = dist_m / secs as f64 * 3.6;
+            if dist_m > 0.0 {
+                heading = Some(path.end().1);
+            } else if let Path::Line { heading_deg, .. } = &mut path {
+                // Not moving keeps the heading it had.
+                *heading_deg = heading.unwrap_or_default();
+            }
+            moves.push((
+                secs,
+                SegKind::Move {
+                    path,
+                    speed_kmh,
+                    planned_secs: secs,
+                },
+            ));
+        }
+        let move_secs: i64 = moves.iter().map(|m| m.0).sum();
+
+        let (hlo, hhi) = class.engine_hours();
+        let mut target_secs = (rng.range(hlo, hhi) * 3600.0) as i64;
+        if weekend {
+            target_secs = (target_secs as f64 * rng.range(0.2, 0.5)) as i64;
+        }
+        let gap_day = self.is_gap_day(day);
+        if gap_day {
+            // One long session, for the feed to fall silent in.
+            target_secs = target_secs.max((hhi * 0.9 * 3600.0) as i64);
+        }
+        // The shift, breaks included, must fit in the working hours.
+        let (earliest, latest_end) = local::working_span_secs(self.site, day);
+        let room = latest_end - earliest - 2 * MAX_BREAK_SECS;
+        let target_secs = target_secs.min(room).max(move_secs + 1800);
+        let idle_frac = if class == Class::Generator {
+            rng.range(0.1, 0.25)
+        } else {
+            rng.range(0.2, 0.4)
+        };
+        let idle_secs =
+            ((target_secs - move_secs) as f64).min(target_secs as f64 * idle_frac) as i64;
+        let work_secs = target_secs - move_secs - idle_secs;
+
+        // Stationary blocks around the moves: idle warm-up, work, idle.
+        let blocks = moves.len() + 1;
+        let mut weights: Vec<f64> = (0..blocks).map(|_| rng.range(0.5, 1.5)).collect();
+        if gap_day && let Some((last, rest)) = weights.split_last_mut() {
+            // Most of the stationary time after the last move, in one stretch.
+            *last = 3.0 * rest.iter().sum::<f64>().max(1.0);
+        }
+        let total_w: f64 = weights.iter().sum();
+        let mut pieces: Vec<(i64, SegKind)> = Vec::new();
+        for (i, w) in weights.iter().enumerate() {
+            let share = w / total_w;
+            let idle = (idle_secs as f64 * share) as i64;
+            let work = (work_secs as f64 * share) as i64;
+            let warm = idle * rng.int(3, 6) as i64 / 10;
+            pieces.push((warm, SegKind::Idle));
+            pieces.push((work, SegKind::Work));
+            pieces.push((idle - warm, SegKind::Idle));
+            if i < moves.len() {
+                pieces.push(moves[i]);
+            }
+        }
+        pieces.retain(|p| p.0 >= 30);
+
+        // Cut into sessions at piece boundaries, with breaks between them.
+        let n_sessions = if weekend || gap_day || pieces.len() < 4 {
+            1
+        } else if rng.chance(0.3) {
+            3
+        } else {
+            2
+        };
+        let total: i64 = pieces.iter().map(|p| p.0).sum();
+        let breaks: Vec<i64> = (1..n_sessions)
+            .map(|_| rng.int(20, MAX_BREAK_SECS as u64 / 60) as i64 * 60)
+            .collect();
+        let span = total + breaks.iter().sum::<i64>();
+        let (shift_lo, shift_hi) = match class {
+            Class::RoadTruck => (6.2, 7.0),
+            _ => (6.2, 8.0),
+        };
+        let local_start = (rng.range(shift_lo, shift_hi) * 3600.0) as i64;
+        let offset = local::offset_secs(self.site, day_start + SECS_PER_DAY / 2);
+        // Keep the whole day inside its UTC day.
+        let latest = SECS_PER_DAY - 600 - span;
+        let start = match self.shift(day) {
+            Shift::Day => (local_start - offset).min(latest_end - span).max(earliest),
+            Shift::Night {
+                start_secs,
+                end_secs,
+                late,
+            } => {
+                let late_start = end_secs - offset - span;
+                if late && (600..=latest).contains(&late_start) {
+                    late_start
+                } else {
+                    (start_secs - offset).min(latest).max(600)
+                }
+            }
+        };
+        let mut t = day_start + start;
+
+        let mut sessions = Vec::with_capacity(n_sessions);
+        let mut current = Session {
+            start: t,
+            stop: t,
+            stopped: true,
+            segments: Vec::new(),
+        };
+        let mut acc = 0i64;
+        let mut next_cut = 1usize;
+        for (i, (secs, kind)) in pieces.iter().enumerate() {
+            current.segments.push(Segment {
+                start: t,
+                stop: t + secs,
+                kind: *kind,
+            });
+            t += secs;
+            acc += secs;
+            let cut_at = total * next_cut as i64 / n_sessions as i64;
+            if next_cut < n_sessions && acc >= cut_at && i + 1 < pieces.len() {
+                current.stop = t;
+                sessions.push(std::mem::replace(
+                    &mut current,
+                    Session {
+                        start: 0,
+                        stop: 0,
+                        stopped: true,
+                        segments: Vec::new(),
+                    },
+                ));
+                t += breaks[next_cut - 1];
+                current.start = t;
+                next_cut += 1;
+            }
+        }
+        current.stop = t;
+        sessions.push(current);
+        (sessions, heading)
+    }
+
+    fn charge_after(&self, plan: &DayPlan) -> Option<Charge> {
+        let last = plan.sessions.last()?;
+        let used: f64 = totals_until(self, plan, last.stop).energy_used_kwh;
+        if used <= 0.0 {
+            return None;
+        }
+        let start = (last.stop + 900).min(plan.day_end() - 1200);
+        let power = (used / ((plan.day_end() - 60 - start) as f64 / 3600.0)).max(6.0);
+        let stop = start + ((used / power) * 3600.0).ceil() as i64;
+        Some(Charge {
+            start,
+            stop,
+            power_kw: used / ((stop - start) as f64 / 3600.0),
+        })
+    }
+}
+
+/// Drops everything after `now`; a session in progress is cut at `now`
+/// without a stop event, and a move in progress ends where the machine is.
+fn clip(plan: &mut DayPlan, now: i64) {
+    plan.sessions.retain(|s| s.start <= now);
+    for s in &mut plan.sessions {
+        if s.stop > now {
+            s.stop = now;
+            s.stopped = false;
+            s.segments.retain(|g| g.start < now);
+            // A move in progress keeps its plan and ends where it is now.
+            for g in &mut s.segments {
+                g.stop = g.stop.min(now);
+            }
+        }
+    }
+    if let Some(c) = plan.charge {
+        if c.start >= now {
+            plan.charge = None;
+        } else if c.stop > now {
+            plan.charge = Some(Charge { stop: now, ..c });
+        }
+    }
+}
+
+/// What accrued on the plan's day up to and including `t`.
+pub fn totals_until(m: &Machine, plan: &DayPlan, t: i64) -> Totals {
+    let model = m.model;
+    let mut tot = Totals::default();
+    for seg in plan.segments() {
+        if seg.start >= t {
+            break;
+        }
+        let end = seg.stop.min(t);
+        let secs = end - seg.start;
+        let hours = secs as f64 / 3600.0;
+        tot.op_secs += secs;
+        match seg.kind {
+            SegKind::Idle => {
+                tot.idle_secs += secs;
+                tot.idle_fuel_l += hours * model.idle_lph;
+                tot.fuel_l += hours * model.idle_lph;
+                tot.energy_used_kwh += hours * model.work_kw * 0.08;
+            }
+            SegKind::Work => {
+                tot.work_secs += secs;
+                tot.fuel_l += hours * model.work_lph * plan.fuel_factor;
+                tot.energy_used_kwh += hours * model.work_kw;
+            }
+            SegKind::Move {
+                path,
+                speed_kmh,
+                planned_secs,
+            } => {
+                tot.move_secs += secs;
+                tot.fuel_l += hours * model.work_lph * plan.fuel_factor * 0.9;
+                tot.energy_used_kwh += hours * model.work_kw * 0.7;
+                let f = secs as f64 / planned_secs as f64;
+                tot.distance_m += path.distance_at_m(f);
+                tot.peak_speed_kmh = tot.peak_speed_kmh.max(speed_kmh * 1.12);
+            }
+        }
+    }
+    if m.fuel_estimated() {
+        // No fuel telemetry: hours times the model's consumption rate.
+        tot.fuel_l = tot.op_secs as f64 / 3600.0 * m.estimate_lph();
+        tot.idle_fuel_l = 0.0;
+    }
+    if m.is_electric() {
+        tot.fuel_l = 0.0;
+        tot.idle_fuel_l = 0.0;
+    }
+    if let Some(c) = plan.charge
+        && c.start < t
+    {
+        tot.energy_charged_kwh = (c.stop.min(t) - c.start) as f64 / 3600.0 * c.power_kw;
+    }
+    tot
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn on_any_day_of_a_year_some_machine_of_the_fleet_has_been_laid_up_since_yesterday() {
+        let fleet: Vec<Machine> = (0..60)
+            .filter_map(|i| Machine::by_id(super::super::FIRST_ID + i, 60))
+            .collect();
+        let first = fleetview_api::time::days_from_civil(2025, 1, 1);
+        for day in first..first + 365 {
+            let silent = fleet
+                .iter()
+                .filter(|m| m.is_laid_up(day - 1) && m.is_laid_up(day))
+                .count();
+            assert!(silent >= 1, "day {day}: {silent}");
+            assert!(silent <= 12, "day {day}: {silent}, most of the fleet works");
+        }
+        for m in &fleet {
+            for day in first..first + 365 {
+                if weekday(day) == 1 && !m.is_laid_up(day) {
+                    assert!(m.is_working_day(day));
+                }
+            }
+        }
+    }
+    use fleetview_api::geo::haversine_m;
+    use fleetview_api::time::days_from_civil;
+
+    fn busy_day() -> i64 {
+        days_from_civil(2025, 3, 11) // a Tuesday
+    }
+
+    #[test]
+    fn sessions_are_ordered_inside_the_day_and_segments_tile_them() {
+        for i in 0..40 {
+            let m = Machine::at_index(i);
+            if m.is_laid_up(busy_day()) {
+                continue;
+            }
+            let plan = m.full_plan(busy_day());
+            assert!(!plan.sessions.is_empty(), "{} works on Tuesdays", m.name);
+            let mut last = plan.day_start();
+            for s in &plan.sessions {
+                assert!(s.start >= last && s.stop > s.start, "{}", m.name);
+                assert_eq!(s.segments.first().map(|g| g.start), Some(s.start));
+                assert_eq!(s.segments.last().map(|g| g.stop), Some(s.stop));
+                for w in s.segments.windows(2) {
+                    assert_eq!(w[0].stop, w[1].start);
+                }
+                last = s.stop;
+            }
+            assert!(last <= plan.day_end(), "{} ends in its day", m.name);
+        }
+    }
+
+    #[test]
+    fn a_day_ends_where_the_next_one_starts() {
+        for i in 0..40 {
+            let m = Machine::at_index(i);
+            let d = busy_day();
+            let (end, _, _) = m
+                .full_plan(d)
+                .position_at(d * SECS_PER_DAY + SECS_PER_DAY - 1);
+            let (start, _, _) = m.full_plan(d + 1).position_at((d + 1) * SECS_PER_DAY);
+            assert!(haversine_m(end, start) < 1e-6, "{}", m.name);
+        }
+    }
+
+    #[test]
+    fn the_track_cursor_agrees_with_random_access() {
+        for i in 0..40 {
+            let m = Machine::at_index(i);
+            let plan = m.full_plan(busy_day());
+            let mut track = plan.track();
+            for t in (plan.day_start()..=plan.day_end()).step_by(37) {
+                assert_eq!(track.at(t), plan.position_at(t), "{} at {t}", m.name);
+            }
+        }
+    }
+
+    #[test]
+    fn clipping_keeps_the_past_unchanged() {
+        let m = Machine::at_index(2);
+        let d = busy_day();
+        let full = m.full_plan(d);
+        let s = &full.sessions[0];
+        let now = (s.start + s.stop) / 2;
+        let clipped = m.plan(d, now);
+        for t in [s.start, s.start + 60, now - 1] {
+            assert_eq!(full.position_at(t), clipped.position_at(t), "at {t}");
+            assert_eq!(
+                totals_until(&m, &full, t).op_secs,
+                totals_until(&m, &clipped, t).op_secs
+            );
+        }
+        // At `now` itself the machine is where it would be; it has just not
+        // reported its speed yet.
+        assert_eq!(full.position_at(now).0, clipped.position_at(now).0);
+        assert!(!clipped.sessions.last().is_some_and(|s| s.stopped));
+        assert_eq!(totals_until(&m, &clipped, i64::MAX).op_secs, now - s.start);
+    }
+}
