@@ -2,6 +2,7 @@
 
 use egui_extras::{Column, TableBuilder};
 
+use super::format;
 use super::theme;
 use crate::app::TimelineAction;
 use crate::app::{Action, AppState};
@@ -37,14 +38,14 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
         // `+ 0.0`: no activity sums to -0.0, shown as "-0.00".
         ui.label(format!(
             "{}, {} in {} of movement",
-            theme::count(rows.len(), "activity", "activities"),
-            theme::measure(
+            format::count(rows.len(), "activity", "activities"),
+            format::measure(
                 state.units,
                 Quantity::Distance,
                 Some(total_m / 1000.0 + 0.0),
                 2
             ),
-            theme::format_duration(total_secs)
+            format::format_duration(total_secs)
         ));
         ui.add_enabled_ui(!rows.is_empty(), |ui| {
             ui.menu_button("Export activities", |ui| {
@@ -116,7 +117,7 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
                 let mut pick = false;
                 row.col(|ui| {
                     pick = ui
-                        .selectable_label(is_marked, theme::format_time(a.date_start.0, local))
+                        .selectable_label(is_marked, format::format_time(a.date_start.0, local))
                         .on_hover_text(
                             "Highlight this activity on the map and move the cursor \
                              to its start",
@@ -124,21 +125,21 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
                         .clicked();
                 });
                 row.col(|ui| {
-                    ui.label(theme::format_time(a.date_stop.0, local));
+                    ui.label(format::format_time(a.date_stop.0, local));
                 });
                 row.col(|ui| {
-                    ui.label(theme::format_duration(a.date_stop.0 - a.date_start.0));
+                    ui.label(format::format_duration(a.date_stop.0 - a.date_start.0));
                 });
                 row.col(|ui| {
                     let km = a.distance_meters / 1000.0;
-                    ui.label(theme::number(
+                    ui.label(format::number(
                         Some(state.units.from_metric(Quantity::Distance, km)),
                         2,
                     ));
                 });
                 row.col(|ui| {
                     let kmh = a.average_speed_km_h;
-                    ui.label(theme::number(
+                    ui.label(format::number(
                         Some(state.units.from_metric(Quantity::Speed, kmh)),
                         1,
                     ));

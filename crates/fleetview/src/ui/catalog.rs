@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use egui_extras::{Column, TableBuilder};
 use zeroize::Zeroizing;
 
+use super::format;
 use super::theme;
 use crate::app::CatalogAction;
 use crate::app::{Action, AppState};
@@ -133,14 +134,14 @@ fn integrations_table_ui(
                 theme::ink(ui, theme::OFFLINE),
                 format!(
                     "{}: offline, the list as last read at {}",
-                    theme::count(rows.len(), "integration", "integrations"),
-                    theme::format_time(t, state.local_time)
+                    format::count(rows.len(), "integration", "integrations"),
+                    format::format_time(t, state.local_time)
                 ),
             )
             .on_hover_text("The service cannot be reached: changes wait until it is back.");
         }
         None => {
-            ui.label(theme::count(rows.len(), "integration", "integrations"));
+            ui.label(format::count(rows.len(), "integration", "integrations"));
         }
     }
     // The buttons keep their room; the names share what is left (clipped,
@@ -269,10 +270,10 @@ fn create_form_ui(
     if let Some(s) = source {
         for field in &s.credentials {
             let value = view.creds.entry(field.clone()).or_default();
-            let l = ui.label(theme::field_label(field));
+            let l = ui.label(format::field_label(field));
             ui.add(
                 egui::TextEdit::singleline(&mut **value)
-                    .password(theme::is_secret_field(field))
+                    .password(format::is_secret_field(field))
                     .desired_width(260.0),
             )
             .labelled_by(l.id);
@@ -324,7 +325,7 @@ fn check_create(
     let mut labels = Vec::new();
     for f in &source.credentials {
         if view.creds.get(f).is_none_or(|v| v.trim().is_empty()) {
-            labels.push(theme::field_in_sentence(f));
+            labels.push(format::field_in_sentence(f));
         }
     }
     missing.extend(labels.iter().map(String::as_str));
@@ -389,10 +390,10 @@ fn edit_form_ui(
     }
     for field in &fields {
         let value = view.edit_creds.entry(field.clone()).or_default();
-        let l = ui.label(format!("New {}", theme::field_in_sentence(field)));
+        let l = ui.label(format!("New {}", format::field_in_sentence(field)));
         ui.add(
             egui::TextEdit::singleline(&mut **value)
-                .password(theme::is_secret_field(field))
+                .password(format::is_secret_field(field))
                 .desired_width(260.0),
         )
         .labelled_by(l.id);
@@ -413,7 +414,7 @@ fn edit_form_ui(
         if view.edit_name.trim().is_empty() {
             view.edit_problem = Some("The name must not be empty. Nothing was sent.".into());
         } else if !filled.is_empty() && filled.len() < fields.len() {
-            let names: Vec<String> = fields.iter().map(|f| theme::field_label(f)).collect();
+            let names: Vec<String> = fields.iter().map(|f| format::field_label(f)).collect();
             view.edit_problem = Some(format!(
                 "Replace all of {} or none. Nothing was sent.",
                 names.join(", ")

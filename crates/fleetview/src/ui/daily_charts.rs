@@ -17,6 +17,7 @@ use egui_plot::{
 };
 
 use crate::app::{Action, AppState, TimelineAction};
+use crate::ui::format;
 use crate::ui::plots::time_grid;
 use crate::ui::theme;
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
@@ -258,7 +259,7 @@ fn day_label(mark: GridMark, range: &RangeInclusive<f64>) -> String {
         "%m-%d"
     };
     let t = (mark.value * DAY).round() as i64;
-    format!(" {} ", theme::format_in_zone(t, false, format))
+    format!(" {} ", format::format_in_zone(t, false, format))
 }
 
 /// What the three charts share this frame.
@@ -530,7 +531,7 @@ fn chart_ui(
 
 /// A day's figures, under its date.
 fn day_tooltip_ui(ui: &mut egui::Ui, day: i64, f: &Figures, units: UnitSystem) {
-    ui.strong(theme::format_in_zone(
+    ui.strong(format::format_in_zone(
         day * SECS_PER_DAY,
         false,
         "%a %Y-%m-%d (UTC)",
@@ -544,7 +545,7 @@ fn day_tooltip_ui(ui: &mut egui::Ui, day: i64, f: &Figures, units: UnitSystem) {
             Figure::Distance,
         ] {
             ui.label(figure.label());
-            let mut value = theme::figure_value(figure, f.value(figure), units);
+            let mut value = format::figure_value(figure, f.value(figure), units);
             if f.is_estimated(figure) {
                 value.push_str(" (est.)");
             }

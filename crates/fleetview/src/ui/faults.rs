@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use egui_extras::{Column, TableBuilder};
 
+use super::format;
 use super::theme;
 use crate::app::TimelineAction;
 use crate::app::{Action, AppState};
@@ -129,7 +130,7 @@ pub fn faults_ui(
     ui.horizontal(|ui| {
         ui.label(format!(
             "{} shown of {} in the window",
-            theme::count(visible.len(), "fault", "faults"),
+            format::count(visible.len(), "fault", "faults"),
             rows.len()
         ));
         if ui
@@ -203,14 +204,14 @@ pub fn faults_ui(
                 let mut seek = false;
                 row.col(|ui| {
                     seek = ui
-                        .selectable_label(marked, theme::format_time(f.date.0, local))
+                        .selectable_label(marked, format::format_time(f.date.0, local))
                         .on_hover_text("Move the time cursor here")
                         .clicked();
                 });
                 row.col(|ui| {
                     ui.label(
                         f.severity
-                            .map_or_else(|| theme::NULL.to_owned(), |s| s.to_string()),
+                            .map_or_else(|| format::NULL.to_owned(), |s| s.to_string()),
                     );
                 });
                 row.col(|ui| {

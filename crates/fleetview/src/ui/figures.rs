@@ -9,6 +9,7 @@
 
 use crate::app::{Action, AppState, FiguresAction, Tab};
 use crate::ui::events::{settings, text};
+use crate::ui::format;
 use crate::ui::theme;
 use fleetview_core::analysis::events::counts;
 use fleetview_core::analysis::{Figure, Figures, Report, UnitSystem};
@@ -35,12 +36,12 @@ const CHIPS: &[(&str, &[Figure])] = &[
 fn chip_value(f: &Figures, figures: &[Figure], units: UnitSystem) -> (String, Option<String>) {
     let text = match figures {
         [Figure::WorkingFuelPerHour, Figure::IdleFuelPerHour] => {
-            let n = |fig: Figure| theme::number(f.value(fig).map(|v| fig.value_in(units, v)), 2);
+            let n = |fig: Figure| format::number(f.value(fig).map(|v| fig.value_in(units, v)), 2);
             match (
                 f.value(Figure::WorkingFuelPerHour),
                 f.value(Figure::IdleFuelPerHour),
             ) {
-                (None, None) => theme::NULL.to_owned(),
+                (None, None) => format::NULL.to_owned(),
                 _ => format!(
                     "{} · {} {}",
                     n(Figure::WorkingFuelPerHour),
@@ -51,7 +52,7 @@ fn chip_value(f: &Figures, figures: &[Figure], units: UnitSystem) -> (String, Op
         }
         _ => figures
             .iter()
-            .map(|fig| theme::figure_value(*fig, f.value(*fig), units))
+            .map(|fig| format::figure_value(*fig, f.value(*fig), units))
             .collect::<Vec<_>>()
             .join(" · "),
     };
@@ -63,7 +64,7 @@ fn chip_value(f: &Figures, figures: &[Figure], units: UnitSystem) -> (String, Op
     };
     let note = share
         .filter(|p| *p > 0.0)
-        .map(|p| format!("est. {}", theme::percent_share(p)));
+        .map(|p| format!("est. {}", format::percent_share(p)));
     (text, note)
 }
 
@@ -82,13 +83,13 @@ fn chip_hover(report: &Report, figures: &[Figure]) -> String {
             Figure::Activities | Figure::Stops | Figure::ExpectedHours | Figure::Utilisation => {}
             _ => line.push_str(&format!(
                 " From {with} of {} with data.",
-                theme::count(total, "day", "days")
+                format::count(total, "day", "days")
             )),
         }
         if *fig == Figure::Utilisation {
             line.push_str(&format!(
                 " Expected: {} h in the window.",
-                theme::number(Some(report.totals.expected_hours_h), 1)
+                format::number(Some(report.totals.expected_hours_h), 1)
             ));
         }
         if *fig == Figure::Stops
@@ -165,7 +166,7 @@ fn figure_chip_ui(
     let (value, note) = match report {
         Some(r) => chip_value(&r.totals, figures, state.units),
         None if pending => ("…".to_owned(), None),
-        None => (theme::NULL.to_owned(), None),
+        None => (format::NULL.to_owned(), None),
     };
     // The fuel rates' chip names their unit, which the unit system sets.
     let name = name.replace("{rate}", Figure::WorkingFuelPerHour.unit_in(state.units));
@@ -203,7 +204,7 @@ fn events_chip_ui(ui: &mut egui::Ui, state: &AppState, width: f32, actions: &mut
     let value = match &present {
         Some(c) => text::counts_short(c, fits),
         None if pending => "…".to_owned(),
-        None => theme::NULL.to_owned(),
+        None => format::NULL.to_owned(),
     };
     let label = ui.add(
         egui::Label::new(theme::figure_chip(ui, "Events", &value, pending))
@@ -215,7 +216,7 @@ fn events_chip_ui(ui: &mut egui::Ui, state: &AppState, width: f32, actions: &mut
             .iter()
             .map(|(k, n)| {
                 let (one, many) = text::kind_nouns(*k);
-                theme::count(*n, one, many)
+                format::count(*n, one, many)
             })
             .collect::<Vec<_>>()
             .join("\n"),

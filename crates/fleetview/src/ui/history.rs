@@ -5,6 +5,7 @@
 //! stop).
 
 use super::daily_charts::{DailyChartsView, NO_ROOM, daily_charts_ui};
+use super::format;
 use super::theme;
 use crate::app::{Action, AppState, TimelineAction};
 use fleetview_api::model::{
@@ -48,12 +49,12 @@ impl UsageColumn {
 }
 
 fn hours(h: &Option<Hours>) -> String {
-    theme::number(h.as_ref().and_then(|h| h.hour), 2)
+    format::number(h.as_ref().and_then(|h| h.hour), 2)
 }
 
 /// `12.50 (est.)` when the value was estimated.
 fn with_estimate(value: String, estimated: Option<bool>) -> String {
-    if estimated == Some(true) && value != theme::NULL {
+    if estimated == Some(true) && value != format::NULL {
         format!("{value} (est.)")
     } else {
         value
@@ -61,9 +62,9 @@ fn with_estimate(value: String, estimated: Option<bool>) -> String {
 }
 
 /// The service's value in its unit, in the column's (see
-/// `theme::service_number`).
+/// `format::service_number`).
 fn measured(units: UnitSystem, q: Quantity, value: Option<f64>, unit: &str) -> String {
-    theme::service_number(units, q, value, unit, 2)
+    format::service_number(units, q, value, unit, 2)
 }
 
 const COLUMNS: &[UsageColumn] = &[
@@ -90,7 +91,7 @@ const COLUMNS: &[UsageColumn] = &[
                 measured(units, Quantity::Volume, f.fuel_used, &f.unit),
                 f.estimated,
             ),
-            None => theme::NULL.to_owned(),
+            None => format::NULL.to_owned(),
         },
     },
     UsageColumn {
@@ -98,7 +99,7 @@ const COLUMNS: &[UsageColumn] = &[
         unit: ColumnUnit::Of(Quantity::Distance),
         cell: |r, units| match &r.daily_distance {
             Some(d) => measured(units, Quantity::Distance, d.odometer, &d.unit),
-            None => theme::NULL.to_owned(),
+            None => format::NULL.to_owned(),
         },
     },
     UsageColumn {
@@ -106,16 +107,16 @@ const COLUMNS: &[UsageColumn] = &[
         unit: ColumnUnit::Of(Quantity::Speed),
         cell: |r, units| match &r.peak_daily_speed {
             Some(s) => {
-                theme::service_number(units, Quantity::Speed, Some(s.speed), &s.speed_unit, 1)
+                format::service_number(units, Quantity::Speed, Some(s.speed), &s.speed_unit, 1)
             }
-            None => theme::NULL.to_owned(),
+            None => format::NULL.to_owned(),
         },
     },
     UsageColumn {
         title: "Load factor",
         unit: ColumnUnit::Fixed("%"),
         cell: |r, _| {
-            theme::number(
+            format::number(
                 r.average_daily_engine_load_factor
                     .as_ref()
                     .map(|p| p.percent),
@@ -131,13 +132,13 @@ const COLUMNS: &[UsageColumn] = &[
                 measured(units, Quantity::Mass, Some(c.weight), &c.unit),
                 c.estimated,
             ),
-            None => theme::NULL.to_owned(),
+            None => format::NULL.to_owned(),
         },
     },
     UsageColumn {
         title: "DEF",
         unit: ColumnUnit::Fixed("%"),
-        cell: |r, _| theme::number(r.def_remaining_ratio.as_ref().map(|d| d.percent), 1),
+        cell: |r, _| format::number(r.def_remaining_ratio.as_ref().map(|d| d.percent), 1),
     },
     UsageColumn {
         title: "DEF tank",
@@ -145,9 +146,9 @@ const COLUMNS: &[UsageColumn] = &[
         cell: |r, units| match &r.def_remaining_ratio {
             Some(d) if d.tank_capacity > 0.0 => {
                 let (v, unit) = units.from_service(d.tank_capacity, &d.tank_capacity_unit);
-                format!("{} {unit}", theme::number(Some(v), 0))
+                format!("{} {unit}", format::number(Some(v), 0))
             }
-            _ => theme::NULL.to_owned(),
+            _ => format::NULL.to_owned(),
         },
     },
     UsageColumn {
@@ -165,7 +166,7 @@ const COLUMNS: &[UsageColumn] = &[
         unit: ColumnUnit::Of(Quantity::Volume),
         cell: |r, units| match &r.cumulative_fuel_used {
             Some(f) => measured(units, Quantity::Volume, Some(f.fuel_used), &f.unit),
-            None => theme::NULL.to_owned(),
+            None => format::NULL.to_owned(),
         },
     },
     UsageColumn {
@@ -173,7 +174,7 @@ const COLUMNS: &[UsageColumn] = &[
         unit: ColumnUnit::Of(Quantity::Distance),
         cell: |r, units| match &r.cumulative_distance {
             Some(d) => measured(units, Quantity::Distance, Some(d.odometer), &d.unit),
-            None => theme::NULL.to_owned(),
+            None => format::NULL.to_owned(),
         },
     },
     UsageColumn {
@@ -183,7 +184,7 @@ const COLUMNS: &[UsageColumn] = &[
             r.cumulative_load_count
                 .as_ref()
                 .and_then(|c| c.count)
-                .map_or_else(|| theme::NULL.to_owned(), |c| c.to_string())
+                .map_or_else(|| format::NULL.to_owned(), |c| c.to_string())
         },
     },
     UsageColumn {
@@ -192,11 +193,11 @@ const COLUMNS: &[UsageColumn] = &[
         cell: |r, units| match &r.cumulative_payload_total {
             Some(p) => match fleetview_core::analysis::units::kilograms(p.payload, &p.payload_unit)
             {
-                Some(kg) if units == UnitSystem::Metric => theme::number(Some(kg / 1000.0), 2),
-                Some(kg) => theme::number(Some(units.from_metric(Quantity::Mass, kg)), 0),
-                None => format!("{} {}", theme::number(Some(p.payload), 2), p.payload_unit),
+                Some(kg) if units == UnitSystem::Metric => format::number(Some(kg / 1000.0), 2),
+                Some(kg) => format::number(Some(units.from_metric(Quantity::Mass, kg)), 0),
+                None => format!("{} {}", format::number(Some(p.payload), 2), p.payload_unit),
             },
-            None => theme::NULL.to_owned(),
+            None => format::NULL.to_owned(),
         },
     },
     UsageColumn {
@@ -258,7 +259,7 @@ pub fn history_ui(
                 ui.horizontal(|ui| {
                     ui.strong(format!(
                         "Daily usage ({}, UTC days)",
-                        theme::count(h.daily_usages.rows.len(), "day", "days")
+                        format::count(h.daily_usages.rows.len(), "day", "days")
                     ));
                     if ui
                         .add_enabled(
@@ -302,7 +303,7 @@ fn engine_events_ui(ui: &mut egui::Ui, rows: &[EngineConditionRow], local: bool)
             for e in &rows[range] {
                 let event = e.event();
                 ui.horizontal(|ui| {
-                    ui.label(theme::format_time(e.date.0, local));
+                    ui.label(format::format_time(e.date.0, local));
                     let color = if event == EngineEvent::Started {
                         theme::INFO
                     } else {
@@ -319,7 +320,7 @@ fn identity_ui(ui: &mut egui::Ui, h: &EquipmentHistory) {
     let or_dash = |s: &Option<String>| {
         s.clone()
             .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| theme::NULL.to_owned())
+            .unwrap_or_else(|| format::NULL.to_owned())
     };
     ui.horizontal_wrapped(|ui| {
         for (label, value) in [
@@ -408,7 +409,7 @@ fn usage_table_ui(
                             let day = ui
                                 .selectable_label(
                                     marks.marked(k),
-                                    theme::format_in_zone(r.date.0, false, "%Y-%m-%d"),
+                                    format::format_in_zone(r.date.0, false, "%Y-%m-%d"),
                                 )
                                 .on_hover_text("Move the cursor to this day");
                             if day.clicked() {

@@ -9,6 +9,7 @@ mod equipment;
 pub mod events;
 mod faults;
 mod figures;
+pub mod format;
 mod history;
 pub mod keys;
 pub mod map;

@@ -1,7 +1,7 @@
 //! The time cursor's bar: where it is, and replay in (accelerated) real
 //! time with optional skipping of engine-off periods and a follow camera.
 
-use super::theme;
+use super::format;
 use crate::app::TimelineAction;
 use crate::app::{Action, AppState, REPLAY_SPEEDS, Replay};
 
@@ -65,8 +65,8 @@ pub fn replay_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>)
         match state.timeline.cursor {
             Some(t) => ui.label(format!(
                 "Cursor: {} ({})",
-                theme::format_time(t, state.local_time),
-                theme::zone_label(state.local_time)
+                format::format_time(t, state.local_time),
+                format::zone_label(state.local_time)
             )),
             None => ui.weak("Hover a plot, or click a fault, an activity or the track"),
         };

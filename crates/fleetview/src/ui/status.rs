@@ -2,6 +2,7 @@
 //! mark, dismissable notifications with their detail, and the history of
 //! every notice shown (from the status bar).
 
+use super::format;
 use super::theme;
 use crate::app::ConnectionAction;
 use crate::app::{Action, AppState, Level, Notification};
@@ -53,7 +54,7 @@ fn activity_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<
         if let Some(o) = &state.conn.offline {
             let age = o.data_fetched_at.map_or_else(
                 || "nothing cached for this view".to_owned(),
-                |t| format!("data fetched {}", theme::format_age(now - t)),
+                |t| format!("data fetched {}", format::format_age(now - t)),
             );
             ui.colored_label(
                 theme::ink(ui, theme::OFFLINE),
@@ -150,7 +151,7 @@ pub fn history_ui(
         .show(ctx, |ui| {
             let history = state.notification_history();
             ui.horizontal(|ui| {
-                ui.label(theme::count(history.len(), "notice", "notices"));
+                ui.label(format::count(history.len(), "notice", "notices"));
                 if ui
                     .add_enabled(!history.is_empty(), egui::Button::new("Clear"))
                     .on_hover_text("Forget the notices shown so far")
@@ -177,7 +178,7 @@ fn notice_row_ui(ui: &mut egui::Ui, state: &AppState, n: &Notification) {
     let (color, level) = level_look(n.level);
     ui.horizontal_wrapped(|ui| {
         if let Some(t) = n.shown_at {
-            ui.label(egui::RichText::new(theme::format_time(t, state.local_time)).weak());
+            ui.label(egui::RichText::new(format::format_time(t, state.local_time)).weak());
         }
         ui.colored_label(theme::ink(ui, color), level);
         ui.add(egui::Label::new(&n.title).wrap());

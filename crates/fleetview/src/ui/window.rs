@@ -1,6 +1,7 @@
 //! The time window: presets, a custom range of days, UTC or local display,
 //! and the since/until actually sent to the service.
 
+use super::format;
 use super::theme;
 use crate::app::{Action, AppState, Preset};
 use crate::app::{MachineAction, custom_window_refusal};
@@ -117,7 +118,7 @@ pub fn window_ui(
             .color(theme::ink(ui, theme::ERROR)),
         None => egui::RichText::new(format!(
             "{sent}; times below in {}{utc_days}",
-            theme::zone_label(state.local_time)
+            format::zone_label(state.local_time)
         ))
         .small()
         .weak(),

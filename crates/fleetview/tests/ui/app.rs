@@ -12,7 +12,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::app::{AppState, ConnStatus, Connection, Loadable, Preset, Tab};
 use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
-use fleetview::ui::{ViewState, app_ui, theme};
+use fleetview::ui::{ViewState, app_ui, format};
 use fleetview_api::DataKind;
 use fleetview_api::model::*;
 use fleetview_sandbox::simulate::FIRST_ID;
@@ -76,7 +76,7 @@ fn pick_a_machine_choose_a_window_and_see_what_the_service_has() {
     assert_eq!(h.state().state().selected(), Some(id));
     h.get_by_label_contains(&format!(
         "{} shown of {faults} in the window",
-        theme::count(faults as usize, "fault", "faults")
+        format::count(faults as usize, "fault", "faults")
     ));
     h.get_by_label_contains(&format!(
         "since {} until {}",

@@ -45,7 +45,7 @@ fn open_daily_history(h: &mut Harness<'static, FleetApp>, name: &str, preset: &s
 
 /// Whether the table's Day cell of `day` is marked.
 fn row_marked(h: &Harness<'static, FleetApp>, day: i64) -> bool {
-    let text = fleetview::ui::theme::format_in_zone(day * DAY_SECS, false, "%Y-%m-%d");
+    let text = fleetview::ui::format::format_in_zone(day * DAY_SECS, false, "%Y-%m-%d");
     h.get_by_label(&text).accesskit_node().toggled() == Some(Toggled::True)
 }
 

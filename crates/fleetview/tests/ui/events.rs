@@ -11,7 +11,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use fleetview::shell::FleetApp;
 use fleetview::ui::events::text::kind_nouns;
-use fleetview::ui::theme;
+use fleetview::ui::format;
 use fleetview_core::analysis::{Event, EventKind};
 
 const EXCAVATOR: &str = "EX-001 Volvo EC220E (Rotterdam)";
@@ -57,7 +57,7 @@ fn clicking_an_event_moves_the_cursor_and_the_map_there() {
     let mut h = open_events();
     let rows = listed(&h);
     let local = h.state().state().local_time;
-    let time = |e: &Event| theme::format_time(e.start, local);
+    let time = |e: &Event| format::format_time(e.start, local);
     // A row near the top (on screen), with a place, alone at its time.
     let e = rows
         .iter()
@@ -142,7 +142,7 @@ fn sorting_by_duration_orders_the_rows_both_ways() {
         .and_then(|e| e.duration_secs())
         .expect("a span");
     assert!(
-        h.query_all_by_label(&theme::format_duration(longest))
+        h.query_all_by_label(&format::format_duration(longest))
             .count()
             >= 1,
         "the longest's duration is shown"

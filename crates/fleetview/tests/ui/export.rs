@@ -169,7 +169,7 @@ fn every_export_holds_what_the_panel_shows() {
     h.run_steps(3);
     h.get_by_label_contains(&format!(
         "{} shown of {faults}",
-        fleetview::ui::theme::count(others, "fault", "faults")
+        fleetview::ui::format::count(others, "fault", "faults")
     ));
     if others > 0 {
         let (path, n) = export_via_ui(&mut h, None, "Export faults (CSV)…", "faults (CSV)");

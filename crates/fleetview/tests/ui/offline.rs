@@ -111,7 +111,7 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
     let faults = online.0.unwrap_or_default();
     h.get_by_label_contains(&format!(
         "{} shown of {faults} in the window",
-        fleetview::ui::theme::count(faults as usize, "fault", "faults")
+        fleetview::ui::format::count(faults as usize, "fault", "faults")
     ));
     h.get_by_label_contains("Offline: showing cached data, data fetched ");
     h.get_by_label("offline");

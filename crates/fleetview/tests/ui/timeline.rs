@@ -10,7 +10,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use fleetview::app::Loadable;
 use fleetview::shell::{AppOptions, FleetApp};
-use fleetview::ui::theme;
+use fleetview::ui::format;
 use fleetview_api::DataKind;
 use fleetview_core::series::names::channel_name;
 
@@ -103,7 +103,7 @@ fn clicking_a_fault_row_moves_the_cursor_there() {
             .0
     };
     let seek_before = h.state().state().timeline().seek;
-    let text = theme::format_time(date, false);
+    let text = format::format_time(date, false);
     h.get_by_label(&text).click();
     h.run_steps(3);
     let state = h.state().state();

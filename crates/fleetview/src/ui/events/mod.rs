@@ -17,6 +17,7 @@ use std::collections::BTreeSet;
 use egui_extras::{Column, TableBuilder};
 
 use crate::app::{Action, AppState, TimelineAction};
+use crate::ui::format;
 use crate::ui::theme;
 use fleetview_core::analysis::events::counts;
 use fleetview_core::analysis::{Event, EventKind};
@@ -139,7 +140,7 @@ pub fn events_ui(
     }
     ui.label(format!(
         "{} shown of {} in the window",
-        theme::count(rows.len(), "event", "events"),
+        format::count(rows.len(), "event", "events"),
         events.len()
     ));
     if rows.is_empty() {
@@ -225,7 +226,7 @@ fn table_ui(
                 let mut seek = false;
                 row.col(|ui| {
                     seek = ui
-                        .selectable_label(marked, theme::format_time(e.start, local))
+                        .selectable_label(marked, format::format_time(e.start, local))
                         .on_hover_text("Move the time cursor here and the map to this place")
                         .clicked();
                 });

@@ -2,6 +2,7 @@
 //! lane's and the map's hover, the names of the kinds in counts and
 //! labels. Pure, so each is tested.
 
+use crate::ui::format;
 use crate::ui::theme;
 use fleetview_core::analysis::events::CheckSide;
 use fleetview_core::analysis::{Conversion, Quantity, UnitSystem};
@@ -31,7 +32,7 @@ pub fn counts_text(counts: &[(EventKind, usize)]) -> String {
         .iter()
         .map(|(k, n)| {
             let (one, many) = kind_nouns(*k);
-            theme::count(*n, one, many)
+            format::count(*n, one, many)
         })
         .collect::<Vec<_>>()
         .join(" · ")
@@ -49,7 +50,7 @@ pub fn counts_short(counts: &[(EventKind, usize)], fits: impl Fn(&str) -> bool) 
         .filter_map(|k| counts.iter().find(|(c, _)| c == k));
     for (k, n) in telling {
         let (one, many) = kind_nouns(*k);
-        let part = theme::count(*n, one, many);
+        let part = format::count(*n, one, many);
         let next = if out.is_empty() {
             part
         } else {
@@ -89,7 +90,7 @@ fn signed(v: f64, decimals: usize) -> String {
 }
 
 fn with_unit(v: f64, unit: &str) -> String {
-    let n = theme::number(Some(v), 1);
+    let n = format::number(Some(v), 1);
     if unit.is_empty() {
         n
     } else {
@@ -120,7 +121,7 @@ pub fn summary(e: &Event, units: UnitSystem) -> String {
                 .map(|l| {
                     format!(
                         " ({})",
-                        theme::measure(units, Quantity::Volume, Some(l.abs()), 0)
+                        format::measure(units, Quantity::Volume, Some(l.abs()), 0)
                     )
                 })
                 .unwrap_or_default();
@@ -138,10 +139,10 @@ pub fn summary(e: &Event, units: UnitSystem) -> String {
         } => {
             let silent = e
                 .duration_secs()
-                .map_or_else(String::new, |d| format!("{} ", theme::format_duration(d)));
+                .map_or_else(String::new, |d| format!("{} ", format::format_duration(d)));
             format!(
                 "{silent}silent ({series}, usual {})",
-                theme::format_duration(*median_interval_secs)
+                format::format_duration(*median_interval_secs)
             )
         }
         EventDetail::CounterReset {
@@ -154,8 +155,8 @@ pub fn summary(e: &Event, units: UnitSystem) -> String {
             let unit = if counter.ends_with("hours") { " h" } else { "" };
             format!(
                 "{counter} {}{unit} to {}{unit}",
-                theme::number(Some(*before), 1),
-                theme::number(Some(*after), 1)
+                format::number(Some(*before), 1),
+                format::number(Some(*after), 1)
             )
         }
         EventDetail::Fault {
@@ -206,7 +207,7 @@ pub fn summary(e: &Event, units: UnitSystem) -> String {
 /// The Where column: the position, short (about 10 m).
 pub fn where_text(e: &Event) -> String {
     e.position.map_or_else(
-        || theme::NULL.to_owned(),
+        || format::NULL.to_owned(),
         |p| format!("{:.4}, {:.4}", p.lat, p.lon),
     )
 }
@@ -216,17 +217,21 @@ pub fn duration_text(e: &Event) -> String {
     match (e.duration_secs(), &e.detail) {
         // A refuel or a drain is found between two samples: it happened
         // within their interval, it did not last it.
-        (Some(d), EventDetail::Fuel { .. }) => format!("within {}", theme::format_duration(d)),
-        (Some(d), _) => theme::format_duration(d),
-        (None, _) => theme::NULL.to_owned(),
+        (Some(d), EventDetail::Fuel { .. }) => format!("within {}", format::format_duration(d)),
+        (Some(d), _) => format::format_duration(d),
+        (None, _) => format::NULL.to_owned(),
     }
 }
 
 /// What hovering an event says: its kind, time, duration and value.
 pub fn hover_text(e: &Event, local: bool, units: UnitSystem) -> String {
-    let mut out = format!("{}\n{}", e.kind.label(), theme::format_time(e.start, local));
+    let mut out = format!(
+        "{}\n{}",
+        e.kind.label(),
+        format::format_time(e.start, local)
+    );
     if let Some(d) = e.duration_secs() {
-        let d = theme::format_duration(d);
+        let d = format::format_duration(d);
         match e.detail {
             EventDetail::Fuel { .. } => out.push_str(&format!(", between samples {d} apart")),
             _ => out.push_str(&format!(" for {d}")),
@@ -384,7 +389,7 @@ pub(crate) mod tests {
             summary(&distance, UnitSystem::Imperial),
             "odometer 100.0 mi vs track 50.0 mi: +50.0 mi (50 %)"
         );
-        assert_eq!(duration_text(&reset), theme::NULL);
+        assert_eq!(duration_text(&reset), format::NULL);
         assert_eq!(duration_text(&gap), "3 h 10 min");
         assert!(
             hover_text(&gap, false, UnitSystem::Metric)

@@ -5,6 +5,7 @@
 use egui::{Align2, Color32, Painter, Pos2, Rect, Stroke, Vec2, vec2};
 
 use super::frame::MapFrame;
+use crate::ui::format;
 use crate::ui::theme;
 use fleetview_api::geo::{LatLon, bearing_deg};
 use fleetview_core::analysis::{Quantity, UnitSystem};
@@ -128,9 +129,9 @@ pub(super) fn cursor_ui(painter: &Painter, p: Pos2) {
 /// What the map says of a point of the track: a position's own values, or
 /// between two positions, the time and values interpolated along the leg.
 fn describe(t: &Track, point: &TrackPoint, local: bool, units: UnitSystem) -> String {
-    let time = theme::format_time(t.time_at(point), local);
-    let speed = |kmh| theme::measure(units, Quantity::Speed, kmh, 1);
-    let altitude = |m| theme::measure(units, Quantity::Length, m, 0);
+    let time = format::format_time(t.time_at(point), local);
+    let speed = |kmh| format::measure(units, Quantity::Speed, kmh, 1);
+    let altitude = |m| format::measure(units, Quantity::Length, m, 0);
     if let Some(i) = point.sample() {
         let s = &t.samples[i];
         // A speed the service did not send is worked out from the leg to
@@ -138,7 +139,7 @@ fn describe(t: &Track, point: &TrackPoint, local: bool, units: UnitSystem) -> St
         let speed_text = match s.speed_kmh() {
             Some(given) => speed(Some(given)),
             None => match speed(Some(f64::from(t.speed_kmh(i)))) {
-                text if text == theme::NULL => text,
+                text if text == format::NULL => text,
                 text => format!("{text} (from positions)"),
             },
         };
@@ -165,8 +166,8 @@ fn describe(t: &Track, point: &TrackPoint, local: bool, units: UnitSystem) -> St
 
 /// A heading in whole degrees; the dash alone when unknown.
 fn degrees(v: Option<f64>) -> String {
-    match theme::number(v, 0) {
-        text if text == theme::NULL => text,
+    match format::number(v, 0) {
+        text if text == format::NULL => text,
         text => format!("{text}°"),
     }
 }

@@ -6,6 +6,7 @@
 
 use egui::{Color32, Mesh, Rect, Shape, Vec2, pos2, vec2};
 
+use crate::ui::format;
 use crate::ui::theme;
 use fleetview_core::analysis::{Quantity, UnitSystem};
 
@@ -108,7 +109,7 @@ pub(super) fn attribution_room(rect: Rect, legend: Option<Rect>) -> (f32, f32) {
 
 /// The speed scale of the track's colours, in a corner of the map.
 pub(super) fn legend_ui(ui: &egui::Ui, rect: Rect, scale_kmh: f32, units: UnitSystem) {
-    let top = theme::measure(units, Quantity::Speed, Some(f64::from(scale_kmh)), 0);
+    let top = format::measure(units, Quantity::Speed, Some(f64::from(scale_kmh)), 0);
     let painter = ui.painter().with_clip_rect(rect);
     let bg = legend_rect(rect);
     painter.rect_filled(bg, 4.0, theme::MAP_OVERLAY_BG);

@@ -5,6 +5,7 @@
 
 use crate::app::{Action, AppState, MapSettings};
 use crate::tiles::{OSM_TEMPLATE, OnlineStatus};
+use crate::ui::format;
 use crate::ui::theme;
 use fleetview_core::export::shown::{ExportContent, GeoFormat};
 
@@ -29,7 +30,7 @@ pub(super) fn toolbar_ui(
         } else if t.error().is_none()
             && let Some(track) = t.value()
         {
-            ui.label(theme::count(track.len(), "position", "positions"));
+            ui.label(format::count(track.len(), "position", "positions"));
         }
         // Last in the row: a nested Ui (`add_enabled_ui`) would not wrap.
         let track = t.value().filter(|t| !t.is_empty());
@@ -148,8 +149,8 @@ fn track_name(state: &AppState) -> String {
     match state.machine.window {
         Some(w) => format!(
             "{machine}, {} to {}",
-            theme::format_in_zone(w.since, false, "%Y-%m-%d"),
-            theme::format_in_zone(w.until, false, "%Y-%m-%d")
+            format::format_in_zone(w.since, false, "%Y-%m-%d"),
+            format::format_in_zone(w.until, false, "%Y-%m-%d")
         ),
         None => machine,
     }

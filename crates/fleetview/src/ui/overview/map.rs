@@ -22,6 +22,7 @@ use super::cluster::{self, Clusters, Group, Point};
 use super::marks::{self, LabelAsk, Marks, Shape};
 use super::tips;
 use crate::app::{Action, AppState, MachineAction};
+use crate::ui::format;
 use crate::ui::map::{
     BUTTON_SIZE, Basemap, FitButton, Insets, MapButton, MapFrame, attribution_ui, buttons_ui,
     center_at, europe, fit,
@@ -513,7 +514,7 @@ pub fn fleet_map_ui(
             true,
             format!(
                 "Fleet map: {}",
-                theme::count(with_positions, "machine", "machines")
+                format::count(with_positions, "machine", "machines")
             ),
         )
     });

@@ -16,6 +16,7 @@ mod tips;
 
 use crate::app::overview::{Filters, choices};
 use crate::app::{Action, AppState, OverviewAction};
+use crate::ui::format;
 use crate::ui::theme;
 use fleetview_core::analysis::MachineState;
 use fleetview_core::export::shown::ExportContent;
@@ -93,7 +94,7 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
         let count = format!(
             "{} of {} shown",
             o.rows().len(),
-            theme::count(fleet.len(), "machine", "machines")
+            format::count(fleet.len(), "machine", "machines")
         );
         ui.add_sized(
             [170.0, ui.spacing().interact_size.y],
@@ -184,7 +185,7 @@ fn progress_ui(ui: &mut egui::Ui, state: &AppState) {
         (
             format!(
                 "Offline: snapshots of {}",
-                theme::format_time(at, state.local_time)
+                format::format_time(at, state.local_time)
             ),
             theme::OFFLINE,
         )
@@ -194,7 +195,7 @@ fn progress_ui(ui: &mut egui::Ui, state: &AppState) {
         let at = s.requested_at.map_or_else(String::new, |t| {
             format!(
                 " at {}",
-                theme::format_in_zone(t, state.local_time, "%H:%M")
+                format::format_in_zone(t, state.local_time, "%H:%M")
             )
         });
         (

@@ -9,6 +9,7 @@ use egui_extras::{Column as Width, TableBuilder};
 
 use crate::app::overview::{Column, FleetRow, engine_hours, fuel_percent};
 use crate::app::{Action, AppState, Loadable, MachineAction, OverviewAction};
+use crate::ui::format;
 use crate::ui::theme;
 use fleetview_core::analysis::MachineState;
 
@@ -202,7 +203,7 @@ fn cell_ui(
     let known = figures.and_then(Loadable::value);
     let text = |s: &str| {
         if s.is_empty() {
-            theme::NULL.to_owned()
+            format::NULL.to_owned()
         } else {
             s.to_owned()
         }
@@ -243,19 +244,19 @@ fn cell_ui(
         }
         Column::LastReport => match r.last_report {
             Some(t) => {
-                ui.label(theme::format_age(now - t))
-                    .on_hover_text(theme::format_time(t, local));
+                ui.label(format::format_age(now - t))
+                    .on_hover_text(format::format_time(t, local));
             }
             None => {
-                ui.label(theme::NULL);
+                ui.label(format::NULL);
             }
         },
         Column::EngineHours => {
-            ui.label(theme::number(engine_hours(snapshot), 1));
+            ui.label(format::number(engine_hours(snapshot), 1));
         }
         Column::Fuel => {
             let fuel = fuel_percent(snapshot);
-            ui.label(fuel.map_or_else(|| theme::NULL.to_owned(), |f| format!("{f:.0} %")));
+            ui.label(fuel.map_or_else(|| format::NULL.to_owned(), |f| format!("{f:.0} %")));
         }
         Column::WindowHours
         | Column::IdlePercent
@@ -276,12 +277,12 @@ fn cell_ui(
             };
             match c {
                 Column::WindowHours => {
-                    ui.label(theme::number(f.engine_hours_h, 1));
+                    ui.label(format::number(f.engine_hours_h, 1));
                 }
                 Column::IdlePercent => {
                     ui.label(
                         f.idle_percent()
-                            .map_or_else(|| theme::NULL.to_owned(), |p| format!("{p:.0} %")),
+                            .map_or_else(|| format::NULL.to_owned(), |p| format!("{p:.0} %")),
                     );
                 }
                 Column::Faults => {
@@ -307,7 +308,7 @@ fn cell_ui(
                     }
                 }
                 _ => {
-                    ui.label(f.feed.map_or(theme::NULL, |k| k.label()));
+                    ui.label(f.feed.map_or(format::NULL, |k| k.label()));
                 }
             }
         }

@@ -10,6 +10,7 @@ use super::map::Placed;
 use super::marks;
 use crate::app::AppState;
 use crate::app::overview::fuel_percent;
+use crate::ui::format;
 use crate::ui::map::MapFrame;
 use crate::ui::theme;
 use fleetview_core::analysis::MachineState;
@@ -46,18 +47,18 @@ fn machine_tip_ui(ui: &mut egui::Ui, state: &AppState, placed: &Placed, point: u
             .color(theme::ink(ui, theme::machine_state_color(row.state))),
     );
     let report = row.last_report.map_or_else(
-        || theme::NULL.to_owned(),
+        || format::NULL.to_owned(),
         |t| {
             format!(
                 "{} ({})",
-                theme::format_time(t, state.local_time),
-                theme::format_age(state.now() - t)
+                format::format_time(t, state.local_time),
+                format::format_age(state.now() - t)
             )
         },
     );
     ui.label(format!("Last report: {report}"));
     let fuel = fuel_percent(state.overview.snapshots.get(&row.id))
-        .map_or_else(|| theme::NULL.to_owned(), |f| format!("{f:.0} %"));
+        .map_or_else(|| format::NULL.to_owned(), |f| format!("{f:.0} %"));
     ui.label(format!("Fuel: {fuel}"));
     if let Some(f) = state
         .overview
@@ -68,7 +69,7 @@ fn machine_tip_ui(ui: &mut egui::Ui, state: &AppState, placed: &Placed, point: u
         let text = if n == 0 {
             "No faults in the window".to_owned()
         } else {
-            format!("{} in the window", theme::count(n, "fault", "faults"))
+            format!("{} in the window", format::count(n, "fault", "faults"))
         };
         let color = if n == 0 {
             ui.visuals().weak_text_color()
@@ -83,7 +84,7 @@ fn machine_tip_ui(ui: &mut egui::Ui, state: &AppState, placed: &Placed, point: u
 /// A cluster's lines: its count, what its machines share, their states,
 /// the first names.
 fn cluster_tip_ui(ui: &mut egui::Ui, state: &AppState, placed: &Placed, members: &[u32]) {
-    ui.label(RichText::new(theme::count(members.len(), "machine", "machines")).strong());
+    ui.label(RichText::new(format::count(members.len(), "machine", "machines")).strong());
     let mut by_state = [0usize; MachineState::ALL.len()];
     let mut faulty = 0;
     for &m in members {
@@ -250,7 +251,7 @@ pub(super) fn spot_list_ui(
                     ui.label(
                         RichText::new(format!(
                             "{} at this spot",
-                            theme::count(list.ids.len(), "machine", "machines")
+                            format::count(list.ids.len(), "machine", "machines")
                         ))
                         .strong(),
                     );

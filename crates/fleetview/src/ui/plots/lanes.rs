@@ -8,6 +8,7 @@ use egui_plot::{GridMark, HoverPosition, Plot, PlotPoint, PlotPoints, Polygon, T
 use super::shared::{Shared, Shown};
 use super::steer::steer_plot;
 use super::time_axis::{Y_AXIS_WIDTH, cursor_ui, span_ui, time_axis_hints, time_grid};
+use crate::ui::format;
 use crate::ui::theme;
 use fleetview_api::DataKind;
 use fleetview_api::model::EngineEvent;
@@ -157,7 +158,7 @@ pub fn lanes_plot_ui(
                 HoverPosition::NearDataPoint { position, .. }
                 | HoverPosition::Elsewhere { position } => *position,
             };
-            let time = theme::format_time(p.x as i64, local);
+            let time = format::format_time(p.x as i64, local);
             Some(match state_at(kind, series, channels, &full, p.y, p.x) {
                 Some(state) => format!("{state}\n{time}"),
                 None => time,

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use crate::app::{Action, AppState, TimelineAction};
-use crate::ui::theme;
+use crate::ui::format;
 use fleetview_api::DataKind;
 use fleetview_core::analysis::{ChannelStats, channel_stats, engine_on_secs};
 use fleetview_core::series::ChannelKind;
@@ -89,17 +89,17 @@ pub fn span_stats_ui(
         ui.label(egui::RichText::new("Span").strong());
         ui.label(format!(
             "{} – {}",
-            theme::format_time(span.0, local),
-            theme::format_time(span.1, local)
+            format::format_time(span.0, local),
+            format::format_time(span.1, local)
         ));
         ui.label(format!(
             "Duration {}",
-            theme::format_duration(span.1 - span.0)
+            format::format_duration(span.1 - span.0)
         ));
         ui.label(format!(
             "Engine on {}",
             view.engine_on_secs
-                .map_or_else(|| theme::NULL.to_owned(), theme::format_duration)
+                .map_or_else(|| format::NULL.to_owned(), format::format_duration)
         ))
         .on_hover_text("Time between engine starts and stops in the span (engine events, D10)");
         if ui
@@ -137,10 +137,10 @@ pub fn span_stats_ui(
                             format!("{} ({unit})", row.name)
                         });
                         for v in [s.min, s.max, s.mean, s.first, s.last] {
-                            ui.label(theme::number(v.map(|v| scale.apply(v)), 3));
+                            ui.label(format::number(v.map(|v| scale.apply(v)), 3));
                         }
                         let change = s.change().map(|d| scale.apply_to_change(d));
-                        ui.label(theme::number(change, 3));
+                        ui.label(format::number(change, 3));
                         ui.label(s.samples.to_string());
                         ui.end_row();
                     }

@@ -8,6 +8,7 @@ use std::ops::RangeInclusive;
 use chrono::{Datelike, NaiveDate, TimeZone};
 use egui_plot::{AxisHints, GridInput, GridMark, VLine};
 
+use crate::ui::format;
 use crate::ui::theme;
 
 /// Every plot's y axis takes this width, so their x axes line up.
@@ -198,7 +199,7 @@ pub(super) fn time_axis_label(mark: GridMark, range: &RangeInclusive<f64>, local
     } else {
         "%H:%M"
     };
-    format!(" {} ", theme::format_in_zone(t, local, format))
+    format!(" {} ", format::format_in_zone(t, local, format))
 }
 
 /// Draws the span selected, if any, as a band across the plot.

@@ -16,6 +16,7 @@ use egui_plot::{
 use super::shared::{Shared, Shown};
 use super::steer::steer_plot;
 use super::time_axis::{Y_AXIS_WIDTH, cursor_ui, span_ui, time_axis_hints, time_grid};
+use crate::ui::format;
 use crate::ui::theme;
 use fleetview_api::DataKind;
 use fleetview_core::analysis::{Conversion, UnitSystem};
@@ -102,11 +103,11 @@ pub fn values_plot_ui(
                 } => (*plot_name, *position),
                 HoverPosition::Elsewhere { position } => ("", *position),
             };
-            let time = theme::format_time(p.x as i64, local);
+            let time = format::format_time(p.x as i64, local);
             Some(if name.is_empty() {
                 time
             } else {
-                format!("{name}\n{time}\n{} {unit}", theme::number(Some(p.y), 3))
+                format!("{name}\n{time}\n{} {unit}", format::number(Some(p.y), 3))
             })
         })
         .legend(

@@ -348,7 +348,7 @@ fn labels_read_well_sorted_dated_and_zoned() {
     });
     h.get_by_label("Local time").click();
     h.run_steps(3);
-    let zone = fleetview::ui::theme::zone_label(true);
+    let zone = fleetview::ui::format::zone_label(true);
     assert!(zone.contains("UTC"), "the zone's offset: {zone}");
     h.get_by_label_contains(&format!("times below in {zone}"));
     h.get_by_label_contains("days are UTC days");

@@ -303,7 +303,7 @@ fn clicking_an_activity_fits_it_above_the_legend() {
     h.get_by_label("Activities").click();
     h.run_steps(3);
     let row = |a: &fleetview_api::model::ActivityRow| {
-        fleetview::ui::theme::format_time(a.date_start.0, false)
+        fleetview::ui::format::format_time(a.date_start.0, false)
     };
     let activities = h
         .state()
