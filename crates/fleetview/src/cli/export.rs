@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::args::{CacheArgs, EventArgs, ServiceArgs, UnitsArg, WindowArgs};
 use super::job::{ANSWER_TIMEOUT, start_worker, write_output};
 use fleetview_api::model::PositionRow;
 use fleetview_api::time::TimeWindow;
@@ -18,6 +19,57 @@ use fleetview_core::cache::CacheError;
 use fleetview_core::export::{ExportError, geo, in_units, write_csv, write_daily_csv, write_json};
 use fleetview_core::series::{DecodeError, decode_rows};
 use fleetview_core::worker::{Command, Event, Fetched, Worker, WorkerError};
+
+/// `fleetview export`'s arguments.
+#[derive(Debug, clap::Parser)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub service: ServiceArgs,
+    /// Equipment id.
+    #[arg(long)]
+    pub equipment: i64,
+    /// Any data kind of the service (positions, activities, fuelRemaining,
+    /// "evEnergyUsed faults", ...), faults, history, or events (the window's
+    /// events and findings, as `fleetview report` finds them).
+    #[arg(long)]
+    pub kind: String,
+    #[command(flatten)]
+    pub window: WindowArgs,
+    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
+    pub format: FormatArg,
+    /// Units of the values written (CSV tables and events; JSON keeps the
+    /// service's rows and units, GPX and GeoJSON their standards').
+    #[arg(long, value_enum, default_value_t = UnitsArg::Metric)]
+    pub units: UnitsArg,
+    /// Output file (default: stdout).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub cache: CacheArgs,
+    #[command(flatten)]
+    pub events: EventArgs,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum FormatArg {
+    Csv,
+    Json,
+    /// Positions as a GPX track.
+    Gpx,
+    /// Positions as GeoJSON points.
+    Geojson,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Self {
+        match f {
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Json => Format::Json,
+            FormatArg::Gpx => Format::Gpx,
+            FormatArg::Geojson => Format::GeoJson,
+        }
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum CliExportError {

@@ -1,8 +1,11 @@
 //! The command line's own jobs, run without a display: each drives the
 //! background worker through its commands, with the same cache as the app.
+//! Each job's arguments live beside it; what they share is in `args.rs`.
 
+pub mod args;
 pub mod export;
 mod job;
 pub mod report;
 pub mod report_events;
 pub mod report_writers;
+pub mod sandbox;

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use super::args::{CacheArgs, EventArgs, ServiceArgs, UnitsArg, WindowArgs};
 use super::job::{ANSWER_TIMEOUT, start_worker, write_output};
 use super::report_writers::{ReportDoc, ReportFormat, write_report};
 use fleetview_api::time::{TimeWindow, format_wire};
@@ -12,6 +13,55 @@ use fleetview_core::analysis::{Expected, Report, WorkingHours};
 use fleetview_core::cache::CacheError;
 use fleetview_core::export::ExportError;
 use fleetview_core::worker::{Command, Event, OfflineSince, ReportRequest, WorkerError};
+
+/// `fleetview report`'s arguments.
+#[derive(Debug, clap::Parser)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub service: ServiceArgs,
+    /// Equipment id.
+    #[arg(long)]
+    pub equipment: i64,
+    #[command(flatten)]
+    pub window: WindowArgs,
+    /// Hours a machine is expected to run per working day (Monday to
+    /// Friday), for utilisation.
+    #[arg(long, default_value_t = fleetview_core::analysis::figures::DEFAULT_EXPECTED_HOURS_PER_DAY)]
+    pub expected_hours: f64,
+    #[arg(long, value_enum, default_value_t = ReportFormatArg::Json)]
+    pub format: ReportFormatArg,
+    /// Units of the figures and events written.
+    #[arg(long, value_enum, default_value_t = UnitsArg::Metric)]
+    pub units: UnitsArg,
+    /// Output file (default: stdout).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub cache: CacheArgs,
+    #[command(flatten)]
+    pub events: EventArgs,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ReportFormatArg {
+    /// One JSON document, for scripts.
+    Json,
+    /// A row per day, then the total.
+    Csv,
+    /// Markdown tables, for e-mails.
+    #[value(name = "md", alias = "markdown")]
+    Md,
+}
+
+impl From<ReportFormatArg> for ReportFormat {
+    fn from(f: ReportFormatArg) -> Self {
+        match f {
+            ReportFormatArg::Json => ReportFormat::Json,
+            ReportFormatArg::Csv => ReportFormat::Csv,
+            ReportFormatArg::Md => ReportFormat::Markdown,
+        }
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum CliReportError {
