@@ -13,7 +13,7 @@ use fleetview_api::geo::LatLon;
 use fleetview_api::model::EquipmentSummary;
 use fleetview_core::analysis::{MachineFigures, MachineState, last_report, machine_state};
 
-use super::super::loadable::Loadable;
+use crate::app::loadable::Loadable;
 
 /// The table's columns, in the order shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
