@@ -5,9 +5,10 @@ use super::daily::daily_value_row;
 use super::figures::counters;
 use super::rows::{Flow, KindRow, Rows, Val, r1, r2};
 use super::walk::has_day_start;
-use crate::simulate::day::{DayPlan, SegKind};
+use crate::simulate::day_context::DayCtx;
+use crate::simulate::day_plan::{DayPlan, SegKind};
 use crate::simulate::machine::{Machine, hash3, unit};
-use crate::simulate::{DayCtx, Simulator};
+use crate::simulate::simulator::Simulator;
 use fleetview_api::DataKind;
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 

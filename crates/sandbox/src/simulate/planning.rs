@@ -1,267 +1,22 @@
-//! A machine's day: engine sessions made of idle, work and move segments.
+//! Drawing a machine's day from hashes of (machine, day): its moves between
+//! stops, the engine hours they leave room for, the idle and work blocks
+//! around them, and the sessions those are cut into ([`DayPlan`]).
 //!
 //! Everything the sandbox serves is derived from these plans, which is what
 //! keeps the series consistent with each other: positions only move inside
 //! move segments (inside sessions, bounded by engine events), hours and fuel
 //! accrue only inside sessions, counters are sums of daily totals.
 
-pub use super::calendar::weekday;
+use super::calendar::weekday;
 use super::catalogue::models::Class;
+use super::day_plan::{Charge, DayPlan, SegKind, Segment, Session};
 use super::local;
-use super::machine::{LatLon, Machine, Rng, hash2, hash3, unit};
+use super::machine::{Machine, Rng, hash2, hash3, unit};
 use super::path::Path;
 use super::planted::Shift;
-use super::roads::Hint;
+use super::totals::totals_until;
 use super::trips::Stop;
 use fleetview_api::time::SECS_PER_DAY;
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum SegKind {
-    Idle,
-    Work,
-    /// Along `path` at a steady speed, taking `planned_secs` (a move cut
-    /// short by the clock keeps its plan: where it is at a time does not
-    /// depend on when it is read).
-    Move {
-        path: Path,
-        speed_kmh: f64,
-        planned_secs: i64,
-    },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Segment {
-    pub start: i64,
-    pub stop: i64,
-    pub kind: SegKind,
-}
-
-impl Segment {
-    /// Where a move is at `t` (inside it) and its heading there.
-    fn move_at(
-        &self,
-        path: &Path,
-        planned_secs: i64,
-        t: i64,
-        hint: Option<&mut Hint>,
-    ) -> (LatLon, f64) {
-        path.at((t - self.start) as f64 / planned_secs as f64, hint)
-    }
-
-    /// Where a move ends: the end of its path unless the clock cut it short.
-    fn move_end(&self, path: &Path, planned_secs: i64) -> (LatLon, f64) {
-        if self.stop - self.start >= planned_secs {
-            path.end()
-        } else {
-            self.move_at(path, planned_secs, self.stop, None)
-        }
-    }
-}
-
-/// One engine-on period. `stopped` is false when the session is still
-/// running at the simulator's "now" (no stop event yet).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Session {
-    pub start: i64,
-    pub stop: i64,
-    pub stopped: bool,
-    pub segments: Vec<Segment>,
-}
-
-/// An electric machine's charge after work: `[start, stop]` at `power_kw`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Charge {
-    pub start: i64,
-    pub stop: i64,
-    pub power_kw: f64,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct DayPlan {
-    pub day: i64,
-    pub start_pos: LatLon,
-    /// Heading while parked before the first move (the previous day's last).
-    pub start_heading: f64,
-    pub sessions: Vec<Session>,
-    /// Day-to-day variation of measured fuel burn.
-    pub fuel_factor: f64,
-    pub charge: Option<Charge>,
-    /// A telemetry gap: rows at both ends, none of any sensor kind or
-    /// position between (see [`Machine::silent_span`]).
-    pub silent: Option<(i64, i64)>,
-}
-
-impl DayPlan {
-    pub fn day_start(&self) -> i64 {
-        self.day * SECS_PER_DAY
-    }
-
-    pub fn day_end(&self) -> i64 {
-        self.day_start() + SECS_PER_DAY - 1
-    }
-
-    pub fn segments(&self) -> impl Iterator<Item = &Segment> {
-        self.sessions.iter().flat_map(|s| s.segments.iter())
-    }
-
-    /// Where the machine is, how fast it goes and where it heads at `t`.
-    pub fn position_at(&self, t: i64) -> (LatLon, f64, f64) {
-        let mut here = self.start_pos;
-        let mut heading = self.start_heading;
-        for seg in self.segments() {
-            if let SegKind::Move {
-                path,
-                speed_kmh,
-                planned_secs,
-            } = seg.kind
-            {
-                if t < seg.start {
-                    break;
-                }
-                if t < seg.stop {
-                    let (p, h) = seg.move_at(&path, planned_secs, t, None);
-                    return (p, speed_kmh, h);
-                }
-                (here, heading) = seg.move_end(&path, planned_secs);
-            }
-        }
-        (here, 0.0, heading)
-    }
-
-    /// A cursor for reading positions at increasing times in O(1) each.
-    pub fn track(&self) -> Track {
-        let moves = self
-            .segments()
-            .filter(|g| matches!(g.kind, SegKind::Move { .. }))
-            .copied()
-            .collect();
-        Track {
-            moves,
-            next: 0,
-            here: self.start_pos,
-            heading: self.start_heading,
-            hint: Hint::default(),
-        }
-    }
-
-    /// The segment in progress at `t`, if the engine runs then.
-    pub fn segment_at(&self, t: i64) -> Option<&Segment> {
-        self.segments().find(|s| s.start <= t && t < s.stop)
-    }
-
-    /// Whether the feed is silent at `t` (strictly inside a gap).
-    pub fn is_silent(&self, t: i64) -> bool {
-        self.silent.is_some_and(|(a, b)| a < t && t < b)
-    }
-
-    /// Whether the engine runs at `t` (inclusive of a session's ends).
-    pub fn running_at(&self, t: i64) -> bool {
-        self.sessions.iter().any(|s| s.start <= t && t <= s.stop)
-    }
-}
-
-/// Positions of a day read at non-decreasing times (see [`DayPlan::track`]);
-/// agrees with [`DayPlan::position_at`].
-#[derive(Debug)]
-pub struct Track {
-    /// The plan's move segments, in time order.
-    moves: Vec<Segment>,
-    next: usize,
-    here: LatLon,
-    heading: f64,
-    /// Where the last read along the current move's road was.
-    hint: Hint,
-}
-
-impl Track {
-    pub fn at(&mut self, t: i64) -> (LatLon, f64, f64) {
-        while let Some(seg) = self.moves.get(self.next) {
-            if seg.stop > t {
-                break;
-            }
-            if let SegKind::Move {
-                path, planned_secs, ..
-            } = seg.kind
-            {
-                (self.here, self.heading) = seg.move_end(&path, planned_secs);
-            }
-            self.next += 1;
-            self.hint = Hint::default();
-        }
-        match self.moves.get(self.next) {
-            Some(
-                seg @ Segment {
-                    kind:
-                        SegKind::Move {
-                            path,
-                            speed_kmh,
-                            planned_secs,
-                        },
-                    ..
-                },
-            ) if seg.start <= t => {
-                let (p, h) = seg.move_at(path, *planned_secs, t, Some(&mut self.hint));
-                (p, *speed_kmh, h)
-            }
-            _ => (self.here, 0.0, self.heading),
-        }
-    }
-}
-
-/// What accrued during a day up to some instant.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Totals {
-    pub op_secs: i64,
-    pub idle_secs: i64,
-    /// Engine on, not idle, not moving (digging, lifting, loading).
-    pub work_secs: i64,
-    pub move_secs: i64,
-    pub fuel_l: f64,
-    pub idle_fuel_l: f64,
-    pub distance_m: f64,
-    pub peak_speed_kmh: f64,
-    pub energy_used_kwh: f64,
-    pub energy_charged_kwh: f64,
-}
-
-impl Totals {
-    pub fn ran(&self) -> bool {
-        self.op_secs > 0
-    }
-}
-
-/// Running sums since commissioning.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Cumulative {
-    pub op_secs: i64,
-    pub idle_secs: i64,
-    pub work_secs: i64,
-    pub move_secs: i64,
-    pub fuel_l: f64,
-    pub idle_fuel_l: f64,
-    pub distance_m: f64,
-    pub energy_charged_kwh: f64,
-    pub energy_used_kwh: f64,
-}
-
-impl Cumulative {
-    pub fn add(&mut self, t: &Totals) {
-        self.op_secs += t.op_secs;
-        self.idle_secs += t.idle_secs;
-        self.work_secs += t.work_secs;
-        self.move_secs += t.move_secs;
-        self.fuel_l += t.fuel_l;
-        self.idle_fuel_l += t.idle_fuel_l;
-        self.distance_m += t.distance_m;
-        self.energy_charged_kwh += t.energy_charged_kwh;
-        self.energy_used_kwh += t.energy_used_kwh;
-    }
-
-    pub fn plus(mut self, t: &Totals) -> Self {
-        self.add(t);
-        self
-    }
-}
 
 /// The longest break between two sessions of a day.
 const MAX_BREAK_SECS: i64 = 3600;
@@ -526,61 +281,6 @@ fn clip(plan: &mut DayPlan, now: i64) {
     }
 }
 
-/// What accrued on the plan's day up to and including `t`.
-pub fn totals_until(m: &Machine, plan: &DayPlan, t: i64) -> Totals {
-    let model = m.model;
-    let mut tot = Totals::default();
-    for seg in plan.segments() {
-        if seg.start >= t {
-            break;
-        }
-        let end = seg.stop.min(t);
-        let secs = end - seg.start;
-        let hours = secs as f64 / 3600.0;
-        tot.op_secs += secs;
-        match seg.kind {
-            SegKind::Idle => {
-                tot.idle_secs += secs;
-                tot.idle_fuel_l += hours * model.idle_lph;
-                tot.fuel_l += hours * model.idle_lph;
-                tot.energy_used_kwh += hours * model.work_kw * 0.08;
-            }
-            SegKind::Work => {
-                tot.work_secs += secs;
-                tot.fuel_l += hours * model.work_lph * plan.fuel_factor;
-                tot.energy_used_kwh += hours * model.work_kw;
-            }
-            SegKind::Move {
-                path,
-                speed_kmh,
-                planned_secs,
-            } => {
-                tot.move_secs += secs;
-                tot.fuel_l += hours * model.work_lph * plan.fuel_factor * 0.9;
-                tot.energy_used_kwh += hours * model.work_kw * 0.7;
-                let f = secs as f64 / planned_secs as f64;
-                tot.distance_m += path.distance_at_m(f);
-                tot.peak_speed_kmh = tot.peak_speed_kmh.max(speed_kmh * 1.12);
-            }
-        }
-    }
-    if m.fuel_estimated() {
-        // No fuel telemetry: hours times the model's consumption rate.
-        tot.fuel_l = tot.op_secs as f64 / 3600.0 * m.estimate_lph();
-        tot.idle_fuel_l = 0.0;
-    }
-    if m.is_electric() {
-        tot.fuel_l = 0.0;
-        tot.idle_fuel_l = 0.0;
-    }
-    if let Some(c) = plan.charge
-        && c.start < t
-    {
-        tot.energy_charged_kwh = (c.stop.min(t) - c.start) as f64 / 3600.0 * c.power_kw;
-    }
-    tot
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -588,7 +288,7 @@ mod tests {
     #[test]
     fn on_any_day_of_a_year_some_machine_of_the_fleet_has_been_laid_up_since_yesterday() {
         let fleet: Vec<Machine> = (0..60)
-            .filter_map(|i| Machine::by_id(super::super::FIRST_ID + i, 60))
+            .filter_map(|i| Machine::by_id(super::super::machine::FIRST_ID + i, 60))
             .collect();
         let first = fleetview_api::time::days_from_civil(2025, 1, 1);
         for day in first..first + 365 {
