@@ -73,18 +73,37 @@ impl Machine {
 
     /// Sessions of a working day, and the heading after its last move.
     fn sessions_of(&self, day: i64, start: Stop) -> (Vec<Session>, Option<f64>) {
+        // One generator for the whole day, drawn from in this order: moves,
+        // engine time, stationary blocks, breaks, shift start.
         let mut rng = Rng::new(hash3(self.seed, day as u64, 0x5E5));
-        let class = self.class();
         let weekend = weekday(day) >= 5;
-        let day_start = day * SECS_PER_DAY;
-
+        let gap_day = self.is_gap_day(day);
         // Moves first: they fix how long the machine must run.
+        let (moves, heading) = self.day_moves(&mut rng, day, start);
+        let move_secs: i64 = moves.iter().map(|m| m.0).sum();
+        // The shift, breaks included, must fit in the working hours.
+        let working_span = local::working_span_secs(self.site, day);
+        let (idle_secs, work_secs) =
+            self.engine_secs(&mut rng, weekend, gap_day, move_secs, working_span);
+        let pieces = stationary_blocks(&mut rng, &moves, idle_secs, work_secs, gap_day);
+        let breaks = session_breaks(&mut rng, weekend || gap_day, pieces.len());
+        let total: i64 = pieces.iter().map(|p| p.0).sum();
+        let span_secs = total + breaks.iter().sum::<i64>();
+        let start_secs = self.first_start_secs(&mut rng, day, span_secs, working_span);
+        let sessions = cut_into_sessions(&pieces, &breaks, day * SECS_PER_DAY + start_secs);
+        (sessions, heading)
+    }
+
+    /// The day's moves, from `start` through a few waypoints to where the
+    /// day ends, and the heading after the last one that goes anywhere.
+    fn day_moves(&self, rng: &mut Rng, day: i64, start: Stop) -> (Vec<Piece>, Option<f64>) {
+        let class = self.class();
         let (lo, hi) = class.moves_per_day();
         let n_moves = if hi == 0 { 0 } else { rng.int(lo, hi) as usize };
         let mut stops = vec![start];
         for _ in 1..n_moves {
             let prev = stops[stops.len() - 1];
-            stops.push(self.waypoint(&mut rng, prev));
+            stops.push(self.waypoint(rng, prev));
         }
         if n_moves > 0 {
             stops.push(self.end_anchor(day));
@@ -92,7 +111,7 @@ impl Machine {
         // A truck whose last stop is where the day ends goes there once.
         stops.dedup();
         let (slo, shi) = class.move_speed_kmh();
-        let mut moves: Vec<(i64, SegKind)> = Vec::new();
+        let mut moves: Vec<Piece> = Vec::new();
         let mut heading = None;
         for pair in stops.windows(2) {
             let mut path = self.path_between(pair[0], pair[1]);
@@ -115,129 +134,78 @@ impl Machine {
                 },
             ));
         }
-        let move_secs: i64 = moves.iter().map(|m| m.0).sum();
+        (moves, heading)
+    }
 
-        let (hlo, hhi) = class.engine_hours();
+    /// How long the engine idles and works besides the moves, `(idle_secs,
+    /// work_secs)`: the class's engine hours, less on a weekend, one long
+    /// stretch on a gap day, within the working span `(earliest,
+    /// latest_end)` less the longest breaks.
+    fn engine_secs(
+        &self,
+        rng: &mut Rng,
+        weekend: bool,
+        gap_day: bool,
+        move_secs: i64,
+        (earliest, latest_end): (i64, i64),
+    ) -> (i64, i64) {
+        let (hlo, hhi) = self.class().engine_hours();
         let mut target_secs = (rng.range(hlo, hhi) * 3600.0) as i64;
         if weekend {
             target_secs = (target_secs as f64 * rng.range(0.2, 0.5)) as i64;
         }
-        let gap_day = self.is_gap_day(day);
         if gap_day {
             // One long session, for the feed to fall silent in.
             target_secs = target_secs.max((hhi * 0.9 * 3600.0) as i64);
         }
-        // The shift, breaks included, must fit in the working hours.
-        let (earliest, latest_end) = local::working_span_secs(self.site, day);
         let room = latest_end - earliest - 2 * MAX_BREAK_SECS;
         let target_secs = target_secs.min(room).max(move_secs + 1800);
-        let idle_frac = if class == Class::Generator {
+        let idle_frac = if self.class() == Class::Generator {
             rng.range(0.1, 0.25)
         } else {
             rng.range(0.2, 0.4)
         };
         let idle_secs =
             ((target_secs - move_secs) as f64).min(target_secs as f64 * idle_frac) as i64;
-        let work_secs = target_secs - move_secs - idle_secs;
+        (idle_secs, target_secs - move_secs - idle_secs)
+    }
 
-        // Stationary blocks around the moves: idle warm-up, work, idle.
-        let blocks = moves.len() + 1;
-        let mut weights: Vec<f64> = (0..blocks).map(|_| rng.range(0.5, 1.5)).collect();
-        if gap_day && let Some((last, rest)) = weights.split_last_mut() {
-            // Most of the stationary time after the last move, in one stretch.
-            *last = 3.0 * rest.iter().sum::<f64>().max(1.0);
-        }
-        let total_w: f64 = weights.iter().sum();
-        let mut pieces: Vec<(i64, SegKind)> = Vec::new();
-        for (i, w) in weights.iter().enumerate() {
-            let share = w / total_w;
-            let idle = (idle_secs as f64 * share) as i64;
-            let work = (work_secs as f64 * share) as i64;
-            let warm = idle * rng.int(3, 6) as i64 / 10;
-            pieces.push((warm, SegKind::Idle));
-            pieces.push((work, SegKind::Work));
-            pieces.push((idle - warm, SegKind::Idle));
-            if i < moves.len() {
-                pieces.push(moves[i]);
-            }
-        }
-        pieces.retain(|p| p.0 >= 30);
-
-        // Cut into sessions at piece boundaries, with breaks between them.
-        let n_sessions = if weekend || gap_day || pieces.len() < 4 {
-            1
-        } else if rng.chance(0.3) {
-            3
-        } else {
-            2
-        };
-        let total: i64 = pieces.iter().map(|p| p.0).sum();
-        let breaks: Vec<i64> = (1..n_sessions)
-            .map(|_| rng.int(20, MAX_BREAK_SECS as u64 / 60) as i64 * 60)
-            .collect();
-        let span = total + breaks.iter().sum::<i64>();
-        let (shift_lo, shift_hi) = match class {
+    /// When the day's first session starts, in seconds after 00:00 UTC: a
+    /// local morning inside the working span on an ordinary day, a planted
+    /// night shift's start (or late end) otherwise, the whole `span_secs`
+    /// kept inside the UTC day.
+    fn first_start_secs(
+        &self,
+        rng: &mut Rng,
+        day: i64,
+        span_secs: i64,
+        (earliest, latest_end): (i64, i64),
+    ) -> i64 {
+        let (shift_lo, shift_hi) = match self.class() {
             Class::RoadTruck => (6.2, 7.0),
             _ => (6.2, 8.0),
         };
         let local_start = (rng.range(shift_lo, shift_hi) * 3600.0) as i64;
-        let offset = local::offset_secs(self.site, day_start + SECS_PER_DAY / 2);
+        let offset = local::offset_secs(self.site, day * SECS_PER_DAY + SECS_PER_DAY / 2);
         // Keep the whole day inside its UTC day.
-        let latest = SECS_PER_DAY - 600 - span;
-        let start = match self.shift(day) {
-            Shift::Day => (local_start - offset).min(latest_end - span).max(earliest),
+        let latest = SECS_PER_DAY - 600 - span_secs;
+        match self.shift(day) {
+            Shift::Day => (local_start - offset)
+                .min(latest_end - span_secs)
+                .max(earliest),
             Shift::Night {
                 start_secs,
                 end_secs,
                 late,
             } => {
-                let late_start = end_secs - offset - span;
+                let late_start = end_secs - offset - span_secs;
                 if late && (600..=latest).contains(&late_start) {
                     late_start
                 } else {
                     (start_secs - offset).min(latest).max(600)
                 }
             }
-        };
-        let mut t = day_start + start;
-
-        let mut sessions = Vec::with_capacity(n_sessions);
-        let mut current = Session {
-            start: t,
-            stop: t,
-            stopped: true,
-            segments: Vec::new(),
-        };
-        let mut acc = 0i64;
-        let mut next_cut = 1usize;
-        for (i, (secs, kind)) in pieces.iter().enumerate() {
-            current.segments.push(Segment {
-                start: t,
-                stop: t + secs,
-                kind: *kind,
-            });
-            t += secs;
-            acc += secs;
-            let cut_at = total * next_cut as i64 / n_sessions as i64;
-            if next_cut < n_sessions && acc >= cut_at && i + 1 < pieces.len() {
-                current.stop = t;
-                sessions.push(std::mem::replace(
-                    &mut current,
-                    Session {
-                        start: 0,
-                        stop: 0,
-                        stopped: true,
-                        segments: Vec::new(),
-                    },
-                ));
-                t += breaks[next_cut - 1];
-                current.start = t;
-                next_cut += 1;
-            }
         }
-        current.stop = t;
-        sessions.push(current);
-        (sessions, heading)
     }
 
     fn charge_after(&self, plan: &DayPlan) -> Option<Charge> {
@@ -255,6 +223,106 @@ impl Machine {
             power_kw: used / ((stop - start) as f64 / 3600.0),
         })
     }
+}
+
+/// A stretch of a day's engine time: how long it lasts, in seconds, and
+/// what the machine does in it.
+type Piece = (i64, SegKind);
+
+/// The day's engine time in order: around each move (and after the last) a
+/// stationary block of idle warm-up, work and idle, the blocks weighted at
+/// random; on a gap day most of it after the last move, in one stretch.
+/// Pieces under 30 s are dropped.
+fn stationary_blocks(
+    rng: &mut Rng,
+    moves: &[Piece],
+    idle_secs: i64,
+    work_secs: i64,
+    gap_day: bool,
+) -> Vec<Piece> {
+    let blocks = moves.len() + 1;
+    let mut weights: Vec<f64> = (0..blocks).map(|_| rng.range(0.5, 1.5)).collect();
+    if gap_day && let Some((last, rest)) = weights.split_last_mut() {
+        *last = 3.0 * rest.iter().sum::<f64>().max(1.0);
+    }
+    let total_w: f64 = weights.iter().sum();
+    let mut pieces: Vec<Piece> = Vec::new();
+    for (i, w) in weights.iter().enumerate() {
+        let share = w / total_w;
+        let idle = (idle_secs as f64 * share) as i64;
+        let work = (work_secs as f64 * share) as i64;
+        let warm = idle * rng.int(3, 6) as i64 / 10;
+        pieces.push((warm, SegKind::Idle));
+        pieces.push((work, SegKind::Work));
+        pieces.push((idle - warm, SegKind::Idle));
+        if i < moves.len() {
+            pieces.push(moves[i]);
+        }
+    }
+    pieces.retain(|p| p.0 >= 30);
+    pieces
+}
+
+/// The breaks between the day's sessions, in seconds: none when the day is
+/// `one_session` (a weekend or a gap day) or has few pieces, otherwise one
+/// or (three times in ten) two.
+fn session_breaks(rng: &mut Rng, one_session: bool, n_pieces: usize) -> Vec<i64> {
+    let n_sessions = if one_session || n_pieces < 4 {
+        1
+    } else if rng.chance(0.3) {
+        3
+    } else {
+        2
+    };
+    (1..n_sessions)
+        .map(|_| rng.int(20, MAX_BREAK_SECS as u64 / 60) as i64 * 60)
+        .collect()
+}
+
+/// Lays the pieces end to end from `start` and cuts them into one session
+/// more than there are breaks: after the first piece that reaches each even
+/// share of the engine time, with a break between each two sessions.
+fn cut_into_sessions(pieces: &[Piece], breaks: &[i64], start: i64) -> Vec<Session> {
+    let n_sessions = breaks.len() + 1;
+    let total: i64 = pieces.iter().map(|p| p.0).sum();
+    let mut t = start;
+    let mut sessions = Vec::with_capacity(n_sessions);
+    let mut current = Session {
+        start: t,
+        stop: t,
+        stopped: true,
+        segments: Vec::new(),
+    };
+    let mut acc = 0i64;
+    let mut next_cut = 1usize;
+    for (i, (secs, kind)) in pieces.iter().enumerate() {
+        current.segments.push(Segment {
+            start: t,
+            stop: t + secs,
+            kind: *kind,
+        });
+        t += secs;
+        acc += secs;
+        let cut_at = total * next_cut as i64 / n_sessions as i64;
+        if next_cut < n_sessions && acc >= cut_at && i + 1 < pieces.len() {
+            current.stop = t;
+            sessions.push(std::mem::replace(
+                &mut current,
+                Session {
+                    start: 0,
+                    stop: 0,
+                    stopped: true,
+                    segments: Vec::new(),
+                },
+            ));
+            t += breaks[next_cut - 1];
+            current.start = t;
+            next_cut += 1;
+        }
+    }
+    current.stop = t;
+    sessions.push(current);
+    sessions
 }
 
 /// Drops everything after `now`; a session in progress is cut at `now`
