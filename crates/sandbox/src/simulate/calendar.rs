@@ -1,7 +1,7 @@
 //! Which days a machine works: weekdays, weekends now and then, and the
 //! lay-ups in which it neither works nor reports.
 
-use super::machine::{Machine, hash3, unit};
+use super::machine::{FIRST_ID, Machine, hash3, unit};
 
 /// Monday = 0 .. Sunday = 6 (1970-01-01 was a Thursday).
 pub fn weekday(day: i64) -> i64 {
@@ -19,7 +19,7 @@ const LAYUP_ONE_IN: i64 = 8;
 impl Machine {
     /// Whether the machine is laid up on `day`: no work, no row of any kind.
     pub fn is_laid_up(&self, day: i64) -> bool {
-        let index = self.id - super::FIRST_ID;
+        let index = self.id - FIRST_ID;
         if day < self.commissioned_day || index.rem_euclid(LAYUP_ONE_IN) != 3 {
             return false;
         }

@@ -162,7 +162,7 @@ mod tests {
                 let (a, b) = working_span_secs(s, day);
                 assert!(b - a >= 11 * 3600, "{} {day}: {a}..{b}", s.city);
                 let d0 = day * SECS_PER_DAY;
-                if crate::simulate::day::weekday(day) < 5 {
+                if crate::simulate::calendar::weekday(day) < 5 {
                     assert!(out_of_hours(s, d0 + a, d0 + b).is_empty(), "{}", s.city);
                 }
             }

@@ -155,35 +155,14 @@ impl Machine {
 
     pub fn at_index(index: u64) -> Self {
         let seed = hash2(0xF1EE_7E1E, index);
+        // One generator for the whole identity, drawn from in this order:
+        // model, site, commissioning day, feed, home, counters.
         let mut rng = Rng::new(seed);
         let class = CLASS_CYCLE[(index % CLASS_CYCLE.len() as u64) as usize];
         let models: Vec<&'static Model> = MODELS.iter().filter(|m| m.class == class).collect();
         let model = models[rng.int(0, models.len() as u64 - 1) as usize];
         let site = &SITES[rng.int(0, SITES.len() as u64 - 1) as usize];
-        let id = FIRST_ID + index as i64;
-
-        let serial_number = format!(
-            "{}0{}{:05}",
-            model.serial_prefix,
-            class.code(),
-            10_000 + (seed % 90_000)
-        );
-        let code: String = (0..17)
-            .map(|i| VIN_CHARS[(hash2(seed, i) % VIN_CHARS.len() as u64) as usize] as char)
-            .collect();
-        let (pin, vin) = if class.has_vin() {
-            (None, Some(format!("{}{}", model.serial_prefix, &code[3..])))
-        } else {
-            (
-                Some(format!(
-                    "{}0{}{}",
-                    model.serial_prefix,
-                    &code[4..9],
-                    &code[9..]
-                )),
-                None,
-            )
-        };
+        let (serial_number, pin, vin) = plate_codes(model, seed);
         let name = format!(
             "{}-{:03} {} {} ({})",
             class.code(),
@@ -197,51 +176,12 @@ impl Machine {
         let first = days_from_civil(2019, 1, 1);
         let last = days_from_civil(2024, 6, 30);
         let commissioned_day = first + rng.int(0, (last - first) as u64) as i64;
-
-        let feed = if is_tracker_source(model.source) {
-            const PERIODS: [i64; 4] = [60, 30, 10, 100];
-            Feed::Tracker {
-                moving_secs: PERIODS[((index / 20) % 4) as usize],
-                keepalive_secs: 1800 + 300 * rng.int(0, 6) as i64,
-            }
-        } else {
-            const PERIODS: [i64; 3] = [900, 1800, 3600];
-            Feed::Oem {
-                period_secs: PERIODS[rng.int(0, 2) as usize],
-            }
-        };
-
-        let centre = LatLon {
-            lat: site.lat,
-            lon: site.lon,
-        };
-        let spot = centre.offset_m(rng.range(-250.0, 250.0), rng.range(-250.0, 250.0));
-        // Road trucks park at their site's depot, where their roads start.
-        let home = if class == Class::RoadTruck {
-            let network = roads::of_site(site);
-            network.nodes[network.depot()].pos
-        } else {
-            spot
-        };
-        let used = rng.chance(0.3);
-        let base_hours = if used {
-            (rng.range(300.0, 6000.0) * 10.0).round() / 10.0
-        } else {
-            0.0
-        };
-        let base_km = if class == Class::RoadTruck && used {
-            rng.range(40_000.0, 400_000.0).round()
-        } else {
-            0.0
-        };
-        let base_loads = if model.loads_per_hour > 0.0 && used {
-            rng.int(1_000, 60_000) as i64
-        } else {
-            0
-        };
+        let feed = feed_of(model, index, &mut rng);
+        let home = home_of(model, site, &mut rng);
+        let (base_hours, base_km, base_loads) = base_counters(model, &mut rng);
 
         Self {
-            id,
+            id: FIRST_ID + index as i64,
             seed,
             model,
             site,
@@ -336,6 +276,86 @@ impl Machine {
         let weather = (unit(hash2(self.site.lat.to_bits(), day as u64)) - 0.5) * 6.0;
         round_to(self.site.mean_temp_c + season + daily + weather, 10.0)
     }
+}
+
+/// The serial number, and the PIN or (road vehicles) the VIN, drawn from
+/// the machine's seed: `(serial_number, pin, vin)`.
+fn plate_codes(model: &Model, seed: u64) -> (String, Option<String>, Option<String>) {
+    let class = model.class;
+    let serial_number = format!(
+        "{}0{}{:05}",
+        model.serial_prefix,
+        class.code(),
+        10_000 + (seed % 90_000)
+    );
+    let code: String = (0..17)
+        .map(|i| VIN_CHARS[(hash2(seed, i) % VIN_CHARS.len() as u64) as usize] as char)
+        .collect();
+    if class.has_vin() {
+        (
+            serial_number,
+            None,
+            Some(format!("{}{}", model.serial_prefix, &code[3..])),
+        )
+    } else {
+        let pin = format!("{}0{}{}", model.serial_prefix, &code[4..9], &code[9..]);
+        (serial_number, Some(pin), None)
+    }
+}
+
+/// How the machine reports: a tracker's periods by index block, an OEM
+/// feed's period drawn.
+fn feed_of(model: &Model, index: u64, rng: &mut Rng) -> Feed {
+    if is_tracker_source(model.source) {
+        const PERIODS: [i64; 4] = [60, 30, 10, 100];
+        Feed::Tracker {
+            moving_secs: PERIODS[((index / 20) % 4) as usize],
+            keepalive_secs: 1800 + 300 * rng.int(0, 6) as i64,
+        }
+    } else {
+        const PERIODS: [i64; 3] = [900, 1800, 3600];
+        Feed::Oem {
+            period_secs: PERIODS[rng.int(0, 2) as usize],
+        }
+    }
+}
+
+/// Where the machine parks: a spot near its site's centre, or for road
+/// trucks the depot where their roads start. The spot is drawn either way.
+fn home_of(model: &Model, site: &'static Site, rng: &mut Rng) -> LatLon {
+    let centre = LatLon {
+        lat: site.lat,
+        lon: site.lon,
+    };
+    let spot = centre.offset_m(rng.range(-250.0, 250.0), rng.range(-250.0, 250.0));
+    if model.class == Class::RoadTruck {
+        let network = roads::of_site(site);
+        network.nodes[network.depot()].pos
+    } else {
+        spot
+    }
+}
+
+/// The counters at commissioning, `(hours, km, loads)`: zero for a machine
+/// bought new, drawn for one bought used (three in ten).
+fn base_counters(model: &Model, rng: &mut Rng) -> (f64, f64, i64) {
+    let used = rng.chance(0.3);
+    let base_hours = if used {
+        (rng.range(300.0, 6000.0) * 10.0).round() / 10.0
+    } else {
+        0.0
+    };
+    let base_km = if model.class == Class::RoadTruck && used {
+        rng.range(40_000.0, 400_000.0).round()
+    } else {
+        0.0
+    };
+    let base_loads = if model.loads_per_hour > 0.0 && used {
+        rng.int(1_000, 60_000) as i64
+    } else {
+        0
+    };
+    (base_hours, base_km, base_loads)
 }
 
 #[cfg(test)]

@@ -19,9 +19,11 @@
 
 use std::sync::LazyLock;
 
-use super::day::{Cumulative, SegKind, Session, weekday};
-use super::machine::{Feed, Machine, hash2, hash3, unit};
-use super::{is_refuel_day, refuel_block_days};
+use super::calendar::weekday;
+use super::day_plan::{DayPlan, SegKind, Session};
+use super::machine::{FIRST_ID, Feed, Machine, hash2, hash3, unit};
+use super::refuel::{is_refuel_day, refuel_block_days};
+use super::totals::{Cumulative, totals_until};
 
 /// Machines take turns by index modulo this (the default fleet's size).
 const CYCLE: i64 = 60;
@@ -125,7 +127,7 @@ fn reset_turn(slot: i64) -> i64 {
 
 impl Machine {
     fn turn_index(&self) -> i64 {
-        (self.id - super::FIRST_ID).rem_euclid(CYCLE)
+        (self.id - FIRST_ID).rem_euclid(CYCLE)
     }
 
     /// When the shift of a working day lies.
@@ -221,7 +223,7 @@ impl Machine {
 
     fn full_day_fuel_l(&self, day: i64) -> f64 {
         let plan = self.full_plan(day);
-        super::day::totals_until(self, &plan, plan.day_end()).fuel_l
+        totals_until(self, &plan, plan.day_end()).fuel_l
     }
 
     /// The day of a slot of [`RESET_SLOT_DAYS`] days on which the hour
@@ -260,4 +262,19 @@ impl Machine {
 /// The slot of [`DRAIN_SLOT_DAYS`] days holding `day`.
 pub fn drain_slot(day: i64) -> i64 {
     day.div_euclid(DRAIN_SLOT_DAYS)
+}
+
+/// The meter fitted on the plan's day at its first start, if it is a
+/// reset day (and the sums are known).
+pub(crate) fn reset_of_day(
+    m: &Machine,
+    plan: &DayPlan,
+    before: &Cumulative,
+    sums: bool,
+) -> Option<(i64, Meter)> {
+    if !sums || !m.is_reset_day(plan.day) {
+        return None;
+    }
+    let at = plan.sessions.first().map_or(plan.day_end(), |s| s.start);
+    Some((at, Meter::replaced(m, plan.day, before)))
 }

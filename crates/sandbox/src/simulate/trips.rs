@@ -122,7 +122,7 @@ mod tests {
     use super::*;
     use crate::clock::Clock;
     use crate::simulate::Simulator;
-    use crate::simulate::day::SegKind;
+    use crate::simulate::day_plan::SegKind;
     use crate::simulate::roads::polyline::{Frame, Xy, distance_to_segment_m};
     use fleetview_api::time::{SECS_PER_DAY, TimeWindow, days_from_civil};
 

@@ -4,8 +4,9 @@
 use super::figures::{co2_kg, counters, load_factor};
 use super::rows::{Flow, KindRow, Val, hours, r1, r2};
 use super::walk::has_day_start;
+use crate::simulate::day_context::DayCtx;
 use crate::simulate::machine::Machine;
-use crate::simulate::{DayCtx, Simulator};
+use crate::simulate::simulator::Simulator;
 use fleetview_api::DataKind;
 use fleetview_api::model::*;
 use fleetview_api::time::TimeWindow;

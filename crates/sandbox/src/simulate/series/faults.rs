@@ -2,9 +2,9 @@
 //! the rest, at times that do not move as the clock advances.
 
 use super::rows::Flow;
-use crate::simulate::Simulator;
 use crate::simulate::catalogue::fault_codes::{DIESEL_FAULTS, ELECTRIC_FAULTS, level_label};
 use crate::simulate::machine::{Machine, hash3, unit};
+use crate::simulate::simulator::Simulator;
 use fleetview_api::model::{FaultRow, Timestamp};
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 

@@ -2,9 +2,9 @@
 //! machine reports, CO2 from fuel, and the engine load factor.
 
 use super::rows::{r1, r2};
-use crate::simulate::day::{Cumulative, Totals};
 use crate::simulate::machine::Machine;
 use crate::simulate::planted::Meter;
+use crate::simulate::totals::{Cumulative, Totals};
 
 /// Counters as reported: what the machine had at commissioning plus sums.
 pub(super) struct Counters {

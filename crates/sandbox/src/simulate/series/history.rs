@@ -2,8 +2,8 @@
 //! the deprecated fleet history, assembled from the other row families.
 
 use super::rows::{Flow, Val};
-use crate::simulate::Simulator;
 use crate::simulate::machine::Machine;
+use crate::simulate::simulator::Simulator;
 use fleetview_api::DataKind;
 use fleetview_api::model::*;
 use fleetview_api::time::TimeWindow;

@@ -2,9 +2,9 @@
 //! tests: each item as the served rows show it.
 
 use super::rows::{Flow, Val};
-use crate::simulate::Simulator;
 use crate::simulate::local::out_of_hours;
 use crate::simulate::machine::Machine;
+use crate::simulate::simulator::Simulator;
 use fleetview_api::DataKind;
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 
@@ -135,7 +135,7 @@ fn item(
 mod tests {
     use super::*;
     use crate::clock::Clock;
-    use crate::simulate::day::weekday;
+    use crate::simulate::calendar::weekday;
     use crate::simulate::local::out_of_hours;
     use crate::simulate::planted::{DRAIN_SLOT_DAYS, Shift, drain_slot};
     use crate::simulate::{FIRST_ID, is_refuel_day};

@@ -3,10 +3,12 @@
 
 use super::rows::{Flow, r1};
 use super::values::silence;
-use crate::simulate::day::{Cumulative, SegKind};
+use crate::simulate::day_context::DayCtx;
+use crate::simulate::day_plan::SegKind;
 use crate::simulate::machine::{Feed, LatLon, Machine, address, haversine_m, rounded};
 use crate::simulate::planted::Meter;
-use crate::simulate::{DayCtx, Simulator};
+use crate::simulate::simulator::Simulator;
+use crate::simulate::totals::Cumulative;
 use fleetview_api::model::{ActivityRow, PositionRow, Timestamp};
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 
@@ -176,7 +178,7 @@ mod tests {
     use super::*;
     use crate::clock::Clock;
     use crate::simulate::catalogue::models::Class;
-    use crate::simulate::day::totals_until;
+    use crate::simulate::totals::totals_until;
     use fleetview_api::time::days_from_civil;
 
     const DAYS: i64 = 60;

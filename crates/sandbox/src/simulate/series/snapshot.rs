@@ -5,8 +5,8 @@
 
 use super::rows::{Flow, KindRow, Val};
 use super::values::supports;
-use crate::simulate::Simulator;
 use crate::simulate::machine::Machine;
+use crate::simulate::simulator::Simulator;
 use fleetview_api::DataKind;
 use fleetview_api::equipment::{
     EquipmentSnapshot, SnapCount, SnapFuelUsed, SnapHours, SnapOdometer, SnapOperatingHours,

@@ -5,9 +5,10 @@ use super::daily::daily_value_row;
 use super::figures::counters;
 use super::rows::{Flow, KindRow, Rows, Val, r1, r2};
 use super::walk::has_day_start;
-use crate::simulate::day::{DayPlan, SegKind};
+use crate::simulate::day_context::DayCtx;
+use crate::simulate::day_plan::{DayPlan, SegKind};
 use crate::simulate::machine::{Machine, hash3, unit};
-use crate::simulate::{DayCtx, Simulator};
+use crate::simulate::simulator::Simulator;
 use fleetview_api::DataKind;
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 
@@ -169,19 +170,20 @@ fn noise(m: &Machine, t: i64, salt: u64) -> f64 {
     unit(hash3(m.seed, t as u64, salt))
 }
 
+/// The row of `kind` at `t`, if `kind` is read at instants: a counter, a
+/// gauge of the machine, or one of the EV battery's figures.
 fn instant_value_row(ctx: &DayCtx, kind: DataKind, t: i64) -> Option<KindRow> {
+    counter_row(ctx, kind, t)
+        .or_else(|| gauge_row(ctx, kind, t))
+        .or_else(|| ev_row(ctx, kind, t))
+}
+
+/// The counters since commissioning, read off the running sums and the
+/// hour meter counting at `t`.
+fn counter_row(ctx: &DayCtx, kind: DataKind, t: i64) -> Option<KindRow> {
     use DataKind::*;
-    let m = ctx.m;
     let row = KindRow::new(t);
-    let seg = ctx.plan.segment_at(t).map(|g| g.kind);
-    let charging = ctx.plan.charge.is_some_and(|c| c.start <= t && t <= c.stop);
-    let c = || counters(m, &ctx.cumulative_at(t), ctx.meter_at(t));
-    let session_start = ctx
-        .plan
-        .sessions
-        .iter()
-        .find(|s| s.start <= t && t <= s.stop)
-        .map(|s| s.start);
+    let c = || counters(ctx.m, &ctx.cumulative_at(t), ctx.meter_at(t));
     Some(match kind {
         // As the real service names them (D7): `hour` here, `hours` below.
         CumulativeOperatingHours => {
@@ -205,6 +207,19 @@ fn instant_value_row(ctx: &DayCtx, kind: DataKind, t: i64) -> Option<KindRow> {
         CumulativePayloadTotal => row
             .with("payload", Val::F(c().payload_t))
             .with("payloadUnit", Val::S("t")),
+        EvBatteryChargeCyclesCount => row.with("count", Val::I(c().cycles)),
+        _ => return None,
+    })
+}
+
+/// The machine's gauges and sensors: tank levels, engine load and coolant,
+/// batteries, the air, and the work switch.
+fn gauge_row(ctx: &DayCtx, kind: DataKind, t: i64) -> Option<KindRow> {
+    use DataKind::*;
+    let m = ctx.m;
+    let row = KindRow::new(t);
+    let seg = || ctx.plan.segment_at(t).map(|g| g.kind);
+    Some(match kind {
         FuelRemaining => row.with("percent", Val::F(r1(ctx.fuel_percent(t)))),
         DefRemainingRatio => row
             .with("percent", Val::F(r1(ctx.def_percent(t))))
@@ -212,7 +227,7 @@ fn instant_value_row(ctx: &DayCtx, kind: DataKind, t: i64) -> Option<KindRow> {
             .with("tankCapacityUnit", Val::S("L")),
         EngineLoadPercentage => {
             let n = noise(m, t, 1);
-            let load = match seg {
+            let load = match seg() {
                 Some(SegKind::Work) => 55.0 + 30.0 * n,
                 Some(SegKind::Move { .. }) => 40.0 + 20.0 * n,
                 Some(SegKind::Idle) => 12.0 + 8.0 * n,
@@ -222,6 +237,12 @@ fn instant_value_row(ctx: &DayCtx, kind: DataKind, t: i64) -> Option<KindRow> {
         }
         EngineCoolantTemperature => {
             let amb = m.ambient_c(t);
+            let session_start = ctx
+                .plan
+                .sessions
+                .iter()
+                .find(|s| s.start <= t && t <= s.stop)
+                .map(|s| s.start);
             let warm = session_start.map_or(0.0, |s| 1.0 - (-((t - s) as f64) / 600.0).exp());
             let temp = amb + (88.0 - amb) * warm + 3.0 * (noise(m, t, 2) - 0.5);
             row.with("temperature", Val::F(r1(temp)))
@@ -238,7 +259,20 @@ fn instant_value_row(ctx: &DayCtx, kind: DataKind, t: i64) -> Option<KindRow> {
         Temperature => row
             .with("temperature", Val::F(m.ambient_c(t)))
             .with("unit", Val::S("°C")),
-        SensorBoolean => row.with("value", Val::B(matches!(seg, Some(SegKind::Work)))),
+        SensorBoolean => row.with("value", Val::B(matches!(seg(), Some(SegKind::Work)))),
+        _ => return None,
+    })
+}
+
+/// An electric machine's battery: level, voltage, current, temperature,
+/// health, charging state and rates, and the energy used today.
+fn ev_row(ctx: &DayCtx, kind: DataKind, t: i64) -> Option<KindRow> {
+    use DataKind::*;
+    let m = ctx.m;
+    let row = KindRow::new(t);
+    let seg = ctx.plan.segment_at(t).map(|g| g.kind);
+    let charging = ctx.plan.charge.is_some_and(|c| c.start <= t && t <= c.stop);
+    Some(match kind {
         EvBatteryLevel => row.with("percent", Val::F(r1(ctx.battery_percent(t)))),
         EvBatteryVoltage => row
             .with("voltage", Val::F(r2(ev_voltage(ctx, t))))
@@ -280,7 +314,6 @@ fn instant_value_row(ctx: &DayCtx, kind: DataKind, t: i64) -> Option<KindRow> {
         EvDischargingRate => row
             .with("power", Val::F(r2(ev_power_kw(ctx, seg, false))))
             .with("unit", Val::S("kW")),
-        EvBatteryChargeCyclesCount => row.with("count", Val::I(c().cycles)),
         EvEnergyUsedFaults => row
             .with("energy", Val::F(r2(ctx.totals_until(t).energy_used_kwh)))
             .with("unit", Val::S("kWh")),

@@ -3,8 +3,11 @@
 //! next rather than recomputed.
 
 use super::rows::Flow;
+use crate::simulate::day_context::DayCtx;
 use crate::simulate::machine::Machine;
-use crate::simulate::{DayCtx, Simulator, is_refuel_day, reset_of_day};
+use crate::simulate::planted::reset_of_day;
+use crate::simulate::refuel::refuel_instant;
+use crate::simulate::simulator::Simulator;
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 
 impl Simulator {
@@ -44,11 +47,7 @@ impl Simulator {
             let meter = ctx.meter_at_end();
             let before = ctx.before.plus(&totals);
             let plan = m.plan(day, now);
-            let refuel = if m.model.tank_l > 0.0 && is_refuel_day(m, day) {
-                plan.sessions.first().map(|s| s.start)
-            } else {
-                None
-            };
+            let refuel = refuel_instant(m, &plan);
             let drain = self.drain_on(m, day);
             let reset = reset_of_day(m, &plan, &before, sums);
             ctx = DayCtx {
