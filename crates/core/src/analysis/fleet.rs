@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::events::{
-    CounterSeries, Event, EventInputs, EventKind, OPERATING_HOURS_COUNTER, detect,
-};
+use super::events::checks::OPERATING_HOURS_COUNTER;
+use super::events::detect::detect;
+use super::events::types::{CounterSeries, Event, EventInputs, EventKind};
 use fleetview_api::equipment::EquipmentSnapshot;
 use fleetview_api::model::{EngineEvent, EquipmentHistory, FaultRow};
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};

@@ -5,7 +5,7 @@
 //! read, whatever the span), first and last from a search: cheap enough
 //! for the UI thread, once per span.
 
-use super::events::running_periods;
+use super::events::timeline::running_periods;
 use crate::series::PlotSeries;
 use fleetview_api::model::EngineConditionRow;
 

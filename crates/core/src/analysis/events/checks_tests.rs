@@ -2,7 +2,7 @@
 //! one finding with both figures, missing data nothing.
 
 use super::*;
-use crate::analysis::figures::DayInput;
+use crate::analysis::day::DayInput;
 use fleetview_api::geo::LatLon;
 use fleetview_api::model::{EngineConditionRow, FuelRemainingRow};
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow, Timestamp};

@@ -263,7 +263,7 @@ proptest! {
             times.iter().map(|&t| (t, LatLon { lat: f64::NAN, lon: 1.0 })).collect();
         let counters = [CounterSeries { name: "cumulative operating hours", samples: &counter }];
         let rows = [RowTimes { name: "x", times: &times }];
-        let daily = [crate::analysis::figures::DayInput {
+        let daily = [crate::analysis::day::DayInput {
             day: 0,
             engine_hours_h: Some(f64::NAN),
             ..Default::default()
