@@ -20,6 +20,7 @@ mod chunks;
 pub mod client;
 pub mod config;
 pub mod data_kind;
+mod engine;
 pub mod equipment;
 pub mod error;
 pub mod fleet;

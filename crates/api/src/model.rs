@@ -157,58 +157,8 @@ pub struct FleetFaultRow {
     pub date: Timestamp,
 }
 
-/// Engine condition row. Careful (D10): `running: true` marks the engine
-/// going from running to *stopped*; `false` from stopped to *running*.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EngineConditionRow {
-    pub running: bool,
-    pub date: Timestamp,
-}
-
-/// What an engine condition row means (D10).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum EngineEvent {
-    Started,
-    Stopped,
-}
-
-impl EngineEvent {
-    /// Reads the service's `running` flag per D10.
-    pub const fn from_running_flag(running: bool) -> Self {
-        if running {
-            EngineEvent::Stopped
-        } else {
-            EngineEvent::Started
-        }
-    }
-
-    /// The flag the service sends for this event.
-    pub const fn running_flag(self) -> bool {
-        matches!(self, EngineEvent::Stopped)
-    }
-
-    pub const fn label(self) -> &'static str {
-        match self {
-            EngineEvent::Started => "started",
-            EngineEvent::Stopped => "stopped",
-        }
-    }
-}
-
-impl EngineConditionRow {
-    /// A row at `secs` with the service's `running` flag (D10: `true` is a
-    /// stop).
-    pub fn at(secs: i64, running: bool) -> Self {
-        Self {
-            running,
-            date: Timestamp::from_secs(secs),
-        }
-    }
-
-    pub fn event(&self) -> EngineEvent {
-        EngineEvent::from_running_flag(self.running)
-    }
-}
+/// Engine condition row (D10), its `running` flag read as it is decoded.
+pub use super::engine::{EngineConditionRow, EngineEvent};
 
 // ------------------------------------------------------------ daily usage
 
@@ -703,22 +653,6 @@ mod tests {
         let fleet = serde_json::to_value(FleetDailyUsageRow::from(row)).unwrap_or_default();
         assert_eq!(fleet["fuelUsed"], json!({"fuelUsed": 1.0, "unit": "L"}));
         assert!(fleet.get("co2").is_none());
-    }
-
-    #[test]
-    fn engine_condition_follows_d10() {
-        let stopped = EngineConditionRow {
-            running: true,
-            date: Timestamp::from_secs(0),
-        };
-        let started = EngineConditionRow {
-            running: false,
-            date: Timestamp::from_secs(0),
-        };
-        assert_eq!(stopped.event(), EngineEvent::Stopped);
-        assert_eq!(started.event(), EngineEvent::Started);
-        assert_eq!(stopped.event().label(), "stopped");
-        assert!(EngineEvent::Stopped.running_flag());
     }
 
     #[test]

@@ -9,15 +9,17 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::events::{CounterSeries, Event, EventInputs, RowTimes, WorkingHours, detect};
+pub use super::day::DayInput;
+use super::events::detect::detect;
+use super::events::types::{CounterSeries, Event, EventInputs, RowTimes, WorkingHours};
 use super::stops::{Stop, StopSource, engine_stops, position_stops};
-use super::units::{kilograms, kilometres, litres};
 use crate::series::TrackSample;
 use fleetview_api::geo::LatLon;
 use fleetview_api::model::{
     ActivityRow, DailyUsageRow, EngineConditionRow, FuelRemainingRow, HistoryFaultRow,
 };
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
+use fleetview_api::units::{Quantity, UnitSystem};
 
 /// Hours a machine is expected to run on a working day, by default.
 pub const DEFAULT_EXPECTED_HOURS_PER_DAY: f64 = 8.0;
@@ -46,58 +48,6 @@ impl Expected {
         } else {
             0.0
         }
-    }
-}
-
-/// One day's figures as the service gives them, in the app's units.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct DayInput {
-    /// Days since 1970-01-01 (UTC).
-    pub day: i64,
-    pub engine_hours_h: Option<f64>,
-    pub working_hours_h: Option<f64>,
-    pub idle_hours_h: Option<f64>,
-    pub fuel_used_l: Option<f64>,
-    pub fuel_estimated: bool,
-    pub idle_fuel_l: Option<f64>,
-    pub co2_kg: Option<f64>,
-    pub co2_estimated: bool,
-    pub distance_km: Option<f64>,
-}
-
-impl DayInput {
-    /// A daily usage row read (values in units the app cannot read are
-    /// left out).
-    pub fn from_row(row: &DailyUsageRow) -> Self {
-        let hours = |h: &Option<fleetview_api::model::Hours>| {
-            h.as_ref().and_then(|h| h.hour).filter(|v| v.is_finite())
-        };
-        let fuel = row.fuel_used.as_ref();
-        let co2 = row.co2.as_ref();
-        Self {
-            day: row.date.0.div_euclid(SECS_PER_DAY),
-            engine_hours_h: hours(&row.operating_hours),
-            working_hours_h: hours(&row.working_hours),
-            idle_hours_h: hours(&row.idle_hours),
-            fuel_used_l: fuel.and_then(|f| litres(f.fuel_used?, &f.unit)),
-            fuel_estimated: fuel.and_then(|f| f.estimated) == Some(true),
-            idle_fuel_l: None,
-            co2_kg: co2.and_then(|c| kilograms(c.weight, &c.unit)),
-            co2_estimated: co2.and_then(|c| c.estimated) == Some(true),
-            distance_km: row
-                .daily_distance
-                .as_ref()
-                .and_then(|d| kilometres(d.odometer?, &d.unit)),
-        }
-    }
-
-    /// Working hours as given, else engine − idle hours (the service's
-    /// days add up: working + idle = operating).
-    fn working_or_derived(&self) -> Option<f64> {
-        self.working_hours_h.or_else(|| {
-            let (e, i) = (self.engine_hours_h?, self.idle_hours_h?);
-            Some((e - i).max(0.0))
-        })
     }
 }
 
@@ -382,10 +332,10 @@ impl Figure {
 
     /// Its key in a unit system: the metric key's unit suffix replaced
     /// (`fuel_used_l` -> `fuel_used_gal`).
-    pub fn key_in(self, units: super::units::UnitSystem) -> std::borrow::Cow<'static, str> {
-        use super::units::Quantity as Q;
+    pub fn key_in(self, units: UnitSystem) -> std::borrow::Cow<'static, str> {
+        use Quantity as Q;
         let key = self.key();
-        let (Some(q), super::units::UnitSystem::Imperial) = (self.quantity(), units) else {
+        let (Some(q), UnitSystem::Imperial) = (self.quantity(), units) else {
             return key.into();
         };
         let (metric, imperial) = match q {
@@ -401,9 +351,9 @@ impl Figure {
     }
 
     /// What it measures, where the unit system changes its unit.
-    pub fn quantity(self) -> Option<super::units::Quantity> {
-        use super::units::Quantity as Q;
+    pub fn quantity(self) -> Option<Quantity> {
         use Figure::*;
+        use Quantity as Q;
         match self {
             FuelUsed | IdleFuel => Some(Q::Volume),
             FuelPerEngineHour | WorkingFuelPerHour | IdleFuelPerHour => Some(Q::VolumeRate),
@@ -414,13 +364,13 @@ impl Figure {
     }
 
     /// Its unit in a unit system.
-    pub fn unit_in(self, units: super::units::UnitSystem) -> &'static str {
+    pub fn unit_in(self, units: UnitSystem) -> &'static str {
         self.quantity()
             .map_or_else(|| self.unit(), |q| units.unit(q))
     }
 
     /// Its (metric) value in a unit system.
-    pub fn value_in(self, units: super::units::UnitSystem, metric: f64) -> f64 {
+    pub fn value_in(self, units: UnitSystem, metric: f64) -> f64 {
         self.quantity()
             .map_or(metric, |q| units.from_metric(q, metric))
     }

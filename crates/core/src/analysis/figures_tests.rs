@@ -154,16 +154,12 @@ fn working_hours_missing_are_engine_minus_idle() {
 #[test]
 fn stops_and_activities_are_counted_per_day() {
     use fleetview_api::model::{ActivityRow, EngineConditionRow};
-    let ev = |t: i64, running: bool| EngineConditionRow {
-        date: Timestamp::from_secs(t),
-        running,
-    };
     let m = MONDAY * DAY;
     let engine = [
-        ev(m + 3600, false),
-        ev(m + 7200, true), // stop 1 h on Monday
-        ev(m + 10_800, false),
-        ev(m + DAY + 100, true), // stop on Tuesday, off to the end
+        EngineConditionRow::started_at(m + 3600),
+        EngineConditionRow::stopped_at(m + 7200), // stop 1 h on Monday
+        EngineConditionRow::started_at(m + 10_800),
+        EngineConditionRow::stopped_at(m + DAY + 100), // stop on Tuesday, off to the end
     ];
     let activity = |t: i64| ActivityRow {
         date_start: Timestamp::from_secs(t),

@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::events::{
-    CounterSeries, Event, EventInputs, EventKind, OPERATING_HOURS_COUNTER, detect,
-};
+use super::events::checks::OPERATING_HOURS_COUNTER;
+use super::events::detect::detect;
+use super::events::types::{CounterSeries, Event, EventInputs, EventKind};
 use fleetview_api::equipment::EquipmentSnapshot;
 use fleetview_api::model::{EngineEvent, EquipmentHistory, FaultRow};
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
@@ -305,7 +305,7 @@ mod tests {
         row
     }
 
-    fn history(days: Vec<DailyUsageRow>, engine: Vec<(bool, i64)>) -> EquipmentHistory {
+    fn history(days: Vec<DailyUsageRow>, engine: Vec<EngineConditionRow>) -> EquipmentHistory {
         EquipmentHistory {
             id: 1,
             name: "M".into(),
@@ -317,15 +317,7 @@ mod tests {
             positions: Page::of(Vec::new()),
             fault_codes: Page::of(Vec::new()),
             fuel_remainings: Page::of(Vec::new()),
-            engine_conditions: Page::of(
-                engine
-                    .into_iter()
-                    .map(|(running, t)| EngineConditionRow {
-                        running,
-                        date: Timestamp::from_secs(t),
-                    })
-                    .collect(),
-            ),
+            engine_conditions: Page::of(engine),
             daily_usages: Page::of(days),
         }
     }
@@ -349,10 +341,10 @@ mod tests {
         };
         // Runs 08:00-16:00 on day 10, parked overnight, runs again on day 11.
         let engine = vec![
-            (false, 10 * DAY + 8 * 3600),
-            (true, 10 * DAY + 16 * 3600),
-            (false, 11 * DAY + 8 * 3600),
-            (true, 11 * DAY + 16 * 3600),
+            EngineConditionRow::started_at(10 * DAY + 8 * 3600),
+            EngineConditionRow::stopped_at(10 * DAY + 16 * 3600),
+            EngineConditionRow::started_at(11 * DAY + 8 * 3600),
+            EngineConditionRow::stopped_at(11 * DAY + 16 * 3600),
         ];
         let fuel = |pairs: &[(i64, f64)]| {
             pairs
@@ -386,10 +378,7 @@ mod tests {
         );
         assert_eq!(f.flags.describe(), "1 suspected drain · 1 counter reset");
         // The same burn with the engine running all along flags nothing.
-        h.engine_conditions = Page::of(vec![EngineConditionRow {
-            running: false,
-            date: Timestamp::from_secs(10 * DAY + 8 * 3600),
-        }]);
+        h.engine_conditions = Page::of(vec![EngineConditionRow::started_at(10 * DAY + 8 * 3600)]);
         let f = MachineFigures::compute(&h, &[], &hours[..2], window);
         assert_eq!(f.flags, Flags::default());
         assert_eq!(f.flags.describe(), "");
@@ -464,8 +453,15 @@ mod tests {
             since: 0,
             until: 2 * DAY,
         };
-        // D10: `running: false` is a start.
-        let h = history(Vec::new(), vec![(false, 100), (true, 200), (false, 300)]);
+        // The last engine event of the window, a start, is the engine now.
+        let h = history(
+            Vec::new(),
+            vec![
+                EngineConditionRow::started_at(100),
+                EngineConditionRow::stopped_at(200),
+                EngineConditionRow::started_at(300),
+            ],
+        );
         let f = MachineFigures::compute(&h, &[], &[], window);
         assert_eq!(f.engine, Some((EngineEvent::Started, 300)));
     }

@@ -4,6 +4,8 @@
 //! - `figures`: a machine's window and daily figures (hours, fuel, CO2,
 //!   distance, activities, stops, utilisation), one definition for the
 //!   figures strip, the daily charts and `fleetview report`.
+//! - `day`: one day's figures as the service gives them, in the app's
+//!   units (what the figures and the cross-checks read).
 //! - `events`: events and cross-checks (D16): what happened in a window,
 //!   and what does not add up.
 //! - `stops`: stops as D16 defines them.
@@ -14,6 +16,7 @@
 //! - `fleet`: one machine's line in the fleet overview (its window figures,
 //!   its state now).
 
+pub mod day;
 pub mod events;
 pub mod figures;
 pub mod fleet;
@@ -22,8 +25,9 @@ pub mod stops;
 pub mod tanks;
 pub use fleetview_api::units;
 
+pub use day::DayInput;
 pub use events::{Event, EventDetail, EventKind, EventValue, WorkingHours};
-pub use figures::{DayInput, EventContext, Expected, Figure, Figures, Report, ReportInputs};
+pub use figures::{EventContext, Expected, Figure, Figures, Report, ReportInputs};
 pub use fleet::{FaultTally, FeedKind, MachineFigures, MachineState, last_report, machine_state};
 pub use span::{ChannelStats, channel_stats, engine_on_secs};
 pub use stops::{Stop, StopSource};

@@ -5,7 +5,7 @@
 //! read, whatever the span), first and last from a search: cheap enough
 //! for the UI thread, once per span.
 
-use super::events::running_periods;
+use super::events::timeline::running_periods;
 use crate::series::PlotSeries;
 use fleetview_api::model::EngineConditionRow;
 
@@ -77,10 +77,9 @@ pub fn channel_stats(series: &PlotSeries, ch: usize, t0: i64, t1: i64) -> Channe
     }
 }
 
-/// Seconds the engine ran in `t0..=t1` by its D10 events (sorted):
-/// `running: true` is a stop, `false` a start. Before the first event the
-/// engine is taken to be in the state that event leaves (a stop means it
-/// ran). `None` without events.
+/// Seconds the engine ran in `t0..=t1` by its D10 events (sorted). Before
+/// the first event the engine is taken to be in the state that event leaves
+/// (a stop means it ran). `None` without events.
 pub fn engine_on_secs(events: &[EngineConditionRow], t0: i64, t1: i64) -> Option<i64> {
     if events.is_empty() || t1 < t0 {
         return None;
@@ -98,10 +97,6 @@ pub fn engine_on_secs(events: &[EngineConditionRow], t0: i64, t1: i64) -> Option
 mod tests {
     use super::*;
     use crate::series::{Channel, ChannelKind, Series};
-
-    fn ev(t: i64, running: bool) -> EngineConditionRow {
-        EngineConditionRow::at(t, running)
-    }
 
     fn series(times: &[i64], values: &[f64]) -> PlotSeries {
         PlotSeries::new(Series {
@@ -161,13 +156,20 @@ mod tests {
 
     #[test]
     fn engine_on_time_follows_d10() {
-        // Started at 100, stopped at 400 (running: true), started 1000.
-        let events = [ev(100, false), ev(400, true), ev(1000, false)];
+        // Started at 100, stopped at 400, started 1000.
+        let events = [
+            EngineConditionRow::started_at(100),
+            EngineConditionRow::stopped_at(400),
+            EngineConditionRow::started_at(1000),
+        ];
         assert_eq!(engine_on_secs(&events, 0, 2000), Some(300 + 1000));
         assert_eq!(engine_on_secs(&events, 200, 300), Some(100));
         assert_eq!(engine_on_secs(&events, 500, 900), Some(0));
         // Before the first event, a first stop means it was running.
-        assert_eq!(engine_on_secs(&[ev(50, true)], 0, 100), Some(50));
+        assert_eq!(
+            engine_on_secs(&[EngineConditionRow::stopped_at(50)], 0, 100),
+            Some(50)
+        );
         assert_eq!(engine_on_secs(&[], 0, 100), None);
     }
 }

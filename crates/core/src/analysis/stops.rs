@@ -42,8 +42,7 @@ impl StopSource {
 
 /// Engine-off periods that begin in `since..=until` and last 5 min or more.
 /// `events` sorted by time; a period still off at the end lasts to `open_end`
-/// (the end of the window, or now if sooner). D10: `running: true` is the
-/// engine stopping.
+/// (the end of the window, or now if sooner).
 pub fn engine_stops(
     events: &[EngineConditionRow],
     since: i64,
@@ -54,7 +53,7 @@ pub fn engine_stops(
     let mut off_since: Option<i64> = None;
     for e in events {
         let t = e.date.0;
-        if e.running {
+        if e.is_stop() {
             // Stopped (a second stop in a row keeps the first).
             if off_since.is_none() && (since..=until).contains(&t) {
                 off_since = Some(t);
@@ -128,22 +127,18 @@ fn push_long(out: &mut Vec<Stop>, start: i64, end: i64) {
 mod tests {
     use super::*;
 
-    fn ev(t: i64, running: bool) -> EngineConditionRow {
-        EngineConditionRow::at(t, running)
-    }
-
     #[test]
     fn engine_off_periods_of_five_minutes_or_more_are_stops() {
-        // Started 0, stopped 1000 (running: true), started 1200 (200 s off:
+        // Started 0, stopped 1000, started 1200 (200 s off:
         // too short), stopped 2000, started 2300 (300 s: a stop), stopped
         // 5000, nothing after: off to the end.
         let events = [
-            ev(0, false),
-            ev(1000, true),
-            ev(1200, false),
-            ev(2000, true),
-            ev(2300, false),
-            ev(5000, true),
+            EngineConditionRow::started_at(0),
+            EngineConditionRow::stopped_at(1000),
+            EngineConditionRow::started_at(1200),
+            EngineConditionRow::stopped_at(2000),
+            EngineConditionRow::started_at(2300),
+            EngineConditionRow::stopped_at(5000),
         ];
         assert_eq!(
             engine_stops(&events, 0, 10_000, 10_000),

@@ -6,7 +6,7 @@
 //! Gaps are kept as sorted sample positions `i`, each meaning "no line from
 //! sample `i - 1` to sample `i`".
 
-use fleetview_api::model::EngineConditionRow;
+use fleetview_api::model::{EngineConditionRow, EngineEvent};
 
 /// A step longer than this many times the usual step is a gap.
 pub const GAP_FACTOR: i64 = 5;
@@ -37,8 +37,8 @@ pub fn step_gaps(times: &[i64], max_step_secs: i64) -> Vec<usize> {
 }
 
 /// The periods `(from, to)` with the engine off, from D10 events sorted by
-/// date: `running: true` is the engine stopping, `false` it starting. Off
-/// before a first start (from `since`) and after a last stop (to `until`).
+/// date. Off before a first start (from `since`) and after a last stop (to
+/// `until`).
 pub fn engine_off_periods(
     events: &[EngineConditionRow],
     since: i64,
@@ -47,16 +47,16 @@ pub fn engine_off_periods(
     let mut out = Vec::new();
     // When the engine went off, while it is off.
     let mut off_since = match events.first() {
-        Some(first) if !first.running => Some(since),
+        Some(first) if first.is_start() => Some(since),
         _ => None,
     };
     for e in events {
         let t = e.date.0;
-        match (e.running, off_since) {
-            // Stopped (D10): off from here, unless already off.
-            (true, None) => off_since = Some(t),
-            // Started: an off period ends.
-            (false, Some(from)) => {
+        match (e.event(), off_since) {
+            // Off from here, unless already off.
+            (EngineEvent::Stopped, None) => off_since = Some(t),
+            // An off period ends.
+            (EngineEvent::Started, Some(from)) => {
                 if t > from {
                     out.push((from, t));
                 }
@@ -142,10 +142,6 @@ pub fn gaps(times: &[i64], long_steps: &[usize], off: &[(i64, i64)]) -> Vec<usiz
 mod tests {
     use super::*;
 
-    fn ev(t: i64, running: bool) -> EngineConditionRow {
-        EngineConditionRow::at(t, running)
-    }
-
     #[test]
     fn the_usual_step_is_the_median_step() {
         assert_eq!(usual_step_secs(&[]), None);
@@ -174,13 +170,13 @@ mod tests {
 
     #[test]
     fn engine_off_periods_follow_d10() {
-        // Started at 100, stopped at 200 (running: true), started at 900,
+        // Started at 100, stopped at 200, started at 900,
         // stopped at 1500.
         let events = [
-            ev(100, false),
-            ev(200, true),
-            ev(900, false),
-            ev(1500, true),
+            EngineConditionRow::started_at(100),
+            EngineConditionRow::stopped_at(200),
+            EngineConditionRow::started_at(900),
+            EngineConditionRow::stopped_at(1500),
         ];
         assert_eq!(
             engine_off_periods(&events, 0, 2000),
@@ -189,7 +185,12 @@ mod tests {
         // Starting off with a stop: not off before it.
         assert_eq!(engine_off_periods(&events[1..3], 0, 2000), vec![(200, 900)]);
         // A repeated stop keeps the first; a start at `since` is no period.
-        let odd = [ev(0, false), ev(10, true), ev(20, true), ev(30, false)];
+        let odd = [
+            EngineConditionRow::started_at(0),
+            EngineConditionRow::stopped_at(10),
+            EngineConditionRow::stopped_at(20),
+            EngineConditionRow::started_at(30),
+        ];
         assert_eq!(engine_off_periods(&odd, 0, 40), vec![(10, 30)]);
         assert!(engine_off_periods(&[], 0, 10).is_empty());
     }

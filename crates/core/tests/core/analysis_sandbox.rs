@@ -47,7 +47,7 @@ fn running_at(events: &[EngineConditionRow], t: i64) -> bool {
         .iter()
         .rev()
         .find(|e| e.date.0 <= t)
-        .is_some_and(|e| !e.running)
+        .is_some_and(|e| e.is_start())
 }
 
 #[test]

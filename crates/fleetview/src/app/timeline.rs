@@ -321,16 +321,15 @@ impl TimelineState {
     }
 }
 
-/// If `t` is in a period with the engine off, when that period ends. D10:
-/// `running: true` is the engine stopping, `false` it starting.
+/// If `t` is in a period with the engine off, when that period ends.
 fn engine_off_end(events: &[EngineConditionRow], t: i64) -> Option<i64> {
     let k = events.partition_point(|e| e.date.0 <= t);
     let last = events.get(k.checked_sub(1)?)?;
-    if !last.running {
+    if last.is_start() {
         return None; // started: running now
     }
     // Stopped: off until the next start (or the end of what is known).
-    events[k..].iter().find(|e| !e.running).map(|e| e.date.0)
+    events[k..].iter().find(|e| e.is_start()).map(|e| e.date.0)
 }
 
 /// If `t` is inside a long pause between positions, when it ends.
@@ -343,10 +342,6 @@ fn position_gap_end(track: &Track, t: i64) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ev(t: i64, running: bool) -> EngineConditionRow {
-        EngineConditionRow::at(t, running)
-    }
 
     #[test]
     fn a_step_moves_the_cursor_from_position_to_position_within_the_window() {
@@ -432,8 +427,12 @@ mod tests {
 
     #[test]
     fn replay_skips_engine_off_periods_per_d10() {
-        // Started at 100, stopped at 200 (running: true), started at 900.
-        let events = [ev(100, false), ev(200, true), ev(900, false)];
+        // Started at 100, stopped at 200, started at 900.
+        let events = [
+            EngineConditionRow::started_at(100),
+            EngineConditionRow::stopped_at(200),
+            EngineConditionRow::started_at(900),
+        ];
         assert_eq!(engine_off_end(&events, 150), None);
         assert_eq!(engine_off_end(&events, 250), Some(900));
         assert_eq!(engine_off_end(&events, 50), None);

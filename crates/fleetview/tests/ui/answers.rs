@@ -107,14 +107,15 @@ fn text_of(n: &egui_kittest::Node<'_>) -> Option<String> {
     node.label().or_else(|| node.value())
 }
 
-/// Whether the engine runs at any time in `t ± margin` (D10 events).
+/// Whether the engine runs at any time in `t ± margin`; `events` are the
+/// D10 events as (time, whether the engine started).
 fn runs_near(events: &[(i64, bool)], t: i64, margin: i64) -> bool {
     let state_at = |x: i64| {
         events
             .iter()
             .rev()
             .find(|(at, _)| *at <= x)
-            .is_some_and(|(_, running)| !running)
+            .is_some_and(|(_, started)| *started)
     };
     state_at(t - margin)
         || events
@@ -135,7 +136,7 @@ fn a_span_over_two_whole_days_gives_their_operating_hours_as_the_counters_change
             .engine_conditions
             .rows
             .iter()
-            .map(|e| (e.date.0, e.running))
+            .map(|e| (e.date.0, e.is_start()))
             .collect()
     };
     let rows = daily_rows(&h, id, w);

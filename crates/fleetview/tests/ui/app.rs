@@ -264,14 +264,8 @@ fn odd_state() -> AppState {
         fault_codes: Page::of(vec![]),
         fuel_remainings: Page::of(vec![]),
         engine_conditions: Page::of(vec![
-            EngineConditionRow {
-                running: true,
-                date: Timestamp::from_secs(t),
-            },
-            EngineConditionRow {
-                running: true,
-                date: Timestamp::from_secs(t),
-            },
+            EngineConditionRow::stopped_at(t),
+            EngineConditionRow::stopped_at(t),
         ]),
         daily_usages: Page::of(vec![day]),
     }));

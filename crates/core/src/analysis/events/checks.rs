@@ -36,7 +36,7 @@ pub const FUEL_FLOOR_L: f64 = 5.0;
 /// the whole UTC days inside the window.
 fn covered_days(
     input: &EventInputs<'_>,
-    value: impl Fn(&crate::analysis::figures::DayInput) -> Option<f64>,
+    value: impl Fn(&crate::analysis::day::DayInput) -> Option<f64>,
 ) -> (Vec<i64>, f64) {
     let w = input.window;
     let mut days = Vec::new();

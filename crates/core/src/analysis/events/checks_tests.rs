@@ -2,7 +2,7 @@
 //! one finding with both figures, missing data nothing.
 
 use super::*;
-use crate::analysis::figures::DayInput;
+use crate::analysis::day::DayInput;
 use fleetview_api::geo::LatLon;
 use fleetview_api::model::{EngineConditionRow, FuelRemainingRow};
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow, Timestamp};
@@ -58,8 +58,8 @@ fn engine_two_days() -> Vec<EngineConditionRow> {
         .flat_map(|k| {
             let d = (DAY0 + k) * SECS_PER_DAY;
             [
-                EngineConditionRow::at(d + 8 * H, false),
-                EngineConditionRow::at(d + 16 * H, true),
+                EngineConditionRow::started_at(d + 8 * H),
+                EngineConditionRow::stopped_at(d + 16 * H),
             ]
         })
         .collect()
@@ -184,9 +184,9 @@ fn today_running_counts_until_now_not_the_windows_end() {
     // Day 1 is today: started at 06:00, still running at now (12:00), and
     // the service's daily figure so far says 6 h.
     let engine = [
-        EngineConditionRow::at(DAY0 * SECS_PER_DAY + 8 * H, false),
-        EngineConditionRow::at(DAY0 * SECS_PER_DAY + 16 * H, true),
-        EngineConditionRow::at((DAY0 + 1) * SECS_PER_DAY + 6 * H, false),
+        EngineConditionRow::started_at(DAY0 * SECS_PER_DAY + 8 * H),
+        EngineConditionRow::stopped_at(DAY0 * SECS_PER_DAY + 16 * H),
+        EngineConditionRow::started_at((DAY0 + 1) * SECS_PER_DAY + 6 * H),
     ];
     let daily = [
         DayInput {
@@ -234,8 +234,8 @@ fn engine_on_time_against_daily_hours() {
     assert_eq!(findings(&input), vec![(CheckKind::EngineOn, 16.0, 12.0)]);
     // Tiny on both sides (under 0.5 h): nothing to compare.
     let short = [
-        EngineConditionRow::at(DAY0 * SECS_PER_DAY + 8 * H, false),
-        EngineConditionRow::at(DAY0 * SECS_PER_DAY + 8 * H + 600, true),
+        EngineConditionRow::started_at(DAY0 * SECS_PER_DAY + 8 * H),
+        EngineConditionRow::stopped_at(DAY0 * SECS_PER_DAY + 8 * H + 600),
     ];
     let tiny = [DayInput {
         engine_hours_h: Some(0.05),

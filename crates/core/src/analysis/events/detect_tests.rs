@@ -82,8 +82,8 @@ fn build(days: i64, seed: u64) -> Built {
         }
     }
     for (k, &(a, e)) in segments.iter().enumerate() {
-        b.engine.push(EngineConditionRow::at(a, false));
-        b.engine.push(EngineConditionRow::at(e, true));
+        b.engine.push(EngineConditionRow::started_at(a));
+        b.engine.push(EngineConditionRow::stopped_at(e));
         // The off period after this segment (to the next start, or to the
         // window's end).
         let next = segments
@@ -254,7 +254,16 @@ proptest! {
         now in 0i64..30_000,
     ) {
         let engine: Vec<EngineConditionRow> =
-            engine.iter().map(|&(t, r)| EngineConditionRow::at(t, r)).collect();
+            engine
+                .iter()
+                .map(|&(t, stop)| {
+                    if stop {
+                        EngineConditionRow::stopped_at(t)
+                    } else {
+                        EngineConditionRow::started_at(t)
+                    }
+                })
+                .collect();
         let fuel: Vec<FuelRemainingRow> = fuel
             .iter()
             .map(|&(t, p)| FuelRemainingRow { percent: p, date: Timestamp::from_secs(t) })
@@ -263,7 +272,7 @@ proptest! {
             times.iter().map(|&t| (t, LatLon { lat: f64::NAN, lon: 1.0 })).collect();
         let counters = [CounterSeries { name: "cumulative operating hours", samples: &counter }];
         let rows = [RowTimes { name: "x", times: &times }];
-        let daily = [crate::analysis::figures::DayInput {
+        let daily = [crate::analysis::day::DayInput {
             day: 0,
             engine_hours_h: Some(f64::NAN),
             ..Default::default()
@@ -381,7 +390,7 @@ fn the_schedules_inject_every_kind() {
         drains += b.drains.len();
         gaps += b.gaps.len();
         resets += b.resets.len();
-        let starts = b.engine.iter().filter(|e| !e.running).count();
+        let starts = b.engine.iter().filter(|e| e.is_start()).count();
         short_breaks += starts - b.stops.len();
     }
     assert!(

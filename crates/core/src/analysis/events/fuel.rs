@@ -30,7 +30,7 @@ fn off_between(engine: &[EngineConditionRow], t0: i64, t1: i64) -> bool {
     !engine[k..]
         .iter()
         .take_while(|e| e.date.0 < t1)
-        .any(|e| !e.running)
+        .any(|e| e.is_start())
 }
 
 /// Refuels and suspected drains whose first sample is in `since..=until`;
@@ -102,14 +102,15 @@ mod tests {
             date: fleetview_api::time::Timestamp::from_secs(t),
         }
     }
-    fn ev(t: i64, running: bool) -> EngineConditionRow {
-        EngineConditionRow::at(t, running)
-    }
 
     #[test]
     fn a_fall_with_the_engine_off_is_a_drain_only_when_the_state_is_known() {
-        // Stopped at 100 (running: true); started at 500.
-        let engine = [ev(0, false), ev(100, true), ev(500, false)];
+        // Stopped at 100; started at 500.
+        let engine = [
+            EngineConditionRow::started_at(0),
+            EngineConditionRow::stopped_at(100),
+            EngineConditionRow::started_at(500),
+        ];
         let fuel = [f(100, 60.0), f(500, 50.0), f(600, 40.0)];
         let got = fuel_events(&fuel, &engine, 0, 1000, Some(400.0));
         // 100 -> 500: off all along (the start at 500 is the second
@@ -126,10 +127,16 @@ mod tests {
             }
         );
         // A start strictly between: not off all the way.
-        let started = [ev(0, false), ev(100, true), ev(300, false)];
+        let started = [
+            EngineConditionRow::started_at(0),
+            EngineConditionRow::stopped_at(100),
+            EngineConditionRow::started_at(300),
+        ];
         assert!(fuel_events(&fuel, &started, 0, 1000, None).is_empty());
         // No event at or before the first sample: unknown, not a drain.
-        assert!(fuel_events(&fuel, &[ev(200, false)], 0, 1000, None).is_empty());
+        assert!(
+            fuel_events(&fuel, &[EngineConditionRow::started_at(200)], 0, 1000, None).is_empty()
+        );
         assert!(fuel_events(&fuel, &[], 0, 1000, None).is_empty());
     }
 
@@ -152,7 +159,11 @@ mod tests {
 
     #[test]
     fn burned_counts_falls_that_are_not_drains() {
-        let engine = [ev(0, false), ev(100, true), ev(500, false)];
+        let engine = [
+            EngineConditionRow::started_at(0),
+            EngineConditionRow::stopped_at(100),
+            EngineConditionRow::started_at(500),
+        ];
         // 80 -> 70 running (10), 70 -> 60 off (drain), 60 -> 90 refuel,
         // 90 -> 88 running (2).
         let fuel = [

@@ -27,8 +27,8 @@ fn stretches(periods: &[(i64, i64)], zone: Option<&TimeZone>) -> Vec<(i64, i64)>
     let mut engine = Vec::new();
     for &(a, b) in periods {
         // D10: `false` is a start, `true` a stop.
-        engine.push(EngineConditionRow::at(a, false));
-        engine.push(EngineConditionRow::at(b, true));
+        engine.push(EngineConditionRow::started_at(a));
+        engine.push(EngineConditionRow::stopped_at(b));
     }
     let window = TimeWindow {
         since: utc("2025-01-01T00:00"),
@@ -150,7 +150,7 @@ fn edited_hours_and_a_shift_over_midnight() {
 #[test]
 fn a_period_still_running_ends_at_the_window_end_or_now() {
     let start = utc("2025-03-08T10:00"); // a Saturday
-    let engine = [EngineConditionRow::at(start, false)];
+    let engine = [EngineConditionRow::started_at(start)];
     let window = TimeWindow {
         since: utc("2025-03-08T00:00"),
         until: utc("2025-03-08T23:59:59"),

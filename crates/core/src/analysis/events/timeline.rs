@@ -34,8 +34,7 @@ pub fn position_at(positions: &[(i64, LatLon)], t: i64) -> Option<LatLon> {
 /// (`events` in time order); `None` with no event at or before `t`.
 pub fn running_after(events: &[EngineConditionRow], t: i64) -> Option<bool> {
     let k = events.partition_point(|e| e.date.0 <= t);
-    // D10: `running: true` is the engine stopping.
-    k.checked_sub(1).map(|i| !events[i].running)
+    k.checked_sub(1).map(|i| events[i].is_start())
 }
 
 /// The engine's running periods `[start, end)` inside `since..=open_end`,
@@ -55,12 +54,12 @@ pub fn running_periods(
     let mut on_since = match running_after(events, since) {
         Some(true) => Some(since),
         Some(false) => None,
-        None => first.running.then_some(since),
+        None => first.is_stop().then_some(since),
     };
     let k = events.partition_point(|e| e.date.0 <= since);
     for e in events[k..].iter().take_while(|e| e.date.0 <= open_end) {
         let t = e.date.0;
-        if e.running {
+        if e.is_stop() {
             if let Some(s) = on_since.take()
                 && t > s
             {
@@ -98,14 +97,14 @@ pub fn running_within(periods: &[(i64, i64)], a: i64, b: i64) -> Option<(i64, i6
 mod tests {
     use super::*;
 
-    fn ev(t: i64, running: bool) -> EngineConditionRow {
-        EngineConditionRow::at(t, running)
-    }
-
     #[test]
     fn running_periods_follow_d10_and_end_at_the_open_end() {
         // Started 100 (false), stopped 500 (true), started 900.
-        let e = [ev(100, false), ev(500, true), ev(900, false)];
+        let e = [
+            EngineConditionRow::started_at(100),
+            EngineConditionRow::stopped_at(500),
+            EngineConditionRow::started_at(900),
+        ];
         assert_eq!(running_periods(&e, 0, 1000), vec![(100, 500), (900, 1000)]);
         // From inside the first period: it runs from `since`.
         assert_eq!(
@@ -113,10 +112,17 @@ mod tests {
             vec![(200, 500), (900, 1000)]
         );
         // The first event a stop: it ran before it.
-        assert_eq!(running_periods(&[ev(50, true)], 0, 100), vec![(0, 50)]);
+        assert_eq!(
+            running_periods(&[EngineConditionRow::stopped_at(50)], 0, 100),
+            vec![(0, 50)]
+        );
         assert!(running_periods(&[], 0, 100).is_empty());
         // A stop, then another stop: one period.
-        let twice = [ev(10, false), ev(20, true), ev(30, true)];
+        let twice = [
+            EngineConditionRow::started_at(10),
+            EngineConditionRow::stopped_at(20),
+            EngineConditionRow::stopped_at(30),
+        ];
         assert_eq!(running_periods(&twice, 0, 100), vec![(10, 20)]);
     }
 

@@ -5,7 +5,7 @@ use fleetview_api::geo::LatLon;
 use fleetview_api::model::{EngineConditionRow, FuelRemainingRow, HistoryFaultRow};
 use fleetview_api::time::TimeWindow;
 
-use crate::analysis::figures::DayInput;
+use crate::analysis::day::DayInput;
 
 /// What an event is. The order is the order of the Events tab's filter and
 /// of the report's `counts`.

@@ -118,10 +118,10 @@ impl Simulator {
     ) -> Flow {
         self.try_for_each_value_row(m, DataKind::EngineCondition, w, |r| {
             match r.get("running") {
-                Some(Val::B(running)) => emit(EngineConditionRow {
-                    running,
-                    date: Timestamp::from_secs(r.date),
-                }),
+                Some(Val::B(running)) => emit(EngineConditionRow::new(
+                    EngineEvent::from_running_flag(running),
+                    Timestamp::from_secs(r.date),
+                )),
                 _ => Flow::Continue(()),
             }
         })

@@ -10,6 +10,7 @@ use crate::simulate::day_plan::{DayPlan, SegKind};
 use crate::simulate::machine::{Machine, hash3, unit};
 use crate::simulate::simulator::Simulator;
 use fleetview_api::DataKind;
+use fleetview_api::model::EngineEvent;
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 
 /// Whether a machine reports a kind at all; others answer with no rows (D6).
@@ -75,10 +76,13 @@ impl Simulator {
             }
             if kind == DataKind::EngineCondition {
                 for s in &ctx.plan.sessions {
-                    let events = [(s.start, false), (s.stop, true)];
-                    for (t, running) in events.into_iter().take(if s.stopped { 2 } else { 1 }) {
+                    let events = [
+                        (s.start, EngineEvent::Started),
+                        (s.stop, EngineEvent::Stopped),
+                    ];
+                    for (t, event) in events.into_iter().take(if s.stopped { 2 } else { 1 }) {
                         if self.in_window(w, t) {
-                            emit(KindRow::new(t).with("running", Val::B(running)))?;
+                            emit(KindRow::new(t).with("running", Val::B(event.running_flag())))?;
                         }
                     }
                 }
