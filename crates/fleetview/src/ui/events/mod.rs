@@ -5,9 +5,11 @@
 //! working hours and the tank's capacity the events are found with are
 //! set in its header.
 //!
-//! Where to look: `text.rs` what an event says in words, `list.rs` the
-//! rows' filter and order, `settings.rs` working hours and tank.
+//! Where to look: `kinds.rs` each kind's name, colour, marks and sentence,
+//! `text.rs` what events say in words, `list.rs` the rows' filter and
+//! order, `settings.rs` working hours and tank.
 
+pub mod kinds;
 pub mod list;
 pub mod settings;
 pub mod text;
@@ -21,6 +23,7 @@ use crate::ui::format;
 use crate::ui::theme;
 use fleetview_core::analysis::events::counts;
 use fleetview_core::analysis::{Event, EventKind};
+use kinds::event_style;
 use list::{ListCache, Order, SortColumn};
 
 /// What the Events tab remembers between frames.
@@ -56,8 +59,9 @@ pub fn seek_action(e: &Event) -> Action {
 
 /// An event kind's name on its colour.
 pub fn kind_chip(kind: EventKind) -> egui::RichText {
-    egui::RichText::new(format!(" {} ", kind.label()))
-        .background_color(theme::event_color(kind))
+    let style = event_style(kind);
+    egui::RichText::new(format!(" {} ", style.label))
+        .background_color(style.color)
         .color(theme::EVENT_CHIP_TEXT)
 }
 
@@ -117,10 +121,11 @@ pub fn events_ui(
         ui.label("Kinds:");
         for (kind, n) in &present {
             let shown = !view.hidden.contains(kind);
-            let text = format!("{} ({n})", kind.label());
+            let style = event_style(*kind);
+            let text = format!("{} ({n})", style.label);
             let text = if shown {
                 egui::RichText::new(text)
-                    .background_color(theme::event_color(*kind))
+                    .background_color(style.color)
                     .color(theme::EVENT_CHIP_TEXT)
             } else {
                 egui::RichText::new(text).weak().strikethrough()
@@ -237,7 +242,7 @@ fn table_ui(
                     ui.label(text::duration_text(e));
                 });
                 row.col(|ui| {
-                    let value = text::summary(e, state.units);
+                    let value = kinds::summary(e, state.units);
                     ui.add(egui::Label::new(&value).truncate())
                         .on_hover_text(&value);
                 });
