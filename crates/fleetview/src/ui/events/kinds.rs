@@ -53,6 +53,16 @@ pub struct MapMark {
     pub described: &'static str,
 }
 
+impl MapMark {
+    const fn new(icon: MapIcon, legend: &'static str, described: &'static str) -> Self {
+        Self {
+            icon,
+            legend,
+            described,
+        }
+    }
+}
+
 /// A bar as tall as most of the lane: a stop, under the other kinds.
 const FULL_BAR: (f64, f64) = (0.15, 0.85);
 /// A thinner bar, drawn over a stop at the same time.
@@ -76,33 +86,25 @@ pub fn event_style(kind: EventKind) -> EventStyle {
             many: "stops",
             color: Color32::from_rgb(0x8C, 0x7A, 0xE6),
             lane_bar: FULL_BAR,
-            map: Some(MapMark {
-                icon: MapIcon::Dot,
-                legend: "stop",
-                described: "stops (dots, larger the longer)",
-            }),
+            map: Some(MapMark::new(
+                MapIcon::Dot,
+                "stop",
+                "stops (dots, larger the longer)",
+            )),
             ..base
         },
         EventKind::Refuel => EventStyle {
             one: "refuel",
             many: "refuels",
             color: Color32::from_rgb(0x3C, 0xC8, 0x6E),
-            map: Some(MapMark {
-                icon: MapIcon::FuelPump,
-                legend: "refuel",
-                described: "refuels",
-            }),
+            map: Some(MapMark::new(MapIcon::FuelPump, "refuel", "refuels")),
             ..base
         },
         EventKind::FuelDrop => EventStyle {
             one: "suspected drain",
             many: "suspected drains",
             color: Color32::from_rgb(0xF0, 0x70, 0x3C),
-            map: Some(MapMark {
-                icon: MapIcon::FuelPump,
-                legend: "drain",
-                described: "suspected drains",
-            }),
+            map: Some(MapMark::new(MapIcon::FuelPump, "drain", "suspected drains")),
             ..base
         },
         EventKind::OutOfHours => EventStyle {
@@ -127,11 +129,11 @@ pub fn event_style(kind: EventKind) -> EventStyle {
             one: "fault",
             many: "faults",
             color: theme::WARNING,
-            map: Some(MapMark {
-                icon: MapIcon::Warning,
-                legend: "fault",
-                described: "faults (coloured by level)",
-            }),
+            map: Some(MapMark::new(
+                MapIcon::Warning,
+                "fault",
+                "faults (coloured by level)",
+            )),
             ..base
         },
         EventKind::Check => EventStyle {
