@@ -374,58 +374,8 @@ fn chart_ui(
     bars: &DailyBars,
 ) -> (Option<i64>, bool) {
     let units = bars.units;
-    let (full, unit) = chart.axis_title(units);
-    let font = egui::TextStyle::Body.resolve(ui.style());
-    let title_width = ui
-        .painter()
-        .layout_no_wrap(full.clone(), font, egui::Color32::WHITE)
-        .size()
-        .x;
-    // The x axis takes about a row under the frame.
-    let title = if title_width <= frame.size.y - theme::ROW_HEIGHT {
-        full
-    } else {
-        unit.to_owned()
-    };
-    let mut plot = Plot::new(chart.name())
-        .id(chart_id(chart, frame.window))
-        .width(frame.size.x)
-        .height(frame.size.y)
-        .link_axis(frame.link, [true, false])
-        // Days move sideways only: a drag pans, ctrl + wheel zooms, a
-        // double-click shows the whole window again. The wheel alone
-        // scrolls the pane.
-        .allow_drag([true, false])
-        .allow_zoom([true, false])
-        .allow_scroll(false)
-        .allow_boxed_zoom(false)
-        .allow_axis_zoom_drag(false)
-        // The tooltip names the day's figures: no coordinates, no ruler.
-        .show_x(false)
-        .show_y(false)
-        .show_crosshair(false)
-        .include_x(frame.first as f64)
-        .include_x(frame.last as f64 + 1.0)
-        .include_y(0.0)
-        .y_axis_label(title)
-        .x_grid_spacer(day_grid)
-        .custom_x_axes(vec![
-            egui_plot::AxisHints::new_x()
-                .formatter(day_label)
-                .label_spacing(40.0..=60.0),
-        ]);
-    // Shorter, the legend would hide the bars: the tooltip names them.
-    if matches!(chart, DailyChart::Hours | DailyChart::Fuel)
-        && frame.size.y >= theme::DAILY_CHART_LEGEND_HEIGHT
-    {
-        plot = plot.legend(
-            Legend::default()
-                .position(Corner::LeftTop)
-                .text_style(egui::TextStyle::Small),
-        );
-    }
     let visuals = ui.visuals().clone();
-    let shown = plot.show(ui, |pui| {
+    let shown = chart_plot(ui, chart, frame, units).show(ui, |pui| {
         let b = pui.plot_bounds();
         let view = if b.min()[0].is_finite() && b.max()[0].is_finite() {
             (b.min()[0], b.max()[0])
@@ -433,70 +383,13 @@ fn chart_ui(
             (f64::NEG_INFINITY, f64::INFINITY)
         };
         let thin = pui.transform().dpos_dvalue_x().abs() < THIN_DAY_PX;
-        let shown_bars = |all: &[Bar]| -> Vec<Bar> {
-            in_view(all, |b| b.argument, view)
-                .iter()
-                .map(|b| {
-                    if thin {
-                        b.clone().stroke(egui::Stroke::NONE)
-                    } else {
-                        b.clone()
-                    }
-                })
-                .collect()
-        };
-        let mut day_span = |day: i64, fill: egui::Color32| {
-            pui.span(
-                Span::new("", day as f64..=day as f64 + 1.0)
-                    .fill(fill)
-                    .border_width(0.0),
-            );
-        };
-        if let Some(c) = frame.cursor {
-            day_span(c.div_euclid(SECS_PER_DAY), theme::cursor_day_fill());
+        days_marked_ui(pui, frame);
+        ChartBars {
+            view,
+            thin,
+            visuals: &visuals,
         }
-        if let Some(d) = frame.hovered {
-            day_span(d, theme::hovered_day_fill());
-        }
-        let mut add = |name: &str, all: &[Bar], color: egui::Color32| {
-            let color = theme::line_ink(&visuals, color);
-            // Named in the legend if the window has any, in view or not.
-            if !all.is_empty() {
-                pui.bar_chart(
-                    BarChart::new(name, shown_bars(all))
-                        .color(color)
-                        .allow_hover(false),
-                );
-            }
-        };
-        match chart {
-            DailyChart::Hours => {
-                add("Working", &bars.working, theme::WORKING);
-                add("Idle", &bars.idle, theme::IDLE);
-            }
-            DailyChart::Fuel => {
-                add("Fuel used", &bars.fuel, theme::FUEL);
-                add(
-                    "Fuel used (estimated)",
-                    &bars.fuel_estimated,
-                    theme::ESTIMATED,
-                );
-            }
-            DailyChart::Distance => add("Distance", &bars.distance, theme::DISTANCE),
-        }
-        // With days a few pixels wide, the weekday/weekend steps of the
-        // expected hours become a fence over the bars: left out then (the
-        // tooltip still gives each day's).
-        if chart == DailyChart::Hours && !bars.expected.is_empty() && !thin {
-            let points = in_view(&bars.expected, |p| p.x, view);
-            pui.line(
-                egui_plot::Line::new("Expected", PlotPoints::Borrowed(points))
-                    .color(theme::EXPECTED)
-                    .width(1.0)
-                    .allow_band(false)
-                    .allow_hover(false),
-            );
-        }
+        .chart_ui(pui, chart, bars);
         if let Some(c) = frame.cursor {
             pui.vline(
                 VLine::new("", c as f64 / DAY)
@@ -527,6 +420,155 @@ fn chart_ui(
         response = response.on_hover_ui_at_pointer(|ui| day_tooltip_ui(ui, f.0, f.1, units));
     }
     (day, response.clicked() && day.is_some())
+}
+
+/// A chart's plot on the days' axis, titled with its name and unit (the
+/// unit alone where the name does not fit its height).
+fn chart_plot<'a>(ui: &egui::Ui, chart: DailyChart, frame: &Frame, units: UnitSystem) -> Plot<'a> {
+    let (full, unit) = chart.axis_title(units);
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let title_width = ui
+        .painter()
+        .layout_no_wrap(full.clone(), font, egui::Color32::WHITE)
+        .size()
+        .x;
+    // The x axis takes about a row under the frame.
+    let title = if title_width <= frame.size.y - theme::ROW_HEIGHT {
+        full
+    } else {
+        unit.to_owned()
+    };
+    let plot = Plot::new(chart.name())
+        .id(chart_id(chart, frame.window))
+        .width(frame.size.x)
+        .height(frame.size.y)
+        .link_axis(frame.link, [true, false])
+        // Days move sideways only: a drag pans, ctrl + wheel zooms, a
+        // double-click shows the whole window again. The wheel alone
+        // scrolls the pane.
+        .allow_drag([true, false])
+        .allow_zoom([true, false])
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .allow_axis_zoom_drag(false)
+        // The tooltip names the day's figures: no coordinates, no ruler.
+        .show_x(false)
+        .show_y(false)
+        .show_crosshair(false)
+        .include_x(frame.first as f64)
+        .include_x(frame.last as f64 + 1.0)
+        .include_y(0.0)
+        .y_axis_label(title)
+        .x_grid_spacer(day_grid)
+        .custom_x_axes(vec![
+            egui_plot::AxisHints::new_x()
+                .formatter(day_label)
+                .label_spacing(40.0..=60.0),
+        ]);
+    // Shorter, the legend would hide the bars: the tooltip names them.
+    if matches!(chart, DailyChart::Hours | DailyChart::Fuel)
+        && frame.size.y >= theme::DAILY_CHART_LEGEND_HEIGHT
+    {
+        plot.legend(
+            Legend::default()
+                .position(Corner::LeftTop)
+                .text_style(egui::TextStyle::Small),
+        )
+    } else {
+        plot
+    }
+}
+
+/// The cursor's day and the day under the pointer, shaded.
+fn days_marked_ui(pui: &mut egui_plot::PlotUi<'_>, frame: &Frame) {
+    let mut day_span = |day: i64, fill: egui::Color32| {
+        pui.span(
+            Span::new("", day as f64..=day as f64 + 1.0)
+                .fill(fill)
+                .border_width(0.0),
+        );
+    };
+    if let Some(c) = frame.cursor {
+        day_span(c.div_euclid(SECS_PER_DAY), theme::cursor_day_fill());
+    }
+    if let Some(d) = frame.hovered {
+        day_span(d, theme::hovered_day_fill());
+    }
+}
+
+/// How a chart's bars are drawn this frame.
+struct ChartBars<'v> {
+    /// The days in view (from and to).
+    view: (f64, f64),
+    /// Days are a few pixels wide: bars lose their outline.
+    thin: bool,
+    visuals: &'v egui::Visuals,
+}
+
+impl ChartBars<'_> {
+    /// The chart's bars in view, and for hours the expected hours' step.
+    fn chart_ui<'b>(
+        &self,
+        pui: &mut egui_plot::PlotUi<'b>,
+        chart: DailyChart,
+        bars: &'b DailyBars,
+    ) {
+        match chart {
+            DailyChart::Hours => {
+                self.bars_ui(pui, "Working", &bars.working, theme::WORKING);
+                self.bars_ui(pui, "Idle", &bars.idle, theme::IDLE);
+            }
+            DailyChart::Fuel => {
+                self.bars_ui(pui, "Fuel used", &bars.fuel, theme::FUEL);
+                self.bars_ui(
+                    pui,
+                    "Fuel used (estimated)",
+                    &bars.fuel_estimated,
+                    theme::ESTIMATED,
+                );
+            }
+            DailyChart::Distance => self.bars_ui(pui, "Distance", &bars.distance, theme::DISTANCE),
+        }
+        // With days a few pixels wide, the weekday/weekend steps of the
+        // expected hours become a fence over the bars: left out then (the
+        // tooltip still gives each day's).
+        if chart == DailyChart::Hours && !bars.expected.is_empty() && !self.thin {
+            let points = in_view(&bars.expected, |p| p.x, self.view);
+            pui.line(
+                egui_plot::Line::new("Expected", PlotPoints::Borrowed(points))
+                    .color(theme::EXPECTED)
+                    .width(1.0)
+                    .allow_band(false)
+                    .allow_hover(false),
+            );
+        }
+    }
+
+    /// One series of bars, those in view; named in the legend if the
+    /// window has any, in view or not.
+    fn bars_ui(
+        &self,
+        pui: &mut egui_plot::PlotUi<'_>,
+        name: &str,
+        all: &[Bar],
+        color: egui::Color32,
+    ) {
+        let color = theme::line_ink(self.visuals, color);
+        if all.is_empty() {
+            return;
+        }
+        let shown: Vec<Bar> = in_view(all, |b| b.argument, self.view)
+            .iter()
+            .map(|b| {
+                if self.thin {
+                    b.clone().stroke(egui::Stroke::NONE)
+                } else {
+                    b.clone()
+                }
+            })
+            .collect();
+        pui.bar_chart(BarChart::new(name, shown).color(color).allow_hover(false));
+    }
 }
 
 /// A day's figures, under its date.

@@ -8,7 +8,7 @@
 //! nothing moves when the figures arrive.
 
 use crate::app::{Action, AppState, FiguresAction, Tab};
-use crate::ui::events::{settings, text};
+use crate::ui::events::{kinds, settings, text};
 use crate::ui::format;
 use crate::ui::theme;
 use fleetview_core::analysis::events::counts;
@@ -215,8 +215,8 @@ fn events_chip_ui(ui: &mut egui::Ui, state: &AppState, width: f32, actions: &mut
         Some(c) if !c.is_empty() => c
             .iter()
             .map(|(k, n)| {
-                let (one, many) = text::kind_nouns(*k);
-                format::count(*n, one, many)
+                let style = kinds::event_style(*k);
+                format::count(*n, style.one, style.many)
             })
             .collect::<Vec<_>>()
             .join("\n"),

@@ -216,23 +216,6 @@ pub fn cluster_radius(count: u32) -> f32 {
     (9.5 + 3.0 * (count.max(1) as f32).log10()).min(FLEET_CLUSTER_DISTANCE / 2.0 - 1.0)
 }
 
-/// The colour of an event's kind (D16): the Events tab's chips, the
-/// plots' event lane, the map's marks. Each takes [`EVENT_CHIP_TEXT`] on
-/// it at 4.5:1 or better, whatever the visuals (the chip carries its own
-/// background).
-pub fn event_color(kind: fleetview_core::analysis::EventKind) -> Color32 {
-    use fleetview_core::analysis::EventKind as K;
-    match kind {
-        K::Stop => Color32::from_rgb(0x8C, 0x7A, 0xE6),
-        K::Refuel => Color32::from_rgb(0x3C, 0xC8, 0x6E),
-        K::FuelDrop => Color32::from_rgb(0xF0, 0x70, 0x3C),
-        K::OutOfHours => Color32::from_rgb(0xD9, 0x8C, 0xC8),
-        K::Gap => Color32::from_rgb(0x9A, 0x9A, 0x9A),
-        K::CounterReset => Color32::from_rgb(0xE5, 0x48, 0x4D),
-        K::Fault => WARNING,
-        K::Check => INFO,
-    }
-}
 /// Text on an event's colour.
 pub const EVENT_CHIP_TEXT: Color32 = Color32::from_gray(12);
 /// The plots' event lane: its height, and an instant's mark (points).
@@ -340,23 +323,6 @@ pub fn figure_chip(ui: &egui::Ui, name: &str, value: &str, stale: bool) -> egui:
     job
 }
 
-/// The event kinds, the most telling first: where events coincide (a
-/// suspected drain over the stop it happened in, a drain at a fault's
-/// place), the first is drawn on top and said first.
-pub const EVENT_KINDS_MOST_TELLING_FIRST: [fleetview_core::analysis::EventKind; 8] = {
-    use fleetview_core::analysis::EventKind as K;
-    [
-        K::FuelDrop,
-        K::CounterReset,
-        K::Check,
-        K::Fault,
-        K::Refuel,
-        K::OutOfHours,
-        K::Gap,
-        K::Stop,
-    ]
-};
-
 /// Height kept above the machine page's tables pane, however high it is
 /// dragged: the replay bar, the figures strip (two rows) and a map and plots
 /// still worth looking at.
@@ -380,26 +346,6 @@ mod tests {
         assert_eq!(speed_color(1.0), Color32::from_rgb(0xFF, 0x5A, 0x5F));
         assert_eq!(speed_color(f32::NAN), UNKNOWN);
         assert_eq!(state_color("stopped"), state_color("false"));
-    }
-
-    #[test]
-    fn event_colours_read_in_both_visuals() {
-        for kind in fleetview_core::analysis::EventKind::ALL {
-            let c = event_color(kind);
-            let chip = contrast_ratio(c, EVENT_CHIP_TEXT);
-            assert!(chip >= 4.5, "{kind:?}: text on its chip {chip:.1}:1");
-            // The lane's marks are outlined in the visuals' text colour:
-            // that outline stands out on either panel.
-            for visuals in [egui::Visuals::dark(), egui::Visuals::light()] {
-                let bg = visuals.extreme_bg_color;
-                let outline = visuals.strong_text_color();
-                assert!(
-                    contrast_ratio(outline, bg) >= 3.0,
-                    "{kind:?}: outline on {bg:?}"
-                );
-            }
-        }
-        assert!((contrast_ratio(Color32::BLACK, Color32::WHITE) - 21.0).abs() < 0.01);
     }
 
     /// What is drawn on the map's overlays (legend, notes) sits on

@@ -10,7 +10,7 @@ use common::ui::{drag, embedded_app, pick, wait_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use fleetview::shell::FleetApp;
-use fleetview::ui::events::text::kind_nouns;
+use fleetview::ui::events::kinds::event_style;
 use fleetview::ui::format;
 use fleetview_core::analysis::{Event, EventKind};
 
@@ -84,7 +84,10 @@ fn clicking_an_event_moves_the_cursor_and_the_map_there() {
 #[test]
 fn the_event_lane_names_the_kinds_present_and_no_others() {
     let h = open_events();
-    let present: BTreeSet<&str> = events(&h).iter().map(|e| kind_nouns(e.kind).1).collect();
+    let present: BTreeSet<&str> = events(&h)
+        .iter()
+        .map(|e| event_style(e.kind).many)
+        .collect();
     assert!(
         present.len() >= 2,
         "the sandbox's week has several kinds: {present:?}"
@@ -218,13 +221,13 @@ fn a_click_on_any_cell_of_a_row_goes_to_its_event() {
         .skip(1)
         .take(5)
         .find(|e| {
-            let v = fleetview::ui::events::text::summary(
+            let v = fleetview::ui::events::kinds::summary(
                 e,
                 fleetview_core::analysis::UnitSystem::Metric,
             );
             rows.iter()
                 .filter(|o| {
-                    fleetview::ui::events::text::summary(
+                    fleetview::ui::events::kinds::summary(
                         o,
                         fleetview_core::analysis::UnitSystem::Metric,
                     ) == v
@@ -234,7 +237,7 @@ fn a_click_on_any_cell_of_a_row_goes_to_its_event() {
         })
         .expect("a row with a value of its own")
         .clone();
-    h.get_by_label(&fleetview::ui::events::text::summary(
+    h.get_by_label(&fleetview::ui::events::kinds::summary(
         &e,
         fleetview_core::analysis::UnitSystem::Metric,
     ))

@@ -5,9 +5,11 @@
 //! working hours and the tank's capacity the events are found with are
 //! set in its header.
 //!
-//! Where to look: `text.rs` what an event says in words, `list.rs` the
-//! rows' filter and order, `settings.rs` working hours and tank.
+//! Where to look: `kinds.rs` each kind's name, colour, marks and sentence,
+//! `text.rs` what events say in words, `list.rs` the rows' filter and
+//! order, `settings.rs` working hours and tank.
 
+pub mod kinds;
 pub mod list;
 pub mod settings;
 pub mod text;
@@ -21,6 +23,7 @@ use crate::ui::format;
 use crate::ui::theme;
 use fleetview_core::analysis::events::counts;
 use fleetview_core::analysis::{Event, EventKind};
+use kinds::event_style;
 use list::{ListCache, Order, SortColumn};
 
 /// What the Events tab remembers between frames.
@@ -56,8 +59,9 @@ pub fn seek_action(e: &Event) -> Action {
 
 /// An event kind's name on its colour.
 pub fn kind_chip(kind: EventKind) -> egui::RichText {
-    egui::RichText::new(format!(" {} ", kind.label()))
-        .background_color(theme::event_color(kind))
+    let style = event_style(kind);
+    egui::RichText::new(format!(" {} ", style.label))
+        .background_color(style.color)
         .color(theme::EVENT_CHIP_TEXT)
 }
 
@@ -117,10 +121,11 @@ pub fn events_ui(
         ui.label("Kinds:");
         for (kind, n) in &present {
             let shown = !view.hidden.contains(kind);
-            let text = format!("{} ({n})", kind.label());
+            let style = event_style(*kind);
+            let text = format!("{} ({n})", style.label);
             let text = if shown {
                 egui::RichText::new(text)
-                    .background_color(theme::event_color(*kind))
+                    .background_color(style.color)
                     .color(theme::EVENT_CHIP_TEXT)
             } else {
                 egui::RichText::new(text).weak().strikethrough()
@@ -159,7 +164,6 @@ fn table_ui(
     rows: &[usize],
     actions: &mut Vec<Action>,
 ) {
-    let local = state.local_time;
     let cursor = state.timeline.cursor;
     // A finding spans the whole window: marking it at every cursor says
     // nothing.
@@ -194,25 +198,7 @@ fn table_ui(
                 ("Value", None),
                 ("Where", None),
             ] {
-                header.col(|ui| {
-                    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-                    let Some(column) = column else {
-                        ui.strong(title);
-                        return;
-                    };
-                    let arrow = match (view.order.column == column, view.order.ascending) {
-                        (true, true) => theme::SORT_ASCENDING,
-                        (true, false) => theme::SORT_DESCENDING,
-                        _ => "",
-                    };
-                    if ui
-                        .button(format!("{title}{arrow}"))
-                        .on_hover_text("Sort by this column")
-                        .clicked()
-                    {
-                        view.order = view.order.clicked(column);
-                    }
-                });
+                header.col(|ui| sort_header_ui(ui, title, column, &mut view.order));
             }
         })
         .body(|mut body| {
@@ -223,30 +209,64 @@ fn table_ui(
                 let e = &events[rows[row.index()]];
                 let marked = at_cursor(e);
                 row.set_selected(marked);
-                let mut seek = false;
-                row.col(|ui| {
-                    seek = ui
-                        .selectable_label(marked, format::format_time(e.start, local))
-                        .on_hover_text("Move the time cursor here and the map to this place")
-                        .clicked();
-                });
-                row.col(|ui| {
-                    ui.label(kind_chip(e.kind)).on_hover_text(e.kind.rule());
-                });
-                row.col(|ui| {
-                    ui.label(text::duration_text(e));
-                });
-                row.col(|ui| {
-                    let value = text::summary(e, state.units);
-                    ui.add(egui::Label::new(&value).truncate())
-                        .on_hover_text(&value);
-                });
-                row.col(|ui| {
-                    ui.label(text::where_text(e));
-                });
+                let seek = event_row_ui(&mut row, e, marked, state);
                 if seek || row.response().clicked() {
                     actions.push(seek_action(e));
                 }
             });
         });
+}
+
+/// A column's header: a button sorting by it (its arrow when sorted by
+/// it), or its title alone where it does not sort.
+fn sort_header_ui(ui: &mut egui::Ui, title: &str, column: Option<SortColumn>, order: &mut Order) {
+    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+    let Some(column) = column else {
+        ui.strong(title);
+        return;
+    };
+    let arrow = match (order.column == column, order.ascending) {
+        (true, true) => theme::SORT_ASCENDING,
+        (true, false) => theme::SORT_DESCENDING,
+        _ => "",
+    };
+    if ui
+        .button(format!("{title}{arrow}"))
+        .on_hover_text("Sort by this column")
+        .clicked()
+    {
+        *order = order.clicked(column);
+    }
+}
+
+/// An event's cells: time, kind, duration, value, place. Whether its
+/// time was clicked.
+fn event_row_ui(
+    row: &mut egui_extras::TableRow<'_, '_>,
+    e: &Event,
+    marked: bool,
+    state: &AppState,
+) -> bool {
+    let mut seek = false;
+    row.col(|ui| {
+        seek = ui
+            .selectable_label(marked, format::format_time(e.start, state.local_time))
+            .on_hover_text("Move the time cursor here and the map to this place")
+            .clicked();
+    });
+    row.col(|ui| {
+        ui.label(kind_chip(e.kind)).on_hover_text(e.kind.rule());
+    });
+    row.col(|ui| {
+        ui.label(text::duration_text(e));
+    });
+    row.col(|ui| {
+        let value = kinds::summary(e, state.units);
+        ui.add(egui::Label::new(&value).truncate())
+            .on_hover_text(&value);
+    });
+    row.col(|ui| {
+        ui.label(text::where_text(e));
+    });
+    seek
 }

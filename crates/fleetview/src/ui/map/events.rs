@@ -14,31 +14,15 @@ use egui::{Align2, Color32, FontId, Painter, Pos2, Shape, Stroke, pos2, vec2};
 use walkers::{MapMemory, Plugin, Projector};
 
 use super::frame::MapFrame;
+use crate::ui::events::kinds::{EventStyle, MapIcon, MapMark, event_style, telling_rank};
 use crate::ui::events::text;
 use crate::ui::theme;
 use fleetview_api::geo::mercator;
 use fleetview_core::analysis::{Event, EventDetail, EventKind};
 
-/// What a mark looks like.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(super) enum Look {
-    Stop,
-    Refuel,
-    Drain,
-    Fault,
-}
-
-impl Look {
-    /// The events drawn on the map, and how.
-    pub(super) fn of(e: &Event) -> Option<Look> {
-        match e.kind {
-            EventKind::Stop => Some(Look::Stop),
-            EventKind::Refuel => Some(Look::Refuel),
-            EventKind::FuelDrop => Some(Look::Drain),
-            EventKind::Fault => Some(Look::Fault),
-            _ => None,
-        }
-    }
+/// The icon of `kind`'s mark, for the kinds drawn on the map.
+fn icon_of(kind: EventKind) -> Option<MapIcon> {
+    event_style(kind).map.map(|m| m.icon)
 }
 
 /// One mark: where, how it looks, how far it reaches for the pointer, its
@@ -46,7 +30,9 @@ impl Look {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Mark {
     pub(super) pos: Pos2,
-    pub(super) look: Look,
+    /// The kind it looks like (its first event's) and its icon.
+    pub(super) kind: EventKind,
+    pub(super) icon: MapIcon,
     pub(super) reach: f32,
     pub(super) color: Color32,
     pub(super) members: Vec<usize>,
@@ -70,22 +56,11 @@ fn fault_level(e: &Event) -> &str {
     }
 }
 
-/// Where `kind` stands among [`theme::EVENT_KINDS_MOST_TELLING_FIRST`]:
-/// the lower, the more telling.
-fn telling_rank(kind: EventKind) -> usize {
-    theme::EVENT_KINDS_MOST_TELLING_FIRST
-        .iter()
-        .position(|k| *k == kind)
-        .unwrap_or(usize::MAX)
-}
-
 /// The colour of an event's mark.
-fn mark_color(e: &Event, look: Look) -> Color32 {
-    match look {
-        Look::Fault => theme::level_color(fault_level(e)),
-        Look::Drain => theme::event_color(EventKind::FuelDrop),
-        Look::Refuel => theme::event_color(EventKind::Refuel),
-        Look::Stop => theme::event_color(EventKind::Stop),
+fn mark_color(e: &Event, icon: MapIcon) -> Color32 {
+    match icon {
+        MapIcon::Warning => theme::level_color(fault_level(e)),
+        MapIcon::Dot | MapIcon::FuelPump => event_style(e.kind).color,
     }
 }
 
@@ -104,7 +79,7 @@ pub(super) fn place_marks(
     let mut marks: Vec<Mark> = Vec::new();
     let mut cells: HashMap<(i32, i32), usize> = HashMap::new();
     for (i, e) in events.iter().enumerate() {
-        let (Some(look), Some(p)) = (Look::of(e), screen(e)) else {
+        let (Some(icon), Some(p)) = (icon_of(e.kind), screen(e)) else {
             continue;
         };
         let key = ((p.x / cell).floor() as i32, (p.y / cell).floor() as i32);
@@ -114,7 +89,8 @@ pub(super) fn place_marks(
                 cells.insert(key, marks.len());
                 marks.push(Mark {
                     pos: p,
-                    look,
+                    kind: e.kind,
+                    icon,
                     reach: 0.0,
                     color: Color32::TRANSPARENT,
                     members: vec![i],
@@ -132,11 +108,12 @@ pub(super) fn place_marks(
             )
         });
         let first = &events[m.members[0]];
-        m.look = Look::of(first).unwrap_or(m.look);
-        m.color = mark_color(first, m.look);
-        m.reach = match m.look {
+        m.kind = first.kind;
+        m.icon = icon_of(first.kind).unwrap_or(m.icon);
+        m.color = mark_color(first, m.icon);
+        m.reach = match m.icon {
             // Only stops here: a stop is the least telling mark.
-            Look::Stop => m
+            MapIcon::Dot => m
                 .members
                 .iter()
                 .map(|i| theme::stop_radius(events[*i].duration_secs()))
@@ -192,8 +169,8 @@ pub(super) fn warning(painter: &Painter, c: Pos2, size: f32, fill: Color32) {
 
 fn draw(painter: &Painter, m: &Mark, hovered: bool) {
     let size = theme::EVENT_ICON_SIZE;
-    match m.look {
-        Look::Stop => {
+    match m.icon {
+        MapIcon::Dot => {
             painter.circle(
                 m.pos,
                 m.reach,
@@ -201,8 +178,8 @@ fn draw(painter: &Painter, m: &Mark, hovered: bool) {
                 Stroke::new(1.5, Color32::WHITE),
             );
         }
-        Look::Refuel | Look::Drain => fuel_pump(painter, m.pos, size, m.color),
-        Look::Fault => warning(painter, m.pos, size, m.color),
+        MapIcon::FuelPump => fuel_pump(painter, m.pos, size, m.color),
+        MapIcon::Warning => warning(painter, m.pos, size, m.color),
     }
     if m.members.len() > 1 {
         let at = m.pos + vec2(m.reach, -m.reach);
@@ -244,18 +221,13 @@ fn describe(events: &[Event], m: &Mark, local: bool, units: UnitSystem) -> Strin
     parts.join("\n\n")
 }
 
-/// The looks of the events on the map, in the legend's order.
-pub(super) fn looks_present(events: &[Event]) -> Vec<Look> {
-    let mut looks: Vec<Look> = [Look::Stop, Look::Refuel, Look::Drain, Look::Fault]
+/// The kinds of the events on the map, in the legend's order.
+pub(super) fn kinds_present(events: &[Event]) -> Vec<EventKind> {
+    EventKind::ALL
         .into_iter()
-        .filter(|l| {
-            events
-                .iter()
-                .any(|e| e.position.is_some() && Look::of(e) == Some(*l))
-        })
-        .collect();
-    looks.dedup();
-    looks
+        .filter(|k| icon_of(*k).is_some())
+        .filter(|k| events.iter().any(|e| e.position.is_some() && e.kind == *k))
+        .collect()
 }
 
 /// The event marks' legend, just above `below` (the speed legend): its
@@ -264,11 +236,18 @@ pub(super) fn legend_ui(
     ui: &egui::Ui,
     map: egui::Rect,
     below: egui::Rect,
-    looks: &[Look],
+    kinds: &[EventKind],
 ) -> egui::Rect {
     const ROW: f32 = 18.0;
     const PAD: f32 = 6.0;
-    let rows = looks.len().div_ceil(2) as f32;
+    let styles: Vec<(EventStyle, MapMark)> = kinds
+        .iter()
+        .filter_map(|k| {
+            let style = event_style(*k);
+            Some((style, style.map?))
+        })
+        .collect();
+    let rows = styles.len().div_ceil(2) as f32;
     let at = egui::Rect::from_min_size(
         pos2(
             below.left(),
@@ -281,48 +260,27 @@ pub(super) fn legend_ui(
     let column = (at.width() - 2.0 * PAD) / 2.0;
     let icon = theme::EVENT_ICON_SIZE * 0.8;
     let mut names = Vec::new();
-    for (k, look) in looks.iter().enumerate() {
+    for (k, (style, mark)) in styles.iter().enumerate() {
         let c = pos2(
             at.left() + PAD + column * (k % 2) as f32 + icon / 2.0 + 2.0,
             at.top() + PAD + ROW * (k / 2) as f32 + ROW / 2.0,
         );
-        let name = match look {
-            Look::Stop => {
+        match mark.icon {
+            MapIcon::Dot => {
                 let r = theme::STOP_MIN_RADIUS + 1.5;
-                painter.circle(
-                    c,
-                    r,
-                    theme::event_color(EventKind::Stop),
-                    Stroke::new(1.5, Color32::WHITE),
-                );
-                "stop"
+                painter.circle(c, r, style.color, Stroke::new(1.5, Color32::WHITE));
             }
-            Look::Refuel => {
-                fuel_pump(&painter, c, icon, theme::event_color(EventKind::Refuel));
-                "refuel"
-            }
-            Look::Drain => {
-                fuel_pump(&painter, c, icon, theme::event_color(EventKind::FuelDrop));
-                "drain"
-            }
-            Look::Fault => {
-                warning(&painter, c, icon, theme::WARNING);
-                "fault"
-            }
-        };
+            MapIcon::FuelPump => fuel_pump(&painter, c, icon, style.color),
+            MapIcon::Warning => warning(&painter, c, icon, style.color),
+        }
         painter.text(
             c + vec2(icon / 2.0 + 5.0, 0.0),
             Align2::LEFT_CENTER,
-            name,
+            mark.legend,
             FontId::proportional(10.0),
             Color32::WHITE,
         );
-        names.push(match look {
-            Look::Stop => "stops (dots, larger the longer)",
-            Look::Refuel => "refuels",
-            Look::Drain => "suspected drains",
-            Look::Fault => "faults (coloured by level)",
-        });
+        names.push(mark.described);
     }
     let label = format!("Event marks: {}", names.join(", "));
     ui.interact(
@@ -439,7 +397,7 @@ mod tests {
             "the longest stop's size"
         );
         assert_eq!(marks[1].members, [5]);
-        assert_eq!(marks[2].look, Look::Fault, "the most telling on top");
+        assert_eq!(marks[2].kind, EventKind::Fault, "the most telling on top");
         assert_eq!(marks[2].color, theme::CRITICAL, "the worst level");
         assert_eq!(marks[2].members, [3, 2], "the worst first");
         assert_eq!(mark_at(&marks, pos2(500.0, 503.0)), Some(1));
@@ -468,8 +426,8 @@ mod tests {
         ];
         let marks = place_marks(&events, |_| Some(pos2(3.0, 3.0)), 12.0, 100);
         assert_eq!(marks.len(), 1, "one mark at one place: {marks:?}");
-        assert_eq!(marks[0].look, Look::Drain);
-        assert_eq!(marks[0].color, theme::event_color(EventKind::FuelDrop));
+        assert_eq!(marks[0].kind, EventKind::FuelDrop);
+        assert_eq!(marks[0].color, event_style(EventKind::FuelDrop).color);
         assert_eq!(marks[0].members, [1, 0, 2], "the most telling first");
         let said = describe(&events, &marks[0], false, UnitSystem::Metric);
         let (drain_at, fault_at) = (

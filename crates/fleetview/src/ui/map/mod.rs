@@ -28,6 +28,7 @@ use crate::app::TimelineAction;
 use crate::app::{Action, AppState, Loadable};
 use fleetview_api::geo::{MercRect, mercator, unmercator};
 use fleetview_api::time::TimeWindow;
+use fleetview_core::analysis::Report;
 use fleetview_core::series::{Segment, Track};
 pub use frame::MapFrame;
 pub(crate) use overlays::{BUTTON_SIZE, FitButton, Insets, MapButton, attribution_ui, buttons_ui};
@@ -220,74 +221,8 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
     }
     view.fit_requested = false;
     view.last_seek = state.timeline.seek;
-
-    // Over an event's mark (as last drawn), the mark answers, not the line.
-    let on_mark = ui
-        .input(|i| i.pointer.hover_pos())
-        .is_some_and(|p| events::mark_at(&view.event_marks, p).is_some());
-    let MapView {
-        memory,
-        basemap,
-        segments,
-        event_marks,
-        ..
-    } = view;
-    let home = track.as_ref().map_or([0.5, 0.35], |t| t.bounds.center());
-    let (mut map, attribution) = basemap.map(ui.ctx(), state, memory, home);
-    let mut picked = Picked::default();
-    // The span measured on the plots, else the activity picked.
-    let highlight = match state.timeline.span {
-        Some((from, to)) => track.as_ref().map(|t| t.range_of(from, to)),
-        None => state.timeline.selected_activity.and_then(|i| {
-            let a = state.machine.activities.value()?.get(i)?;
-            Some(track.as_ref()?.range_of(a.date_start.0, a.date_stop.0))
-        }),
-    };
-    if let Some(t) = &track {
-        map = map.with_plugin(TrackLayer {
-            track: t,
-            segments,
-            highlight,
-            cursor: state.timeline.cursor,
-            local: state.local_time,
-            units: state.units,
-            picked: &mut picked,
-            quiet: on_mark,
-        });
-    }
     let report = state.figures.report.value().filter(|_| track.is_some());
-    let mut clicked_event = None;
-    match report {
-        Some(r) => {
-            map = map.with_plugin(events::EventsLayer {
-                events: &r.events,
-                local: state.local_time,
-                units: state.units,
-                marks: event_marks,
-                clicked: &mut clicked_event,
-            });
-        }
-        None => event_marks.clear(),
-    }
-    let looks = report.map(|r| events::looks_present(&r.events));
-    let scale = track.as_ref().map(|t| t.speed_scale_kmh.max(1.0));
-    let shown = map.show(ui, |ui, _response, projector, _memory| {
-        let rect = projector.clip_rect();
-        let room = overlays::overlay_room(rect.height());
-        let legend = scale.filter(|_| room.speed_legend).map(|scale| {
-            overlays::legend_ui(ui, rect, scale, state.units);
-            let speed = overlays::legend_rect(rect);
-            match looks
-                .as_deref()
-                .filter(|l| room.events_legend && !l.is_empty())
-            {
-                Some(looks) => speed.union(events::legend_ui(ui, rect, speed, looks)),
-                None => speed,
-            }
-        });
-        overlays::attribution_ui(ui, rect, legend, &attribution);
-        MapFrame::new(projector)
-    });
+    let (shown, picked, clicked_event) = view.layers_ui(ui, state, track.as_ref(), report);
     shown
         .response
         .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Map"));
@@ -301,29 +236,133 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
     let nothing = matches!(&state.timeline.track, Loadable::Ready(t) if t.is_empty())
         .then_some("No position in this window: nothing to draw on the map.");
     view.basemap.after_ui(ui, state, rect, nothing, actions);
-    let fit = FitButton {
-        name: "Fit to track",
-        hover: crate::ui::keys::tip(
-            ui.ctx(),
-            "Zoom the map to the whole track of the window",
-            crate::ui::keys::KeyCommand::FitMap,
-        ),
-        enabled: track.is_some(),
-    };
-    match buttons_ui(ui, rect, &mut view.memory, &fit) {
-        Some(MapButton::ZoomIn | MapButton::ZoomOut) => view.framed = None,
-        Some(MapButton::Fit) => {
-            view.fit_requested = true;
-            ui.ctx().request_repaint();
-        }
-        None => {}
-    }
+    view.buttons_ui(ui, rect, track.is_some());
     view.shown = shown.inner;
     if let Some(e) = clicked_event.and_then(|i| report?.events.get(i)) {
         actions.push(crate::ui::events::seek_action(e));
     } else if let (Some(p), Some(t)) = (picked.clicked, &track) {
         actions.push(TimelineAction::SeekTo(t.time_at(&p)).into());
     }
+}
+
+/// The part of the track to highlight: the span measured on the plots,
+/// else the activity picked.
+fn highlight_of(state: &AppState, track: Option<&Arc<Track>>) -> Option<std::ops::Range<usize>> {
+    match state.timeline.span {
+        Some((from, to)) => track.map(|t| t.range_of(from, to)),
+        None => state.timeline.selected_activity.and_then(|i| {
+            let a = state.machine.activities.value()?.get(i)?;
+            Some(track?.range_of(a.date_start.0, a.date_stop.0))
+        }),
+    }
+}
+
+impl MapView {
+    /// The map with its layers (the track, the events' marks) and what
+    /// sits on it; the frame drawn, the point of the track clicked, and
+    /// the event clicked.
+    fn layers_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        state: &AppState,
+        track: Option<&Arc<Track>>,
+        report: Option<&Arc<Report>>,
+    ) -> (egui::InnerResponse<Option<MapFrame>>, Picked, Option<usize>) {
+        // Over an event's mark (as last drawn), the mark answers, not the
+        // line.
+        let on_mark = ui
+            .input(|i| i.pointer.hover_pos())
+            .is_some_and(|p| events::mark_at(&self.event_marks, p).is_some());
+        let MapView {
+            memory,
+            basemap,
+            segments,
+            event_marks,
+            ..
+        } = self;
+        let home = track.map_or([0.5, 0.35], |t| t.bounds.center());
+        let (mut map, attribution) = basemap.map(ui.ctx(), state, memory, home);
+        let mut picked = Picked::default();
+        if let Some(t) = track {
+            map = map.with_plugin(TrackLayer {
+                track: t,
+                segments,
+                highlight: highlight_of(state, track),
+                cursor: state.timeline.cursor,
+                local: state.local_time,
+                units: state.units,
+                picked: &mut picked,
+                quiet: on_mark,
+            });
+        }
+        let mut clicked_event = None;
+        match report {
+            Some(r) => {
+                map = map.with_plugin(events::EventsLayer {
+                    events: &r.events,
+                    local: state.local_time,
+                    units: state.units,
+                    marks: event_marks,
+                    clicked: &mut clicked_event,
+                });
+            }
+            None => event_marks.clear(),
+        }
+        let kinds = report.map(|r| events::kinds_present(&r.events));
+        let scale = track.map(|t| t.speed_scale_kmh.max(1.0));
+        let shown = map.show(ui, |ui, _response, projector, _memory| {
+            let rect = projector.clip_rect();
+            let legend =
+                scale.and_then(|scale| legends_ui(ui, rect, state, scale, kinds.as_deref()));
+            overlays::attribution_ui(ui, rect, legend, &attribution);
+            MapFrame::new(projector)
+        });
+        (shown, picked, clicked_event)
+    }
+
+    /// The zoom and *Fit to track* buttons over the map at `rect`.
+    fn buttons_ui(&mut self, ui: &mut egui::Ui, rect: egui::Rect, has_track: bool) {
+        let fit = FitButton {
+            name: "Fit to track",
+            hover: crate::ui::keys::tip(
+                ui.ctx(),
+                "Zoom the map to the whole track of the window",
+                crate::ui::keys::KeyCommand::FitMap,
+            ),
+            enabled: has_track,
+        };
+        match buttons_ui(ui, rect, &mut self.memory, &fit) {
+            Some(MapButton::ZoomIn | MapButton::ZoomOut) => self.framed = None,
+            Some(MapButton::Fit) => {
+                self.fit_requested = true;
+                ui.ctx().request_repaint();
+            }
+            None => {}
+        }
+    }
+}
+
+/// The speed legend (up to `scale_kmh`) and above it the events' marks
+/// present, where the map has room for them: where they are.
+fn legends_ui(
+    ui: &egui::Ui,
+    rect: egui::Rect,
+    state: &AppState,
+    scale_kmh: f32,
+    kinds: Option<&[fleetview_core::analysis::EventKind]>,
+) -> Option<egui::Rect> {
+    let room = overlays::overlay_room(rect.height());
+    if !room.speed_legend {
+        return None;
+    }
+    overlays::legend_ui(ui, rect, scale_kmh, state.units);
+    let speed = overlays::legend_rect(rect);
+    Some(
+        match kinds.filter(|k| room.events_legend && !k.is_empty()) {
+            Some(kinds) => speed.union(events::legend_ui(ui, rect, speed, kinds)),
+            None => speed,
+        },
+    )
 }
 
 #[cfg(test)]

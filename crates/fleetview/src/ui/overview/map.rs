@@ -10,16 +10,16 @@
 //!
 //! Clusters are computed once per change of the rows and quarter zoom
 //! level (`cluster.rs`), so panning recomputes nothing, and only those in
-//! view are drawn (`marks.rs`); `tips.rs` holds the words: tooltips, the
-//! legend, the list of machines at one spot.
-
-use std::collections::HashMap;
+//! view are drawn (`marks.rs`); `placed.rs` holds the machines placed,
+//! `tips.rs` the words: tooltips, the legend, the list of machines at one
+//! spot.
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Vec2, vec2};
 use walkers::{MapMemory, Projector};
 
-use super::cluster::{self, Clusters, Group, Point};
-use super::marks::{self, LabelAsk, Marks, Shape};
+use super::cluster::{self, Clusters, Group};
+use super::marks::{self, LabelAsk, Marks};
+use super::placed::Placed;
 use super::tips;
 use crate::app::{Action, AppState, MachineAction};
 use crate::ui::format;
@@ -28,7 +28,7 @@ use crate::ui::map::{
     center_at, europe, fit,
 };
 use crate::ui::theme;
-use fleetview_api::geo::{MercRect, mercator};
+use fleetview_api::geo::MercRect;
 
 /// Clusters are made again for every quarter of a zoom level.
 const ZOOM_STEPS: f64 = 4.0;
@@ -47,69 +47,6 @@ const FIT_INSETS: Insets = Insets {
     top: 36.0 + MARKER_ROOM,
     bottom: 56.0 + 2.0 * theme::MAP_MARGIN + MARKER_ROOM,
 };
-
-/// The machines of the rows that have a position, made again when the
-/// rows change.
-#[derive(Debug, Default)]
-pub(super) struct Placed {
-    generation: u64,
-    pub(super) points: Vec<Point>,
-    /// Each point's row (in `OverviewState::rows`) and shape.
-    pub(super) rows: Vec<usize>,
-    pub(super) shapes: Vec<Shape>,
-    /// The sites and companies the points name.
-    pub(super) names: Vec<String>,
-    bounds: MercRect,
-}
-
-impl Placed {
-    fn of(state: &AppState) -> Self {
-        let fleet = &state.fleet.equipments;
-        let mut placed = Placed {
-            generation: state.overview.generation,
-            bounds: MercRect::EMPTY,
-            ..Placed::default()
-        };
-        let mut index: HashMap<String, u32> = HashMap::new();
-        let mut shapes: HashMap<Option<&str>, Shape> = HashMap::new();
-        let mut intern = |names: &mut Vec<String>, s: &str| {
-            *index.entry(s.to_owned()).or_insert_with(|| {
-                names.push(s.to_owned());
-                names.len() as u32 - 1
-            })
-        };
-        for (k, row) in state.overview.rows().iter().enumerate() {
-            let Some(xy) = row.position.and_then(|p| mercator(p.lat, p.lon)) else {
-                continue;
-            };
-            let e = fleet.get(row.index);
-            let category = e.and_then(|e| e.category.as_deref());
-            let site = e
-                .and_then(|e| cluster::site_of(&e.name))
-                .map(|s| intern(&mut placed.names, s));
-            let company = e
-                .and_then(|e| e.entreprise.as_deref())
-                .filter(|c| !c.trim().is_empty())
-                .map(|c| intern(&mut placed.names, c));
-            placed.points.push(Point {
-                xy,
-                id: row.id,
-                state: row.state,
-                faulty: row.faulty,
-                site,
-                company,
-            });
-            placed.rows.push(k);
-            placed.shapes.push(
-                *shapes
-                    .entry(category)
-                    .or_insert_with(|| marks::shape_of(category)),
-            );
-            placed.bounds.extend(xy);
-        }
-        placed
-    }
-}
 
 /// The clusters at one quarter zoom level, and their labels.
 #[derive(Debug)]
@@ -378,45 +315,14 @@ fn markers_ui(
     let painter = ui.painter().with_clip_rect(rect);
     let c = clustered(slot, placed, projector.zoom(), &painter);
     // Those in view first, so the mesh is made with room for them.
-    for (k, cl) in c.clusters.clusters.iter().enumerate() {
-        let p = frame.to_screen(cl.center);
-        if rect.expand(marks::reach(cl.count)).contains(p) {
-            let first = c.clusters.members_of(cl)[0] as usize;
-            shown.push(ShownMarker {
-                pos: p,
-                count: cl.count,
-                first_id: placed.points[first].id,
-                cluster: k,
-            });
-        }
-    }
-    let machines = shown.iter().filter(|m| m.count == 1).count();
-    let mut marks = Marks::with_room(machines, shown.len() - machines);
-    let mut texts: Vec<(Pos2, u32)> = Vec::new();
-    for m in shown.iter() {
-        let cl = &c.clusters.clusters[m.cluster];
-        if m.count == 1 {
-            let first = c.clusters.members_of(cl)[0] as usize;
-            let point = &placed.points[first];
-            marks.machine(m.pos, placed.shapes[first], point.state, point.faulty);
-        } else {
-            marks.cluster(m.pos, cl.count, cl.state, cl.faulty > 0);
-            texts.push((m.pos, cl.count));
-        }
-    }
-    let pick = |pointer: Pos2| {
-        shown
-            .iter()
-            .filter(|m| m.pos.distance(pointer) <= marks::reach(m.count))
-            .min_by(|a, b| a.pos.distance(pointer).total_cmp(&b.pos.distance(pointer)))
-            .copied()
-    };
+    markers_in_view(&frame, rect, c, placed, shown);
+    let (mut marks, texts) = marks_of(shown, c, placed);
     // Nothing is hovered while the map is dragged: a tooltip would follow
     // the pointer over every marker passed.
     let hovered = response
         .hover_pos()
         .filter(|_| !response.dragged())
-        .and_then(pick);
+        .and_then(|p| marker_at(shown, p));
     if let Some(h) = hovered {
         let radius = if h.count == 1 {
             theme::FLEET_MARKER_RADIUS
@@ -437,7 +343,84 @@ fn markers_ui(
             theme::MARKER_TEXT,
         );
     }
-    for m in shown.iter() {
+    cluster_labels_ui(&painter, shown, c, placed);
+    // Where the click was, whether or not the pointer is still there.
+    let clicked = response
+        .clicked()
+        .then(|| {
+            response
+                .interact_pointer_pos()
+                .and_then(|p| marker_at(shown, p))
+        })
+        .flatten()
+        .map(|m| {
+            if m.count == 1 {
+                Clicked::Machine(m.first_id)
+            } else {
+                Clicked::Cluster(m.cluster)
+            }
+        });
+    (hovered, clicked)
+}
+
+/// Records the clusters whose markers reach into `rect`.
+fn markers_in_view(
+    frame: &MapFrame,
+    rect: Rect,
+    c: &Clustered,
+    placed: &Placed,
+    shown: &mut Vec<ShownMarker>,
+) {
+    for (k, cl) in c.clusters.clusters.iter().enumerate() {
+        let p = frame.to_screen(cl.center);
+        if rect.expand(marks::reach(cl.count)).contains(p) {
+            let first = c.clusters.members_of(cl)[0] as usize;
+            shown.push(ShownMarker {
+                pos: p,
+                count: cl.count,
+                first_id: placed.points[first].id,
+                cluster: k,
+            });
+        }
+    }
+}
+
+/// The mesh of the markers `shown`, and the counts to write on clusters.
+fn marks_of(shown: &[ShownMarker], c: &Clustered, placed: &Placed) -> (Marks, Vec<(Pos2, u32)>) {
+    let machines = shown.iter().filter(|m| m.count == 1).count();
+    let mut marks = Marks::with_room(machines, shown.len() - machines);
+    let mut texts: Vec<(Pos2, u32)> = Vec::new();
+    for m in shown {
+        let cl = &c.clusters.clusters[m.cluster];
+        if m.count == 1 {
+            let first = c.clusters.members_of(cl)[0] as usize;
+            let point = &placed.points[first];
+            marks.machine(m.pos, placed.shapes[first], point.state, point.faulty);
+        } else {
+            marks.cluster(m.pos, cl.count, cl.state, cl.faulty > 0);
+            texts.push((m.pos, cl.count));
+        }
+    }
+    (marks, texts)
+}
+
+/// The marker within reach of `pointer`, the nearest.
+fn marker_at(shown: &[ShownMarker], pointer: Pos2) -> Option<ShownMarker> {
+    shown
+        .iter()
+        .filter(|m| m.pos.distance(pointer) <= marks::reach(m.count))
+        .min_by(|a, b| a.pos.distance(pointer).total_cmp(&b.pos.distance(pointer)))
+        .copied()
+}
+
+/// The site or company names placed under the clusters shown.
+fn cluster_labels_ui(
+    painter: &egui::Painter,
+    shown: &[ShownMarker],
+    c: &Clustered,
+    placed: &Placed,
+) {
+    for m in shown {
         if let Some(Some((offset, name))) = c.labels.get(m.cluster)
             && let Some(text) = placed.names.get(*name as usize)
         {
@@ -452,19 +435,6 @@ fn markers_ui(
             );
         }
     }
-    // Where the click was, whether or not the pointer is still there.
-    let clicked = response
-        .clicked()
-        .then(|| response.interact_pointer_pos().and_then(pick))
-        .flatten()
-        .map(|m| {
-            if m.count == 1 {
-                Clicked::Machine(m.first_id)
-            } else {
-                Clicked::Cluster(m.cluster)
-            }
-        });
-    (hovered, clicked)
 }
 
 pub fn fleet_map_ui(
@@ -478,33 +448,8 @@ pub fn fleet_map_ui(
     }
     let size = ui.available_size();
     view.bring_into_view(state, size);
-    let home = if view.placed.bounds.is_empty() {
-        [0.5, 0.33]
-    } else {
-        view.placed.bounds.center()
-    };
-    let FleetMapView {
-        memory,
-        basemap,
-        placed,
-        clustered,
-        markers,
-        list,
-        ..
-    } = view;
-    let zoom_before = memory.zoom();
-    let (map, attribution) = basemap.map(ui.ctx(), state, memory, home);
-    let shown = map.show(ui, |ui, response, projector, _memory| {
-        let (hovered, clicked) = markers_ui(ui, response, projector, placed, clustered, markers);
-        let rect = projector.clip_rect();
-        let legend = tips::legend_ui(ui, rect);
-        attribution_ui(ui, rect, Some(legend), &attribution);
-        // The list of a spot, when open, says what a tooltip would.
-        if let (Some(h), Some(c), None) = (hovered, clustered.as_ref(), list.as_ref()) {
-            tips::marker_tip_ui(response, state, placed, &c.clusters, h.cluster);
-        }
-        (MapFrame::new(projector), clicked)
-    });
+    let zoom_before = view.memory.zoom();
+    let shown = view.map_ui(ui, state);
     let (frame, clicked) = shown.inner;
     let response = shown.response;
     let with_positions = view.placed.points.len();
@@ -530,22 +475,7 @@ pub fn fleet_map_ui(
     if view.placed.points.is_empty() {
         tips::no_positions_ui(ui, rect, state);
     }
-    let fit_button = FitButton {
-        name: "Fit fleet",
-        hover: "Zoom the map to every machine shown".to_owned(),
-        enabled: !view.placed.bounds.is_empty(),
-    };
-    match buttons_ui(ui, rect, &mut view.memory, &fit_button) {
-        Some(MapButton::ZoomIn | MapButton::ZoomOut) => {
-            view.framed = None;
-            view.settled = true;
-        }
-        Some(MapButton::Fit) => {
-            view.fit_requested = true;
-            ui.ctx().request_repaint();
-        }
-        None => {}
-    }
+    view.buttons_ui(ui, rect);
     view.shown = frame;
     match clicked {
         Some(Clicked::Machine(id)) => {
@@ -566,6 +496,65 @@ pub fn fleet_map_ui(
         match selected {
             Some(id) => actions.push(MachineAction::Select(id).into()),
             None => view.list = None,
+        }
+    }
+}
+
+impl FleetMapView {
+    /// The map with its markers, legend and attribution, and the tooltip
+    /// of the marker under the pointer; the frame drawn and the marker
+    /// clicked.
+    fn map_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        state: &AppState,
+    ) -> egui::InnerResponse<(Option<MapFrame>, Option<Clicked>)> {
+        let home = if self.placed.bounds.is_empty() {
+            [0.5, 0.33]
+        } else {
+            self.placed.bounds.center()
+        };
+        let FleetMapView {
+            memory,
+            basemap,
+            placed,
+            clustered,
+            markers,
+            list,
+            ..
+        } = self;
+        let (map, attribution) = basemap.map(ui.ctx(), state, memory, home);
+        map.show(ui, |ui, response, projector, _memory| {
+            let (hovered, clicked) =
+                markers_ui(ui, response, projector, placed, clustered, markers);
+            let rect = projector.clip_rect();
+            let legend = tips::legend_ui(ui, rect);
+            attribution_ui(ui, rect, Some(legend), &attribution);
+            // The list of a spot, when open, says what a tooltip would.
+            if let (Some(h), Some(c), None) = (hovered, clustered.as_ref(), list.as_ref()) {
+                tips::marker_tip_ui(response, state, placed, &c.clusters, h.cluster);
+            }
+            (MapFrame::new(projector), clicked)
+        })
+    }
+
+    /// The zoom and *Fit* buttons over the map at `rect`.
+    fn buttons_ui(&mut self, ui: &mut egui::Ui, rect: Rect) {
+        let fit_button = FitButton {
+            name: "Fit fleet",
+            hover: "Zoom the map to every machine shown".to_owned(),
+            enabled: !self.placed.bounds.is_empty(),
+        };
+        match buttons_ui(ui, rect, &mut self.memory, &fit_button) {
+            Some(MapButton::ZoomIn | MapButton::ZoomOut) => {
+                self.framed = None;
+                self.settled = true;
+            }
+            Some(MapButton::Fit) => {
+                self.fit_requested = true;
+                ui.ctx().request_repaint();
+            }
+            None => {}
         }
     }
 }

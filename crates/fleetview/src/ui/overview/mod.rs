@@ -5,12 +5,13 @@
 //! machine on the map or in the table opens its history.
 //!
 //! Where to look: `table.rs` the table and its keyboard, `map.rs` the
-//! fleet map (`cluster.rs` its clustering, `marks.rs` what it draws,
-//! `tips.rs` what it says).
+//! fleet map (`placed.rs` the machines it places, `cluster.rs` its
+//! clustering, `marks.rs` what it draws, `tips.rs` what it says).
 
 mod cluster;
 mod map;
 mod marks;
+mod placed;
 mod table;
 mod tips;
 

@@ -11,7 +11,7 @@ use crate::app::overview::{Column, FleetRow, engine_hours, fuel_percent};
 use crate::app::{Action, AppState, Loadable, MachineAction, OverviewAction};
 use crate::ui::format;
 use crate::ui::theme;
-use fleetview_core::analysis::MachineState;
+use fleetview_core::analysis::{MachineFigures, MachineState};
 
 #[derive(Debug, Default)]
 pub struct TableView {
@@ -194,13 +194,10 @@ fn cell_ui(
     now: i64,
     local: bool,
 ) -> bool {
-    let o = &state.overview;
     let Some(e) = state.fleet.equipments.get(r.index) else {
         return false;
     };
-    let snapshot = o.snapshots.get(&r.id);
-    let figures = o.figures_of(r.id);
-    let known = figures.and_then(Loadable::value);
+    let snapshot = state.overview.snapshots.get(&r.id);
     let text = |s: &str| {
         if s.is_empty() {
             format::NULL.to_owned()
@@ -230,18 +227,7 @@ fn cell_ui(
         Column::Serial => {
             ui.label(text(&e.serial_number));
         }
-        Column::State => {
-            let color = theme::machine_state_color(r.state);
-            let mut label = egui::RichText::new(r.state.label()).color(theme::ink(ui, color));
-            if r.state == MachineState::Silent {
-                label = label.strong();
-            }
-            ui.horizontal(|ui| {
-                let (dot, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
-                ui.painter().circle_filled(dot.center(), 4.0, color);
-                ui.label(label);
-            });
-        }
+        Column::State => state_cell_ui(ui, r.state),
         Column::LastReport => match r.last_report {
             Some(t) => {
                 ui.label(format::format_age(now - t))
@@ -262,56 +248,78 @@ fn cell_ui(
         | Column::IdlePercent
         | Column::Faults
         | Column::Flags
-        | Column::Source => {
-            let Some(f) = known else {
-                match figures {
-                    Some(Loadable::Failed { error, .. }) => {
-                        ui.colored_label(theme::ink(ui, theme::ERROR), "failed")
-                            .on_hover_text(error.as_str());
-                    }
-                    _ => {
-                        ui.weak("…").on_hover_text("Loading");
-                    }
-                }
-                return false;
-            };
-            match c {
-                Column::WindowHours => {
-                    ui.label(format::number(f.engine_hours_h, 1));
-                }
-                Column::IdlePercent => {
-                    ui.label(
-                        f.idle_percent()
-                            .map_or_else(|| format::NULL.to_owned(), |p| format!("{p:.0} %")),
-                    );
-                }
-                Column::Faults => {
-                    let t = &f.faults;
-                    if t.count == 0 {
-                        ui.label("none");
-                    } else {
-                        let level = t.worst_label.as_deref().unwrap_or("unknown");
-                        ui.colored_label(
-                            theme::ink(ui, theme::level_color(level)),
-                            format!("{} · {level}", t.count),
-                        );
-                    }
-                }
-                Column::Flags => {
-                    if f.flags.count() == 0 {
-                        ui.label("none");
-                    } else {
-                        ui.colored_label(theme::ink(ui, theme::WARNING), format!("⚠ {}", f.flags.describe()))
-                            .on_hover_text(
-                                "Open the machine (click its name) and its Events tab says when and where",
-                            );
-                    }
-                }
-                _ => {
-                    ui.label(f.feed.map_or(format::NULL, |k| k.label()));
-                }
-            }
-        }
+        | Column::Source => window_cell_ui(ui, state.overview.figures_of(r.id), c),
     }
     false
+}
+
+/// The State cell: a dot and the state's name in its colour (silent in
+/// bold).
+fn state_cell_ui(ui: &mut egui::Ui, machine_state: MachineState) {
+    let color = theme::machine_state_color(machine_state);
+    let mut label = egui::RichText::new(machine_state.label()).color(theme::ink(ui, color));
+    if machine_state == MachineState::Silent {
+        label = label.strong();
+    }
+    ui.horizontal(|ui| {
+        let (dot, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+        ui.painter().circle_filled(dot.center(), 4.0, color);
+        ui.label(label);
+    });
+}
+
+/// A cell of the machine's window figures: loading, failed, or column
+/// `c` of them.
+fn window_cell_ui(ui: &mut egui::Ui, figures: Option<&Loadable<MachineFigures>>, c: Column) {
+    let Some(f) = figures.and_then(Loadable::value) else {
+        match figures {
+            Some(Loadable::Failed { error, .. }) => {
+                ui.colored_label(theme::ink(ui, theme::ERROR), "failed")
+                    .on_hover_text(error.as_str());
+            }
+            _ => {
+                ui.weak("…").on_hover_text("Loading");
+            }
+        }
+        return;
+    };
+    match c {
+        Column::WindowHours => {
+            ui.label(format::number(f.engine_hours_h, 1));
+        }
+        Column::IdlePercent => {
+            ui.label(
+                f.idle_percent()
+                    .map_or_else(|| format::NULL.to_owned(), |p| format!("{p:.0} %")),
+            );
+        }
+        Column::Faults => {
+            let t = &f.faults;
+            if t.count == 0 {
+                ui.label("none");
+            } else {
+                let level = t.worst_label.as_deref().unwrap_or("unknown");
+                ui.colored_label(
+                    theme::ink(ui, theme::level_color(level)),
+                    format!("{} · {level}", t.count),
+                );
+            }
+        }
+        Column::Flags => {
+            if f.flags.count() == 0 {
+                ui.label("none");
+            } else {
+                ui.colored_label(
+                    theme::ink(ui, theme::WARNING),
+                    format!("⚠ {}", f.flags.describe()),
+                )
+                .on_hover_text(
+                    "Open the machine (click its name) and its Events tab says when and where",
+                );
+            }
+        }
+        _ => {
+            ui.label(f.feed.map_or(format::NULL, |k| k.label()));
+        }
+    }
 }

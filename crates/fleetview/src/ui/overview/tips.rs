@@ -6,8 +6,8 @@
 use egui::{Align2, Color32, FontId, Rect, RichText, Stroke, pos2, vec2};
 
 use super::cluster::{Clusters, Group};
-use super::map::Placed;
 use super::marks;
+use super::placed::Placed;
 use crate::app::AppState;
 use crate::app::overview::fuel_percent;
 use crate::ui::format;

@@ -5,27 +5,19 @@
 //! map to its place). Named after the kinds present,
 //! so what it shows is said in words too.
 
-use egui_plot::{GridMark, MarkerShape, Plot, PlotPoints, Points, Polygon};
+use egui_plot::{GridMark, PlotPoints, Points, Polygon};
 use fleetview_core::analysis::UnitSystem;
 
-use super::shared::{Shared, Shown};
+use super::shared::{Shared, Shown, time_plot};
 use super::steer::steer_plot;
-use super::time_axis::{Y_AXIS_WIDTH, cursor_ui, span_ui, time_axis_hints, time_grid};
+use super::time_axis::{cursor_ui, span_ui};
+use crate::ui::events::kinds::{MOST_TELLING_FIRST, event_style, telling_rank};
 use crate::ui::events::text;
 use crate::ui::theme;
 use fleetview_core::analysis::{Event, EventKind};
 
 /// Spans narrower than this (points) are drawn as instants.
 const MIN_BAR_PX: f64 = 3.0;
-
-/// Where `kind` stands among [`theme::EVENT_KINDS_MOST_TELLING_FIRST`]:
-/// the lower, the more telling.
-fn telling_rank(kind: EventKind) -> usize {
-    theme::EVENT_KINDS_MOST_TELLING_FIRST
-        .iter()
-        .position(|k| *k == kind)
-        .unwrap_or(usize::MAX)
-}
 
 /// The events under the pointer at time `t`, where a point stands for
 /// `secs_per_point` seconds, the one it points at first: the instants (and
@@ -85,25 +77,14 @@ pub fn events_lane_ui(
     label: &str,
 ) -> (Shown, Option<usize>) {
     ui.label(egui::RichText::new(label).strong());
-    let (local, steer, cursor, span) = (shared.local, shared.steer, shared.cursor, shared.span);
-    let units = shared.units;
-    let window = steer.window;
+    let (steer, cursor, span) = (shared.steer, shared.cursor, shared.span);
     let outline = ui.visuals().strong_text_color();
     let mut under = Vec::new();
-    let response = Plot::new("events_lane")
-        .id(id)
+    let response = time_plot("events_lane", id, shared)
         .height(theme::EVENT_LANE_HEIGHT + 24.0)
-        .link_axis(shared.link, [true, false])
-        .link_cursor(shared.link, [true, false])
-        .allow_double_click_reset(false)
-        .default_x_bounds(window.0 as f64, window.1 as f64)
         .default_y_bounds(0.0, 1.0)
-        .allow_zoom(false)
-        .allow_scroll(false)
-        .allow_drag([!shared.measuring, false])
         .allow_axis_zoom_drag(false)
         .show_grid([true, false])
-        .y_axis_min_width(Y_AXIS_WIDTH)
         .y_grid_spacer(|_| {
             vec![GridMark {
                 value: 0.5,
@@ -117,75 +98,13 @@ pub fn events_lane_ui(
                 String::new()
             }
         })
-        .x_grid_spacer(move |input| time_grid(input, local))
-        .custom_x_axes(vec![time_axis_hints(local)])
         // The mark under the pointer says itself (below); the lane's own
         // label would cover it.
         .label_formatter(|_| None)
         .show(ui, |pui| {
             steer_plot(pui, &steer);
-            let b = pui.plot_bounds();
-            let (t0, t1) = (b.min()[0], b.max()[0]);
             let secs_per_point = pui.transform().dvalue_dpos()[0].abs();
-            let mut instants: Vec<Vec<[f64; 2]>> = vec![Vec::new(); EventKind::ALL.len()];
-            let mut bars: Vec<&Event> = Vec::new();
-            for e in events {
-                let end = e.end.unwrap_or(e.start) as f64;
-                if end < t0 || (e.start as f64) > t1 {
-                    continue;
-                }
-                let width = (end - e.start as f64) / secs_per_point;
-                if width < MIN_BAR_PX {
-                    let kind = EventKind::ALL
-                        .iter()
-                        .position(|k| *k == e.kind)
-                        .unwrap_or(0);
-                    instants[kind].push([e.start as f64, 0.5]);
-                } else {
-                    bars.push(e);
-                }
-            }
-            // Longest first, stops full height and the rest thinner over
-            // them: a refuel across a night's stop shows on it, not under;
-            // of bars as long, the most telling last, on top.
-            bars.sort_by_key(|e| {
-                (
-                    std::cmp::Reverse(e.duration_secs()),
-                    std::cmp::Reverse(telling_rank(e.kind)),
-                )
-            });
-            for e in bars {
-                let (a, z) = (e.start as f64, e.end.unwrap_or(e.start) as f64);
-                let (y0, y1) = if e.kind == EventKind::Stop {
-                    (0.15, 0.85)
-                } else {
-                    (0.32, 0.68)
-                };
-                pui.polygon(
-                    Polygon::new(
-                        "",
-                        PlotPoints::new(vec![[a, y0], [z, y0], [z, y1], [a, y1]]),
-                    )
-                    .fill_color(theme::event_color(e.kind))
-                    .stroke(egui::Stroke::new(1.0, outline))
-                    .allow_hover(false),
-                );
-            }
-            // The most telling last, on top of a stop at the same time.
-            for &kind in theme::EVENT_KINDS_MOST_TELLING_FIRST.iter().rev() {
-                let k = EventKind::ALL.iter().position(|x| *x == kind).unwrap_or(0);
-                let points = std::mem::take(&mut instants[k]);
-                if points.is_empty() {
-                    continue;
-                }
-                pui.points(
-                    Points::new("", points)
-                        .shape(MarkerShape::Diamond)
-                        .radius(theme::EVENT_TICK_RADIUS)
-                        .color(theme::event_color(kind))
-                        .allow_hover(false),
-                );
-            }
+            marks_ui(pui, events, secs_per_point, outline);
             span_ui(pui, span);
             let pointer = cursor_ui(pui, cursor);
             if pui.response().hovered() {
@@ -201,9 +120,82 @@ pub fn events_lane_ui(
         response
             .response
             .clone()
-            .on_hover_text_at_pointer(hover_text(events, &under, local, units));
+            .on_hover_text_at_pointer(hover_text(events, &under, shared.local, shared.units));
     }
     (shown, under.first().copied())
+}
+
+/// The marks of the events in view: spans wide enough as bars, the rest
+/// as instants, where a point stands for `secs_per_point` seconds.
+fn marks_ui(
+    pui: &mut egui_plot::PlotUi<'_>,
+    events: &[Event],
+    secs_per_point: f64,
+    outline: egui::Color32,
+) {
+    let b = pui.plot_bounds();
+    let (t0, t1) = (b.min()[0], b.max()[0]);
+    let mut instants: Vec<Vec<[f64; 2]>> = vec![Vec::new(); EventKind::ALL.len()];
+    let mut bars: Vec<&Event> = Vec::new();
+    for e in events {
+        let end = e.end.unwrap_or(e.start) as f64;
+        if end < t0 || (e.start as f64) > t1 {
+            continue;
+        }
+        let width = (end - e.start as f64) / secs_per_point;
+        if width < MIN_BAR_PX {
+            let kind = EventKind::ALL
+                .iter()
+                .position(|k| *k == e.kind)
+                .unwrap_or(0);
+            instants[kind].push([e.start as f64, 0.5]);
+        } else {
+            bars.push(e);
+        }
+    }
+    bars_ui(pui, bars, outline);
+    // The most telling last, on top of a stop at the same time.
+    for &kind in MOST_TELLING_FIRST.iter().rev() {
+        let k = EventKind::ALL.iter().position(|x| *x == kind).unwrap_or(0);
+        let points = std::mem::take(&mut instants[k]);
+        if points.is_empty() {
+            continue;
+        }
+        let style = event_style(kind);
+        pui.points(
+            Points::new("", points)
+                .shape(style.lane_mark)
+                .radius(theme::EVENT_TICK_RADIUS)
+                .color(style.color)
+                .allow_hover(false),
+        );
+    }
+}
+
+/// The spans as bars: longest first, stops full height and the rest
+/// thinner over them, so a refuel across a night's stop shows on it, not
+/// under; of bars as long, the most telling last, on top.
+fn bars_ui(pui: &mut egui_plot::PlotUi<'_>, mut bars: Vec<&Event>, outline: egui::Color32) {
+    bars.sort_by_key(|e| {
+        (
+            std::cmp::Reverse(e.duration_secs()),
+            std::cmp::Reverse(telling_rank(e.kind)),
+        )
+    });
+    for e in bars {
+        let (a, z) = (e.start as f64, e.end.unwrap_or(e.start) as f64);
+        let style = event_style(e.kind);
+        let (y0, y1) = style.lane_bar;
+        pui.polygon(
+            Polygon::new(
+                "",
+                PlotPoints::new(vec![[a, y0], [z, y0], [z, y1], [a, y1]]),
+            )
+            .fill_color(style.color)
+            .stroke(egui::Stroke::new(1.0, outline))
+            .allow_hover(false),
+        );
+    }
 }
 
 #[cfg(test)]
@@ -274,12 +266,5 @@ mod tests {
         assert!(drain_at < stop_at, "{said}");
         let events = vec![drain, events[0].clone()];
         assert_eq!(event_at(&events, 3_000.0, 1.0), Some(0));
-    }
-
-    #[test]
-    fn the_ranking_holds_each_kind_once() {
-        let mut ranked = theme::EVENT_KINDS_MOST_TELLING_FIRST;
-        ranked.sort();
-        assert_eq!(ranked, EventKind::ALL);
     }
 }

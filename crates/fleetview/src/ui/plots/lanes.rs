@@ -3,11 +3,11 @@
 //! runs per state, sampled once per pixel column so any number of changes
 //! stays bounded. Hovering a lane says its state there.
 
-use egui_plot::{GridMark, HoverPosition, Plot, PlotPoint, PlotPoints, Polygon, Text};
+use egui_plot::{GridMark, HoverPosition, PlotPoint, PlotPoints, Polygon, Text};
 
-use super::shared::{Shared, Shown};
+use super::shared::{Shared, Shown, time_plot};
 use super::steer::steer_plot;
-use super::time_axis::{Y_AXIS_WIDTH, cursor_ui, span_ui, time_axis_hints, time_grid};
+use super::time_axis::{cursor_ui, span_ui};
 use crate::ui::format;
 use crate::ui::theme;
 use fleetview_api::DataKind;
@@ -93,6 +93,26 @@ fn state_runs(
     runs
 }
 
+/// A grid mark at the middle of each of `rows` lanes, where its name goes.
+fn lane_marks(rows: usize) -> Vec<GridMark> {
+    (0..rows)
+        .map(|r| GridMark {
+            value: r as f64 + 0.5,
+            step_size: 1.0,
+        })
+        .collect()
+}
+
+/// The name of the lane at grid mark `m`.
+fn lane_name_at(names: &[String], m: GridMark) -> String {
+    let r = (m.value - 0.5).round();
+    if r >= 0.0 {
+        names.get(r as usize).cloned().unwrap_or_default()
+    } else {
+        String::new()
+    }
+}
+
 /// Lanes of states for `channels`: one row each, coloured runs per label,
 /// sampled once per pixel column so any number of changes stays bounded.
 pub fn lanes_plot_ui(
@@ -117,43 +137,14 @@ pub fn lanes_plot_ui(
     let rows = channels.len() as f64;
     let (local, steer, cursor, span) = (shared.local, shared.steer, shared.cursor, shared.span);
     let known_until = shared.known_until as f64;
-    let window = steer.window;
-    let response = Plot::new("plot")
-        .id(id)
+    let response = time_plot("plot", id, shared)
         .height(LANE_HEIGHT * channels.len() as f32 + 24.0)
-        .link_axis(shared.link, [true, false])
-        .link_cursor(shared.link, [true, false])
-        // A double-click shows the whole window again (handled by the view,
-        // which starts the plots afresh): not egui_plot's own reset; the
-        // wheel is the view's too (see `steer`).
-        .allow_double_click_reset(false)
-        .default_x_bounds(window.0 as f64, window.1 as f64)
         .default_y_bounds(0.0, rows)
-        .allow_zoom(false)
-        .allow_scroll(false)
-        .allow_drag([!shared.measuring, false])
         .allow_axis_zoom_drag(false)
         .show_grid([true, false])
-        .y_axis_min_width(Y_AXIS_WIDTH)
-        .y_grid_spacer(move |_| {
-            (0..channels.len())
-                .map(|r| GridMark {
-                    value: r as f64 + 0.5,
-                    step_size: 1.0,
-                })
-                .collect()
-        })
-        .y_axis_formatter(move |m, _| {
-            let r = (m.value - 0.5).round();
-            if r >= 0.0 {
-                names.get(r as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .x_grid_spacer(move |input| time_grid(input, local))
-        .custom_x_axes(vec![time_axis_hints(local)])
-        .label_formatter(|h| {
+        .y_grid_spacer(move |_| lane_marks(channels.len()))
+        .y_axis_formatter(move |m, _| lane_name_at(&names, m))
+        .label_formatter(move |h| {
             let p = match h {
                 HoverPosition::NearDataPoint { position, .. }
                 | HoverPosition::Elsewhere { position } => *position,
@@ -177,35 +168,46 @@ pub fn lanes_plot_ui(
                     k.checked_sub(1)
                         .and_then(|i| lane_label(kind, series, ch, i))
                 });
-                let (y0, y1) = (row as f64 + 0.1, row as f64 + 0.9);
-                for (a, z, label) in runs {
-                    let color = theme::state_color(&label);
-                    pui.polygon(
-                        Polygon::new(
-                            "",
-                            PlotPoints::new(vec![[a, y0], [z, y0], [z, y1], [a, y1]]),
-                        )
-                        .fill_color(color)
-                        .width(0.0)
-                        .allow_hover(false),
-                    );
-                    let px = (z - a) / column_secs / f64::from(pixels_per_point);
-                    if px > 60.0 {
-                        pui.text(
-                            Text::new(
-                                "",
-                                PlotPoint::new((a + z) / 2.0, row as f64 + 0.5),
-                                egui::RichText::new(label).color(egui::Color32::BLACK),
-                            )
-                            .allow_hover(false),
-                        );
-                    }
-                }
+                lane_ui(pui, row, runs, (column_secs, pixels_per_point));
             }
             span_ui(pui, span);
             cursor_ui(pui, cursor)
         });
     Shown::of(&response, response.inner, shared.measuring)
+}
+
+/// Lane `row`'s runs of states, each in its state's colour, named where
+/// it is wide enough (a pixel column is `column_secs` seconds).
+fn lane_ui(
+    pui: &mut egui_plot::PlotUi<'_>,
+    row: usize,
+    runs: Vec<(f64, f64, String)>,
+    (column_secs, pixels_per_point): (f64, f32),
+) {
+    let (y0, y1) = (row as f64 + 0.1, row as f64 + 0.9);
+    for (a, z, label) in runs {
+        let color = theme::state_color(&label);
+        pui.polygon(
+            Polygon::new(
+                "",
+                PlotPoints::new(vec![[a, y0], [z, y0], [z, y1], [a, y1]]),
+            )
+            .fill_color(color)
+            .width(0.0)
+            .allow_hover(false),
+        );
+        let px = (z - a) / column_secs / f64::from(pixels_per_point);
+        if px > 60.0 {
+            pui.text(
+                Text::new(
+                    "",
+                    PlotPoint::new((a + z) / 2.0, row as f64 + 0.5),
+                    egui::RichText::new(label).color(egui::Color32::BLACK),
+                )
+                .allow_hover(false),
+            );
+        }
+    }
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use crate::app::TimelineAction;
-use crate::app::{Action, AppState};
+use crate::app::{Action, AppState, Loadable};
 use crate::ui::events::seek_action;
 use crate::ui::events::text::lane_label;
 use crate::ui::theme;
@@ -34,6 +34,7 @@ use events_lane::events_lane_ui;
 use export::export_menu_ui;
 use fleetview_api::DataKind;
 use fleetview_api::time::TimeWindow;
+use fleetview_core::analysis::Report;
 use fleetview_core::series::gaps::{engine_off_periods, gaps};
 use fleetview_core::series::names::implied_unit;
 use fleetview_core::series::{CachedLine, ChannelKind, PlotSeries};
@@ -150,7 +151,50 @@ pub fn plots_ui(
     let Some(window) = state.machine.window else {
         return;
     };
-    // Wrapped: in a narrow column every control stays on screen.
+    toolbar_ui(ui, state, view, actions);
+    if state.timeline.span.is_some() && !view.measuring_drag {
+        span_pane_ui(ui, state, view, actions);
+    }
+    let column = view.column(ui, state, window);
+    update_engine_off(view, state, window);
+    let report = state.figures.report.value();
+    let area = egui::ScrollArea::vertical()
+        .id_salt("plots_scroll")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            let mut did = Gathered::new(ui.clip_rect());
+            if state.timeline.plot_kinds.is_empty() {
+                ui.label("Pick data kinds to plot with the button above.");
+            }
+            for &kind in &state.timeline.plot_kinds {
+                if let Some(loadable) = state.timeline.plots.get(&kind) {
+                    view.kind_plots_ui(ui, &column, kind, loadable, &mut did);
+                }
+            }
+            // The events' lane under the kinds' plots: above, it moved
+            // them whenever the report came.
+            if let Some(report) = report {
+                view.events_lane_ui(ui, &column, report, &mut did);
+            }
+            did
+        });
+    let did = area.inner;
+    // Lines and gaps of kinds no longer plotted are forgotten.
+    let plotted = &state.timeline.plot_kinds;
+    view.lines.retain(|(k, _), _| plotted.contains(k));
+    view.gaps.retain(|k, _| plotted.contains(k));
+    pointer_actions(ui, view, did, area.inner_rect, report, actions);
+}
+
+/// The row over the plots: the kind picker, the export menu, the Measure
+/// tool and how to steer the plots. Wrapped: in a narrow column every
+/// control stays on screen.
+fn toolbar_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut PlotsView,
+    actions: &mut Vec<Action>,
+) {
     ui.horizontal_wrapped(|ui| {
         kind_picker_ui(ui, state, &mut view.search, actions);
         export_menu_ui(ui, state, actions);
@@ -166,171 +210,232 @@ pub fn plots_ui(
             .weak(),
         );
     });
-    if state.timeline.span.is_some() && !view.measuring_drag {
-        if ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-            actions.push(TimelineAction::SetSpan(None).into());
-        }
-        // Under the plots: opening it moves none of them.
-        // A third of the column at first: the plots keep most of it.
-        let pane_height = (ui.available_height() * 0.35).clamp(90.0, 220.0);
-        egui::Panel::bottom("span_stats")
-            .resizable(true)
-            .default_size(pane_height)
-            .min_size(80.0)
-            .show(ui, |ui| {
-                span::span_stats_ui(ui, state, &mut view.span, actions);
-            });
+}
+
+/// The span's statistics, in a pane under the plots (opening it moves
+/// none of them); Esc clears the span.
+fn span_pane_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut PlotsView,
+    actions: &mut Vec<Action>,
+) {
+    if ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+        actions.push(TimelineAction::SetSpan(None).into());
     }
-    let measuring = view.measure || ui.input(|i| i.modifiers.shift);
-    let seek = (state.timeline.seek != view.last_seek)
-        .then_some(state.timeline.cursor)
-        .flatten();
-    view.last_seek = state.timeline.seek;
-    // Zoom and pan are kept per machine view: another window or machine,
-    // Refresh or a double-click start from the whole window.
-    let generation = state.timeline.view_generation;
-    let cursor = state.timeline.cursor;
-    let shared = Shared {
-        link: egui::Id::unique(("timeline", window.since, window.until, generation)),
-        steer: Steer {
-            window: (window.since, window.until),
-            seek,
-            follow: cursor.filter(|_| state.timeline.replay.playing),
-            wheel: view.wheel.take(ui, &view.plot_rects),
-        },
-        cursor,
-        local: state.local_time,
-        units: state.units,
-        span: state.timeline.span,
-        measuring,
-        known_until: window.until.min(state.now()),
-    };
-    update_engine_off(view, state, window);
-    let mut hover = None;
-    let mut clicked = false;
-    let mut clicked_event = None;
-    let mut drag = None;
-    let mut rects = Vec::new();
-    let report = state.figures.report.value();
-    let area = egui::ScrollArea::vertical()
-        .id_salt("plots_scroll")
-        .auto_shrink([false, false])
+    // A third of the column at first: the plots keep most of it.
+    let pane_height = (ui.available_height() * 0.35).clamp(90.0, 220.0);
+    egui::Panel::bottom("span_stats")
+        .resizable(true)
+        .default_size(pane_height)
+        .min_size(80.0)
         .show(ui, |ui| {
-            let visible = ui.clip_rect();
-            if state.timeline.plot_kinds.is_empty() {
-                ui.label("Pick data kinds to plot with the button above.");
+            span::span_stats_ui(ui, state, &mut view.span, actions);
+        });
+}
+
+/// What every plot of the column is drawn with this frame.
+struct Column {
+    shared: Shared,
+    window: TimeWindow,
+    /// Zoom and pan are kept per machine view: another window or machine,
+    /// Refresh or a double-click start from the whole window.
+    generation: u64,
+}
+
+/// What the plots of the column did this frame.
+struct Gathered {
+    /// The column's visible part.
+    visible: egui::Rect,
+    /// Where each plot is (its visible part).
+    rects: Vec<egui::Rect>,
+    hover: Option<i64>,
+    clicked: bool,
+    /// An event's mark clicked on the lane.
+    clicked_event: Option<usize>,
+    drag: Option<(i64, i64)>,
+}
+
+impl Gathered {
+    fn new(visible: egui::Rect) -> Self {
+        Self {
+            visible,
+            rects: Vec::new(),
+            hover: None,
+            clicked: false,
+            clicked_event: None,
+            drag: None,
+        }
+    }
+
+    /// What one plot did: the first hover and drag count, and a click
+    /// where the plot is hovered.
+    fn add(&mut self, shown: Shown) {
+        self.rects.push(shown.rect.intersect(self.visible));
+        self.hover = self.hover.or(shown.hover);
+        self.drag = self.drag.or(shown.drag);
+        self.clicked |= shown.clicked && shown.hover.is_some();
+    }
+}
+
+impl PlotsView {
+    /// How this frame's plots share the time axis, the cursor and the
+    /// span; a seek since the last frame moves them.
+    fn column(&mut self, ui: &egui::Ui, state: &AppState, window: TimeWindow) -> Column {
+        let measuring = self.measure || ui.input(|i| i.modifiers.shift);
+        let seek = (state.timeline.seek != self.last_seek)
+            .then_some(state.timeline.cursor)
+            .flatten();
+        self.last_seek = state.timeline.seek;
+        let generation = state.timeline.view_generation;
+        let cursor = state.timeline.cursor;
+        let shared = Shared {
+            link: egui::Id::unique(("timeline", window.since, window.until, generation)),
+            steer: Steer {
+                window: (window.since, window.until),
+                seek,
+                follow: cursor.filter(|_| state.timeline.replay.playing),
+                wheel: self.wheel.take(ui, &self.plot_rects),
+            },
+            cursor,
+            local: state.local_time,
+            units: state.units,
+            span: state.timeline.span,
+            measuring,
+            known_until: window.until.min(state.now()),
+        };
+        Column {
+            shared,
+            window,
+            generation,
+        }
+    }
+
+    /// A kind's plots under its name: one per unit of its values, one of
+    /// its state lanes; or why there are none.
+    fn kind_plots_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        column: &Column,
+        kind: DataKind,
+        loadable: &Loadable<Arc<PlotSeries>>,
+        did: &mut Gathered,
+    ) {
+        // The kind's name over its plots; between plots, room for the
+        // wheel to scroll the column.
+        ui.add_space(theme::GAP);
+        ui.label(egui::RichText::new(kind.display_name()).strong());
+        if let Some(e) = loadable.error() {
+            ui.colored_label(theme::ink(ui, theme::ERROR), e.to_string());
+        }
+        let Some(series) = loadable.value() else {
+            // A failed fetch shows its error alone: nothing is coming (it
+            // spun "Loading…" under the error forever).
+            if loadable.is_pending() {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label("Loading…");
+                });
             }
-            for &kind in &state.timeline.plot_kinds {
-                let Some(loadable) = state.timeline.plots.get(&kind) else {
-                    continue;
-                };
-                // The kind's name over its plots; between plots, room for
-                // the wheel to scroll the column.
-                ui.add_space(theme::GAP);
-                ui.label(egui::RichText::new(kind.display_name()).strong());
-                if let Some(e) = loadable.error() {
-                    ui.colored_label(theme::ink(ui, theme::ERROR), e.to_string());
-                }
-                let Some(series) = loadable.value() else {
-                    // A failed fetch shows its error alone: nothing is
-                    // coming (it spun "Loading…" under the error forever).
-                    if loadable.is_pending() {
-                        ui.horizontal(|ui| {
-                            ui.spinner();
-                            ui.label("Loading…");
-                        });
-                    }
-                    continue;
-                };
-                if series.series.is_empty() {
-                    ui.weak("No data in this window.");
-                    continue;
-                }
-                let kind_gaps = gaps_of(
-                    &mut view.gaps,
-                    &mut view.gaps_made,
-                    &view.engine_off,
+            return;
+        };
+        if series.series.is_empty() {
+            ui.weak("No data in this window.");
+            return;
+        }
+        let kind_gaps = gaps_of(
+            &mut self.gaps,
+            &mut self.gaps_made,
+            &self.engine_off,
+            kind,
+            series,
+        );
+        let shared = &column.shared;
+        for (g, group) in groups(series).iter().enumerate() {
+            let id = plot_id(kind, g, column.window, column.generation);
+            let shown = match group {
+                Group::Values { unit, channels } => values_plot_ui(
+                    ui,
+                    id,
+                    shared,
                     kind,
                     series,
-                );
-                for (g, group) in groups(series).iter().enumerate() {
-                    let id = plot_id(kind, g, window, generation);
-                    let shown = match group {
-                        Group::Values { unit, channels } => values_plot_ui(
-                            ui,
-                            id,
-                            &shared,
-                            kind,
-                            series,
-                            channels,
-                            unit,
-                            Gaps {
-                                positions: &kind_gaps.positions,
-                                key: kind_gaps.key,
-                            },
-                            &mut view.lines,
-                        ),
-                        Group::Lanes { channels } => {
-                            lanes_plot_ui(ui, id, &shared, kind, series, channels)
-                        }
-                    };
-                    rects.push(shown.rect.intersect(visible));
-                    hover = hover.or(shown.hover);
-                    drag = drag.or(shown.drag);
-                    clicked |= shown.clicked && shown.hover.is_some();
-                }
-            }
-            // The events' lane under the kinds' plots: above, it moved
-            // them whenever the report came.
-            if let Some(report) = report {
-                ui.add_space(theme::GAP);
-                let address = Arc::as_ptr(report) as usize;
-                if view.events_label.0 != address {
-                    let counts = fleetview_core::analysis::events::counts(&report.events);
-                    view.events_label = (address, lane_label(&counts));
-                }
-                let id = egui::Id::unique(("events_lane", window.since, window.until, generation));
-                let (shown, event) =
-                    events_lane_ui(ui, id, &shared, &report.events, &view.events_label.1);
-                rects.push(shown.rect.intersect(visible));
-                hover = hover.or(shown.hover);
-                drag = drag.or(shown.drag);
-                if shown.clicked {
-                    clicked_event = event;
-                    clicked |= shown.hover.is_some();
-                }
-            }
-        });
-    view.plot_rects = rects;
-    // Lines and gaps of kinds no longer plotted are forgotten.
-    let plotted = &state.timeline.plot_kinds;
-    view.lines.retain(|(k, _), _| plotted.contains(k));
-    view.gaps.retain(|k, _| plotted.contains(k));
+                    channels,
+                    unit,
+                    Gaps {
+                        positions: &kind_gaps.positions,
+                        key: kind_gaps.key,
+                    },
+                    &mut self.lines,
+                ),
+                Group::Lanes { channels } => lanes_plot_ui(ui, id, shared, kind, series, channels),
+            };
+            did.add(shown);
+        }
+    }
+
+    /// The window's events on a lane of their own, named after the kinds
+    /// present.
+    fn events_lane_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        column: &Column,
+        report: &Arc<Report>,
+        did: &mut Gathered,
+    ) {
+        ui.add_space(theme::GAP);
+        let address = Arc::as_ptr(report) as usize;
+        if self.events_label.0 != address {
+            let counts = fleetview_core::analysis::events::counts(&report.events);
+            self.events_label = (address, lane_label(&counts));
+        }
+        let (window, generation) = (column.window, column.generation);
+        let id = egui::Id::unique(("events_lane", window.since, window.until, generation));
+        let (shown, event) =
+            events_lane_ui(ui, id, &column.shared, &report.events, &self.events_label.1);
+        did.add(shown);
+        if shown.clicked {
+            did.clicked_event = event;
+        }
+    }
+}
+
+/// What the pointer did on the plots, as actions: a double-click shows
+/// the whole window, a measuring drag selects a span, a click on an
+/// event's mark goes to the event (and its place), a click elsewhere
+/// seeks and a hover marks the time.
+fn pointer_actions(
+    ui: &egui::Ui,
+    view: &mut PlotsView,
+    did: Gathered,
+    area: egui::Rect,
+    report: Option<&Arc<Report>>,
+    actions: &mut Vec<Action>,
+) {
+    view.plot_rects = did.rects;
     let double_clicked = ui.input(|i| {
         i.pointer
             .button_double_clicked(egui::PointerButton::Primary)
-            && i.pointer
-                .interact_pos()
-                .is_some_and(|p| area.inner_rect.contains(p))
+            && i.pointer.interact_pos().is_some_and(|p| area.contains(p))
     });
     if double_clicked {
         actions.push(TimelineAction::ResetView.into());
     }
-    view.measuring_drag = drag.is_some();
-    if let Some((a, b)) = drag {
+    view.measuring_drag = did.drag.is_some();
+    if let Some((a, b)) = did.drag {
         actions.push(TimelineAction::SetSpan(Some((a, b))).into());
     }
-    // A click on an event's mark goes to the event (and its place).
-    if let Some(e) = clicked_event
+    if let Some(e) = did
+        .clicked_event
         .filter(|_| !double_clicked)
         .and_then(|i| report?.events.get(i))
     {
         actions.push(seek_action(e));
         return;
     }
-    if let Some(t) = hover.filter(|_| !double_clicked) {
+    if let Some(t) = did.hover.filter(|_| !double_clicked) {
         actions.push(
-            if clicked {
+            if did.clicked {
                 TimelineAction::SeekTo(t)
             } else {
                 TimelineAction::HoverTime(Some(t))

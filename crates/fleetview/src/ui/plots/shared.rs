@@ -1,6 +1,9 @@
 //! What every plot of the column is given and gives back in a frame.
 
+use egui_plot::Plot;
+
 use super::steer::Steer;
+use super::time_axis::{Y_AXIS_WIDTH, time_axis_hints, time_grid};
 
 /// What the plots share this frame.
 #[derive(Debug, Clone, Copy)]
@@ -60,4 +63,26 @@ impl Shown {
             drag,
         }
     }
+}
+
+/// A plot of the column, on its time axis: axis and cursor linked to the
+/// others, the window shown at first, a drag panning time (unless
+/// measuring). A double-click shows the whole window again and the wheel
+/// zooms, both handled by the view (which starts the plots afresh, see
+/// `steer`): not egui_plot's own.
+pub(super) fn time_plot<'a>(name: &str, id: egui::Id, shared: &Shared) -> Plot<'a> {
+    let local = shared.local;
+    let window = shared.steer.window;
+    Plot::new(name)
+        .id(id)
+        .link_axis(shared.link, [true, false])
+        .link_cursor(shared.link, [true, false])
+        .allow_double_click_reset(false)
+        .allow_scroll(false)
+        .allow_zoom(false)
+        .allow_drag([!shared.measuring, false])
+        .default_x_bounds(window.0 as f64, window.1 as f64)
+        .y_axis_min_width(Y_AXIS_WIDTH)
+        .x_grid_spacer(move |input| time_grid(input, local))
+        .custom_x_axes(vec![time_axis_hints(local)])
 }

@@ -10,12 +10,12 @@ use std::sync::Arc;
 
 use egui_plot::{
     Bar, BarChart, ColorConflictHandling, FilledArea, GridInput, GridMark, HoverPosition, Legend,
-    Line, MarkerShape, Plot, PlotPoints, Points,
+    Line, MarkerShape, PlotPoints, Points,
 };
 
-use super::shared::{Shared, Shown};
+use super::shared::{Shared, Shown, time_plot};
 use super::steer::steer_plot;
-use super::time_axis::{Y_AXIS_WIDTH, cursor_ui, span_ui, time_axis_hints, time_grid};
+use super::time_axis::{cursor_ui, span_ui};
 use crate::ui::format;
 use crate::ui::theme;
 use fleetview_api::DataKind;
@@ -54,8 +54,6 @@ pub fn values_plot_ui(
     gaps: Gaps<'_>,
     lines: &mut HashMap<(DataKind, usize), CachedLine>,
 ) -> Shown {
-    let pixels_per_point = ui.ctx().pixels_per_point();
-    let data = Arc::as_ptr(series) as usize;
     let unit = match channels {
         [only] if unit.is_empty() => series.shown_unit(*only, kind.unit()),
         _ => unit,
@@ -64,52 +62,28 @@ pub fn values_plot_ui(
     // the series) go through the service's unit to the one shown.
     let (scale, shown_unit) = conversion(unit, shared.units);
     let unit = shown_unit.as_str();
-    let names: Vec<String> = channels
-        .iter()
-        .map(|c| channel_name(kind, &series.series.channels[*c].name))
-        .collect();
-    let title = axis_title(ui, &names, kind, unit);
-    let local = shared.local;
-    let steer = shared.steer;
-    let cursor = shared.cursor;
-    let span = shared.span;
-    let response = Plot::new("plot")
-        .id(id)
+    let drawn = Drawn {
+        kind,
+        series,
+        channels,
+        names: channels
+            .iter()
+            .map(|c| channel_name(kind, &series.series.channels[*c].name))
+            .collect(),
+        scale,
+        gaps,
+        pixels_per_point: ui.ctx().pixels_per_point(),
+    };
+    let title = axis_title(ui, &drawn.names, kind, unit);
+    let (steer, cursor, span) = (shared.steer, shared.cursor, shared.span);
+    let response = time_plot("plot", id, shared)
         .height(PLOT_HEIGHT)
-        .link_axis(shared.link, [true, false])
-        .link_cursor(shared.link, [true, false])
-        // A double-click shows the whole window again (handled by the view,
-        // which starts the plots afresh): not egui_plot's own reset. The
-        // wheel is the view's too (see `steer`); a drag pans time only, so
-        // values stay fitted to the data in view unless their axis is
-        // dragged.
-        .allow_double_click_reset(false)
-        .allow_scroll(false)
-        .allow_zoom(false)
-        .allow_drag([!shared.measuring, false])
+        // A drag pans time only, so values stay fitted to the data in
+        // view unless their axis is dragged.
         .allow_axis_zoom_drag([false, true])
-        .default_x_bounds(shared.steer.window.0 as f64, shared.steer.window.1 as f64)
-        .y_axis_min_width(Y_AXIS_WIDTH)
         .y_axis_label(title)
         .y_grid_spacer(value_grid)
-        .x_grid_spacer(move |input| time_grid(input, local))
-        .custom_x_axes(vec![time_axis_hints(local)])
-        .label_formatter(move |h| {
-            let (name, p) = match h {
-                HoverPosition::NearDataPoint {
-                    plot_name,
-                    position,
-                    ..
-                } => (*plot_name, *position),
-                HoverPosition::Elsewhere { position } => ("", *position),
-            };
-            let time = format::format_time(p.x as i64, local);
-            Some(if name.is_empty() {
-                time
-            } else {
-                format!("{name}\n{time}\n{} {unit}", format::number(Some(p.y), 3))
-            })
-        })
+        .label_formatter(hover_label(shared.local, unit))
         .legend(
             Legend::default()
                 .position(egui_plot::Corner::LeftTop)
@@ -118,46 +92,94 @@ pub fn values_plot_ui(
                 .color_conflict_handling(ColorConflictHandling::PickLast),
         )
         .show(ui, |pui| {
-            let visuals = pui.ctx().global_style().visuals.clone();
             steer_plot(pui, &steer);
-            let b = pui.plot_bounds();
-            let (t0, t1) = (b.min()[0], b.max()[0]);
-            let columns = (pui.response().rect.width() * pixels_per_point).max(1.0) as usize;
-            let key = LineKey {
-                data,
-                gaps: gaps.key,
-                t0,
-                t1,
-                columns,
-            };
-            let days_as_bars =
-                kind.is_daily() && (t1 - t0) / DAY_SECS * MIN_BAR_COLUMNS <= columns as f64;
-            let bars: Vec<usize> = (0..channels.len())
-                .filter(|k| days_as_bars && !is_running_total(series, channels[*k]))
-                .collect();
-            for (k, (&ch, name)) in channels.iter().zip(&names).enumerate() {
-                let color = theme::line_ink(&visuals, theme::series_color(k));
-                if bars.contains(&k) {
-                    let slot = bars.iter().position(|b| *b == k).unwrap_or(0);
-                    bars_ui(
-                        pui,
-                        series,
-                        ch,
-                        name,
-                        (color, scale),
-                        (t0, t1),
-                        (slot, bars.len()),
-                    );
-                    continue;
-                }
-                let cached = lines.entry((kind, ch)).or_default();
-                cached.update(series, ch, key, gaps.positions);
-                line_ui(pui, cached, name, color, scale);
-            }
+            drawn.channels_ui(pui, lines);
             span_ui(pui, span);
             cursor_ui(pui, cursor)
         });
     Shown::of(&response, response.inner, shared.measuring)
+}
+
+/// What the pointer's label says over a plot of values: the time, and
+/// over a line its name and value in `unit`.
+fn hover_label(local: bool, unit: &str) -> impl Fn(&HoverPosition<'_>) -> Option<String> + '_ {
+    move |h| {
+        let (name, p) = match h {
+            HoverPosition::NearDataPoint {
+                plot_name,
+                position,
+                ..
+            } => (*plot_name, *position),
+            HoverPosition::Elsewhere { position } => ("", *position),
+        };
+        let time = format::format_time(p.x as i64, local);
+        Some(if name.is_empty() {
+            time
+        } else {
+            format!("{name}\n{time}\n{} {unit}", format::number(Some(p.y), 3))
+        })
+    }
+}
+
+/// The channels one plot of values draws, and how.
+struct Drawn<'a> {
+    kind: DataKind,
+    series: &'a Arc<PlotSeries>,
+    channels: &'a [usize],
+    /// The channels' readable names.
+    names: Vec<String>,
+    /// From the service's unit to the one shown.
+    scale: Conversion,
+    gaps: Gaps<'a>,
+    pixels_per_point: f32,
+}
+
+impl Drawn<'_> {
+    /// Each channel over the time in view: a line (cached in `lines`, made
+    /// again for another view, size or data), or a daily kind's bars while
+    /// each day has pixels of its own.
+    fn channels_ui(
+        &self,
+        pui: &mut egui_plot::PlotUi<'_>,
+        lines: &mut HashMap<(DataKind, usize), CachedLine>,
+    ) {
+        let (series, channels) = (self.series, self.channels);
+        let visuals = pui.ctx().global_style().visuals.clone();
+        let b = pui.plot_bounds();
+        let (t0, t1) = (b.min()[0], b.max()[0]);
+        let columns = (pui.response().rect.width() * self.pixels_per_point).max(1.0) as usize;
+        let key = LineKey {
+            data: Arc::as_ptr(series) as usize,
+            gaps: self.gaps.key,
+            t0,
+            t1,
+            columns,
+        };
+        let days_as_bars =
+            self.kind.is_daily() && (t1 - t0) / DAY_SECS * MIN_BAR_COLUMNS <= columns as f64;
+        let bars: Vec<usize> = (0..channels.len())
+            .filter(|k| days_as_bars && !is_running_total(series, channels[*k]))
+            .collect();
+        for (k, (&ch, name)) in channels.iter().zip(&self.names).enumerate() {
+            let color = theme::line_ink(&visuals, theme::series_color(k));
+            if bars.contains(&k) {
+                let slot = bars.iter().position(|b| *b == k).unwrap_or(0);
+                bars_ui(
+                    pui,
+                    series,
+                    ch,
+                    name,
+                    (color, self.scale),
+                    (t0, t1),
+                    (slot, bars.len()),
+                );
+                continue;
+            }
+            let cached = lines.entry((self.kind, ch)).or_default();
+            cached.update(series, ch, key, self.gaps.positions);
+            line_ui(pui, cached, name, color, self.scale);
+        }
+    }
 }
 
 /// A cumulative member of a daily kind (`cumulativeFuelUsed.fuelUsed`): a
