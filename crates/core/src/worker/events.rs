@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::fetch::{Fetched, Progress};
 use super::messages::{ExportOutcome, OfflineSince, RequestId, Target};
-use super::report::ReportSources;
+use super::report_data::ReportSources;
 use super::tokens::TokenPlace;
 use crate::analysis::{MachineFigures, Report};
 use crate::export::shown::ExportKey;

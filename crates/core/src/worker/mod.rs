@@ -19,6 +19,7 @@ mod kept;
 mod messages;
 mod overview;
 mod report;
+mod report_data;
 mod run;
 mod shared;
 mod store;
@@ -35,7 +36,7 @@ pub use events::{CatalogChange, Event, FleetSource};
 pub use fetch::{Fetched, Progress, SeriesRequest};
 pub use history::HISTORY_KIND;
 pub use messages::{Command, ExportJob, ExportOutcome, OfflineSince, RequestId, Target};
-pub use report::{ReportData, ReportRequest, ReportSources};
+pub use report_data::{ReportData, ReportRequest, ReportSources};
 pub use shared::Wake;
 pub use tokens::{TokenPlace, TokenStore};
 

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 
 use super::events::Event;
 use super::messages::{Command, RequestId, Target};
-use super::report::ReportData;
+use super::report_data::ReportData;
 use crate::series::Track;
 use fleetview_api::model::{ActivityRow, EquipmentHistory};
 use fleetview_api::time::TimeWindow;
