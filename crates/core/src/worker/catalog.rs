@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::events::Event;
+use super::events::CatalogEvent;
 use super::task::{TaskCtx, read_or_warn};
 use crate::cache::CacheKey;
 use fleetview_api::ApiError;
@@ -47,7 +47,7 @@ impl TaskCtx {
                         tracing::warn!("could not keep the integrations for offline use: {e}");
                     }
                 }
-                self.emit(Event::Catalog {
+                self.emit(CatalogEvent::Loaded {
                     request: self.id,
                     sources,
                     integrations,
@@ -66,7 +66,7 @@ impl TaskCtx {
                         transient: false,
                     })?;
                 tracing::warn!("{e}; showing the integrations as last read");
-                self.emit(Event::Catalog {
+                self.emit(CatalogEvent::Loaded {
                     request: self.id,
                     sources: kept.sources,
                     integrations: kept.integrations,

@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use super::events::{CatalogChange, Event};
+use super::events::{
+    CatalogChange, CatalogEvent, ConnectionEvent, ExportEvent, MachineEvent, TimelineEvent,
+};
 use super::export::export_file;
 use super::messages::Command;
 use super::shared::{PageRead, split_history};
@@ -38,7 +40,7 @@ impl TaskCtx {
                 offline,
             } => {
                 let fetched = self.fetch(equipment, source, window, offline).await?;
-                self.emit(Event::Series {
+                self.emit(MachineEvent::Series {
                     request: id,
                     equipment,
                     source,
@@ -52,7 +54,7 @@ impl TaskCtx {
                 let offline = fetched.offline_since();
                 let rows = decode_off_thread("faults", move || fetched.typed::<FaultRow>()).await?;
                 self.writes.rows_decoded();
-                self.emit(Event::Faults {
+                self.emit(MachineEvent::Faults {
                     request: id,
                     equipment,
                     window,
@@ -68,7 +70,7 @@ impl TaskCtx {
                     decode_off_thread("activities", move || fetched.typed::<ActivityRow>()).await?,
                 );
                 self.writes.rows_decoded();
-                self.emit(Event::Activities {
+                self.emit(MachineEvent::Activities {
                     request: id,
                     equipment,
                     window,
@@ -90,7 +92,7 @@ impl TaskCtx {
                     decode_off_thread(kind.wire(), move || fetched.series().map(PlotSeries::new))
                         .await?;
                 self.writes.rows_decoded();
-                self.emit(Event::Plot {
+                self.emit(TimelineEvent::Plot {
                     request: id,
                     equipment,
                     kind,
@@ -134,7 +136,7 @@ impl TaskCtx {
                 let track =
                     decode_off_thread("positions", move || Ok(Track::join(decoded))).await?;
                 let track = Arc::new(track);
-                self.emit(Event::Track {
+                self.emit(TimelineEvent::Track {
                     request: id,
                     equipment,
                     window,
@@ -162,7 +164,7 @@ impl TaskCtx {
                     .full_history
                     .put(equipment, window, Arc::new(whole));
                 let history = Arc::new(history);
-                self.emit(Event::History {
+                self.emit(MachineEvent::History {
                     request: id,
                     equipment,
                     window,
@@ -188,7 +190,7 @@ impl TaskCtx {
                 let what = job.content.describe();
                 let key = job.content.key();
                 let outcome = export_file(job).await;
-                self.emit(Event::Exported {
+                self.emit(ExportEvent::Exported {
                     request: id,
                     key,
                     what,
@@ -197,12 +199,12 @@ impl TaskCtx {
             }
             Command::Probe => {
                 self.client()?.data_sources().await?;
-                self.emit(Event::Reachable { request: id });
+                self.emit(ConnectionEvent::Reachable { request: id });
             }
             Command::LoadCatalog => self.load_catalog().await?,
             Command::CreateIntegration(body) => {
                 let resp = self.client()?.create_integration(&body).await?;
-                self.emit(Event::CatalogChanged {
+                self.emit(CatalogEvent::Changed {
                     request: id,
                     change: CatalogChange::Created {
                         id: resp.integration_id,
@@ -216,14 +218,14 @@ impl TaskCtx {
                 self.client()?
                     .update_integration(integration, &body)
                     .await?;
-                self.emit(Event::CatalogChanged {
+                self.emit(CatalogEvent::Changed {
                     request: id,
                     change: CatalogChange::Updated { id: integration },
                 });
             }
             Command::DeleteIntegration { id: integration } => {
                 self.client()?.delete_integration(integration).await?;
-                self.emit(Event::CatalogChanged {
+                self.emit(CatalogEvent::Changed {
                     request: id,
                     change: CatalogChange::Deleted { id: integration },
                 });
@@ -238,7 +240,7 @@ impl TaskCtx {
                 } else {
                     client.deactivate_integration(integration).await?;
                 }
-                self.emit(Event::CatalogChanged {
+                self.emit(CatalogEvent::Changed {
                     request: id,
                     change: CatalogChange::StatusSet {
                         id: integration,

@@ -32,7 +32,10 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc as tmpsc;
 
-pub use events::{CatalogChange, Event, FleetSource};
+pub use events::{
+    CatalogChange, CatalogEvent, ConnectionEvent, Event, ExportEvent, FiguresEvent, FleetEvent,
+    FleetSource, MachineEvent, OverviewEvent, TimelineEvent,
+};
 pub use fetch::{Fetched, Progress, SeriesRequest};
 pub use history::HISTORY_KIND;
 pub use messages::{Command, ExportJob, ExportOutcome, OfflineSince, RequestId, Target};

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::events::Event;
+use super::events::FiguresEvent;
 use super::messages::OfflineSince;
 use super::report_data::{ReportData, ReportRequest, ReportSources};
 use super::shared::PageFigures;
@@ -317,7 +317,7 @@ impl TaskCtx {
             }))
         })
         .await?;
-        self.emit(Event::Report {
+        self.emit(FiguresEvent::Report {
             request: self.id,
             equipment: req.equipment,
             window: req.window,

@@ -12,7 +12,7 @@ use tokio::sync::mpsc as tmpsc;
 use tokio::task::AbortHandle;
 
 use super::connect::{self, Connected};
-use super::events::Event;
+use super::events::{ConnectionEvent, Event};
 use super::fetch::Writes;
 use super::messages::{Command, RequestId, Target};
 use super::shared::{InFlight, Shared};
@@ -50,7 +50,7 @@ impl Session {
                 self.cache_scope = c.config().cache_scope().to_owned();
                 let base_url = c.config().base_url.clone();
                 self.client = Some(Arc::new(c));
-                let event = Event::Connected {
+                let event = ConnectionEvent::Connected {
                     request: id,
                     base_url,
                     token_place,
@@ -184,7 +184,7 @@ pub async fn run(
                     let _guard = guard;
                     let key = connect::keychain_entry(&config.base_url, &method);
                     let token_place = connect::save_token(store, key, token).await;
-                    let event = Event::TokenStored {
+                    let event = ConnectionEvent::TokenStored {
                         request: id,
                         method,
                         token_place,
@@ -225,7 +225,7 @@ pub async fn run(
                         Ok(c) => c.integrations().await.map(|list| (list.len(), c.user())),
                         Err(e) => Err(e),
                     };
-                    let event = Event::ConnectionTested {
+                    let event = ConnectionEvent::Tested {
                         request: id,
                         result,
                     };
