@@ -18,6 +18,7 @@ mod history;
 mod kept;
 mod messages;
 mod overview;
+mod reads;
 mod report;
 mod report_data;
 mod run;
