@@ -16,22 +16,15 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use fleetview_api::time::{TimeWindow, now_secs, parse_lenient};
 
+mod error;
 mod schema;
+
+pub use error::CacheError;
 
 /// Rows newer than this when fetched are not cached (late telemetry).
 pub const SETTLE_SECS: i64 = 300;
 /// Default size cap of the cache file's row data.
 pub const DEFAULT_CAP_BYTES: u64 = 512 * 1024 * 1024;
-
-#[derive(Debug, thiserror::Error)]
-pub enum CacheError {
-    #[error("cache database: {0}")]
-    Db(#[from] rusqlite::Error),
-    #[error("cache file {0}: {1}")]
-    Io(PathBuf, std::io::Error),
-    #[error("cached rows are not readable: {0}")]
-    Rows(#[from] serde_json::Error),
-}
 
 /// What a cached window belongs to.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -7,7 +7,7 @@
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
 
-use super::CacheError;
+use super::error::CacheError;
 
 /// The schema this build reads and writes.
 pub const SCHEMA_VERSION: &str = "2";

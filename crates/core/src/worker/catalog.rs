@@ -1,13 +1,14 @@
 //! The integration catalog: read from the service and kept for offline use;
-//! with the service away, the catalog as last read (marked as such).
+//! with the service away, the catalog as last read (marked as such). And
+//! the writes on its integrations, each said in one event.
 
 use serde::{Deserialize, Serialize};
 
-use super::events::Event;
+use super::events::{CatalogChange, CatalogEvent};
 use super::task::{TaskCtx, read_or_warn};
 use crate::cache::CacheKey;
 use fleetview_api::ApiError;
-use fleetview_api::model::{DataSource, Integration};
+use fleetview_api::model::{CreateIntegration, DataSource, Integration, UpdateIntegration};
 use fleetview_api::time::{TimeWindow, now_secs};
 
 /// The catalog as last read, kept in the cache under this kind.
@@ -47,7 +48,7 @@ impl TaskCtx {
                         tracing::warn!("could not keep the integrations for offline use: {e}");
                     }
                 }
-                self.emit(Event::Catalog {
+                self.emit(CatalogEvent::Loaded {
                     request: self.id,
                     sources,
                     integrations,
@@ -66,7 +67,7 @@ impl TaskCtx {
                         transient: false,
                     })?;
                 tracing::warn!("{e}; showing the integrations as last read");
-                self.emit(Event::Catalog {
+                self.emit(CatalogEvent::Loaded {
                     request: self.id,
                     sources: kept.sources,
                     integrations: kept.integrations,
@@ -76,5 +77,49 @@ impl TaskCtx {
             }
             Err(e) => Err(e),
         }
+    }
+}
+
+impl TaskCtx {
+    pub async fn create_integration(&self, body: CreateIntegration) -> Result<(), ApiError> {
+        let resp = self.client()?.create_integration(&body).await?;
+        self.catalog_changed(CatalogChange::Created {
+            id: resp.integration_id,
+        });
+        Ok(())
+    }
+
+    pub async fn update_integration(
+        &self,
+        id: i64,
+        body: UpdateIntegration,
+    ) -> Result<(), ApiError> {
+        self.client()?.update_integration(id, &body).await?;
+        self.catalog_changed(CatalogChange::Updated { id });
+        Ok(())
+    }
+
+    pub async fn delete_integration(&self, id: i64) -> Result<(), ApiError> {
+        self.client()?.delete_integration(id).await?;
+        self.catalog_changed(CatalogChange::Deleted { id });
+        Ok(())
+    }
+
+    pub async fn set_integration_active(&self, id: i64, active: bool) -> Result<(), ApiError> {
+        let client = self.client()?;
+        if active {
+            client.activate_integration(id).await?;
+        } else {
+            client.deactivate_integration(id).await?;
+        }
+        self.catalog_changed(CatalogChange::StatusSet { id, active });
+        Ok(())
+    }
+
+    fn catalog_changed(&self, change: CatalogChange) {
+        self.emit(CatalogEvent::Changed {
+            request: self.id,
+            change,
+        });
     }
 }

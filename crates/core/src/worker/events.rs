@@ -1,12 +1,13 @@
-//! What the worker answers: `Event`s, decoded and ready to show. Each
-//! carries the request it answers and what it is about (machine, window),
-//! so a reader can match it to what it asked.
+//! What the worker answers: `Event`s, decoded and ready to show, grouped by
+//! the feature they feed (as the app's actions are), so each feature of the
+//! app takes its own. Each carries the request it answers and what it is
+//! about (machine, window), so a reader can match it to what it asked.
 
 use std::sync::Arc;
 
 use super::fetch::{Fetched, Progress};
 use super::messages::{ExportOutcome, OfflineSince, RequestId, Target};
-use super::report::ReportSources;
+use super::report_data::ReportSources;
 use super::tokens::TokenPlace;
 use crate::analysis::{MachineFigures, Report};
 use crate::export::shown::ExportKey;
@@ -38,8 +39,33 @@ pub enum FleetSource {
     DeprecatedHistory,
 }
 
+/// An answer of the worker: one feature's event, or what any command can
+/// say (how far it has come, that it failed).
 #[derive(Debug, Clone)]
 pub enum Event {
+    Connection(ConnectionEvent),
+    Fleet(FleetEvent),
+    Overview(OverviewEvent),
+    Machine(MachineEvent),
+    Timeline(TimelineEvent),
+    Figures(FiguresEvent),
+    Catalog(CatalogEvent),
+    Export(ExportEvent),
+    Progress {
+        target: Target,
+        request: RequestId,
+        progress: Progress,
+    },
+    Failed {
+        target: Target,
+        request: RequestId,
+        error: ApiError,
+    },
+}
+
+/// The service in use: logging in, keeping its secret, testing it.
+#[derive(Debug, Clone)]
+pub enum ConnectionEvent {
     /// The worker now talks to this base URL; `token_place` says where its
     /// token or API key is kept, when it came from a profile; `user` who the
     /// API key belongs to, when it logged in with one.
@@ -57,65 +83,19 @@ pub enum Event {
     },
     /// A connection test's outcome: integrations counted and who the API
     /// key signed in as (if one was used), or the error.
-    ConnectionTested {
+    Tested {
         request: RequestId,
         result: Result<(usize, Option<UserInfo>), ApiError>,
     },
-    Progress {
-        target: Target,
-        request: RequestId,
-        progress: Progress,
-    },
-    /// Raw rows of a series window, merged from the cache and the service.
-    Series {
-        request: RequestId,
-        equipment: i64,
-        source: SeriesSource,
-        fetched: Arc<Fetched>,
-    },
-    Faults {
-        request: RequestId,
-        equipment: i64,
-        window: TimeWindow,
-        rows: Vec<FaultRow>,
-        offline: OfflineSince,
-    },
-    Activities {
-        request: RequestId,
-        equipment: i64,
-        window: TimeWindow,
-        /// Shared with the page's figures, which know it by its address.
-        rows: Arc<Vec<ActivityRow>>,
-        offline: OfflineSince,
-    },
-    Plot {
-        request: RequestId,
-        equipment: i64,
-        kind: DataKind,
-        window: TimeWindow,
-        series: Arc<PlotSeries>,
-        offline: OfflineSince,
-    },
-    Track {
-        request: RequestId,
-        equipment: i64,
-        window: TimeWindow,
-        track: Arc<Track>,
-        offline: OfflineSince,
-    },
-    History {
-        request: RequestId,
-        equipment: i64,
-        window: TimeWindow,
-        history: Arc<EquipmentHistory>,
-        /// The service's JSON, when asked for (`keep_body`).
-        body: Option<Arc<Vec<u8>>>,
-        offline: OfflineSince,
-        /// Requests made to the service for it (0: from the cache).
-        requests: usize,
-    },
+    /// The probe reached the service.
+    Reachable { request: RequestId },
+}
+
+/// The list of the fleet's machines.
+#[derive(Debug, Clone)]
+pub enum FleetEvent {
     /// One more page of the fleet: `done` of `total` read so far.
-    FleetPage {
+    Page {
         request: RequestId,
         equipments: Vec<EquipmentSummary>,
         done: i64,
@@ -124,11 +104,16 @@ pub enum Event {
         source: FleetSource,
     },
     /// The service could not be reached: the fleet as last discovered.
-    FleetCached {
+    Cached {
         request: RequestId,
         equipments: Vec<EquipmentSummary>,
         fetched_at: i64,
     },
+}
+
+/// The fleet overview: every machine's snapshot and window figures.
+#[derive(Debug, Clone)]
+pub enum OverviewEvent {
     /// One more page of the fleet's snapshots: `done` of `total` so far.
     SnapshotPage {
         request: RequestId,
@@ -151,7 +136,69 @@ pub enum Event {
         figures: MachineFigures,
         offline: OfflineSince,
     },
-    /// A machine's window figures.
+}
+
+/// A machine's rows over a window: its tables, and raw rows for exports.
+#[derive(Debug, Clone)]
+pub enum MachineEvent {
+    /// Raw rows of a series window, merged from the cache and the service.
+    Series {
+        request: RequestId,
+        equipment: i64,
+        source: SeriesSource,
+        fetched: Arc<Fetched>,
+    },
+    Faults {
+        request: RequestId,
+        equipment: i64,
+        window: TimeWindow,
+        rows: Vec<FaultRow>,
+        offline: OfflineSince,
+    },
+    Activities {
+        request: RequestId,
+        equipment: i64,
+        window: TimeWindow,
+        /// Shared with the page's figures, which know it by its address.
+        rows: Arc<Vec<ActivityRow>>,
+        offline: OfflineSince,
+    },
+    History {
+        request: RequestId,
+        equipment: i64,
+        window: TimeWindow,
+        history: Arc<EquipmentHistory>,
+        /// The service's JSON, when asked for (`keep_body`).
+        body: Option<Arc<Vec<u8>>>,
+        offline: OfflineSince,
+        /// Requests made to the service for it (0: from the cache).
+        requests: usize,
+    },
+}
+
+/// What the map and the plots of a machine's window show.
+#[derive(Debug, Clone)]
+pub enum TimelineEvent {
+    Plot {
+        request: RequestId,
+        equipment: i64,
+        kind: DataKind,
+        window: TimeWindow,
+        series: Arc<PlotSeries>,
+        offline: OfflineSince,
+    },
+    Track {
+        request: RequestId,
+        equipment: i64,
+        window: TimeWindow,
+        track: Arc<Track>,
+        offline: OfflineSince,
+    },
+}
+
+/// A machine's window figures.
+#[derive(Debug, Clone)]
+pub enum FiguresEvent {
     Report {
         request: RequestId,
         equipment: i64,
@@ -161,8 +208,27 @@ pub enum Event {
         /// What the machine page had read that they come from.
         sources: Option<ReportSources>,
     },
-    /// The probe reached the service.
-    Reachable { request: RequestId },
+}
+
+/// Data sources and integrations.
+#[derive(Debug, Clone)]
+pub enum CatalogEvent {
+    Loaded {
+        request: RequestId,
+        sources: Vec<DataSource>,
+        integrations: Vec<Integration>,
+        /// Read from the cache, the service being away: when it was read.
+        offline: OfflineSince,
+    },
+    Changed {
+        request: RequestId,
+        change: CatalogChange,
+    },
+}
+
+/// Files written from what the app shows.
+#[derive(Debug, Clone)]
+pub enum ExportEvent {
     /// An export ended; `what` it was (`faults (CSV)`).
     Exported {
         request: RequestId,
@@ -170,48 +236,114 @@ pub enum Event {
         what: String,
         outcome: ExportOutcome,
     },
-    Catalog {
-        request: RequestId,
-        sources: Vec<DataSource>,
-        integrations: Vec<Integration>,
-        /// Read from the cache, the service being away: when it was read.
-        offline: OfflineSince,
-    },
-    CatalogChanged {
-        request: RequestId,
-        change: CatalogChange,
-    },
-    Failed {
-        target: Target,
-        request: RequestId,
-        error: ApiError,
-    },
 }
 
 impl Event {
     pub fn request(&self) -> RequestId {
         match self {
-            Event::Connected { request, .. }
-            | Event::ConnectionTested { request, .. }
-            | Event::TokenStored { request, .. }
-            | Event::Progress { request, .. }
-            | Event::Series { request, .. }
-            | Event::Faults { request, .. }
-            | Event::Activities { request, .. }
-            | Event::Plot { request, .. }
-            | Event::Track { request, .. }
-            | Event::History { request, .. }
-            | Event::FleetPage { request, .. }
-            | Event::FleetCached { request, .. }
-            | Event::SnapshotPage { request, .. }
-            | Event::SnapshotsCached { request, .. }
-            | Event::Figures { request, .. }
-            | Event::Report { request, .. }
-            | Event::Reachable { request }
-            | Event::Exported { request, .. }
-            | Event::Catalog { request, .. }
-            | Event::CatalogChanged { request, .. }
-            | Event::Failed { request, .. } => *request,
+            Event::Connection(e) => e.request(),
+            Event::Fleet(e) => e.request(),
+            Event::Overview(e) => e.request(),
+            Event::Machine(e) => e.request(),
+            Event::Timeline(e) => e.request(),
+            Event::Figures(e) => e.request(),
+            Event::Catalog(e) => e.request(),
+            Event::Export(e) => e.request(),
+            Event::Progress { request, .. } | Event::Failed { request, .. } => *request,
         }
     }
+}
+
+impl ConnectionEvent {
+    pub fn request(&self) -> RequestId {
+        match self {
+            Self::Connected { request, .. }
+            | Self::TokenStored { request, .. }
+            | Self::Tested { request, .. }
+            | Self::Reachable { request } => *request,
+        }
+    }
+}
+
+impl FleetEvent {
+    pub fn request(&self) -> RequestId {
+        match self {
+            Self::Page { request, .. } | Self::Cached { request, .. } => *request,
+        }
+    }
+}
+
+impl OverviewEvent {
+    pub fn request(&self) -> RequestId {
+        match self {
+            Self::SnapshotPage { request, .. }
+            | Self::SnapshotsCached { request, .. }
+            | Self::Figures { request, .. } => *request,
+        }
+    }
+}
+
+impl MachineEvent {
+    pub fn request(&self) -> RequestId {
+        match self {
+            Self::Series { request, .. }
+            | Self::Faults { request, .. }
+            | Self::Activities { request, .. }
+            | Self::History { request, .. } => *request,
+        }
+    }
+}
+
+impl TimelineEvent {
+    pub fn request(&self) -> RequestId {
+        match self {
+            Self::Plot { request, .. } | Self::Track { request, .. } => *request,
+        }
+    }
+}
+
+impl FiguresEvent {
+    pub fn request(&self) -> RequestId {
+        match self {
+            Self::Report { request, .. } => *request,
+        }
+    }
+}
+
+impl CatalogEvent {
+    pub fn request(&self) -> RequestId {
+        match self {
+            Self::Loaded { request, .. } | Self::Changed { request, .. } => *request,
+        }
+    }
+}
+
+impl ExportEvent {
+    pub fn request(&self) -> RequestId {
+        match self {
+            Self::Exported { request, .. } => *request,
+        }
+    }
+}
+
+/// Each feature's event is an event (tasks emit their feature's own).
+macro_rules! feature_event {
+    ($($feature:ident => $variant:ident),* $(,)?) => {
+        $(impl From<$feature> for Event {
+            fn from(e: $feature) -> Self {
+                Event::$variant(e)
+            }
+        })*
+    };
+}
+
+feature_event! {
+    ConnectionEvent => Connection,
+    FleetEvent => Fleet,
+    OverviewEvent => Overview,
+    MachineEvent => Machine,
+    TimelineEvent => Timeline,
+    FiguresEvent => Figures,
+    CatalogEvent => Catalog,
+    ExportEvent => Export,
 }

@@ -8,7 +8,7 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
-use crate::cache::{Cache, CacheKey};
+use crate::cache::{Cache, CacheKey, CachedWindow};
 use fleetview_api::fleet::split_window;
 use fleetview_api::limits::check_window;
 use fleetview_api::model::{ActivityRow, FaultRow, PositionRow};
@@ -177,25 +177,7 @@ pub async fn fetch_series(
     // and fail online.
     check_window(req.window)?;
     let key = CacheKey::new(base_url, req.equipment, req.source.name());
-    // Read off the async threads (which meanwhile take answers), in one
-    // read: what is missing is what the windows read do not cover.
-    let cached = match cache {
-        Some(c) => {
-            let (c, k, w) = (Arc::clone(c), key.clone(), req.window);
-            match tokio::task::spawn_blocking(move || c.get(&k, w)).await {
-                Ok(Ok(found)) => found,
-                Ok(Err(e)) => {
-                    tracing::warn!("cache read failed, fetching instead: {e}");
-                    Vec::new()
-                }
-                Err(e) => {
-                    tracing::warn!("cache read failed, fetching instead: {e}");
-                    Vec::new()
-                }
-            }
-        }
-        None => Vec::new(),
-    };
+    let cached = read_cached(cache, &key, req.window).await;
     let covered: Vec<(i64, i64)> = cached
         .iter()
         .map(|c| (c.window.since, c.window.until))
@@ -257,18 +239,7 @@ pub async fn fetch_series(
         // A view into the answer: stored and handed on without a copy.
         let RowsChunk { rows, count } = body;
         if let Some(c) = cache {
-            let (c, key, stored) = (Arc::clone(c), key.clone(), rows.clone());
-            writes.start(move |decoded| {
-                // Cut by a scan: rows no decoding has read are checked
-                // before they are kept, so the cache never holds rows that
-                // cannot be read.
-                if !decoded && let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&stored)
-                {
-                    tracing::warn!("not cached, the rows are not valid JSON: {e}");
-                    return Ok(());
-                }
-                c.put(&key, w, &stored, now_secs()).map(|_| ())
-            });
+            store_chunk(c, writes, &key, w, &rows);
         }
         on_piece(w, &rows);
         state.rows += count;
@@ -279,6 +250,46 @@ pub async fn fetch_series(
     pieces.sort_by_key(|p| p.0.since);
     fetched.pieces = pieces;
     Ok(fetched)
+}
+
+/// What the cache holds of `window`, read off the async threads (which
+/// meanwhile take answers) in one read: what is missing is what the windows
+/// read do not cover. A failed read is a miss.
+async fn read_cached(
+    cache: Option<&Arc<Cache>>,
+    key: &CacheKey,
+    window: TimeWindow,
+) -> Vec<CachedWindow> {
+    let Some(c) = cache else {
+        return Vec::new();
+    };
+    let (c, k) = (Arc::clone(c), key.clone());
+    match tokio::task::spawn_blocking(move || c.get(&k, window)).await {
+        Ok(Ok(found)) => found,
+        Ok(Err(e)) => {
+            tracing::warn!("cache read failed, fetching instead: {e}");
+            Vec::new()
+        }
+        Err(e) => {
+            tracing::warn!("cache read failed, fetching instead: {e}");
+            Vec::new()
+        }
+    }
+}
+
+/// Hands a chunk fetched to `writes`, to be stored in the cache once the
+/// task has handed it on.
+fn store_chunk(cache: &Arc<Cache>, writes: &Writes, key: &CacheKey, w: TimeWindow, rows: &Bytes) {
+    let (c, key, stored) = (Arc::clone(cache), key.clone(), rows.clone());
+    writes.start(move |decoded| {
+        // Cut by a scan: rows no decoding has read are checked before they
+        // are kept, so the cache never holds rows that cannot be read.
+        if !decoded && let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&stored) {
+            tracing::warn!("not cached, the rows are not valid JSON: {e}");
+            return Ok(());
+        }
+        c.put(&key, w, &stored, now_secs()).map(|_| ())
+    });
 }
 
 /// Rows in a JSON array, counted cheaply (objects at depth one) for progress.

@@ -5,7 +5,7 @@
 
 use futures_util::stream::{BoxStream, StreamExt};
 
-use super::events::{Event, FleetSource};
+use super::events::{FleetEvent, FleetSource};
 use super::task::TaskCtx;
 use fleetview_api::ApiError;
 use fleetview_api::fleet::ListPage;
@@ -48,7 +48,7 @@ impl TaskCtx {
             // Each page is sent once the next one is known, so the last
             // one says the discovery is finished.
             if let Some((equipments, done, total)) = last.replace((equipments, done, total)) {
-                self.emit(Event::FleetPage {
+                self.emit(FleetEvent::Page {
                     request: self.id,
                     equipments,
                     done,
@@ -61,7 +61,7 @@ impl TaskCtx {
         }
         self.keep_list(FLEET_KIND, "the fleet", &all);
         let (equipments, done, total) = last.unwrap_or_default();
-        self.emit(Event::FleetPage {
+        self.emit(FleetEvent::Page {
             request: self.id,
             equipments,
             done,
@@ -78,7 +78,7 @@ impl TaskCtx {
             return Err(e);
         };
         tracing::warn!("{e}; showing the fleet as last discovered");
-        self.emit(Event::FleetCached {
+        self.emit(FleetEvent::Cached {
             request: self.id,
             equipments,
             fetched_at,

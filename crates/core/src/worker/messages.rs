@@ -1,7 +1,7 @@
 //! What the UI (or the command line) asks of the worker: `Command`s, each
 //! for a [`Target`]. A newer command for a target replaces the older one.
 
-use super::report::{ReportData, ReportRequest};
+use super::report_data::{ReportData, ReportRequest};
 use crate::export::shown::{ExportContent, ExportKey};
 use fleetview_api::model::{CreateIntegration, SecretValue, UpdateIntegration};
 use fleetview_api::time::TimeWindow;

@@ -18,7 +18,9 @@ mod history;
 mod kept;
 mod messages;
 mod overview;
+mod reads;
 mod report;
+mod report_data;
 mod run;
 mod shared;
 mod store;
@@ -31,11 +33,14 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc as tmpsc;
 
-pub use events::{CatalogChange, Event, FleetSource};
+pub use events::{
+    CatalogChange, CatalogEvent, ConnectionEvent, Event, ExportEvent, FiguresEvent, FleetEvent,
+    FleetSource, MachineEvent, OverviewEvent, TimelineEvent,
+};
 pub use fetch::{Fetched, Progress, SeriesRequest};
 pub use history::HISTORY_KIND;
 pub use messages::{Command, ExportJob, ExportOutcome, OfflineSince, RequestId, Target};
-pub use report::{ReportData, ReportRequest, ReportSources};
+pub use report_data::{ReportData, ReportRequest, ReportSources};
 pub use shared::Wake;
 pub use tokens::{TokenPlace, TokenStore};
 

@@ -5,7 +5,7 @@
 
 use futures_util::StreamExt;
 
-use super::events::Event;
+use super::events::OverviewEvent;
 use super::task::{TaskCtx, decode_off_thread};
 use crate::analysis::MachineFigures;
 use fleetview_api::equipment::EquipmentSnapshot;
@@ -36,7 +36,7 @@ impl TaskCtx {
             // Each page goes once the next is known, so the last one says
             // the reading is over.
             if let Some((snapshots, done, total)) = last.replace((page.rows, done, total)) {
-                self.emit(Event::SnapshotPage {
+                self.emit(OverviewEvent::SnapshotPage {
                     request: self.id,
                     snapshots,
                     done,
@@ -47,7 +47,7 @@ impl TaskCtx {
         }
         self.keep_list(SNAPSHOTS_KIND, "the snapshots", &all);
         let (snapshots, done, total) = last.unwrap_or_default();
-        self.emit(Event::SnapshotPage {
+        self.emit(OverviewEvent::SnapshotPage {
             request: self.id,
             snapshots,
             done,
@@ -62,7 +62,7 @@ impl TaskCtx {
             return Err(e);
         };
         tracing::warn!("{e}; showing the snapshots as last read");
-        self.emit(Event::SnapshotsCached {
+        self.emit(OverviewEvent::SnapshotsCached {
             request: self.id,
             snapshots,
             fetched_at,
@@ -101,7 +101,7 @@ impl TaskCtx {
             Ok(MachineFigures::compute(&history, &faults, &hours, window))
         })
         .await?;
-        self.emit(Event::Figures {
+        self.emit(OverviewEvent::Figures {
             request: self.id,
             equipment,
             window,

@@ -7,82 +7,20 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::events::Event;
+use super::events::FiguresEvent;
 use super::messages::OfflineSince;
+use super::report_data::{ReportData, ReportRequest, ReportSources};
 use super::shared::PageFigures;
 use super::task::{TaskCtx, decode_off_thread};
 use crate::analysis::events::{CounterSeries, OPERATING_HOURS_COUNTER, RowTimes, time_zone_of};
 use crate::analysis::tanks::tank_capacity_l;
 use crate::analysis::units::litres;
-use crate::analysis::{EventContext, Expected, Report, ReportInputs, WorkingHours};
+use crate::analysis::{EventContext, Report, ReportInputs};
 use crate::series::{Track, TrackSample};
 use fleetview_api::geo::LatLon;
 use fleetview_api::model::{ActivityRow, Envelope, EquipmentHistory, PositionRow};
 use fleetview_api::time::TimeWindow;
 use fleetview_api::{ApiError, DataKind, SeriesSource};
-
-/// What the machine page has read for its window.
-#[derive(Debug, Clone)]
-pub struct ReportData {
-    pub history: Arc<EquipmentHistory>,
-    /// `None` if they could not be read.
-    pub activities: Option<Arc<Vec<ActivityRow>>>,
-    /// Only used without engine events (stops from positions, D16).
-    pub track: Option<Arc<Track>>,
-}
-
-/// Which values figures were computed from (their addresses): the page
-/// asks again when what it shows is no longer that.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ReportSources {
-    pub history: usize,
-    pub activities: usize,
-    pub track: usize,
-}
-
-fn address<T>(v: Option<&Arc<T>>) -> usize {
-    v.map_or(0, |a| Arc::as_ptr(a) as usize)
-}
-
-impl ReportData {
-    /// What figures come from: the track only without engine events (stops
-    /// from positions, D16).
-    pub fn new(
-        history: Arc<EquipmentHistory>,
-        activities: Option<Arc<Vec<ActivityRow>>>,
-        track: Option<Arc<Track>>,
-    ) -> Self {
-        let track = track.filter(|_| history.engine_conditions.rows.is_empty());
-        Self {
-            history,
-            activities,
-            track,
-        }
-    }
-
-    pub fn sources(&self) -> ReportSources {
-        ReportSources {
-            history: address(Some(&self.history)),
-            activities: address(self.activities.as_ref()),
-            track: address(self.track.as_ref()),
-        }
-    }
-}
-
-/// What a report is asked for.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ReportRequest {
-    pub equipment: i64,
-    pub window: TimeWindow,
-    pub expected: Expected,
-    /// Now, for a stop still on at the end of the window.
-    pub now: i64,
-    /// Out-of-hours use is running outside these (D16).
-    pub working_hours: WorkingHours,
-    /// The fuel tank's capacity as the user entered it; `None`: from the
-    /// machine's model where known.
-    pub tank_l: Option<f64>,
-}
 
 /// A `dailyIdleFuel` row.
 #[derive(Debug, Deserialize)]
@@ -379,7 +317,7 @@ impl TaskCtx {
             }))
         })
         .await?;
-        self.emit(Event::Report {
+        self.emit(FiguresEvent::Report {
             request: self.id,
             equipment: req.equipment,
             window: req.window,

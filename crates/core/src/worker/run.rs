@@ -9,17 +9,19 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use tokio::sync::mpsc as tmpsc;
-use tokio::task::AbortHandle;
+use tokio::task::{AbortHandle, JoinHandle};
 
 use super::connect::{self, Connected};
-use super::events::Event;
+use super::events::{ConnectionEvent, Event};
 use super::fetch::Writes;
 use super::messages::{Command, RequestId, Target};
 use super::shared::{InFlight, Shared};
 use super::task::TaskCtx;
 use super::tokens::{TokenPlace, TokenStore};
 use crate::cache::Cache;
-use fleetview_api::{ApiClient, ApiError};
+use fleetview_api::equipment::UserInfo;
+use fleetview_api::model::SecretValue;
+use fleetview_api::{ApiClient, ApiError, AuthMethod, ClientConfig};
 
 /// What the worker starts with.
 pub struct Start {
@@ -50,7 +52,7 @@ impl Session {
                 self.cache_scope = c.config().cache_scope().to_owned();
                 let base_url = c.config().base_url.clone();
                 self.client = Some(Arc::new(c));
-                let event = Event::Connected {
+                let event = ConnectionEvent::Connected {
                     request: id,
                     base_url,
                     token_place,
@@ -81,6 +83,17 @@ struct ConnectionReady {
     _guard: InFlight,
 }
 
+/// The command loop's own state: the service in use, the task running for
+/// each target, where connection changes come back.
+struct CommandLoop {
+    session: Session,
+    cache: Option<Arc<Cache>>,
+    shared: Shared,
+    tokens: Arc<TokenStore>,
+    tasks: HashMap<Target, AbortHandle>,
+    connected: tmpsc::UnboundedSender<ConnectionReady>,
+}
+
 pub async fn run(
     start: Start,
     mut commands: tmpsc::UnboundedReceiver<(RequestId, Command)>,
@@ -91,167 +104,222 @@ pub async fn run(
         cache_scope,
         cache,
     } = start;
-    let mut session = Session {
-        client,
-        cache_scope,
+    let (connected, mut connected_rx) = tmpsc::unbounded_channel::<ConnectionReady>();
+    let mut state = CommandLoop {
+        session: Session {
+            client,
+            cache_scope,
+        },
+        cache,
+        shared,
+        tokens: Arc::new(TokenStore::default()),
+        tasks: HashMap::new(),
+        connected,
     };
-    let tokens = Arc::new(TokenStore::default());
-    let mut tasks: HashMap<Target, AbortHandle> = HashMap::new();
-    let (connected_tx, mut connected_rx) = tmpsc::unbounded_channel::<ConnectionReady>();
     // The zone finder takes a while to build: not on the first machine's
     // figures, which a person waits for.
     tokio::task::spawn_blocking(crate::analysis::events::prepare_time_zones);
 
     loop {
-        let (id, command) = tokio::select! {
+        tokio::select! {
             biased;
-            Some(done) = connected_rx.recv() => {
-                // Put in place unless a newer connection command (or a
-                // cancel) was sent meanwhile.
-                if shared.current.is(&Target::Connection, done.id) {
-                    session.install(done.result, done.token_place, &shared, &Target::Connection, done.id);
-                }
-                continue;
-            }
+            Some(done) = connected_rx.recv() => state.connection_ready(done),
             next = commands.recv() => match next {
-                Some(next) => next,
+                Some((id, command)) => state.take(id, command),
                 None => break,
             },
-        };
-        let guard = InFlight::sent(&shared.in_flight);
+        }
+    }
+    for (_, t) in state.tasks {
+        t.abort();
+    }
+}
+
+impl CommandLoop {
+    /// Puts a connection change in place unless a newer connection command
+    /// (or a cancel) was sent meanwhile.
+    fn connection_ready(&mut self, done: ConnectionReady) {
+        if self.shared.current.is(&Target::Connection, done.id) {
+            let (result, place) = (done.result, done.token_place);
+            let target = Target::Connection;
+            self.session
+                .install(result, place, &self.shared, &target, done.id);
+        }
+    }
+
+    /// Starts a command's work; what ran for its target is stopped.
+    fn take(&mut self, id: RequestId, command: Command) {
+        let guard = InFlight::sent(&self.shared.in_flight);
         if matches!(command, Command::CancelReads) {
-            tasks.retain(|t, h| {
+            self.tasks.retain(|t, h| {
                 let keep = !t.is_read();
                 if !keep {
                     h.abort();
                 }
                 keep
             });
-            continue;
+            return;
         }
         let target = command.target();
-        if let Some(old) = tasks.remove(&target) {
+        if let Some(old) = self.tasks.remove(&target) {
             old.abort();
         }
-        tasks.retain(|_, h| !h.is_finished());
+        self.tasks.retain(|_, h| !h.is_finished());
+        if let Some(handle) = self.start(id, &target, command, guard) {
+            self.tasks.insert(target, handle.abort_handle());
+        }
+    }
+
+    /// The task doing a command's work, if it needs one.
+    fn start(
+        &mut self,
+        id: RequestId,
+        target: &Target,
+        command: Command,
+        guard: InFlight,
+    ) -> Option<JoinHandle<()>> {
+        let store = self.tokens.clone();
         let handle = match command {
-            Command::Cancel(_) | Command::CancelReads => continue,
+            Command::Cancel(_) | Command::CancelReads => return None,
             Command::Connect(cfg) if cfg.api_key.is_none() => {
                 let result = ApiClient::new(cfg).map(|c| (c, None));
-                session.install(result, None, &shared, &target, id);
-                continue;
+                self.session.install(result, None, &self.shared, target, id);
+                return None;
             }
             // The login and the keychain may take long: in tasks of their
             // own, their outcome sent back to this loop.
             Command::Connect(cfg) => {
-                let done = connected_tx.clone();
-                tokio::spawn(async move {
-                    let result = connect::connect(cfg).await;
-                    let _ = done.send(ConnectionReady {
-                        id,
-                        result,
-                        token_place: None,
-                        _guard: guard,
-                    });
-                })
+                self.connecting(
+                    id,
+                    guard,
+                    async move { (connect::connect(cfg).await, None) },
+                )
             }
             Command::UseProfile {
                 config,
                 method,
                 secret,
-            } => {
-                let store = tokens.clone();
-                let done = connected_tx.clone();
-                tokio::spawn(async move {
-                    let (result, place) = connect::use_profile(store, config, method, secret).await;
-                    let _ = done.send(ConnectionReady {
-                        id,
-                        result,
-                        token_place: Some(place),
-                        _guard: guard,
-                    });
-                })
-            }
+            } => self.connecting(id, guard, async move {
+                let (result, place) = connect::use_profile(store, config, method, secret).await;
+                (result, Some(place))
+            }),
             Command::StoreToken {
                 config,
                 method,
                 token,
-            } => {
-                let store = tokens.clone();
-                let shared = shared.clone();
-                let target = target.clone();
-                tokio::spawn(async move {
-                    let _guard = guard;
-                    let key = connect::keychain_entry(&config.base_url, &method);
-                    let token_place = connect::save_token(store, key, token).await;
-                    let event = Event::TokenStored {
-                        request: id,
-                        method,
-                        token_place,
-                    };
-                    shared.emit(&target, id, event);
-                })
-            }
+            } => self.answering(id, target, guard, async move {
+                let key = connect::keychain_entry(&config.base_url, &method);
+                let token_place = connect::save_token(store, key, token).await;
+                ConnectionEvent::TokenStored {
+                    request: id,
+                    method,
+                    token_place,
+                }
+            }),
             Command::TestConnection {
                 config,
                 method,
                 secret,
-            } => {
-                let store = tokens.clone();
-                let shared = shared.clone();
-                let target = target.clone();
-                tokio::spawn(async move {
-                    let _guard = guard;
-                    let secret = match secret {
-                        Some(t) => Ok(Some(t)),
-                        None => {
-                            let key = connect::keychain_entry(&config.base_url, &method);
-                            match connect::load_token(store, key).await.0 {
-                                Ok(t) => Ok(Some(t)),
-                                Err(ApiError::NoToken) => Ok(None),
-                                Err(e) => Err(e),
-                            }
-                        }
-                    };
-                    // Without a secret the request goes without one, and
-                    // the service's refusal is the answer.
-                    let client = secret.and_then(|secret| {
-                        ApiClient::new(match secret {
-                            Some(s) => config.with_secret(&method, s),
-                            None => config,
-                        })
-                    });
-                    let result = match client {
-                        Ok(c) => c.integrations().await.map(|list| (list.len(), c.user())),
-                        Err(e) => Err(e),
-                    };
-                    let event = Event::ConnectionTested {
-                        request: id,
-                        result,
-                    };
-                    shared.emit(&target, id, event);
-                })
-            }
-            command => {
-                shared.page.starting(&command);
-                let ctx = TaskCtx {
-                    client: session.client.clone(),
-                    cache: cache.clone(),
-                    cache_scope: session.cache_scope.clone(),
-                    shared: shared.clone(),
-                    target: target.clone(),
-                    id,
-                    writes: Writes::new(shared.storer.clone()),
-                };
-                tokio::spawn(async move {
-                    let _guard = guard;
-                    ctx.run(command).await;
-                })
-            }
+            } => self.answering(id, target, guard, async move {
+                let result = test_connection(store, config, method, secret).await;
+                ConnectionEvent::Tested {
+                    request: id,
+                    result,
+                }
+            }),
+            command => self.task(id, target, command, guard),
         };
-        tasks.insert(target, handle.abort_handle());
+        Some(handle)
     }
-    for (_, t) in tasks {
-        t.abort();
+
+    /// A connection change in a task of its own, its outcome sent back to
+    /// the loop, which alone puts it in place.
+    fn connecting(
+        &self,
+        id: RequestId,
+        guard: InFlight,
+        work: impl Future<Output = (Result<Connected, ApiError>, Option<TokenPlace>)> + Send + 'static,
+    ) -> JoinHandle<()> {
+        let done = self.connected.clone();
+        tokio::spawn(async move {
+            let (result, token_place) = work.await;
+            let _ = done.send(ConnectionReady {
+                id,
+                result,
+                token_place,
+                _guard: guard,
+            });
+        })
     }
+
+    /// Work on the connection in a task of its own, which says what came
+    /// of it.
+    fn answering(
+        &self,
+        id: RequestId,
+        target: &Target,
+        guard: InFlight,
+        work: impl Future<Output = ConnectionEvent> + Send + 'static,
+    ) -> JoinHandle<()> {
+        let shared = self.shared.clone();
+        let target = target.clone();
+        tokio::spawn(async move {
+            let _guard = guard;
+            let event = work.await;
+            shared.emit(&target, id, event);
+        })
+    }
+
+    /// Any other command, as a task of its own with the service in use.
+    fn task(
+        &self,
+        id: RequestId,
+        target: &Target,
+        command: Command,
+        guard: InFlight,
+    ) -> JoinHandle<()> {
+        self.shared.page.starting(&command);
+        let ctx = TaskCtx {
+            client: self.session.client.clone(),
+            cache: self.cache.clone(),
+            cache_scope: self.session.cache_scope.clone(),
+            shared: self.shared.clone(),
+            target: target.clone(),
+            id,
+            writes: Writes::new(self.shared.storer.clone()),
+        };
+        tokio::spawn(async move {
+            let _guard = guard;
+            ctx.run(command).await;
+        })
+    }
+}
+
+/// One authenticated request with `secret`, else the one kept for the
+/// service: integrations counted and who an API key signed in as.
+async fn test_connection(
+    store: Arc<TokenStore>,
+    config: ClientConfig,
+    method: AuthMethod,
+    secret: Option<SecretValue>,
+) -> Result<(usize, Option<UserInfo>), ApiError> {
+    let secret = match secret {
+        Some(t) => Some(t),
+        None => {
+            let key = connect::keychain_entry(&config.base_url, &method);
+            match connect::load_token(store, key).await.0 {
+                Ok(t) => Some(t),
+                Err(ApiError::NoToken) => None,
+                Err(e) => return Err(e),
+            }
+        }
+    };
+    // Without a secret the request goes without one, and the service's
+    // refusal is the answer.
+    let client = ApiClient::new(match secret {
+        Some(s) => config.with_secret(&method, s),
+        None => config,
+    })?;
+    let list = client.integrations().await?;
+    Ok((list.len(), client.user()))
 }

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 
 use super::events::Event;
 use super::messages::{Command, RequestId, Target};
-use super::report::ReportData;
+use super::report_data::ReportData;
 use crate::series::Track;
 use fleetview_api::model::{ActivityRow, EquipmentHistory};
 use fleetview_api::time::TimeWindow;
@@ -277,12 +277,12 @@ pub struct Shared {
 impl Shared {
     /// Sends an event of `request` for `target`, unless a newer command took
     /// the target over (then the event is stale and dropped).
-    pub fn emit(&self, target: &Target, request: RequestId, event: Event) {
+    pub fn emit(&self, target: &Target, request: RequestId, event: impl Into<Event>) {
         if !self.current.is(target, request) {
             return;
         }
         // The receiver is gone only when the worker is being dropped.
-        let _ = self.events.send((target.clone(), request, event));
+        let _ = self.events.send((target.clone(), request, event.into()));
         (self.wake)();
     }
 }

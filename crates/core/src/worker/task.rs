@@ -26,8 +26,8 @@ pub struct TaskCtx {
 }
 
 impl TaskCtx {
-    pub fn emit(&self, event: Event) {
-        self.shared.emit(&self.target, self.id, event);
+    pub fn emit(&self, event: impl Into<Event>) {
+        self.shared.emit(&self.target, self.id, event.into());
     }
 
     pub fn fail(&self, error: ApiError) {

@@ -15,7 +15,7 @@ use fleetview_api::ClientConfig;
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow, format_wire};
 use fleetview_core::analysis::events::{EventDetail, EventKind};
 use fleetview_core::analysis::{Expected, Report, WorkingHours};
-use fleetview_core::worker::{Command, Event, ReportRequest, Worker, WorkerConfig};
+use fleetview_core::worker::{Command, Event, FiguresEvent, ReportRequest, Worker, WorkerConfig};
 use fleetview_sandbox::Clock;
 use fleetview_sandbox::simulate::{FIRST_ID, Simulator};
 use fleetview_sandbox::simulate::{Planted, PlantedKind};
@@ -47,9 +47,9 @@ fn report(worker: &Worker, equipment: i64, w: TimeWindow) -> Arc<Report> {
     let deadline = Instant::now() + Duration::from_secs(120);
     while Instant::now() < deadline {
         match worker.recv_timeout(Duration::from_millis(50)) {
-            Some(Event::Report {
+            Some(Event::Figures(FiguresEvent::Report {
                 request, report, ..
-            }) if request == id => return report,
+            })) if request == id => return report,
             Some(Event::Failed { request, error, .. }) if request == id => {
                 panic!("report of {equipment}: {error}")
             }

@@ -14,7 +14,8 @@ use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 use fleetview_api::{ApiError, AuthMethod, ClientConfig, DataKind, SeriesSource};
 use fleetview_core::cache::{Cache, DEFAULT_CAP_BYTES};
 use fleetview_core::worker::{
-    CatalogChange, Command, Event, Fetched, Target, Worker, WorkerConfig,
+    CatalogChange, CatalogEvent, Command, ConnectionEvent, Event, Fetched, FiguresEvent,
+    FleetEvent, MachineEvent, OverviewEvent, Target, TimelineEvent, Worker, WorkerConfig,
 };
 use fleetview_sandbox::chaos::ChaosConfig;
 use fleetview_sandbox::simulate::FIRST_ID;
@@ -74,11 +75,11 @@ fn collect_until(
 
 fn series_of(events: &[Event], request: u64) -> Option<Arc<Fetched>> {
     events.iter().find_map(|e| match e {
-        Event::Series {
+        Event::Machine(MachineEvent::Series {
             request: r,
             fetched,
             ..
-        } if *r == request => Some(fetched.clone()),
+        }) if *r == request => Some(fetched.clone()),
         _ => None,
     })
 }
@@ -123,7 +124,7 @@ async fn a_newer_command_cancels_the_older_and_no_stale_data_arrives() {
     });
     let events = tokio::task::spawn_blocking(move || {
         let ev = collect_until(&s.worker, Duration::from_secs(10), |e| {
-            matches!(e, Event::Series { .. })
+            matches!(e, Event::Machine(MachineEvent::Series { .. }))
         });
         // Until no task runs: the old request was aborted and can say
         // nothing more; it must have stayed silent.
@@ -144,7 +145,7 @@ async fn a_newer_command_cancels_the_older_and_no_stale_data_arrives() {
     assert!(
         !events
             .iter()
-            .any(|e| e.request() == old && matches!(e, Event::Series { .. })),
+            .any(|e| e.request() == old && matches!(e, Event::Machine(MachineEvent::Series { .. }))),
         "stale data: {events:?}"
     );
     let first_new = events
@@ -184,7 +185,10 @@ async fn one_failing_kind_does_not_fail_the_others() {
     let mut pending = 3;
     let events = tokio::task::spawn_blocking(move || {
         collect_until(&s.worker, Duration::from_secs(10), |e| {
-            if matches!(e, Event::Series { .. } | Event::Failed { .. }) {
+            if matches!(
+                e,
+                Event::Machine(MachineEvent::Series { .. }) | Event::Failed { .. }
+            ) {
                 pending -= 1;
             }
             pending == 0
@@ -276,7 +280,7 @@ async fn a_second_identical_request_is_answered_from_the_cache_even_offline() {
     let (events, worker) = tokio::task::spawn_blocking(move || {
         (
             collect_until(&worker, Duration::from_secs(10), |e| {
-                e.request() == id && matches!(e, Event::Series { .. })
+                e.request() == id && matches!(e, Event::Machine(MachineEvent::Series { .. }))
             }),
             worker,
         )
@@ -353,7 +357,7 @@ async fn fleet_discovery_reports_progress_page_by_page() {
     });
     let events = tokio::task::spawn_blocking(move || {
         collect_until(&s.worker, Duration::from_secs(20), |e| {
-            matches!(e, Event::FleetPage { finished: true, .. })
+            matches!(e, Event::Fleet(FleetEvent::Page { finished: true, .. }))
         })
     })
     .await
@@ -361,12 +365,12 @@ async fn fleet_discovery_reports_progress_page_by_page() {
     let pages: Vec<(i64, i64)> = events
         .iter()
         .filter_map(|e| match e {
-            Event::FleetPage {
+            Event::Fleet(FleetEvent::Page {
                 request,
                 done,
                 total,
                 ..
-            } if *request == id => Some((*done, *total)),
+            }) if *request == id => Some((*done, *total)),
             _ => None,
         })
         .collect();
@@ -391,7 +395,9 @@ async fn catalog_through_the_worker() {
         collect_until(&s.worker, Duration::from_secs(10), |e| {
             if matches!(
                 e,
-                Event::Catalog { .. } | Event::CatalogChanged { .. } | Event::Failed { .. }
+                Event::Catalog(CatalogEvent::Loaded { .. })
+                    | Event::Catalog(CatalogEvent::Changed { .. })
+                    | Event::Failed { .. }
             ) {
                 waiting -= 1;
             }
@@ -400,9 +406,9 @@ async fn catalog_through_the_worker() {
     })
     .await
     .expect("join");
-    assert!(events.iter().any(|e| matches!(e, Event::Catalog { request, sources, .. } if *request == load && sources.len() >= 8)));
+    assert!(events.iter().any(|e| matches!(e, Event::Catalog(CatalogEvent::Loaded { request, sources, .. }) if *request == load && sources.len() >= 8)));
     assert!(events.iter().any(|e| matches!(e,
-        Event::CatalogChanged { request, change: CatalogChange::Created { id: Some(_) } } if *request == create)));
+        Event::Catalog(CatalogEvent::Changed { request, change: CatalogChange::Created { id: Some(_) } }) if *request == create)));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -480,9 +486,9 @@ async fn with_the_service_gone_the_last_history_and_fleet_are_served_marked_offl
             move |e| {
                 answered += usize::from(matches!(
                     e,
-                    Event::History { .. }
-                        | Event::FleetPage { finished: true, .. }
-                        | Event::FleetCached { .. }
+                    Event::Machine(MachineEvent::History { .. })
+                        | Event::Fleet(FleetEvent::Page { finished: true, .. })
+                        | Event::Fleet(FleetEvent::Cached { .. })
                         | Event::Failed { .. }
                 ));
                 answered == 2
@@ -495,12 +501,12 @@ async fn with_the_service_gone_the_last_history_and_fleet_are_served_marked_offl
         .expect("join");
     let served = |events: &[Event], request: u64| {
         events.iter().find_map(|e| match e {
-            Event::History {
+            Event::Machine(MachineEvent::History {
                 request: r,
                 history,
                 offline,
                 ..
-            } if *r == request => Some((history.clone(), *offline)),
+            }) if *r == request => Some((history.clone(), *offline)),
             _ => None,
         })
     };
@@ -527,11 +533,11 @@ async fn with_the_service_gone_the_last_history_and_fleet_are_served_marked_offl
     let fetched_at = offline.expect("marked offline with its age");
     assert!((now - 5..=fleetview_api::time::now_secs()).contains(&fetched_at));
     let fleet = gone.iter().find_map(|e| match e {
-        Event::FleetCached {
+        Event::Fleet(FleetEvent::Cached {
             request,
             equipments,
             ..
-        } if *request == f2 => Some(equipments.len()),
+        }) if *request == f2 => Some(equipments.len()),
         _ => None,
     });
     assert_eq!(fleet, Some(7), "the fleet as last discovered");
@@ -559,7 +565,7 @@ async fn a_new_connection_drops_the_last_services_answers() {
         ClientConfig::new(other.base.clone()).token(other.token.clone()),
     ));
     let events = collect_until(&s.worker, Duration::from_secs(20), |e| {
-        matches!(e, Event::Connected { .. })
+        matches!(e, Event::Connection(ConnectionEvent::Connected { .. }))
     });
     // Long enough for the slow service's pages to come, were they let through.
     let deadline = Instant::now() + Duration::from_secs(2);
@@ -572,7 +578,7 @@ async fn a_new_connection_drops_the_last_services_answers() {
     let pages = events
         .iter()
         .chain(&late)
-        .filter(|e| matches!(e, Event::FleetPage { .. }))
+        .filter(|e| matches!(e, Event::Fleet(FleetEvent::Page { .. })))
         .count();
     assert_eq!(pages, 0, "no page of the last service: {late:?}");
 }
@@ -623,10 +629,10 @@ async fn a_pending_login_holds_up_no_other_command_and_can_be_cancelled() {
             secret: Some(token.clone()),
         });
         let mut events = collect_until(&worker, Duration::from_secs(5), |e| {
-            matches!(e, Event::ConnectionTested { request, .. } if *request == test)
+            matches!(e, Event::Connection(ConnectionEvent::Tested { request, .. }) if *request == test)
         });
         assert!(
-            matches!(events.last(), Some(Event::ConnectionTested { result: Ok(_), .. })),
+            matches!(events.last(), Some(Event::Connection(ConnectionEvent::Tested { result: Ok(_), .. }))),
             "{events:?}"
         );
         // A cancel ends it at once: nothing runs any more, nothing comes.
@@ -641,10 +647,10 @@ async fn a_pending_login_holds_up_no_other_command_and_can_be_cancelled() {
         // comes next.
         let again = worker.send(Command::Connect(sandbox.api_key("demo", "demo")));
         events.extend(collect_until(&worker, Duration::from_secs(10), |e| {
-            matches!(e, Event::Connected { request, .. } if *request == again)
+            matches!(e, Event::Connection(ConnectionEvent::Connected { request, .. }) if *request == again)
         }));
         assert!(
-            matches!(events.last(), Some(Event::Connected { user: Some(_), .. })),
+            matches!(events.last(), Some(Event::Connection(ConnectionEvent::Connected { user: Some(_), .. }))),
             "the login says who it is for: {events:?}"
         );
         let fetch = worker.send(Command::FetchSeries {
@@ -654,7 +660,7 @@ async fn a_pending_login_holds_up_no_other_command_and_can_be_cancelled() {
             offline: false,
         });
         events.extend(collect_until(&worker, Duration::from_secs(10), |e| {
-            matches!(e, Event::Series { request, .. } | Event::Failed { request, .. } if *request == fetch)
+            matches!(e, Event::Machine(MachineEvent::Series { request, .. }) | Event::Failed { request, .. } if *request == fetch)
         }));
         (login, events)
     })
@@ -665,7 +671,10 @@ async fn a_pending_login_holds_up_no_other_command_and_can_be_cancelled() {
         "the cancelled login said something: {events:?}"
     );
     assert!(
-        matches!(events.last(), Some(Event::Series { .. })),
+        matches!(
+            events.last(),
+            Some(Event::Machine(MachineEvent::Series { .. }))
+        ),
         "the logged-in client fetched: {events:?}"
     );
 }
@@ -689,8 +698,8 @@ async fn snapshots_come_page_by_page_and_are_kept_and_figures_follow_the_history
         let events = collect_until(&s.worker, Duration::from_secs(60), |e| {
             answered += usize::from(matches!(
                 e,
-                Event::SnapshotPage { finished: true, .. }
-                    | Event::Figures { .. }
+                Event::Overview(OverviewEvent::SnapshotPage { finished: true, .. })
+                    | Event::Overview(OverviewEvent::Figures { .. })
                     | Event::Failed { .. }
             ));
             answered == 2
@@ -702,13 +711,13 @@ async fn snapshots_come_page_by_page_and_are_kept_and_figures_follow_the_history
     let pages: Vec<(usize, i64, i64)> = events
         .iter()
         .filter_map(|e| match e {
-            Event::SnapshotPage {
+            Event::Overview(OverviewEvent::SnapshotPage {
                 request,
                 snapshots,
                 done,
                 total,
                 ..
-            } if *request == read => Some((snapshots.len(), *done, *total)),
+            }) if *request == read => Some((snapshots.len(), *done, *total)),
             _ => None,
         })
         .collect();
@@ -716,12 +725,12 @@ async fn snapshots_come_page_by_page_and_are_kept_and_figures_follow_the_history
     let got = events
         .iter()
         .find_map(|e| match e {
-            Event::Figures {
+            Event::Overview(OverviewEvent::Figures {
                 request,
                 equipment,
                 figures: f,
                 ..
-            } if *request == figures && *equipment == FIRST_ID + 2 => Some(f.clone()),
+            }) if *request == figures && *equipment == FIRST_ID + 2 => Some(f.clone()),
             _ => None,
         })
         .unwrap_or_else(|| panic!("the figures: {events:?}"));
@@ -772,15 +781,18 @@ async fn snapshots_come_page_by_page_and_are_kept_and_figures_follow_the_history
     let again = worker.send(Command::FetchSnapshots);
     let events = tokio::task::spawn_blocking(move || {
         collect_until(&worker, Duration::from_secs(60), |e| {
-            matches!(e, Event::SnapshotsCached { .. } | Event::Failed { .. })
+            matches!(
+                e,
+                Event::Overview(OverviewEvent::SnapshotsCached { .. }) | Event::Failed { .. }
+            )
         })
     })
     .await
     .expect("join");
     let kept = events.iter().find_map(|e| match e {
-        Event::SnapshotsCached {
+        Event::Overview(OverviewEvent::SnapshotsCached {
             request, snapshots, ..
-        } if *request == again => Some(snapshots.len()),
+        }) if *request == again => Some(snapshots.len()),
         _ => None,
     });
     assert_eq!(kept, Some(70), "{events:?}");
@@ -825,7 +837,7 @@ async fn a_track_partly_cached_is_the_rows_of_its_window_in_order() {
         let track = events
             .iter()
             .find_map(|e| match e {
-                Event::Track { track, .. } => Some(track.clone()),
+                Event::Timeline(TimelineEvent::Track { track, .. }) => Some(track.clone()),
                 _ => None,
             })
             .unwrap_or_else(|| panic!("no track: {events:?}"));
@@ -929,7 +941,8 @@ async fn the_page_keeps_its_history_without_positions_and_the_figures_use_them_a
             keep_body: false,
             offline: false,
         });
-        let Event::History { history: page, .. } = answer_to(&worker, id) else {
+        let Event::Machine(MachineEvent::History { history: page, .. }) = answer_to(&worker, id)
+        else {
             panic!("a history")
         };
         assert!(
@@ -938,11 +951,11 @@ async fn the_page_keeps_its_history_without_positions_and_the_figures_use_them_a
             page.positions.total
         );
         let id = worker.send(Command::FetchActivities { equipment, window });
-        let Event::Activities { rows, .. } = answer_to(&worker, id) else {
+        let Event::Machine(MachineEvent::Activities { rows, .. }) = answer_to(&worker, id) else {
             panic!("activities")
         };
         let id = worker.send(Command::FetchTrack { equipment, window });
-        let Event::Track { track, .. } = answer_to(&worker, id) else {
+        let Event::Timeline(TimelineEvent::Track { track, .. }) = answer_to(&worker, id) else {
             panic!("a track")
         };
         let data = |history: Arc<fleetview_api::model::EquipmentHistory>| {
@@ -951,7 +964,7 @@ async fn the_page_keeps_its_history_without_positions_and_the_figures_use_them_a
         let report = |command: Command| {
             let id = worker.send(command);
             match answer_to(&worker, id) {
-                Event::Report { report, .. } => report,
+                Event::Figures(FiguresEvent::Report { report, .. }) => report,
                 other => panic!("a report: {other:?}"),
             }
         };
@@ -1038,9 +1051,13 @@ async fn the_pages_figures_come_with_its_reads_from_what_it_was_sent() {
         let (mut history, mut activities, mut track) = (None, None, None);
         for e in &events {
             match e {
-                Event::History { history: h, .. } => history = Some(h.clone()),
-                Event::Activities { rows, .. } => activities = Some(rows.clone()),
-                Event::Track { track: t, .. } => track = Some(t.clone()),
+                Event::Machine(MachineEvent::History { history: h, .. }) => {
+                    history = Some(h.clone())
+                }
+                Event::Machine(MachineEvent::Activities { rows, .. }) => {
+                    activities = Some(rows.clone())
+                }
+                Event::Timeline(TimelineEvent::Track { track: t, .. }) => track = Some(t.clone()),
                 Event::Failed { error, .. } => panic!("failed: {error}"),
                 _ => {}
             }
@@ -1052,9 +1069,9 @@ async fn the_pages_figures_come_with_its_reads_from_what_it_was_sent() {
             "without engine events the track came before the figures"
         );
         let sent = ReportData::new(history, activities, track);
-        let Some(Event::Report {
+        let Some(Event::Figures(FiguresEvent::Report {
             report, sources, ..
-        }) = events.last()
+        })) = events.last()
         else {
             panic!("figures: {:?}", events.last())
         };
@@ -1067,7 +1084,8 @@ async fn the_pages_figures_come_with_its_reads_from_what_it_was_sent() {
             request: request(FIRST_ID),
             offline: false,
         });
-        let Event::Report { report: read, .. } = answer_to(&worker, id) else {
+        let Event::Figures(FiguresEvent::Report { report: read, .. }) = answer_to(&worker, id)
+        else {
             panic!("a report")
         };
         assert_eq!(*report, read, "the same figures as read whole");
@@ -1081,10 +1099,8 @@ async fn the_pages_figures_come_with_its_reads_from_what_it_was_sent() {
             std::thread::yield_now();
         }
         assert!(
-            !worker
-                .drain()
-                .iter()
-                .any(|e| e.request() == asked && matches!(e, Event::Report { .. })),
+            !worker.drain().iter().any(|e| e.request() == asked
+                && matches!(e, Event::Figures(FiguresEvent::Report { .. }))),
             "no figures without a history"
         );
     })

@@ -3,10 +3,12 @@
 
 use std::collections::HashMap;
 
+use super::failure::Failure;
+use super::intake::Intake;
 use super::loadable::Loadable;
 use fleetview_api::ApiError;
 use fleetview_api::model::{CreateIntegration, DataSource, Integration, UpdateIntegration};
-use fleetview_core::worker::{CatalogChange, Command};
+use fleetview_core::worker::{CatalogChange, CatalogEvent, Command, Target};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum CatalogAction {
@@ -90,6 +92,46 @@ impl CatalogState {
     fn start_write(&mut self, id: i64, what: &'static str) {
         self.busy.insert(id, what);
         self.write_error = None;
+    }
+
+    /// Takes in the list (maybe from the cache) or a write that succeeded.
+    pub fn on_event(&mut self, event: CatalogEvent, intake: &mut Intake) -> Vec<Command> {
+        match event {
+            CatalogEvent::Loaded {
+                sources,
+                integrations,
+                offline,
+                ..
+            } => {
+                match offline {
+                    Some(t) => intake
+                        .conn
+                        .went_offline(Some(t), "the integrations served from the cache".into()),
+                    None => intake.conn.answered(),
+                }
+                self.on_loaded(sources, integrations, offline);
+                Vec::new()
+            }
+            CatalogEvent::Changed { change, .. } => self.on_changed(change),
+        }
+    }
+
+    /// The list or a write failed; a write says it beside its form.
+    pub fn on_failed(&mut self, target: &Target, error: &ApiError) -> Failure {
+        match target {
+            Target::Integration(id) => self.write_failed(Some(*id), error),
+            Target::CatalogCreate => self.write_failed(None, error),
+            _ => {
+                self.integrations.fail(error.to_string());
+                return Failure::Notice;
+            }
+        }
+        // Shown beside the form, not as a notification.
+        if error.is_unauthorized() {
+            Failure::Notice
+        } else {
+            Failure::Said
+        }
     }
 
     pub fn on_loaded(

@@ -6,11 +6,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::failure::Failure;
 use fleetview_api::address::host_label;
 use fleetview_api::equipment::UserInfo;
 use fleetview_api::model::SecretValue;
-use fleetview_api::{ApiKey, AuthMethod, ClientConfig};
-use fleetview_core::worker::{Command, TokenPlace};
+use fleetview_api::{ApiError, ApiKey, AuthMethod, ClientConfig};
+use fleetview_core::worker::{Command, ConnectionEvent, Target, TokenPlace};
 
 /// Offline, the service is tried again after this, then twice as long each
 /// time, up to the maximum.
@@ -212,6 +213,19 @@ pub struct ConnectionOutcome {
     pub error: Option<String>,
 }
 
+/// What a connection event asks of the rest of the app.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ConnectionNews {
+    Nothing,
+    /// The worker now talks to the service: load what is not shown yet,
+    /// and dismiss the notice of an earlier failure to connect.
+    Connected {
+        failure_note: Option<u64>,
+    },
+    /// The service answers again after being away: refresh in place.
+    BackOnline,
+}
+
 #[derive(Debug)]
 pub struct ConnectionState {
     pub current: Connection,
@@ -339,6 +353,53 @@ impl ConnectionState {
         self.user = None;
         // A test of another service's address says nothing of this one.
         self.test_result = None;
+    }
+
+    /// Takes in an event of the connection.
+    pub fn on_event(&mut self, event: ConnectionEvent) -> ConnectionNews {
+        match event {
+            ConnectionEvent::Tested { result, .. } => {
+                self.tested(
+                    result
+                        .map(|(n, user)| match user.and_then(|u| u.label()) {
+                            Some(who) => {
+                                format!(
+                                    "Signed in as {who}. The service answered: {n} integrations."
+                                )
+                            }
+                            None => format!("The service answered: {n} integrations."),
+                        })
+                        .map_err(|e| e.to_string()),
+                );
+            }
+            ConnectionEvent::TokenStored {
+                token_place,
+                method,
+                ..
+            } => self.token_stored(token_place, &method),
+            ConnectionEvent::Connected {
+                token_place, user, ..
+            } => {
+                let failure_note = self.connected(token_place, user);
+                return ConnectionNews::Connected { failure_note };
+            }
+            ConnectionEvent::Reachable { .. } => {
+                if self.back_online() {
+                    return ConnectionNews::BackOnline;
+                }
+            }
+        }
+        ConnectionNews::Nothing
+    }
+
+    /// A connection (or a probe of the service) failed.
+    pub fn on_failed(&mut self, target: &Target, error: &ApiError) -> Failure {
+        if *target == Target::Probe {
+            self.probe_failed(error.to_string());
+            return Failure::Said;
+        }
+        self.current.status = ConnStatus::Failed(error.to_string());
+        Failure::Notice
     }
 
     /// The worker now talks to the service; the notice of an earlier

@@ -4,7 +4,7 @@
 
 use fleetview_api::time::{TimeWindow, format_wire};
 use fleetview_core::export::shown::{ExportContent, ExportKey};
-use fleetview_core::worker::{Command, ExportJob, ExportOutcome};
+use fleetview_core::worker::{Command, ExportEvent, ExportJob, ExportOutcome};
 
 use super::notifications::{Level, Notifications};
 
@@ -39,6 +39,13 @@ impl Exports {
             directory: self.directory.clone(),
             units,
         })]
+    }
+
+    pub fn on_event(&mut self, event: ExportEvent, notes: &mut Notifications) {
+        let ExportEvent::Exported {
+            key, what, outcome, ..
+        } = event;
+        self.ended(&key, &what, outcome, notes);
     }
 
     /// An export ended: says how, and frees its kind.

@@ -9,12 +9,17 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::failure::Failure;
+use super::intake::Intake;
 use super::loadable::Loadable;
 use super::machine::MachineView;
+use fleetview_api::ApiError;
 use fleetview_api::time::TimeWindow;
 use fleetview_core::analysis::{Expected, Report, WorkingHours};
 use fleetview_core::series::Track;
-use fleetview_core::worker::{Command, ReportData, ReportRequest, ReportSources};
+use fleetview_core::worker::{
+    Command, FiguresEvent, ReportData, ReportRequest, ReportSources, Target,
+};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum FiguresAction {
@@ -124,6 +129,29 @@ impl FiguresState {
     }
 
     /// Figures came for `equipment` over `window`, from `sources`.
+    /// Takes in the window figures, if they are of the page shown.
+    pub fn on_event(&mut self, event: FiguresEvent, intake: &mut Intake) {
+        let FiguresEvent::Report {
+            equipment,
+            window,
+            report,
+            offline,
+            sources,
+            ..
+        } = event;
+        if intake.accept(Target::Report, equipment, window, offline, "window figures") {
+            self.report = Loadable::Ready(report);
+            if let Some(sources) = sources {
+                self.computed(equipment, window, sources);
+            }
+        }
+    }
+
+    pub fn on_failed(&mut self, error: &ApiError) -> Failure {
+        self.report.fail(error.to_string());
+        Failure::Notice
+    }
+
     pub fn computed(&mut self, equipment: i64, window: TimeWindow, sources: ReportSources) {
         if let Some(asked) = self
             .with_reads

@@ -1,9 +1,12 @@
 //! The fleet as discovered (D2): the machines to pick from, how far the
 //! discovery has come, and the list last kept when the service is away.
 
+use super::failure::Failure;
+use super::intake::Intake;
+use fleetview_api::ApiError;
 use fleetview_api::model::EquipmentSummary;
 use fleetview_api::time::TimeWindow;
-use fleetview_core::worker::{Command, FleetSource};
+use fleetview_core::worker::{Command, FleetEvent, FleetSource};
 
 /// How far back the deprecated fleet history is read when a service has no
 /// equipment list (D2): short, so its pages stay small.
@@ -88,6 +91,38 @@ impl FleetState {
             replace_on_page: false,
             remembered: std::mem::take(&mut self.remembered),
         };
+    }
+
+    /// Takes in a page of the fleet, or the fleet as last discovered.
+    pub fn on_event(&mut self, event: FleetEvent, intake: &mut Intake) {
+        match event {
+            FleetEvent::Page {
+                equipments,
+                done,
+                total,
+                finished,
+                source,
+                ..
+            } => {
+                intake.conn.answered();
+                self.on_page(equipments, (done, total), finished, source);
+            }
+            FleetEvent::Cached {
+                equipments,
+                fetched_at,
+                ..
+            } => {
+                self.on_cached(equipments, fetched_at);
+                intake
+                    .conn
+                    .went_offline(Some(fetched_at), "the fleet could not be discovered".into());
+            }
+        }
+    }
+
+    pub fn on_failed(&mut self, error: &ApiError) -> Failure {
+        self.failed(error.to_string());
+        Failure::Notice
     }
 
     pub fn failed(&mut self, message: String) {

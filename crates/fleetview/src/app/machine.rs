@@ -4,12 +4,15 @@
 
 use std::sync::Arc;
 
+use super::failure::Failure;
+use super::intake::Intake;
 use super::loadable::Loadable;
 use super::settings::Preset;
+use fleetview_api::ApiError;
 use fleetview_api::limits::MAX_WINDOW_DAYS;
 use fleetview_api::model::{ActivityRow, EquipmentHistory, FaultRow};
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
-use fleetview_core::worker::Command;
+use fleetview_core::worker::{Command, MachineEvent, Target};
 
 /// Recently viewed equipments kept.
 const RECENT_MAX: usize = 8;
@@ -148,6 +151,59 @@ impl MachineView {
 
     /// Whether an answer about `equipment` over `window` is for what is
     /// shown now (an answer for another machine or window is dropped).
+    /// Takes in a table's rows, if they are of the page shown.
+    pub fn on_event(&mut self, event: MachineEvent, intake: &mut Intake) {
+        match event {
+            MachineEvent::Faults {
+                equipment,
+                window,
+                rows,
+                offline,
+                ..
+            } => {
+                if intake.accept(Target::Faults, equipment, window, offline, "faults") {
+                    self.faults = Loadable::Ready(rows);
+                }
+            }
+            MachineEvent::Activities {
+                equipment,
+                window,
+                rows,
+                offline,
+                ..
+            } => {
+                if intake.accept(Target::Activities, equipment, window, offline, "activities") {
+                    self.activities = Loadable::Ready(rows);
+                }
+            }
+            MachineEvent::History {
+                equipment,
+                window,
+                history,
+                offline,
+                ..
+            } => {
+                if intake.accept(Target::History, equipment, window, offline, "daily history") {
+                    self.history = Loadable::Ready(history);
+                }
+            }
+            // Raw rows are for the command line; the app asks for decoded ones.
+            MachineEvent::Series { .. } => {}
+        }
+    }
+
+    /// A table could not be read: it says so.
+    pub fn on_failed(&mut self, target: &Target, error: &ApiError) -> Failure {
+        let message = error.to_string();
+        match target {
+            Target::Faults => self.faults.fail(message),
+            Target::Activities => self.activities.fail(message),
+            Target::History => self.history.fail(message),
+            _ => {}
+        }
+        Failure::Notice
+    }
+
     pub fn answers(&self, equipment: i64, window: TimeWindow) -> bool {
         self.selected == Some(equipment) && self.window == Some(window)
     }

@@ -178,43 +178,45 @@ mod tests {
     /// window (the worker's answers fed in, the figures computed from them
     /// as the worker computes those asked with the page's reads).
     fn load_page(s: &mut crate::app::AppState, id: i64) -> TimeWindow {
-        use fleetview_core::worker::{Event, ReportData};
+        use fleetview_core::worker::{
+            Event, FiguresEvent, MachineEvent, ReportData, TimelineEvent,
+        };
         let window = s.window().expect("a window");
         let history = view(id, 0).history;
         let activities = Arc::new(Vec::new());
         let track = view(id, 3).track;
-        s.on_event(Event::Faults {
+        s.on_event(Event::Machine(MachineEvent::Faults {
             request: 1,
             equipment: id,
             window,
             rows: Vec::new(),
             offline: None,
-        });
-        s.on_event(Event::Activities {
+        }));
+        s.on_event(Event::Machine(MachineEvent::Activities {
             request: 1,
             equipment: id,
             window,
             rows: activities.clone(),
             offline: None,
-        });
-        s.on_event(Event::Track {
+        }));
+        s.on_event(Event::Timeline(TimelineEvent::Track {
             request: 1,
             equipment: id,
             window,
             track: track.clone(),
             offline: None,
-        });
+        }));
         for kind in s.timeline.plot_kinds.clone() {
-            s.on_event(Event::Plot {
+            s.on_event(Event::Timeline(TimelineEvent::Plot {
                 request: 1,
                 equipment: id,
                 kind,
                 window,
                 series: Arc::new(PlotSeries::new(fleetview_core::series::Series::default())),
                 offline: None,
-            });
+            }));
         }
-        let asked = s.on_event(Event::History {
+        let asked = s.on_event(Event::Machine(MachineEvent::History {
             request: 1,
             equipment: id,
             window,
@@ -222,7 +224,7 @@ mod tests {
             body: None,
             offline: None,
             requests: 1,
-        });
+        }));
         assert!(
             !asked
                 .iter()
@@ -230,7 +232,7 @@ mod tests {
             "the figures were asked with the page's reads"
         );
         let from = ReportData::new(history, Some(activities), Some(track));
-        s.on_event(Event::Report {
+        s.on_event(Event::Figures(FiguresEvent::Report {
             request: 1,
             equipment: id,
             window,
@@ -240,7 +242,7 @@ mod tests {
             }),
             offline: None,
             sources: Some(from.sources()),
-        });
+        }));
         window
     }
 

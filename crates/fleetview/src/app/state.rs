@@ -11,12 +11,13 @@ use std::collections::HashMap;
 use super::action::Action;
 use super::catalog::CatalogState;
 use super::connection::{
-    ConnStatus, Connection, ConnectionAction, ConnectionState, Offline, Profile,
+    ConnStatus, Connection, ConnectionAction, ConnectionNews, ConnectionState, Offline, Profile,
 };
-use super::errors::explain;
 use super::exports::Exports;
+use super::failure::Failure;
 use super::figures::FiguresState;
 use super::fleet::FleetState;
+use super::intake::{Intake, tell_failure};
 use super::loadable::Loadable;
 use super::machine::{MachineAction, MachineView};
 use super::notifications::{Level, Notification, Notifications};
@@ -27,7 +28,7 @@ use super::timeline::{MapSettings, Replay, TimelineAction, TimelineState};
 use fleetview_api::ApiError;
 use fleetview_api::model::{ActivityRow, EquipmentHistory, FaultRow};
 use fleetview_api::time::{TimeWindow, now_secs};
-use fleetview_core::worker::{Command, Event, OfflineSince, Progress, Target};
+use fleetview_core::worker::{Command, Event, Progress, Target};
 
 #[derive(Debug)]
 pub struct AppState {
@@ -584,30 +585,6 @@ impl AppState {
 
     // ------------------------------------------------------------ events
 
-    /// Whether an answer about a machine and window is for what is shown;
-    /// if so, its fetch is over, and data served from the cache with the
-    /// service away marks the app offline.
-    fn accept(
-        &mut self,
-        target: Target,
-        equipment: i64,
-        window: TimeWindow,
-        offline: OfflineSince,
-        what: &str,
-    ) -> bool {
-        if !self.machine.answers(equipment, window) {
-            return false;
-        }
-        self.progress.remove(&target);
-        // An answer not marked offline may still come wholly from the
-        // cache (settled windows): it says nothing of the service.
-        if let Some(t) = offline {
-            self.conn
-                .went_offline(Some(t), format!("{what} served from the cache"));
-        }
-        true
-    }
-
     pub fn on_event(&mut self, event: Event) -> Vec<Command> {
         let mut out = self.apply_event(event);
         out.extend(self.figures_wanted());
@@ -623,337 +600,98 @@ impl AppState {
             .collect()
     }
 
+    /// Hands each feature its events; what crosses features is done here.
     fn apply_event(&mut self, event: Event) -> Vec<Command> {
+        let mut intake = Intake {
+            shown: self.machine.selected.zip(self.machine.window),
+            progress: &mut self.progress,
+            conn: &mut self.conn,
+        };
         match event {
-            Event::ConnectionTested { result, .. } => {
-                self.conn.tested(
-                    result
-                        .map(|(n, user)| match user.and_then(|u| u.label()) {
-                            Some(who) => {
-                                format!(
-                                    "Signed in as {who}. The service answered: {n} integrations."
-                                )
-                            }
-                            None => format!("The service answered: {n} integrations."),
-                        })
-                        .map_err(|e| e.to_string()),
-                );
+            Event::Connection(e) => {
+                return match self.conn.on_event(e) {
+                    ConnectionNews::Nothing => Vec::new(),
+                    ConnectionNews::Connected { failure_note } => self.connected(failure_note),
+                    ConnectionNews::BackOnline => self.back_online(),
+                };
             }
-            Event::TokenStored {
-                token_place,
-                method,
-                ..
-            } => self.conn.token_stored(token_place, &method),
-            Event::Connected {
-                token_place, user, ..
-            } => {
-                if let Some(note) = self.conn.connected(token_place, user) {
-                    self.notifications.dismiss(note);
-                }
-                let mut out = Vec::new();
-                if self.fleet.equipments.is_empty() {
-                    out.push(self.fleet.discover(self.now()));
-                }
-                if self.overview.snapshots.is_empty() {
-                    out.extend(self.start_overview());
-                }
-                out.extend(self.fetch_selected());
-                // Restarted on the integrations tab: show them.
-                if self.tab == Tab::Catalog {
-                    out.extend(self.catalog.load());
-                }
-                return out;
+            Event::Fleet(e) => {
+                self.fleet.on_event(e, &mut intake);
+                self.overview.mark_dirty();
             }
-            // The Fleet page says how far its figures are, as a whole.
-            Event::Progress {
-                target: Target::Figures(_),
-                ..
-            } => {}
+            Event::Overview(e) => self.overview.on_event(e, &mut intake),
+            Event::Machine(e) => self.machine.on_event(e, &mut intake),
+            Event::Timeline(e) => self.timeline.on_event(e, &mut intake),
+            Event::Figures(e) => self.figures.on_event(e, &mut intake),
+            Event::Catalog(e) => return self.catalog.on_event(e, &mut intake),
+            Event::Export(e) => self.exports.on_event(e, &mut self.notifications),
             Event::Progress {
                 target, progress, ..
-            } => {
-                self.progress.insert(target, progress);
-            }
-            Event::FleetPage {
-                equipments,
-                done,
-                total,
-                finished,
-                source,
-                ..
-            } => {
-                self.conn.answered();
-                self.fleet
-                    .on_page(equipments, (done, total), finished, source);
-                self.overview.mark_dirty();
-            }
-            Event::SnapshotPage {
-                snapshots,
-                done,
-                total,
-                finished,
-                ..
-            } => {
-                self.conn.answered();
-                self.overview
-                    .on_snapshot_page(snapshots, (done, total), finished);
-            }
-            Event::SnapshotsCached {
-                snapshots,
-                fetched_at,
-                ..
-            } => {
-                self.overview.on_snapshots_cached(snapshots, fetched_at);
-                self.conn
-                    .went_offline(Some(fetched_at), "the snapshots could not be read".into());
-            }
-            Event::Figures {
-                equipment,
-                window,
-                figures,
-                offline,
-                ..
-            } => {
-                if let Some(t) = offline {
-                    self.conn
-                        .went_offline(Some(t), "figures served from the cache".into());
-                }
-                self.overview.on_figures(equipment, window, figures);
-            }
-            Event::FleetCached {
-                equipments,
-                fetched_at,
-                ..
-            } => {
-                self.fleet.on_cached(equipments, fetched_at);
-                self.overview.mark_dirty();
-                self.conn
-                    .went_offline(Some(fetched_at), "the fleet could not be discovered".into());
-            }
-            Event::Exported {
-                key, what, outcome, ..
-            } => self
-                .exports
-                .ended(&key, &what, outcome, &mut self.notifications),
-            Event::Reachable { .. } => {
-                if !self.conn.back_online() {
-                    return Vec::new();
-                }
-                self.notify(
-                    Level::Info,
-                    "Back online",
-                    "The service answers again: the view was refreshed.",
-                );
-                // Refreshed in place: what is shown stays until the new data.
-                let mut out = vec![self.fleet.rediscover(self.now())];
-                out.push(self.overview.fetch_snapshots(now_secs()));
-                out.extend(self.fetch_selected());
-                if self.tab == Tab::Catalog {
-                    out.extend(self.catalog.load());
-                }
-                return out;
-            }
-            // Raw rows are for the command line; the app asks for decoded ones.
-            Event::Series { .. } => {}
-            Event::Faults {
-                equipment,
-                window,
-                rows,
-                offline,
-                ..
-            } => {
-                if self.accept(Target::Faults, equipment, window, offline, "faults") {
-                    self.machine.faults = Loadable::Ready(rows);
-                }
-            }
-            Event::Activities {
-                equipment,
-                window,
-                rows,
-                offline,
-                ..
-            } => {
-                if self.accept(Target::Activities, equipment, window, offline, "activities") {
-                    self.machine.activities = Loadable::Ready(rows);
-                }
-            }
-            Event::History {
-                equipment,
-                window,
-                history,
-                offline,
-                ..
-            } => {
-                if self.accept(Target::History, equipment, window, offline, "daily history") {
-                    self.machine.history = Loadable::Ready(history);
-                }
-            }
-            Event::Plot {
-                equipment,
-                kind,
-                window,
-                series,
-                offline,
-                ..
-            } => {
-                let target = Target::Plot(kind);
-                if self.timeline.plot_kinds.contains(&kind)
-                    && self.accept(target, equipment, window, offline, kind.wire())
-                {
-                    self.timeline.plots.insert(kind, Loadable::Ready(series));
-                }
-            }
-            Event::Track {
-                equipment,
-                window,
-                track,
-                offline,
-                ..
-            } => {
-                if self.accept(Target::Track, equipment, window, offline, "positions") {
-                    self.timeline.track = Loadable::Ready(track);
-                }
-            }
-            Event::Report {
-                equipment,
-                window,
-                report,
-                offline,
-                sources,
-                ..
-            } => {
-                if self.accept(Target::Report, equipment, window, offline, "window figures") {
-                    self.figures.report = Loadable::Ready(report);
-                    if let Some(sources) = sources {
-                        self.figures.computed(equipment, window, sources);
-                    }
-                }
-            }
-            Event::Catalog {
-                sources,
-                integrations,
-                offline,
-                ..
-            } => {
-                match offline {
-                    Some(t) => self
-                        .conn
-                        .went_offline(Some(t), "the integrations served from the cache".into()),
-                    None => self.conn.answered(),
-                }
-                self.catalog.on_loaded(sources, integrations, offline);
-            }
-            Event::CatalogChanged { change, .. } => return self.catalog.on_changed(change),
+            } => intake.progressed(target, progress),
             Event::Failed { target, error, .. } => self.failed(target, &error),
         }
         Vec::new()
     }
 
+    /// Connected: the last failure's notice goes; what is not shown is read.
+    fn connected(&mut self, failure_note: Option<u64>) -> Vec<Command> {
+        if let Some(note) = failure_note {
+            self.notifications.dismiss(note);
+        }
+        let mut out = Vec::new();
+        if self.fleet.equipments.is_empty() {
+            out.push(self.fleet.discover(self.now()));
+        }
+        if self.overview.snapshots.is_empty() {
+            out.extend(self.start_overview());
+        }
+        out.extend(self.fetch_selected());
+        // Restarted on the integrations tab: show them.
+        if self.tab == Tab::Catalog {
+            out.extend(self.catalog.load());
+        }
+        out
+    }
+
+    /// Back online: the view is refreshed in place (what is shown stays).
+    fn back_online(&mut self) -> Vec<Command> {
+        self.notify(
+            Level::Info,
+            "Back online",
+            "The service answers again: the view was refreshed.",
+        );
+        let mut out = vec![self.fleet.rediscover(self.now())];
+        out.push(self.overview.fetch_snapshots(now_secs()));
+        out.extend(self.fetch_selected());
+        if self.tab == Tab::Catalog {
+            out.extend(self.catalog.load());
+        }
+        out
+    }
+
+    /// Hands a failure to its feature; told as a notice unless it said it.
     fn failed(&mut self, target: Target, error: &ApiError) {
-        let message = error.to_string();
         self.progress.remove(&target);
-        match &target {
-            Target::Probe => {
-                self.conn.probe_failed(message);
-                return;
+        let failure = match &target {
+            Target::Probe | Target::Connection => self.conn.on_failed(&target, error),
+            Target::Fleet => self.fleet.on_failed(error),
+            Target::Snapshots | Target::Figures(_) => self.overview.on_failed(&target, error),
+            Target::Faults | Target::Activities | Target::History => {
+                self.machine.on_failed(&target, error)
             }
-            Target::Fleet => self.fleet.failed(message.clone()),
-            Target::Snapshots => self
-                .overview
-                .snapshots_failed(message.clone(), matches!(error, ApiError::NotFound { .. })),
-            Target::Figures(id) => {
-                self.overview.figures_failed(*id, message.clone());
-                if error.is_unreachable() {
-                    self.overview.stop_reads();
-                }
-                // Said in its row, not as one notice per machine.
-                if !error.is_unauthorized() && !error.is_unreachable() {
-                    return;
-                }
-            }
-            Target::Faults => self.machine.faults.fail(message.clone()),
-            Target::Activities => self.machine.activities.fail(message.clone()),
-            Target::History => self.machine.history.fail(message.clone()),
-            Target::Report => self.figures.report.fail(message.clone()),
-            Target::Plot(kind) => self
-                .timeline
-                .plots
-                .entry(*kind)
-                .or_default()
-                .fail(message.clone()),
-            Target::Track => {
-                self.timeline.track.fail(message.clone());
-                self.timeline.track_failure = Some(explain(error, "the positions"));
-            }
-            Target::Connection => {
-                self.conn.current.status = ConnStatus::Failed(message.clone());
-            }
-            Target::Catalog => self.catalog.integrations.fail(message.clone()),
-            Target::CatalogCreate | Target::Integration(_) => {
-                let id = match target {
-                    Target::Integration(id) => Some(id),
-                    _ => None,
-                };
-                self.catalog.write_failed(id, error);
-                // Shown beside the form, not as a notification.
-                if !error.is_unauthorized() {
-                    return;
-                }
-            }
-            Target::ConnectionTest | Target::TokenStore | Target::Series(_) | Target::Export(_) => {
+            Target::Report => self.figures.on_failed(error),
+            Target::Plot(_) | Target::Track => self.timeline.on_failed(&target, error),
+            Target::Catalog | Target::CatalogCreate | Target::Integration(_) => {
+                self.catalog.on_failed(&target, error)
             }
             // Reads ahead say nothing: the figures' own request does.
-            Target::ReadAhead => return,
-        }
-        // Refused, or nothing kept to sign in with (a key kept for a
-        // session only, after a restart): asked for once under the top
-        // bar; nothing else breaks.
-        let what = self.conn.current.auth.secret_label();
-        let asked = match error {
-            ApiError::Unauthorized {
-                message: service, ..
-            } => Some((
-                self.conn.refused(service),
-                format!("The service refused the {what}: {service}"),
-            )),
-            ApiError::NoToken if target == Target::Connection => Some((
-                self.conn.no_secret(),
-                format!("No {what} is kept for this service on this computer"),
-            )),
-            _ => None,
-        };
-        if let Some((news, title)) = asked {
-            if news {
-                let detail = format!("Enter the {what} in the field under the top bar.");
-                self.conn.failure_note = Some(self.notify(Level::Error, title, detail));
+            Target::ReadAhead => Failure::Said,
+            Target::ConnectionTest | Target::TokenStore | Target::Series(_) | Target::Export(_) => {
+                Failure::Notice
             }
-            return;
-        }
-        let catalog_write = matches!(target, Target::CatalogCreate | Target::Integration(_));
-        if error.is_unreachable() && !catalog_write {
-            // The offline mark says it (and retries), not one note per panel.
-            self.conn.went_offline(None, message);
-            return;
-        }
-        let what = match target {
-            Target::Fleet => "the fleet",
-            Target::Faults => "the faults",
-            Target::Activities => "the activities",
-            Target::History => "the daily history",
-            Target::Plot(_) => "a plotted data kind",
-            Target::Track => "the positions",
-            Target::Catalog => "the integrations",
-            _ => "a request",
         };
-        let (title, detail) = explain(error, what);
-        let note = if target == Target::Connection {
-            // Its own title: the connection's notice is dismissed once connected.
-            self.notify(Level::Error, "Could not connect", title)
-        } else {
-            self.notify(Level::Error, title, detail)
-        };
-        if target == Target::Connection {
-            self.conn.failure_note = Some(note);
+        if failure == Failure::Notice {
+            tell_failure(&mut self.conn, &mut self.notifications, &target, error);
         }
     }
 }
@@ -967,7 +705,9 @@ mod tests {
     use fleetview_api::DataKind;
     use fleetview_api::model::SecretValue;
     use fleetview_core::export::shown::{ExportContent, ExportKey};
-    use fleetview_core::worker::ExportOutcome;
+    use fleetview_core::worker::{
+        ConnectionEvent, ExportEvent, ExportOutcome, MachineEvent, OverviewEvent,
+    };
 
     fn connection(embedded: bool, url: &str) -> Connection {
         let mut c = if embedded {
@@ -1119,12 +859,12 @@ mod tests {
             s.notifications()[0].title,
             "No API key is kept for this service on this computer"
         );
-        s.on_event(Event::Connected {
+        s.on_event(Event::Connection(ConnectionEvent::Connected {
             request: 2,
             base_url: "x".into(),
             token_place: None,
             user: None,
-        });
+        }));
         assert!(s.notifications().is_empty(), "{:?}", s.notifications());
     }
 
@@ -1132,12 +872,12 @@ mod tests {
     fn connecting_on_the_integrations_tab_loads_them() {
         let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(1_750_000_000));
         s.tab = Tab::Catalog;
-        let commands = s.on_event(Event::Connected {
+        let commands = s.on_event(Event::Connection(ConnectionEvent::Connected {
             request: 7,
             base_url: "x".into(),
             token_place: None,
             user: None,
-        });
+        }));
         assert!(commands.iter().any(|c| matches!(c, Command::LoadCatalog)));
         assert!(
             commands
@@ -1157,23 +897,23 @@ mod tests {
         let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(1_750_000_000));
         let t0 = now_secs();
         assert_eq!(reads(&s.start()), 1);
-        s.on_event(Event::SnapshotPage {
+        s.on_event(Event::Overview(OverviewEvent::SnapshotPage {
             request: 1,
             snapshots: Vec::new(),
             done: 0,
             total: 0,
             finished: true,
-        });
+        }));
         assert_eq!(reads(&s.tick(t0 + 598)), 0);
         assert_eq!(reads(&s.tick(t0 + 605)), 1);
         assert_eq!(reads(&s.tick(t0 + 606)), 0, "one read at a time");
-        s.on_event(Event::SnapshotPage {
+        s.on_event(Event::Overview(OverviewEvent::SnapshotPage {
             request: 2,
             snapshots: Vec::new(),
             done: 0,
             total: 0,
             finished: true,
-        });
+        }));
         s.conn.went_offline(None, "gone".into());
         assert_eq!(reads(&s.tick(t0 + 2_000)), 0, "not while offline");
     }
@@ -1224,12 +964,14 @@ mod tests {
         let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(1_750_000_000));
         s.on_action(MachineAction::Select(1003).into());
         let window = s.window().expect("a window");
-        let answer = |equipment, window| Event::Faults {
-            request: 1,
-            equipment,
-            window,
-            rows: Vec::new(),
-            offline: None,
+        let answer = |equipment, window| {
+            Event::Machine(MachineEvent::Faults {
+                request: 1,
+                equipment,
+                window,
+                rows: Vec::new(),
+                offline: None,
+            })
         };
         s.on_event(answer(1004, window));
         assert!(
@@ -1285,7 +1027,7 @@ mod tests {
         assert!(s.tick(114).is_empty());
         assert!(matches!(s.tick(115).as_slice(), [Command::Probe]));
         // The service answers: a refresh that keeps what is shown meanwhile.
-        let commands = s.on_event(Event::Reachable { request: 3 });
+        let commands = s.on_event(Event::Connection(ConnectionEvent::Reachable { request: 3 }));
         assert!(s.offline().is_none());
         assert!(
             commands
@@ -1372,12 +1114,12 @@ mod tests {
             s.exports.describe_under_way().collect::<Vec<_>>(),
             vec!["faults (CSV)"]
         );
-        s.on_event(Event::Exported {
+        s.on_event(Event::Export(ExportEvent::Exported {
             request: 1,
             key: ExportKey::Faults,
             what: "faults (CSV)".into(),
             outcome: ExportOutcome::Cancelled,
-        });
+        }));
         assert_eq!(s.exports.describe_under_way().count(), 0);
         assert_eq!(s.on_action(faults()).len(), 1, "and can be asked for again");
     }

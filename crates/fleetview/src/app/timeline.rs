@@ -7,13 +7,16 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::errors::explain;
+use super::failure::Failure;
+use super::intake::Intake;
 use super::loadable::Loadable;
-use fleetview_api::DataKind;
 use fleetview_api::geo::LatLon;
 use fleetview_api::model::EngineConditionRow;
 use fleetview_api::time::TimeWindow;
+use fleetview_api::{ApiError, DataKind};
 use fleetview_core::series::{PlotSeries, Track};
-use fleetview_core::worker::{Command, Target};
+use fleetview_core::worker::{Command, Target, TimelineEvent};
 
 /// Replay speeds offered, in seconds of data per second.
 pub const REPLAY_SPEEDS: [f64; 7] = [1.0, 10.0, 60.0, 300.0, 600.0, 1800.0, 3600.0];
@@ -230,6 +233,51 @@ impl TimelineState {
 
     /// Another window: a cursor outside it goes (nothing there to point
     /// at), and so does a replay past it.
+    /// Takes in a plotted kind or the track, if they are of the page shown.
+    pub fn on_event(&mut self, event: TimelineEvent, intake: &mut Intake) {
+        match event {
+            TimelineEvent::Plot {
+                equipment,
+                kind,
+                window,
+                series,
+                offline,
+                ..
+            } => {
+                let target = Target::Plot(kind);
+                if self.plot_kinds.contains(&kind)
+                    && intake.accept(target, equipment, window, offline, kind.wire())
+                {
+                    self.plots.insert(kind, Loadable::Ready(series));
+                }
+            }
+            TimelineEvent::Track {
+                equipment,
+                window,
+                track,
+                offline,
+                ..
+            } => {
+                if intake.accept(Target::Track, equipment, window, offline, "positions") {
+                    self.track = Loadable::Ready(track);
+                }
+            }
+        }
+    }
+
+    /// A plotted kind or the track could not be read: it says so.
+    pub fn on_failed(&mut self, target: &Target, error: &ApiError) -> Failure {
+        match target {
+            Target::Plot(kind) => self.plots.entry(*kind).or_default().fail(error.to_string()),
+            Target::Track => {
+                self.track.fail(error.to_string());
+                self.track_failure = Some(explain(error, "the positions"));
+            }
+            _ => {}
+        }
+        Failure::Notice
+    }
+
     pub fn keep_within(&mut self, window: TimeWindow) {
         if self
             .cursor

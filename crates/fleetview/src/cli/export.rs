@@ -18,7 +18,7 @@ use fleetview_core::analysis::UnitSystem;
 use fleetview_core::cache::CacheError;
 use fleetview_core::export::{ExportError, geo, in_units, write_csv, write_daily_csv, write_json};
 use fleetview_core::series::{DecodeError, decode_rows};
-use fleetview_core::worker::{Command, Event, Fetched, Worker, WorkerError};
+use fleetview_core::worker::{Command, Event, Fetched, MachineEvent, Worker, WorkerError};
 
 /// `fleetview export`'s arguments.
 #[derive(Debug, clap::Parser)]
@@ -239,9 +239,9 @@ fn fetch_series(
                 progress.cached_windows,
                 progress.rows
             )),
-            Some(Event::Series {
+            Some(Event::Machine(MachineEvent::Series {
                 request, fetched, ..
-            }) if request == id => break fetched,
+            })) if request == id => break fetched,
             Some(Event::Failed { request, error, .. }) if request == id => return Err(error.into()),
             Some(_) => {}
             None => return Err(CliExportError::NoAnswer),
@@ -314,13 +314,13 @@ fn export_history(
     });
     let (body, offline, requests) = loop {
         match worker.recv_timeout(ANSWER_TIMEOUT) {
-            Some(Event::History {
+            Some(Event::Machine(MachineEvent::History {
                 request,
                 body: Some(body),
                 offline,
                 requests,
                 ..
-            }) if request == id => break (body, offline, requests),
+            })) if request == id => break (body, offline, requests),
             Some(Event::Failed { request, error, .. }) if request == id => {
                 return Err(match error {
                     ApiError::NotConnected if req.offline => {

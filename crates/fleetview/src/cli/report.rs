@@ -12,7 +12,9 @@ use fleetview_api::{ApiError, ClientConfig};
 use fleetview_core::analysis::{Expected, Report, WorkingHours};
 use fleetview_core::cache::CacheError;
 use fleetview_core::export::ExportError;
-use fleetview_core::worker::{Command, Event, OfflineSince, ReportRequest, WorkerError};
+use fleetview_core::worker::{
+    Command, Event, FiguresEvent, OfflineSince, ReportRequest, WorkerError,
+};
 
 /// `fleetview report`'s arguments.
 #[derive(Debug, clap::Parser)]
@@ -230,12 +232,12 @@ pub fn run_report(
                 progress.cached_windows,
                 progress.rows
             )),
-            Some(Event::Report {
+            Some(Event::Figures(FiguresEvent::Report {
                 request,
                 report,
                 offline,
                 ..
-            }) if request == id => break (report, offline),
+            })) if request == id => break (report, offline),
             Some(Event::Failed { request, error, .. }) if request == id => {
                 return Err(match error {
                     // Offline, only the history's absence fails the report

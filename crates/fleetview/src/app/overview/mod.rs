@@ -15,12 +15,15 @@ use serde::{Deserialize, Serialize};
 
 pub use rows::{Column, Filters, FleetRow, RowInputs, Sort, choices, engine_hours, fuel_percent};
 
+use super::failure::Failure;
+use super::intake::Intake;
 use super::loadable::Loadable;
+use fleetview_api::ApiError;
 use fleetview_api::equipment::EquipmentSnapshot;
 use fleetview_api::model::EquipmentSummary;
 use fleetview_api::time::TimeWindow;
 use fleetview_core::analysis::MachineFigures;
-use fleetview_core::worker::{Command, Target};
+use fleetview_core::worker::{Command, OverviewEvent, Target};
 
 /// How many machines' figures are read at once: each is a `/history` and a
 /// `/faults` read, in chunks of their own.
@@ -170,6 +173,67 @@ impl OverviewState {
             requested_at: self.status.requested_at,
         };
         self.dirty = true;
+    }
+
+    /// Takes in a page of snapshots (or those last read) or a machine's
+    /// figures.
+    pub fn on_event(&mut self, event: OverviewEvent, intake: &mut Intake) {
+        match event {
+            OverviewEvent::SnapshotPage {
+                snapshots,
+                done,
+                total,
+                finished,
+                ..
+            } => {
+                intake.conn.answered();
+                self.on_snapshot_page(snapshots, (done, total), finished);
+            }
+            OverviewEvent::SnapshotsCached {
+                snapshots,
+                fetched_at,
+                ..
+            } => {
+                self.on_snapshots_cached(snapshots, fetched_at);
+                intake
+                    .conn
+                    .went_offline(Some(fetched_at), "the snapshots could not be read".into());
+            }
+            OverviewEvent::Figures {
+                equipment,
+                window,
+                figures,
+                offline,
+                ..
+            } => {
+                if let Some(t) = offline {
+                    intake
+                        .conn
+                        .went_offline(Some(t), "figures served from the cache".into());
+                }
+                self.on_figures(equipment, window, figures);
+            }
+        }
+    }
+
+    /// The snapshots, or a machine's figures, could not be read.
+    pub fn on_failed(&mut self, target: &Target, error: &ApiError) -> Failure {
+        let message = error.to_string();
+        let Target::Figures(id) = target else {
+            let not_found = matches!(error, ApiError::NotFound { .. });
+            self.snapshots_failed(message, not_found);
+            return Failure::Notice;
+        };
+        self.figures_failed(*id, message);
+        if error.is_unreachable() {
+            self.stop_reads();
+        }
+        // Said in its row, not as one notice per machine.
+        if error.is_unauthorized() || error.is_unreachable() {
+            Failure::Notice
+        } else {
+            Failure::Said
+        }
     }
 
     pub fn snapshots_failed(&mut self, message: String, not_found: bool) {

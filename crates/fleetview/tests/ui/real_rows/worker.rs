@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use fleetview_api::{ClientConfig, DataKind};
 use fleetview_core::series::{ChannelKind, PlotSeries};
-use fleetview_core::worker::{Command, Event, Worker, WorkerConfig};
+use fleetview_core::worker::{Command, Event, TimelineEvent, Worker, WorkerConfig};
 
 /// What the worker hands a plot of `kind` over the fixtures' day.
 fn plot(worker: &Worker, kind: DataKind) -> Arc<PlotSeries> {
@@ -20,9 +20,9 @@ fn plot(worker: &Worker, kind: DataKind) -> Arc<PlotSeries> {
     let deadline = Instant::now() + Duration::from_secs(30);
     while Instant::now() < deadline {
         match worker.recv_timeout(Duration::from_millis(50)) {
-            Some(Event::Plot {
+            Some(Event::Timeline(TimelineEvent::Plot {
                 request, series, ..
-            }) if request == id => return series,
+            })) if request == id => return series,
             Some(Event::Failed { request, error, .. }) if request == id => {
                 panic!("{kind:?}: {error}")
             }
