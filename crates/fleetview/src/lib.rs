@@ -9,10 +9,11 @@
 //! - [`cli`]: the command line's jobs (export, report), driving the worker.
 //! - [`ui`]: egui views, one home per view; view state only; never I/O.
 //! - [`app`]: the model, split by feature: actions and events in, commands out.
-//! - [`tiles`]: the map's offline and online tiles (walkers).
+//! - [`basemap`]: the map's offline and online tiles (walkers), over the
+//!   core's rendering.
 
 pub mod app;
+pub mod basemap;
 pub mod cli;
 pub mod shell;
-pub mod tiles;
 pub mod ui;

@@ -58,7 +58,7 @@ impl Default for MapSettings {
     fn default() -> Self {
         Self {
             online_tiles: false,
-            tile_url: crate::tiles::OSM_TEMPLATE.to_owned(),
+            tile_url: crate::basemap::OSM_TEMPLATE.to_owned(),
         }
     }
 }

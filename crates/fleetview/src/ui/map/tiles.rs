@@ -8,7 +8,7 @@ use walkers::{Map, MapMemory, Tiles, lat_lon};
 
 use super::overlays;
 use crate::app::{Action, AppState, MapSettings};
-use crate::tiles::{OfflineTiles, OnlineStatus, OnlineTiles};
+use crate::basemap::{OfflineTiles, OnlineStatus, OnlineTiles};
 use fleetview_api::geo::unmercator;
 use fleetview_core::basemap::Palette;
 

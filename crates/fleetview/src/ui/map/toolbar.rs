@@ -4,7 +4,7 @@
 //! pushed the plots off-screen).
 
 use crate::app::{Action, AppState, MapSettings};
-use crate::tiles::{OSM_TEMPLATE, OnlineStatus};
+use crate::basemap::{OSM_TEMPLATE, OnlineStatus};
 use crate::ui::format;
 use crate::ui::theme;
 use fleetview_core::export::shown::{ExportContent, GeoFormat};

@@ -1,4 +1,4 @@
-//! The map's tiles: walkers' `Tiles` over the core's offline basemap
+//! The basemap's tiles for the map: walkers' `Tiles` over the core's offline basemap
 //! (rendered on a thread of their own), the online tiles drawn over it and
 //! their state in words, so the map widget never deals with HTTP.
 //!
