@@ -19,6 +19,7 @@ pub mod plots;
 mod replay;
 mod status;
 pub mod theme;
+mod widgets;
 mod window;
 
 use crate::app::MachineAction;
