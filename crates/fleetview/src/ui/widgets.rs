@@ -1,6 +1,6 @@
-//! Pieces the views share: a field after its label, the set-up of a table
-//! filling a pane (or listing all its rows), a header of titles and a
-//! column's sort button.
+//! Pieces the views share: a field after its label, a row of a form grid,
+//! the set-up of a table filling a pane (or listing all its rows), a header
+//! of titles and a column's sort button.
 //!
 //! Each draws exactly the widgets the views drew by hand, in the same order
 //! and in the same `Ui` (no child `Ui` is added, so no widget's id moves), so
@@ -29,6 +29,28 @@ pub fn labelled_ui(
     field: impl egui::Widget,
 ) -> egui::Response {
     labelled_with_ui(ui, label, |ui| ui.add(field))
+}
+
+/// `field` after its label, greyed out and inert unless `enabled`.
+pub fn labelled_enabled_ui(
+    ui: &mut egui::Ui,
+    label: impl Into<egui::WidgetText>,
+    enabled: bool,
+    field: impl egui::Widget,
+) -> egui::Response {
+    labelled_with_ui(ui, label, |ui| ui.add_enabled(enabled, field))
+}
+
+/// A row of a two-column form grid: the label, the field named by it, the
+/// row's end.
+pub fn form_row_ui(
+    ui: &mut egui::Ui,
+    label: impl Into<egui::WidgetText>,
+    field: impl egui::Widget,
+) -> egui::Response {
+    let response = labelled_ui(ui, label, field);
+    ui.end_row();
+    response
 }
 
 /// A table filling its pane (as tall as the pane, never taller, so the pane
