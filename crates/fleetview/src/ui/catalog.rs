@@ -252,23 +252,7 @@ fn create_form_ui(
         .source
         .as_ref()
         .and_then(|c| cat.sources.iter().find(|s| &s.code == c));
-    widgets::labelled_with_ui(ui, "Data source", |ui| {
-        egui::ComboBox::from_id_salt("new_source")
-            .selected_text(source.map_or("Choose a data source", |s| s.label.as_str()))
-            .show_ui(ui, |ui| {
-                for s in &cat.sources {
-                    let chosen = view.source.as_deref() == Some(s.code.as_str());
-                    if ui.selectable_label(chosen, &s.label).clicked() {
-                        view.source = Some(s.code.clone());
-                        // Fields of another source do not apply, nor does a
-                        // problem found with them.
-                        wipe(&mut view.creds);
-                        view.create_problem = None;
-                    }
-                }
-            })
-            .response
-    });
+    source_picker_ui(ui, cat, view, source);
     widgets::labelled_ui(
         ui,
         "Integration name",
@@ -313,6 +297,33 @@ fn create_form_ui(
             format!("The service said: {e}"),
         );
     }
+}
+
+/// The data source of a new integration; choosing another wipes what was
+/// typed for the one before.
+fn source_picker_ui(
+    ui: &mut egui::Ui,
+    cat: &CatalogState,
+    view: &mut CatalogView,
+    source: Option<&DataSource>,
+) {
+    widgets::labelled_with_ui(ui, "Data source", |ui| {
+        egui::ComboBox::from_id_salt("new_source")
+            .selected_text(source.map_or("Choose a data source", |s| s.label.as_str()))
+            .show_ui(ui, |ui| {
+                for s in &cat.sources {
+                    let chosen = view.source.as_deref() == Some(s.code.as_str());
+                    if ui.selectable_label(chosen, &s.label).clicked() {
+                        view.source = Some(s.code.clone());
+                        // Fields of another source do not apply, nor does a
+                        // problem found with them.
+                        wipe(&mut view.creds);
+                        view.create_problem = None;
+                    }
+                }
+            })
+            .response
+    });
 }
 
 /// The field a credential is typed into (masked if a secret).
@@ -412,40 +423,45 @@ fn edit_form_ui(
         .add_enabled(!busy, egui::Button::new("Save changes"))
         .clicked()
     {
-        let filled: Vec<&String> = fields
-            .iter()
-            .filter(|f| {
-                view.edit_creds
-                    .get(*f)
-                    .is_some_and(|v| !v.trim().is_empty())
-            })
-            .collect();
-        if view.edit_name.trim().is_empty() {
-            view.edit_problem = Some("The name must not be empty. Nothing was sent.".into());
-        } else if !filled.is_empty() && filled.len() < fields.len() {
-            let names: Vec<String> = fields.iter().map(|f| format::field_label(f)).collect();
-            view.edit_problem = Some(format!(
-                "Replace all of {} or none. Nothing was sent.",
-                names.join(", ")
-            ));
-        } else {
-            view.edit_problem = None;
-            let creds = (!filled.is_empty()).then(|| credentials(&view.edit_creds));
-            actions.push(
-                CatalogAction::Update {
-                    id: it.id,
-                    body: UpdateIntegration {
-                        integration_credentials: creds,
-                        integration_name: view.edit_name.trim().to_owned(),
-                    },
-                }
-                .into(),
-            );
+        match check_update(&fields, view) {
+            Err(problem) => view.edit_problem = Some(problem),
+            Ok(body) => {
+                view.edit_problem = None;
+                actions.push(CatalogAction::Update { id: it.id, body }.into());
+            }
         }
     }
     if let Some(p) = &view.edit_problem {
         ui.colored_label(theme::ink(ui, theme::ERROR), p);
     }
+}
+
+/// A new name, and all of the source's credential `fields` or none,
+/// checked before anything is sent.
+fn check_update(fields: &[String], view: &CatalogView) -> Result<UpdateIntegration, String> {
+    let filled: Vec<&String> = fields
+        .iter()
+        .filter(|f| {
+            view.edit_creds
+                .get(*f)
+                .is_some_and(|v| !v.trim().is_empty())
+        })
+        .collect();
+    if view.edit_name.trim().is_empty() {
+        return Err("The name must not be empty. Nothing was sent.".into());
+    }
+    if !filled.is_empty() && filled.len() < fields.len() {
+        let names: Vec<String> = fields.iter().map(|f| format::field_label(f)).collect();
+        return Err(format!(
+            "Replace all of {} or none. Nothing was sent.",
+            names.join(", ")
+        ));
+    }
+    let creds = (!filled.is_empty()).then(|| credentials(&view.edit_creds));
+    Ok(UpdateIntegration {
+        integration_credentials: creds,
+        integration_name: view.edit_name.trim().to_owned(),
+    })
 }
 
 fn delete_confirmation_ui(
