@@ -130,3 +130,33 @@ pub fn sort_button_ui(
         .on_hover_text(hover)
         .clicked()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egui::accesskit::Role;
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::{NodeT, Queryable};
+
+    #[test]
+    fn a_field_is_found_by_its_label_enabled_or_not() {
+        let (mut name, mut key) = (String::new(), String::new());
+        let harness = Harness::new_ui(|ui| {
+            egui::Grid::new("form").show(ui, |ui| {
+                form_row_ui(ui, "Name", egui::TextEdit::singleline(&mut name));
+                labelled_enabled_ui(ui, "Key", false, egui::TextEdit::singleline(&mut key));
+                ui.end_row();
+            });
+        });
+        harness.get_by_role_and_label(Role::TextInput, "Name");
+        let key = harness.get_by_role_and_label(Role::TextInput, "Key");
+        assert!(key.accesskit_node().is_disabled());
+    }
+
+    #[test]
+    fn only_the_sorted_column_has_an_arrow() {
+        assert_eq!(sort_arrow(Some(true)), theme::SORT_ASCENDING);
+        assert_eq!(sort_arrow(Some(false)), theme::SORT_DESCENDING);
+        assert_eq!(sort_arrow(None), "");
+    }
+}
