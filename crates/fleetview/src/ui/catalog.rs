@@ -8,15 +8,16 @@
 
 use std::collections::BTreeMap;
 
-use egui_extras::{Column, TableBuilder};
+use egui_extras::{Column, TableRow};
 use zeroize::Zeroizing;
 
 use super::format;
 use super::theme;
+use super::widgets;
 use crate::app::CatalogAction;
-use crate::app::{Action, AppState};
+use crate::app::{Action, AppState, CatalogState};
 use fleetview_api::model::{
-    CreateIntegration, Credentials, DataSource, SecretValue, UpdateIntegration, status,
+    CreateIntegration, Credentials, DataSource, Integration, SecretValue, UpdateIntegration, status,
 };
 
 #[derive(Default)]
@@ -128,108 +129,114 @@ fn integrations_table_ui(
     let cat = &state.catalog;
     let empty = Vec::new();
     let rows = cat.integrations.value().unwrap_or(&empty);
-    match cat.cached_at {
+    integrations_count_ui(ui, state, rows.len());
+    // The buttons keep their room; the names share what is left (clipped,
+    // whole on hover), so nothing is cut off in a small window.
+    let fixed = ID_WIDTH + STATUS_WIDTH + ACTIONS_WIDTH + 4.0 * theme::GAP * 2.0;
+    let name_width = ((ui.available_width() - fixed) / 2.0).clamp(90.0, 260.0);
+    let columns = [
+        Column::exact(ID_WIDTH),
+        Column::exact(name_width).clip(true),
+        Column::exact(name_width).clip(true),
+        Column::exact(STATUS_WIDTH).clip(true),
+        Column::exact(ACTIONS_WIDTH),
+    ];
+    let table = widgets::list_table(ui, "integrations_table", columns);
+    let titles = ["Id", "Name", "Data source", "Status", ""];
+    widgets::titles_header(table, titles).body(|body| {
+        body.rows(theme::ROW_HEIGHT + 4.0, rows.len(), |row| {
+            let it = &rows[row.index()];
+            integration_row_ui(row, cat, it, view, actions);
+        });
+    });
+    if let Some((id, e)) = &cat.write_error {
+        ui.colored_label(
+            theme::ink(ui, theme::ERROR),
+            format!("Integration {id}: {e}"),
+        );
+    }
+}
+
+/// How many integrations, and whether the list is the one last read
+/// (offline).
+fn integrations_count_ui(ui: &mut egui::Ui, state: &AppState, count: usize) {
+    match state.catalog.cached_at {
         Some(t) => {
             ui.colored_label(
                 theme::ink(ui, theme::OFFLINE),
                 format!(
                     "{}: offline, the list as last read at {}",
-                    format::count(rows.len(), "integration", "integrations"),
+                    format::count(count, "integration", "integrations"),
                     format::format_time(t, state.local_time)
                 ),
             )
             .on_hover_text("The service cannot be reached: changes wait until it is back.");
         }
         None => {
-            ui.label(format::count(rows.len(), "integration", "integrations"));
+            ui.label(format::count(count, "integration", "integrations"));
         }
     }
-    // The buttons keep their room; the names share what is left (clipped,
-    // whole on hover), so nothing is cut off in a small window.
-    let fixed = ID_WIDTH + STATUS_WIDTH + ACTIONS_WIDTH + 4.0 * theme::GAP * 2.0;
-    let name_width = ((ui.available_width() - fixed) / 2.0).clamp(90.0, 260.0);
-    TableBuilder::new(ui)
-        .id_salt("integrations_table")
-        .striped(true)
-        .vscroll(false)
-        .column(Column::exact(ID_WIDTH))
-        .column(Column::exact(name_width).clip(true))
-        .column(Column::exact(name_width).clip(true))
-        .column(Column::exact(STATUS_WIDTH).clip(true))
-        .column(Column::exact(ACTIONS_WIDTH))
-        .header(theme::ROW_HEIGHT, |mut h| {
-            for t in ["Id", "Name", "Data source", "Status", ""] {
-                h.col(|ui| {
-                    ui.strong(t);
-                });
-            }
-        })
-        .body(|body| {
-            body.rows(theme::ROW_HEIGHT + 4.0, rows.len(), |mut row| {
-                let it = &rows[row.index()];
-                let busy = cat.busy.get(&it.id).copied();
-                row.col(|ui| {
-                    ui.label(it.id.to_string());
-                });
-                row.col(|ui| {
-                    if ui
-                        .selectable_label(cat.selected == Some(it.id), &it.name)
-                        .clicked()
-                    {
-                        actions.push(CatalogAction::Select(it.id).into());
-                    }
-                });
-                row.col(|ui| {
-                    ui.label(cat.source_label(&it.data_source_code));
-                });
-                row.col(|ui| {
-                    // Any status string is shown as it comes (D4).
-                    ui.colored_label(theme::ink(ui, status_color(&it.status)), &it.status);
-                });
-                row.col(|ui| {
-                    ui.horizontal(|ui| {
-                        if let Some(what) = busy {
-                            ui.spinner();
-                            ui.label(what);
-                            return;
-                        }
-                        let running = it.status == status::RUNNING;
-                        if ui
-                            .add_enabled(!running, egui::Button::new("Activate").small())
-                            .clicked()
-                        {
-                            actions.push(
-                                CatalogAction::SetActive {
-                                    id: it.id,
-                                    active: true,
-                                }
-                                .into(),
-                            );
-                        }
-                        if ui
-                            .add_enabled(running, egui::Button::new("Deactivate").small())
-                            .clicked()
-                        {
-                            actions.push(
-                                CatalogAction::SetActive {
-                                    id: it.id,
-                                    active: false,
-                                }
-                                .into(),
-                            );
-                        }
-                        if ui.small_button("Delete").clicked() {
-                            view.confirm_delete = Some(it.id);
-                        }
-                    });
-                });
-            });
+}
+
+fn integration_row_ui(
+    mut row: TableRow<'_, '_>,
+    cat: &CatalogState,
+    it: &Integration,
+    view: &mut CatalogView,
+    actions: &mut Vec<Action>,
+) {
+    row.col(|ui| {
+        ui.label(it.id.to_string());
+    });
+    row.col(|ui| {
+        if ui
+            .selectable_label(cat.selected == Some(it.id), &it.name)
+            .clicked()
+        {
+            actions.push(CatalogAction::Select(it.id).into());
+        }
+    });
+    row.col(|ui| {
+        ui.label(cat.source_label(&it.data_source_code));
+    });
+    row.col(|ui| {
+        // Any status string is shown as it comes (D4).
+        ui.colored_label(theme::ink(ui, status_color(&it.status)), &it.status);
+    });
+    row.col(|ui| {
+        ui.horizontal(|ui| {
+            let busy = cat.busy.get(&it.id).copied();
+            integration_buttons_ui(ui, it, busy, view, actions);
         });
-    if let Some((id, e)) = &cat.write_error {
-        ui.colored_label(
-            theme::ink(ui, theme::ERROR),
-            format!("Integration {id}: {e}"),
-        );
+    });
+}
+
+/// Activate, Deactivate and Delete; in their place, while a change is
+/// under way, a spinner and what is being done.
+fn integration_buttons_ui(
+    ui: &mut egui::Ui,
+    it: &Integration,
+    busy: Option<&str>,
+    view: &mut CatalogView,
+    actions: &mut Vec<Action>,
+) {
+    if let Some(what) = busy {
+        ui.spinner();
+        ui.label(what);
+        return;
+    }
+    let running = it.status == status::RUNNING;
+    for (label, active) in [("Activate", true), ("Deactivate", false)] {
+        // Each button does what the status does not already say.
+        if ui
+            .add_enabled(running != active, egui::Button::new(label).small())
+            .clicked()
+        {
+            actions.push(CatalogAction::SetActive { id: it.id, active }.into());
+        }
+    }
+    if ui.small_button("Delete").clicked() {
+        view.confirm_delete = Some(it.id);
     }
 }
 
@@ -245,38 +252,20 @@ fn create_form_ui(
         .source
         .as_ref()
         .and_then(|c| cat.sources.iter().find(|s| &s.code == c));
-    let label = ui.label("Data source");
-    egui::ComboBox::from_id_salt("new_source")
-        .selected_text(source.map_or("Choose a data source", |s| s.label.as_str()))
-        .show_ui(ui, |ui| {
-            for s in &cat.sources {
-                if ui
-                    .selectable_label(view.source.as_deref() == Some(s.code.as_str()), &s.label)
-                    .clicked()
-                {
-                    view.source = Some(s.code.clone());
-                    // Fields of another source do not apply, nor does a
-                    // problem found with them.
-                    wipe(&mut view.creds);
-                    view.create_problem = None;
-                }
-            }
-        })
-        .response
-        .labelled_by(label.id);
-    let l = ui.label("Integration name");
-    ui.add(egui::TextEdit::singleline(&mut view.name).desired_width(260.0))
-        .labelled_by(l.id);
+    source_picker_ui(ui, cat, view, source);
+    widgets::labelled_ui(
+        ui,
+        "Integration name",
+        egui::TextEdit::singleline(&mut view.name).desired_width(260.0),
+    );
     if let Some(s) = source {
         for field in &s.credentials {
             let value = view.creds.entry(field.clone()).or_default();
-            let l = ui.label(format::field_label(field));
-            ui.add(
-                egui::TextEdit::singleline(&mut **value)
-                    .password(format::is_secret_field(field))
-                    .desired_width(260.0),
-            )
-            .labelled_by(l.id);
+            widgets::labelled_ui(
+                ui,
+                format::field_label(field),
+                credential_field(field, value),
+            );
         }
     }
     let busy = cat.creating;
@@ -308,6 +297,40 @@ fn create_form_ui(
             format!("The service said: {e}"),
         );
     }
+}
+
+/// The data source of a new integration; choosing another wipes what was
+/// typed for the one before.
+fn source_picker_ui(
+    ui: &mut egui::Ui,
+    cat: &CatalogState,
+    view: &mut CatalogView,
+    source: Option<&DataSource>,
+) {
+    widgets::labelled_with_ui(ui, "Data source", |ui| {
+        egui::ComboBox::from_id_salt("new_source")
+            .selected_text(source.map_or("Choose a data source", |s| s.label.as_str()))
+            .show_ui(ui, |ui| {
+                for s in &cat.sources {
+                    let chosen = view.source.as_deref() == Some(s.code.as_str());
+                    if ui.selectable_label(chosen, &s.label).clicked() {
+                        view.source = Some(s.code.clone());
+                        // Fields of another source do not apply, nor does a
+                        // problem found with them.
+                        wipe(&mut view.creds);
+                        view.create_problem = None;
+                    }
+                }
+            })
+            .response
+    });
+}
+
+/// The field a credential is typed into (masked if a secret).
+fn credential_field<'t>(field: &str, value: &'t mut Zeroizing<String>) -> egui::TextEdit<'t> {
+    egui::TextEdit::singleline(&mut **value)
+        .password(format::is_secret_field(field))
+        .desired_width(260.0)
 }
 
 /// Required fields, checked before anything is sent.
@@ -373,9 +396,11 @@ fn edit_form_ui(
         it.id,
         cat.source_label(&it.data_source_code)
     ));
-    let l = ui.label("New name");
-    ui.add(egui::TextEdit::singleline(&mut view.edit_name).desired_width(260.0))
-        .labelled_by(l.id);
+    widgets::labelled_ui(
+        ui,
+        "New name",
+        egui::TextEdit::singleline(&mut view.edit_name).desired_width(260.0),
+    );
     let fields = cat
         .sources
         .iter()
@@ -390,53 +415,53 @@ fn edit_form_ui(
     }
     for field in &fields {
         let value = view.edit_creds.entry(field.clone()).or_default();
-        let l = ui.label(format!("New {}", format::field_in_sentence(field)));
-        ui.add(
-            egui::TextEdit::singleline(&mut **value)
-                .password(format::is_secret_field(field))
-                .desired_width(260.0),
-        )
-        .labelled_by(l.id);
+        let label = format!("New {}", format::field_in_sentence(field));
+        widgets::labelled_ui(ui, label, credential_field(field, value));
     }
     let busy = cat.busy.contains_key(&it.id);
     if ui
         .add_enabled(!busy, egui::Button::new("Save changes"))
         .clicked()
     {
-        let filled: Vec<&String> = fields
-            .iter()
-            .filter(|f| {
-                view.edit_creds
-                    .get(*f)
-                    .is_some_and(|v| !v.trim().is_empty())
-            })
-            .collect();
-        if view.edit_name.trim().is_empty() {
-            view.edit_problem = Some("The name must not be empty. Nothing was sent.".into());
-        } else if !filled.is_empty() && filled.len() < fields.len() {
-            let names: Vec<String> = fields.iter().map(|f| format::field_label(f)).collect();
-            view.edit_problem = Some(format!(
-                "Replace all of {} or none. Nothing was sent.",
-                names.join(", ")
-            ));
-        } else {
-            view.edit_problem = None;
-            let creds = (!filled.is_empty()).then(|| credentials(&view.edit_creds));
-            actions.push(
-                CatalogAction::Update {
-                    id: it.id,
-                    body: UpdateIntegration {
-                        integration_credentials: creds,
-                        integration_name: view.edit_name.trim().to_owned(),
-                    },
-                }
-                .into(),
-            );
+        match check_update(&fields, view) {
+            Err(problem) => view.edit_problem = Some(problem),
+            Ok(body) => {
+                view.edit_problem = None;
+                actions.push(CatalogAction::Update { id: it.id, body }.into());
+            }
         }
     }
     if let Some(p) = &view.edit_problem {
         ui.colored_label(theme::ink(ui, theme::ERROR), p);
     }
+}
+
+/// A new name, and all of the source's credential `fields` or none,
+/// checked before anything is sent.
+fn check_update(fields: &[String], view: &CatalogView) -> Result<UpdateIntegration, String> {
+    let filled: Vec<&String> = fields
+        .iter()
+        .filter(|f| {
+            view.edit_creds
+                .get(*f)
+                .is_some_and(|v| !v.trim().is_empty())
+        })
+        .collect();
+    if view.edit_name.trim().is_empty() {
+        return Err("The name must not be empty. Nothing was sent.".into());
+    }
+    if !filled.is_empty() && filled.len() < fields.len() {
+        let names: Vec<String> = fields.iter().map(|f| format::field_label(f)).collect();
+        return Err(format!(
+            "Replace all of {} or none. Nothing was sent.",
+            names.join(", ")
+        ));
+    }
+    let creds = (!filled.is_empty()).then(|| credentials(&view.edit_creds));
+    Ok(UpdateIntegration {
+        integration_credentials: creds,
+        integration_name: view.edit_name.trim().to_owned(),
+    })
 }
 
 fn delete_confirmation_ui(
@@ -474,32 +499,25 @@ fn delete_confirmation_ui(
 
 fn sources_table_ui(ui: &mut egui::Ui, sources: &[DataSource]) {
     ui.strong(format!("Data sources ({})", sources.len()));
-    TableBuilder::new(ui)
-        .id_salt("sources_table")
-        .striped(true)
-        .vscroll(false)
-        .column(Column::auto().at_least(220.0))
-        .column(Column::auto().at_least(180.0))
-        .column(Column::remainder())
-        .header(theme::ROW_HEIGHT, |mut h| {
-            for t in ["Label", "Code", "Credential fields"] {
-                h.col(|ui| {
-                    ui.strong(t);
-                });
-            }
-        })
-        .body(|body| {
-            body.rows(theme::ROW_HEIGHT, sources.len(), |mut row| {
-                let s = &sources[row.index()];
-                row.col(|ui| {
-                    ui.label(&s.label);
-                });
-                row.col(|ui| {
-                    ui.label(&s.code);
-                });
-                row.col(|ui| {
-                    ui.label(s.credentials.join(", "));
-                });
+    let columns = [
+        Column::auto().at_least(220.0),
+        Column::auto().at_least(180.0),
+        Column::remainder(),
+    ];
+    let table = widgets::list_table(ui, "sources_table", columns);
+    let titles = ["Label", "Code", "Credential fields"];
+    widgets::titles_header(table, titles).body(|body| {
+        body.rows(theme::ROW_HEIGHT, sources.len(), |mut row| {
+            let s = &sources[row.index()];
+            row.col(|ui| {
+                ui.label(&s.label);
+            });
+            row.col(|ui| {
+                ui.label(&s.code);
+            });
+            row.col(|ui| {
+                ui.label(s.credentials.join(", "));
             });
         });
+    });
 }

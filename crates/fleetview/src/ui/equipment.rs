@@ -3,9 +3,10 @@
 //! laid out, so 10,000 machines scroll as smoothly as 10.
 
 use super::theme;
+use super::widgets;
 use crate::app::MachineAction;
 use crate::app::overview::Filters;
-use crate::app::{Action, AppState, OverviewAction};
+use crate::app::{Action, AppState, FleetState, OverviewAction};
 use fleetview_core::worker::FleetSource;
 
 #[derive(Debug, Default)]
@@ -80,8 +81,31 @@ pub fn equipment_ui(
 ) {
     ui.heading("Equipment");
     let fleet = &state.fleet;
-    // One line whatever the source, so the list below never moves when
-    // the discovery says where it found the fleet.
+    source_line_ui(ui, fleet);
+    progress_line_ui(ui, fleet);
+    fleet_notices_ui(ui, fleet, actions);
+    view.search_ui(ui, state, actions);
+    view.manual_id_ui(ui, actions);
+    view.refresh_filter(state);
+    ui.label(format!(
+        "{} of {} shown",
+        view.filtered.len(),
+        fleet.equipments.len()
+    ));
+    ui.separator();
+    // Below the list, not above it: above, the first machine picked would
+    // add it over the list and move every row under the mouse.
+    if !state.machine.recent.is_empty() {
+        egui::Panel::bottom("recent_machines")
+            .resizable(false)
+            .show(ui, |ui| recent_ui(ui, state, actions));
+    }
+    view.list_ui(ui, state, actions);
+}
+
+/// Where the fleet came from, on one line whatever the source, so the list
+/// below never moves when the discovery says where it found the fleet.
+fn source_line_ui(ui: &mut egui::Ui, fleet: &FleetState) {
     let source = match fleet.source {
         FleetSource::List => "The service's equipment list.".to_owned(),
         FleetSource::DeprecatedHistory => format!(
@@ -94,8 +118,11 @@ pub fn equipment_ui(
         ),
     };
     ui.label(egui::RichText::new(source).small().weak());
-    // The progress has a line of its own, there whether loading or not, so
-    // nothing below moves when a discovery starts or ends.
+}
+
+/// The discovery's progress, on a line of its own, there whether loading
+/// or not, so nothing below moves when a discovery starts or ends.
+fn progress_line_ui(ui: &mut egui::Ui, fleet: &FleetState) {
     let line = egui::vec2(ui.available_width(), ui.spacing().interact_size.y);
     if fleet.loading {
         let (fraction, text) = if fleet.total > 0 {
@@ -114,6 +141,11 @@ pub fn equipment_ui(
     } else {
         ui.allocate_exact_size(line, egui::Sense::hover());
     }
+}
+
+/// The fleet shown as last discovered (offline), or why the discovery
+/// failed and a retry.
+fn fleet_notices_ui(ui: &mut egui::Ui, fleet: &FleetState, actions: &mut Vec<Action>) {
     if fleet.cached_at.is_some() && !fleet.loading {
         ui.colored_label(
             theme::ink(ui, theme::OFFLINE),
@@ -129,127 +161,119 @@ pub fn equipment_ui(
             actions.push(Action::ReloadFleet);
         }
     }
+}
 
-    // One search for the list and the Fleet page's table and map.
-    ui.horizontal(|ui| {
-        let label = ui.label("Search");
-        let filters = &state.overview.settings.filters;
-        let mut text = filters.text.clone();
-        let edit = ui
-            .add(
-                egui::TextEdit::singleline(&mut text)
-                    .hint_text("name, make, model, serial")
-                    .desired_width(f32::INFINITY),
-            )
-            .labelled_by(label.id)
-            .on_hover_text(super::keys::tip(
+/// The machines viewed last, a button each.
+fn recent_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+    ui.label(egui::RichText::new("Recently viewed").strong());
+    ui.horizontal_wrapped(|ui| {
+        for id in &state.machine.recent {
+            let name = state
+                .fleet
+                .known_name(*id)
+                .map_or_else(|| id.to_string(), short_name);
+            if ui
+                .small_button(name)
+                .on_hover_text(format!("Equipment {id}"))
+                .clicked()
+            {
+                actions.push(MachineAction::Select(*id).into());
+            }
+        }
+    });
+}
+
+impl PickerView {
+    /// One search for the list and the Fleet page's table and map.
+    fn search_ui(&mut self, ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+        ui.horizontal(|ui| {
+            let filters = &state.overview.settings.filters;
+            let mut text = filters.text.clone();
+            let field = egui::TextEdit::singleline(&mut text)
+                .hint_text("name, make, model, serial")
+                .desired_width(f32::INFINITY);
+            let edit = widgets::labelled_ui(ui, "Search", field).on_hover_text(super::keys::tip(
                 ui.ctx(),
                 "Search the fleet",
                 super::keys::KeyCommand::FocusSearch,
             ));
-        if std::mem::take(&mut view.focus_search) {
-            edit.request_focus();
-        }
-        if edit.changed() {
-            actions.push(
-                OverviewAction::SetFilters(Filters {
+            if std::mem::take(&mut self.focus_search) {
+                edit.request_focus();
+            }
+            if edit.changed() {
+                let filters = Filters {
                     text,
                     ..filters.clone()
-                })
-                .into(),
-            );
-        }
-    });
-    ui.horizontal(|ui| {
-        let label = ui.label("Equipment id");
-        let edit = ui
-            .add(
-                egui::TextEdit::singleline(&mut view.manual_id)
-                    .hint_text("e.g. 1001")
-                    .desired_width(90.0),
-            )
-            .labelled_by(label.id);
-        let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        if ui.button("Open").clicked() || enter {
-            match view.manual_id.trim().parse::<i64>() {
-                Ok(id) if id > 0 => {
-                    view.manual_error = None;
-                    actions.push(MachineAction::Select(id).into());
-                }
-                _ => {
-                    view.manual_error = Some(format!(
-                        "'{}' is not an equipment id",
-                        view.manual_id.trim()
-                    ))
-                }
+                };
+                actions.push(OverviewAction::SetFilters(filters).into());
             }
-        }
-    });
-    if let Some(e) = &view.manual_error {
-        ui.colored_label(theme::ink(ui, theme::ERROR), e);
+        });
     }
 
-    view.refresh_filter(state);
-    ui.label(format!(
-        "{} of {} shown",
-        view.filtered.len(),
-        fleet.equipments.len()
-    ));
-    ui.separator();
-    // Below the list, not above it: the first machine picked added this
-    // block above the list and moved every row under the mouse.
-    if !state.machine.recent.is_empty() {
-        egui::Panel::bottom("recent_machines")
-            .resizable(false)
-            .show(ui, |ui| {
-                ui.label(egui::RichText::new("Recently viewed").strong());
-                ui.horizontal_wrapped(|ui| {
-                    for id in &state.machine.recent {
-                        let name = fleet
-                            .known_name(*id)
-                            .map_or_else(|| id.to_string(), short_name);
-                        if ui
-                            .small_button(name)
-                            .on_hover_text(format!("Equipment {id}"))
-                            .clicked()
-                        {
-                            actions.push(MachineAction::Select(*id).into());
-                        }
+    /// A machine opened by its id, typed by hand.
+    fn manual_id_ui(&mut self, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+        ui.horizontal(|ui| {
+            let field = egui::TextEdit::singleline(&mut self.manual_id)
+                .hint_text("e.g. 1001")
+                .desired_width(90.0);
+            let edit = widgets::labelled_ui(ui, "Equipment id", field);
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if ui.button("Open").clicked() || enter {
+                match self.manual_id.trim().parse::<i64>() {
+                    Ok(id) if id > 0 => {
+                        self.manual_error = None;
+                        actions.push(MachineAction::Select(id).into());
                     }
-                });
-            });
-    }
-    let mut list = egui::ScrollArea::vertical().auto_shrink([false, false]);
-    if let Some(row) = view.scroll_to.take() {
-        // The row a shortcut moved to, if out of view: at the edge it left
-        // by (show_rows spaces rows by their height and the item spacing).
-        let pitch = theme::ROW_HEIGHT + ui.spacing().item_spacing.y;
-        let (offset, height) = view.list_shown;
-        let (top, bottom) = (row as f32 * pitch, (row + 1) as f32 * pitch);
-        if top < offset {
-            list = list.vertical_scroll_offset(top);
-        } else if bottom > offset + height {
-            list = list.vertical_scroll_offset(bottom - height);
-        }
-    }
-    let shown = list.show_rows(ui, theme::ROW_HEIGHT, view.filtered.len(), |ui, range| {
-        ui.with_layout(egui::Layout::top_down_justified(egui::Align::LEFT), |ui| {
-            for &i in &view.filtered[range] {
-                let e = &fleet.equipments[i];
-                let selected = state.machine.selected == Some(e.id);
-                let response = ui
-                    .selectable_label(selected, &e.name)
-                    .on_hover_text(format!(
-                        "{} {}, serial {}, id {}",
-                        e.make, e.model, e.serial_number, e.id
-                    ));
-                if response.clicked() {
-                    actions.push(MachineAction::Select(e.id).into());
+                    _ => {
+                        self.manual_error = Some(format!(
+                            "'{}' is not an equipment id",
+                            self.manual_id.trim()
+                        ))
+                    }
                 }
             }
         });
-    });
-    view.list_shown = (shown.state.clamped_offset().y, shown.inner_rect.height());
+        if let Some(e) = &self.manual_error {
+            ui.colored_label(theme::ink(ui, theme::ERROR), e);
+        }
+    }
+
+    /// The machines matching the search, only the rows in view laid out.
+    fn list_ui(&mut self, ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+        let mut list = egui::ScrollArea::vertical().auto_shrink([false, false]);
+        if let Some(row) = self.scroll_to.take() {
+            // The row a shortcut moved to, if out of view: at the edge it
+            // left by (show_rows spaces rows by their height and the item
+            // spacing).
+            let pitch = theme::ROW_HEIGHT + ui.spacing().item_spacing.y;
+            let (offset, height) = self.list_shown;
+            let (top, bottom) = (row as f32 * pitch, (row + 1) as f32 * pitch);
+            if top < offset {
+                list = list.vertical_scroll_offset(top);
+            } else if bottom > offset + height {
+                list = list.vertical_scroll_offset(bottom - height);
+            }
+        }
+        let equipments = &state.fleet.equipments;
+        let shown = list.show_rows(ui, theme::ROW_HEIGHT, self.filtered.len(), |ui, range| {
+            ui.with_layout(egui::Layout::top_down_justified(egui::Align::LEFT), |ui| {
+                for &i in &self.filtered[range] {
+                    let e = &equipments[i];
+                    let selected = state.machine.selected == Some(e.id);
+                    let response = ui
+                        .selectable_label(selected, &e.name)
+                        .on_hover_text(format!(
+                            "{} {}, serial {}, id {}",
+                            e.make, e.model, e.serial_number, e.id
+                        ));
+                    if response.clicked() {
+                        actions.push(MachineAction::Select(e.id).into());
+                    }
+                }
+            });
+        });
+        self.list_shown = (shown.state.clamped_offset().y, shown.inner_rect.height());
+    }
 }
 
 /// `EX-001 Volvo EC220E (Rotterdam)` -> `EX-001`.

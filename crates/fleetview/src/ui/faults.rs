@@ -5,10 +5,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use egui_extras::{Column, TableBuilder};
+use egui_extras::{Column, TableRow};
 
 use super::format;
 use super::theme;
+use super::widgets;
 use crate::app::TimelineAction;
 use crate::app::{Action, AppState};
 use fleetview_api::model::FaultRow;
@@ -99,39 +100,23 @@ pub fn faults_ui(
         });
         return;
     }
-    let mut per_level: BTreeMap<&str, usize> = BTreeMap::new();
-    for f in rows {
-        *per_level.entry(level_of(f)).or_default() += 1;
-    }
-    ui.horizontal_wrapped(|ui| {
-        let label = ui.label("Filter");
-        ui.add(
-            egui::TextEdit::singleline(&mut view.text)
-                .hint_text("code or description")
-                .desired_width(200.0),
-        )
-        .labelled_by(label.id);
-        ui.separator();
-        ui.label("Levels:");
-        for (level, count) in &per_level {
-            let mut shown = !view.hidden_levels.contains(*level);
-            let text = egui::RichText::new(format!("{level} ({count})"))
-                .color(theme::ink(ui, theme::level_color(level)));
-            if ui.checkbox(&mut shown, text).changed() {
-                if shown {
-                    view.hidden_levels.remove(*level);
-                } else {
-                    view.hidden_levels.insert((*level).to_owned());
-                }
-            }
-        }
-    });
+    view.filter_bar_ui(ui, rows);
     let visible = visible_rows(rows, view);
+    summary_ui(ui, &visible, rows.len(), actions);
+    if rows.is_empty() {
+        ui.label("No faults in this window.");
+        return;
+    }
+    view.table_ui(ui, state, &visible, actions);
+}
+
+/// How many faults are shown, and their export.
+fn summary_ui(ui: &mut egui::Ui, visible: &[&FaultRow], total: usize, actions: &mut Vec<Action>) {
     ui.horizontal(|ui| {
         ui.label(format!(
             "{} shown of {} in the window",
             format::count(visible.len(), "fault", "faults"),
-            rows.len()
+            total
         ));
         if ui
             .add_enabled(
@@ -145,89 +130,123 @@ pub fn faults_ui(
             actions.push(Action::Export(ExportContent::Faults(shown)));
         }
     });
-    if rows.is_empty() {
-        ui.label("No faults in this window.");
-        return;
+}
+
+impl FaultsView {
+    /// The text filter and a check box per level (with its count).
+    fn filter_bar_ui(&mut self, ui: &mut egui::Ui, rows: &[FaultRow]) {
+        let mut per_level: BTreeMap<&str, usize> = BTreeMap::new();
+        for f in rows {
+            *per_level.entry(level_of(f)).or_default() += 1;
+        }
+        ui.horizontal_wrapped(|ui| {
+            widgets::labelled_ui(
+                ui,
+                "Filter",
+                egui::TextEdit::singleline(&mut self.text)
+                    .hint_text("code or description")
+                    .desired_width(200.0),
+            );
+            ui.separator();
+            ui.label("Levels:");
+            for (level, count) in &per_level {
+                let mut shown = !self.hidden_levels.contains(*level);
+                let text = egui::RichText::new(format!("{level} ({count})"))
+                    .color(theme::ink(ui, theme::level_color(level)));
+                if ui.checkbox(&mut shown, text).changed() {
+                    if shown {
+                        self.hidden_levels.remove(*level);
+                    } else {
+                        self.hidden_levels.insert((*level).to_owned());
+                    }
+                }
+            }
+        });
     }
-    let local = state.local_time;
-    let nearest = nearest_row(&visible, state.timeline.cursor);
-    TableBuilder::new(ui)
-        .id_salt("faults_table")
-        // As tall as the pane, never taller: the pane keeps its size.
-        .min_scrolled_height(0.0)
-        .auto_shrink([false, false])
-        .striped(true)
-        .sense(egui::Sense::click())
-        .resizable(true)
-        .column(Column::auto().at_least(150.0))
-        .column(Column::auto().at_least(60.0))
-        .column(Column::auto().at_least(90.0))
-        .column(Column::auto().at_least(120.0))
-        .column(Column::remainder())
-        .header(theme::ROW_HEIGHT, |mut header| {
-            for (column, title) in [
-                (SortColumn::Date, "Date"),
-                (SortColumn::Severity, "Severity"),
-                (SortColumn::Level, "Level"),
-                (SortColumn::Identifier, "Identifier"),
-                (SortColumn::Description, "Description"),
-            ] {
-                header.col(|ui| {
-                    // On one line: the column widens rather than wrap.
-                    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-                    let arrow = match (view.sort == column, view.ascending) {
-                        (true, true) => theme::SORT_ASCENDING,
-                        (true, false) => theme::SORT_DESCENDING,
-                        _ => "",
-                    };
-                    if ui
-                        .button(format!("{title}{arrow}"))
-                        .on_hover_text("Sort by this column")
-                        .clicked()
-                    {
-                        if view.sort == column {
-                            view.ascending = !view.ascending;
-                        } else {
-                            view.sort = column;
-                            view.ascending = true;
-                        }
+
+    fn table_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        state: &AppState,
+        visible: &[&FaultRow],
+        actions: &mut Vec<Action>,
+    ) {
+        let local = state.local_time;
+        let nearest = nearest_row(visible, state.timeline.cursor);
+        let columns = [
+            Column::auto().at_least(150.0),
+            Column::auto().at_least(60.0),
+            Column::auto().at_least(90.0),
+            Column::auto().at_least(120.0),
+            Column::remainder(),
+        ];
+        widgets::pane_table(ui, "faults_table", columns)
+            .resizable(true)
+            .header(theme::ROW_HEIGHT, |header| self.header_ui(header))
+            .body(|body| {
+                body.rows(theme::ROW_HEIGHT, visible.len(), |row| {
+                    let f = visible[row.index()];
+                    let marked = nearest == Some(row.index());
+                    if fault_row_ui(row, f, marked, local) {
+                        actions.push(TimelineAction::SeekTo(f.date.0).into());
                     }
                 });
-            }
-        })
-        .body(|body| {
-            body.rows(theme::ROW_HEIGHT, visible.len(), |mut row| {
-                let f = visible[row.index()];
-                let marked = nearest == Some(row.index());
-                row.set_selected(marked);
-                let color = theme::level_color(level_of(f));
-                let mut seek = false;
-                row.col(|ui| {
-                    seek = ui
-                        .selectable_label(marked, format::format_time(f.date.0, local))
-                        .on_hover_text("Move the time cursor here")
-                        .clicked();
-                });
-                row.col(|ui| {
-                    ui.label(
-                        f.severity
-                            .map_or_else(|| format::NULL.to_owned(), |s| s.to_string()),
-                    );
-                });
-                row.col(|ui| {
-                    ui.colored_label(theme::ink(ui, color), level_of(f));
-                });
-                row.col(|ui| {
-                    ui.label(&f.identifier);
-                });
-                row.col(|ui| {
-                    ui.label(&f.description).on_hover_text(&f.description);
-                });
-                if seek || row.response().clicked() {
-                    actions.push(TimelineAction::SeekTo(f.date.0).into());
+            });
+    }
+
+    /// The titles, each a button sorting by its column (again: the other
+    /// way).
+    fn header_ui(&mut self, mut header: TableRow<'_, '_>) {
+        for (column, title) in [
+            (SortColumn::Date, "Date"),
+            (SortColumn::Severity, "Severity"),
+            (SortColumn::Level, "Level"),
+            (SortColumn::Identifier, "Identifier"),
+            (SortColumn::Description, "Description"),
+        ] {
+            header.col(|ui| {
+                let sorted = (self.sort == column).then_some(self.ascending);
+                if widgets::sort_button_ui(ui, title, sorted, "Sort by this column") {
+                    if self.sort == column {
+                        self.ascending = !self.ascending;
+                    } else {
+                        self.sort = column;
+                        self.ascending = true;
+                    }
                 }
             });
-        });
+        }
+    }
+}
+
+/// One fault's row, coloured by its level; true when clicked (to move the
+/// time cursor to it).
+fn fault_row_ui(mut row: TableRow<'_, '_>, f: &FaultRow, marked: bool, local: bool) -> bool {
+    row.set_selected(marked);
+    let color = theme::level_color(level_of(f));
+    let mut seek = false;
+    row.col(|ui| {
+        seek = ui
+            .selectable_label(marked, format::format_time(f.date.0, local))
+            .on_hover_text("Move the time cursor here")
+            .clicked();
+    });
+    row.col(|ui| {
+        ui.label(
+            f.severity
+                .map_or_else(|| format::NULL.to_owned(), |s| s.to_string()),
+        );
+    });
+    row.col(|ui| {
+        ui.colored_label(theme::ink(ui, color), level_of(f));
+    });
+    row.col(|ui| {
+        ui.label(&f.identifier);
+    });
+    row.col(|ui| {
+        ui.label(&f.description).on_hover_text(&f.description);
+    });
+    seek || row.response().clicked()
 }
 
 #[cfg(test)]

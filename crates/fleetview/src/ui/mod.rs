@@ -19,6 +19,7 @@ pub mod plots;
 mod replay;
 mod status;
 pub mod theme;
+mod widgets;
 mod window;
 
 use crate::app::MachineAction;
@@ -152,128 +153,160 @@ pub fn page_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState) -> Vec
     keys::help_ui(ui.ctx(), &mut view.menu.help_open);
     menu::about_ui(ui.ctx(), state, &mut view.menu.about_open, &mut actions);
     egui::CentralPanel::default().show(ui, |ui| {
-        ui.horizontal(|ui| {
-            for (page, label) in [
-                (Tab::Fleet, "Fleet"),
-                (state.machine_tab, "Machine history"),
-                (Tab::Catalog, "Integrations"),
-            ] {
-                let on = state.tab == page;
-                if ui.selectable_label(on, label).clicked() && !on {
-                    actions.push(Action::SetTab(page));
-                }
-            }
-        });
+        page_tabs_ui(ui, state, &mut actions);
         ui.separator();
         match state.tab {
-            Tab::Catalog => {
-                catalog::catalog_ui(ui, state, &mut view.catalog, &mut actions);
-                return;
-            }
-            Tab::Fleet => {
-                overview::overview_ui(ui, state, &mut view.overview, &mut actions);
-                return;
-            }
-            _ => {}
+            Tab::Catalog => catalog::catalog_ui(ui, state, &mut view.catalog, &mut actions),
+            Tab::Fleet => overview::overview_ui(ui, state, &mut view.overview, &mut actions),
+            _ => machine_page_ui(ui, state, view, &mut actions),
         }
-        let Some(id) = state.machine.selected else {
-            ui.add_space(40.0);
-            ui.vertical_centered(|ui| {
-                ui.heading("Pick a machine on the left, or on the Fleet page, to see its history.");
-            });
-            return;
-        };
-        ui.horizontal(|ui| {
-            let name = state.fleet.name_of(id);
-            ui.heading(name);
-            if ui
-                .button("Refresh")
-                .on_hover_text("Fetch this window again")
-                .clicked()
-            {
-                actions.push(MachineAction::Refresh.into());
-            }
-        });
-        // Tables below; map and plots above, sharing the time cursor.
-        // A third of the height at first (260 px at most): a small window
-        // keeps room for the map and the plots (the daily charts show once
-        // the pane has room for them and a few days).
-        let tables_height = (ui.available_height() / 3.0).clamp(150.0, 260.0);
-        // Dragged up (or restored from a larger window), the pane leaves the
-        // strip, the map and the plots their room: it never covers them.
-        let tables_max = (ui.available_height() - theme::PAGE_ABOVE_TABLES_MIN)
-            .max(tables_height)
-            .max(120.0);
-        let page_height = ui.available_height();
-        let tables_panel = egui::Panel::bottom("tables")
-            .resizable(true)
-            .default_size(tables_height)
-            .min_size(120.0)
-            .max_size(tables_max);
-        let tables = view
-            .tables_share
-            .apply(tables_panel, page_height, 120.0, tables_max)
-            .show(ui, |ui| {
-                // The pane keeps the size it was given (or dragged to): a
-                // panel shrinks to its content otherwise, and the page above
-                // moved with the number of rows.
-                ui.set_min_height(ui.available_height());
-                ui.horizontal(|ui| {
-                    for (tab, label) in [
-                        (Tab::Faults, "Faults"),
-                        (Tab::Activities, "Activities"),
-                        (Tab::History, "Daily history"),
-                        (Tab::Events, "Events"),
-                    ] {
-                        let tab_label = ui.selectable_label(state.tab == tab, label);
-                        let tab_label = if tab == Tab::Events {
-                            tab_label.on_hover_text(keys::tip(
-                                ui.ctx(),
-                                "The window's events and findings",
-                                keys::KeyCommand::EventsTab,
-                            ))
-                        } else {
-                            tab_label
-                        };
-                        if tab_label.clicked() {
-                            actions.push(Action::SetTab(tab));
-                        }
-                    }
-                });
-                ui.separator();
-                match state.tab {
-                    Tab::Faults => faults::faults_ui(ui, state, &mut view.faults, &mut actions),
-                    Tab::Activities => activities::activities_ui(ui, state, &mut actions),
-                    Tab::History => {
-                        history::history_ui(ui, state, &mut view.daily_charts, &mut actions)
-                    }
-                    Tab::Events => events::events_ui(ui, state, &mut view.events, &mut actions),
-                    Tab::Catalog | Tab::Fleet => {}
-                }
-            });
-        view.tables_share
-            .shown(tables.response.rect.height(), page_height);
-        replay::replay_ui(ui, state, &mut actions);
-        figures::figures_strip_ui(ui, state, &mut actions);
-        // The map gives way to the plots' minimum width (and a width once
-        // grown, restored at the next start, is capped too).
-        let room = ui.available_width();
-        let map_max = (room - plots::MIN_WIDTH).max(200.0);
-        let map_panel = egui::Panel::left("map")
-            .resizable(true)
-            .default_size((room * 0.45).min(map_max))
-            .min_size(200.0)
-            .max_size(map_max);
-        let shown = view
-            .map_share
-            .apply(map_panel, room, 200.0, map_max)
-            .show(ui, |ui| {
-                map::map_ui(ui, state, &mut view.map, &mut actions);
-            });
-        view.map_share.shown(shown.response.rect.width(), room);
-        egui::CentralPanel::default().show(ui, |ui| {
-            plots::plots_ui(ui, state, &mut view.plots, &mut actions);
-        });
     });
     actions
+}
+
+/// The pages: the fleet, a machine's history, the integrations.
+fn page_tabs_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+    ui.horizontal(|ui| {
+        for (page, label) in [
+            (Tab::Fleet, "Fleet"),
+            (state.machine_tab, "Machine history"),
+            (Tab::Catalog, "Integrations"),
+        ] {
+            let on = state.tab == page;
+            if ui.selectable_label(on, label).clicked() && !on {
+                actions.push(Action::SetTab(page));
+            }
+        }
+    });
+}
+
+/// The machine open: its name, the tables below, the replay and the
+/// figures, then the map and the plots sharing the time cursor.
+fn machine_page_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut ViewState,
+    actions: &mut Vec<Action>,
+) {
+    let Some(id) = state.machine.selected else {
+        ui.add_space(40.0);
+        ui.vertical_centered(|ui| {
+            ui.heading("Pick a machine on the left, or on the Fleet page, to see its history.");
+        });
+        return;
+    };
+    ui.horizontal(|ui| {
+        let name = state.fleet.name_of(id);
+        ui.heading(name);
+        if ui
+            .button("Refresh")
+            .on_hover_text("Fetch this window again")
+            .clicked()
+        {
+            actions.push(MachineAction::Refresh.into());
+        }
+    });
+    tables_pane_ui(ui, state, view, actions);
+    replay::replay_ui(ui, state, actions);
+    figures::figures_strip_ui(ui, state, actions);
+    map_and_plots_ui(ui, state, view, actions);
+}
+
+/// The resizable pane of tables at the bottom of the machine's page.
+fn tables_pane_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut ViewState,
+    actions: &mut Vec<Action>,
+) {
+    // A third of the height at first (260 px at most): a small window
+    // keeps room for the map and the plots (the daily charts show once the
+    // pane has room for them and a few days).
+    let tables_height = (ui.available_height() / 3.0).clamp(150.0, 260.0);
+    // Dragged up (or restored from a larger window), the pane leaves the
+    // strip, the map and the plots their room: it never covers them.
+    let tables_max = (ui.available_height() - theme::PAGE_ABOVE_TABLES_MIN)
+        .max(tables_height)
+        .max(120.0);
+    let page_height = ui.available_height();
+    let tables_panel = egui::Panel::bottom("tables")
+        .resizable(true)
+        .default_size(tables_height)
+        .min_size(120.0)
+        .max_size(tables_max);
+    let tables = view
+        .tables_share
+        .apply(tables_panel, page_height, 120.0, tables_max)
+        .show(ui, |ui| {
+            // The pane keeps the size it was given (or dragged to): a panel
+            // shrinks to its content otherwise, and the page above would
+            // move with the number of rows.
+            ui.set_min_height(ui.available_height());
+            table_tabs_ui(ui, state, actions);
+            ui.separator();
+            match state.tab {
+                Tab::Faults => faults::faults_ui(ui, state, &mut view.faults, actions),
+                Tab::Activities => activities::activities_ui(ui, state, actions),
+                Tab::History => history::history_ui(ui, state, &mut view.daily_charts, actions),
+                Tab::Events => events::events_ui(ui, state, &mut view.events, actions),
+                Tab::Catalog | Tab::Fleet => {}
+            }
+        });
+    view.tables_share
+        .shown(tables.response.rect.height(), page_height);
+}
+
+/// The tabs of the tables' pane.
+fn table_tabs_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+    ui.horizontal(|ui| {
+        for (tab, label) in [
+            (Tab::Faults, "Faults"),
+            (Tab::Activities, "Activities"),
+            (Tab::History, "Daily history"),
+            (Tab::Events, "Events"),
+        ] {
+            let tab_label = ui.selectable_label(state.tab == tab, label);
+            let tab_label = if tab == Tab::Events {
+                tab_label.on_hover_text(keys::tip(
+                    ui.ctx(),
+                    "The window's events and findings",
+                    keys::KeyCommand::EventsTab,
+                ))
+            } else {
+                tab_label
+            };
+            if tab_label.clicked() {
+                actions.push(Action::SetTab(tab));
+            }
+        }
+    });
+}
+
+/// The map on the left, as wide as the plots beside it leave it, and the
+/// plots.
+fn map_and_plots_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut ViewState,
+    actions: &mut Vec<Action>,
+) {
+    // The map gives way to the plots' minimum width (and a width once
+    // grown, restored at the next start, is capped too).
+    let room = ui.available_width();
+    let map_max = (room - plots::MIN_WIDTH).max(200.0);
+    let map_panel = egui::Panel::left("map")
+        .resizable(true)
+        .default_size((room * 0.45).min(map_max))
+        .min_size(200.0)
+        .max_size(map_max);
+    let shown = view
+        .map_share
+        .apply(map_panel, room, 200.0, map_max)
+        .show(ui, |ui| {
+            map::map_ui(ui, state, &mut view.map, actions);
+        });
+    view.map_share.shown(shown.response.rect.width(), room);
+    egui::CentralPanel::default().show(ui, |ui| {
+        plots::plots_ui(ui, state, &mut view.plots, actions);
+    });
 }

@@ -34,47 +34,9 @@ pub fn window_ui(
 ) {
     ui.horizontal_wrapped(|ui| {
         ui.label("Window:");
-        for preset in Preset::ALL {
-            let hint = super::keys::tip(
-                ui.ctx(),
-                preset.label(),
-                super::keys::KeyCommand::Preset(preset),
-            );
-            if ui
-                .selectable_label(state.machine.preset == preset, preset.label())
-                .on_hover_text(hint)
-                .clicked()
-            {
-                // The current preset again: its window afresh (data and view).
-                actions.push(MachineAction::SetPreset(preset).into());
-            }
-        }
+        presets_ui(ui, state, actions);
         if state.machine.preset == Preset::Custom {
-            let (first, last) = *view.editing.get_or_insert_with(|| {
-                (
-                    to_date(state.machine.custom_days.0),
-                    to_date(state.machine.custom_days.1),
-                )
-            });
-            let (mut a, mut b) = (first, last);
-            ui.label("from");
-            ui.add(egui_extras::DatePickerButton::new(&mut a).id_salt("window_from"))
-                .on_hover_text("The first day (UTC)");
-            ui.label("to");
-            ui.add(egui_extras::DatePickerButton::new(&mut b).id_salt("window_to"))
-                .on_hover_text("The last day (UTC)");
-            if (a, b) != (first, last) {
-                view.editing = Some((a, b));
-                if custom_window_refusal(to_day(a), to_day(b)).is_none() {
-                    actions.push(
-                        MachineAction::SetCustomDays {
-                            first_day: to_day(a),
-                            last_day: to_day(b),
-                        }
-                        .into(),
-                    );
-                }
-            }
+            view.custom_days_ui(ui, state, actions);
         } else {
             view.editing = None;
         }
@@ -88,42 +50,98 @@ pub fn window_ui(
             actions.push(Action::SetLocalTime(local));
         }
     });
-    let w = state
-        .machine
-        .window
-        .unwrap_or_else(|| state.selected_window());
-    let days = (w.until - w.since + 1) / SECS_PER_DAY;
-    // The service's days, and so the window's, are UTC days whatever the
-    // zone times are shown in.
-    let utc_days = if state.local_time {
-        "; the window's days are UTC days, as the service counts them"
-    } else {
-        ""
-    };
-    let sent = format!(
-        "since {} until {} sent to the service (UTC, {days} days)",
-        format_wire(w.since),
-        format_wire(w.until),
-    );
-    // Days picked but refused: the window stays, and this line, always
-    // there, says why in place of the zone (a line of its own pushed the
-    // whole page down).
-    let refused = view
-        .editing
-        .filter(|_| state.machine.preset == Preset::Custom)
-        .and_then(|(a, b)| custom_window_refusal(to_day(a), to_day(b)));
-    let line = match refused {
-        Some(note) => egui::RichText::new(format!("{note} Still {sent}."))
+    view.sent_line_ui(ui, state);
+}
+
+fn presets_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+    for preset in Preset::ALL {
+        let hint = super::keys::tip(
+            ui.ctx(),
+            preset.label(),
+            super::keys::KeyCommand::Preset(preset),
+        );
+        if ui
+            .selectable_label(state.machine.preset == preset, preset.label())
+            .on_hover_text(hint)
+            .clicked()
+        {
+            // The current preset again: its window afresh (data and view).
+            actions.push(MachineAction::SetPreset(preset).into());
+        }
+    }
+}
+
+impl WindowView {
+    /// The first and last day of a custom window; days the window cannot
+    /// have stay in the pickers, and are not sent.
+    fn custom_days_ui(&mut self, ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+        let (first, last) = *self.editing.get_or_insert_with(|| {
+            (
+                to_date(state.machine.custom_days.0),
+                to_date(state.machine.custom_days.1),
+            )
+        });
+        let (mut a, mut b) = (first, last);
+        ui.label("from");
+        ui.add(egui_extras::DatePickerButton::new(&mut a).id_salt("window_from"))
+            .on_hover_text("The first day (UTC)");
+        ui.label("to");
+        ui.add(egui_extras::DatePickerButton::new(&mut b).id_salt("window_to"))
+            .on_hover_text("The last day (UTC)");
+        if (a, b) != (first, last) {
+            self.editing = Some((a, b));
+            if custom_window_refusal(to_day(a), to_day(b)).is_none() {
+                actions.push(
+                    MachineAction::SetCustomDays {
+                        first_day: to_day(a),
+                        last_day: to_day(b),
+                    }
+                    .into(),
+                );
+            }
+        }
+    }
+
+    /// The since and until sent to the service and the zone times are
+    /// shown in, or why the days picked were refused.
+    fn sent_line_ui(&self, ui: &mut egui::Ui, state: &AppState) {
+        let w = state
+            .machine
+            .window
+            .unwrap_or_else(|| state.selected_window());
+        let days = (w.until - w.since + 1) / SECS_PER_DAY;
+        // The service's days, and so the window's, are UTC days whatever
+        // the zone times are shown in.
+        let utc_days = if state.local_time {
+            "; the window's days are UTC days, as the service counts them"
+        } else {
+            ""
+        };
+        let sent = format!(
+            "since {} until {} sent to the service (UTC, {days} days)",
+            format_wire(w.since),
+            format_wire(w.until),
+        );
+        // Days picked but refused: the window stays, and this line, always
+        // there, says why in place of the zone (so no line is added that
+        // would push the whole page down).
+        let refused = self
+            .editing
+            .filter(|_| state.machine.preset == Preset::Custom)
+            .and_then(|(a, b)| custom_window_refusal(to_day(a), to_day(b)));
+        let line = match refused {
+            Some(note) => egui::RichText::new(format!("{note} Still {sent}."))
+                .small()
+                .color(theme::ink(ui, theme::ERROR)),
+            None => egui::RichText::new(format!(
+                "{sent}; times below in {}{utc_days}",
+                format::zone_label(state.local_time)
+            ))
             .small()
-            .color(theme::ink(ui, theme::ERROR)),
-        None => egui::RichText::new(format!(
-            "{sent}; times below in {}{utc_days}",
-            format::zone_label(state.local_time)
-        ))
-        .small()
-        .weak(),
-    };
-    ui.add(egui::Label::new(line).truncate());
+            .weak(),
+        };
+        ui.add(egui::Label::new(line).truncate());
+    }
 }
 
 #[cfg(test)]

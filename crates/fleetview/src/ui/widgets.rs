@@ -1,0 +1,162 @@
+//! Pieces the views share: a field after its label, a row of a form grid,
+//! the set-up of a table filling a pane (or listing all its rows), a header
+//! of titles and a column's sort button.
+//!
+//! Each draws exactly the widgets the views drew by hand, in the same order
+//! and in the same `Ui` (no child `Ui` is added, so no widget's id moves), so
+//! a view built from them looks, and reads to a screen reader and the tests,
+//! as before.
+
+use egui_extras::{Column, Table, TableBuilder};
+
+use super::theme;
+
+/// A label, then the field `add` puts after it, which a screen reader (and a
+/// test looking widgets up by label) names by the label's text.
+pub fn labelled_with_ui(
+    ui: &mut egui::Ui,
+    label: impl Into<egui::WidgetText>,
+    add: impl FnOnce(&mut egui::Ui) -> egui::Response,
+) -> egui::Response {
+    let label = ui.label(label);
+    add(ui).labelled_by(label.id)
+}
+
+/// `field` after its label, named by it (see [`labelled_with_ui`]).
+pub fn labelled_ui(
+    ui: &mut egui::Ui,
+    label: impl Into<egui::WidgetText>,
+    field: impl egui::Widget,
+) -> egui::Response {
+    labelled_with_ui(ui, label, |ui| ui.add(field))
+}
+
+/// `field` after its label, greyed out and inert unless `enabled`.
+pub fn labelled_enabled_ui(
+    ui: &mut egui::Ui,
+    label: impl Into<egui::WidgetText>,
+    enabled: bool,
+    field: impl egui::Widget,
+) -> egui::Response {
+    labelled_with_ui(ui, label, |ui| ui.add_enabled(enabled, field))
+}
+
+/// A row of a two-column form grid: the label, the field named by it, the
+/// row's end.
+pub fn form_row_ui(
+    ui: &mut egui::Ui,
+    label: impl Into<egui::WidgetText>,
+    field: impl egui::Widget,
+) -> egui::Response {
+    let response = labelled_ui(ui, label, field);
+    ui.end_row();
+    response
+}
+
+/// A table filling its pane (as tall as the pane, never taller, so the pane
+/// keeps its size), striped, its rows clickable; the columns in order.
+/// Whether the columns can be resized is the caller's to say.
+pub fn pane_table(
+    ui: &mut egui::Ui,
+    id_salt: impl egui::AsIdSalt,
+    columns: impl IntoIterator<Item = Column>,
+) -> TableBuilder<'_> {
+    let table = TableBuilder::new(ui)
+        .id_salt(id_salt)
+        .min_scrolled_height(0.0)
+        .auto_shrink([false, false])
+        .striped(true)
+        .sense(egui::Sense::click());
+    with_columns(table, columns)
+}
+
+/// A table showing all its rows, striped, inside a page that scrolls as a
+/// whole (no scroll area of its own); the columns in order.
+pub fn list_table(
+    ui: &mut egui::Ui,
+    id_salt: impl egui::AsIdSalt,
+    columns: impl IntoIterator<Item = Column>,
+) -> TableBuilder<'_> {
+    let table = TableBuilder::new(ui)
+        .id_salt(id_salt)
+        .striped(true)
+        .vscroll(false);
+    with_columns(table, columns)
+}
+
+fn with_columns(
+    table: TableBuilder<'_>,
+    columns: impl IntoIterator<Item = Column>,
+) -> TableBuilder<'_> {
+    columns.into_iter().fold(table, TableBuilder::column)
+}
+
+/// A header row, a row high, of the columns' titles in bold.
+pub fn titles_header<'a, T: Into<egui::RichText>>(
+    table: TableBuilder<'a>,
+    titles: impl IntoIterator<Item = T>,
+) -> Table<'a> {
+    table.header(theme::ROW_HEIGHT, |mut header| {
+        for title in titles {
+            header.col(|ui| {
+                ui.strong(title);
+            });
+        }
+    })
+}
+
+/// The arrow after the title of the column a table is sorted by
+/// (`ascending` or not); `None` for the other columns.
+pub fn sort_arrow(sorted_ascending: Option<bool>) -> &'static str {
+    match sorted_ascending {
+        Some(true) => theme::SORT_ASCENDING,
+        Some(false) => theme::SORT_DESCENDING,
+        None => "",
+    }
+}
+
+/// A column's title as a button sorting by it, with the arrow of
+/// [`sort_arrow`], in a header cell of its own: the title stays on one line
+/// (the column widens rather than wrap). True when clicked.
+pub fn sort_button_ui(
+    ui: &mut egui::Ui,
+    title: &str,
+    sorted_ascending: Option<bool>,
+    hover: impl Into<egui::WidgetText>,
+) -> bool {
+    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+    let arrow = sort_arrow(sorted_ascending);
+    ui.button(format!("{title}{arrow}"))
+        .on_hover_text(hover)
+        .clicked()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egui::accesskit::Role;
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::{NodeT, Queryable};
+
+    #[test]
+    fn a_field_is_found_by_its_label_enabled_or_not() {
+        let (mut name, mut key) = (String::new(), String::new());
+        let harness = Harness::new_ui(|ui| {
+            egui::Grid::new("form").show(ui, |ui| {
+                form_row_ui(ui, "Name", egui::TextEdit::singleline(&mut name));
+                labelled_enabled_ui(ui, "Key", false, egui::TextEdit::singleline(&mut key));
+                ui.end_row();
+            });
+        });
+        harness.get_by_role_and_label(Role::TextInput, "Name");
+        let key = harness.get_by_role_and_label(Role::TextInput, "Key");
+        assert!(key.accesskit_node().is_disabled());
+    }
+
+    #[test]
+    fn only_the_sorted_column_has_an_arrow() {
+        assert_eq!(sort_arrow(Some(true)), theme::SORT_ASCENDING);
+        assert_eq!(sort_arrow(Some(false)), theme::SORT_DESCENDING);
+        assert_eq!(sort_arrow(None), "");
+    }
+}
