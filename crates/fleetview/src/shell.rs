@@ -12,9 +12,10 @@ use fleetview_api::model::SecretValue;
 use fleetview_api::time::now_secs;
 use fleetview_api::{ApiKey, AuthMethod};
 use fleetview_core::cache::{Cache, DEFAULT_CAP_BYTES};
-use fleetview_core::worker::{Command, Worker, WorkerConfig};
+use fleetview_core::worker::{Command, SaveDialog, SaveRequest, Worker, WorkerConfig};
 use fleetview_sandbox::embedded::EmbeddedSandbox;
 use fleetview_sandbox::{Clock, SandboxConfig};
+use futures_util::future::BoxFuture;
 
 const SETTINGS_KEY: &str = "fleetview-settings";
 
@@ -296,6 +297,7 @@ impl FleetApp {
                 client: Some(client),
                 cache: cache.clone(),
                 offline: false,
+                save_dialog: Some(Arc::new(NativeSaveDialog)),
             },
             wake.clone(),
         ) {
@@ -307,6 +309,7 @@ impl FleetApp {
                     client: None,
                     cache,
                     offline: true,
+                    save_dialog: Some(Arc::new(NativeSaveDialog)),
                 };
                 match Worker::spawn(offline, wake.clone()) {
                     Ok(w) => w,
@@ -479,5 +482,25 @@ impl eframe::App for FleetApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, SETTINGS_KEY, &self.state.settings());
+    }
+}
+
+/// The system's own save dialog (the desktop portal, else GTK or zenity),
+/// which the worker awaits off the UI thread.
+#[derive(Debug)]
+struct NativeSaveDialog;
+
+impl SaveDialog for NativeSaveDialog {
+    fn choose(&self, request: SaveRequest) -> BoxFuture<'static, Option<std::path::PathBuf>> {
+        let dialog = rfd::AsyncFileDialog::new()
+            .set_title(request.title)
+            .set_file_name(request.file_name)
+            .add_filter(request.extension.to_uppercase(), &[request.extension]);
+        Box::pin(async move {
+            dialog
+                .save_file()
+                .await
+                .map(|file| file.path().to_path_buf())
+        })
     }
 }

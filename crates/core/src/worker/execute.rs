@@ -72,7 +72,7 @@ impl TaskCtx {
     async fn export(&self, job: ExportJob) {
         let what = job.content.describe();
         let key = job.content.key();
-        let outcome = export_file(job).await;
+        let outcome = export_file(job, self.shared.save_dialog.as_deref()).await;
         self.emit(ExportEvent::Exported {
             request: self.id,
             key,

@@ -1,28 +1,30 @@
-//! Writing what the app shows: ask where to save (a native dialog, which
-//! waits on the user, not on the UI thread), then write the file on a
-//! blocking thread.
+//! Writing what the app shows: ask where to save (the dialog the app gave
+//! the worker), then write the file on a blocking thread.
 
+use super::dialog::{SaveDialog, SaveRequest};
 use super::messages::{ExportJob, ExportOutcome};
 use crate::export::{Replace, write_file};
 
-pub async fn export_file(job: ExportJob) -> ExportOutcome {
+pub async fn export_file(job: ExportJob, dialog: Option<&dyn SaveDialog>) -> ExportOutcome {
     // Without a dialog nobody confirms a replacement: the file goes under
     // the first free name, found by the write itself (no probe beforehand
     // that another export could race).
     let chosen = match &job.directory {
         Some(_) => None,
         None => {
-            let ext = job.content.extension();
-            let picked = rfd::AsyncFileDialog::new()
-                .set_title(format!("Export {}", job.content.describe()))
-                .set_file_name(job.file_name.clone())
-                .add_filter(ext.to_uppercase(), &[ext])
-                .save_file()
-                .await;
-            let Some(file) = picked else {
+            // Without a dialog nobody can say where: as if cancelled.
+            let Some(dialog) = dialog else {
                 return ExportOutcome::Cancelled;
             };
-            Some(file.path().to_path_buf())
+            let request = SaveRequest {
+                title: format!("Export {}", job.content.describe()),
+                file_name: job.file_name.clone(),
+                extension: job.content.extension(),
+            };
+            let Some(path) = dialog.choose(request).await else {
+                return ExportOutcome::Cancelled;
+            };
+            Some(path)
         }
     };
     let written = tokio::task::spawn_blocking(move || {

@@ -9,6 +9,7 @@
 
 mod catalog;
 mod connect;
+mod dialog;
 mod events;
 mod execute;
 mod export;
@@ -33,6 +34,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc as tmpsc;
 
+pub use dialog::{SaveDialog, SaveDialogRef, SaveRequest};
 pub use events::{
     CatalogChange, CatalogEvent, ConnectionEvent, Event, ExportEvent, FiguresEvent, FleetEvent,
     FleetSource, MachineEvent, OverviewEvent, TimelineEvent,
@@ -64,6 +66,9 @@ pub struct WorkerConfig {
     pub cache: Option<Arc<Cache>>,
     /// Never talk to the service: answer from the cache only.
     pub offline: bool,
+    /// Asks the user where to save an export (the desktop app's native
+    /// dialog); without one, an export needs its job's folder.
+    pub save_dialog: Option<SaveDialogRef>,
 }
 
 pub struct Worker {
@@ -123,6 +128,7 @@ impl Worker {
             full_history: shared::FullHistory::default(),
             page: shared::PageReads::default(),
             storer,
+            save_dialog: config.save_dialog,
         };
         let thread = std::thread::Builder::new()
             .name("fleetview-worker".into())

@@ -272,6 +272,8 @@ pub struct Shared {
     pub full_history: FullHistory,
     pub page: PageReads,
     pub storer: super::store::Storer,
+    /// Asks the user where to save an export (none: exports need a folder).
+    pub save_dialog: Option<super::dialog::SaveDialogRef>,
 }
 
 impl Shared {

@@ -27,6 +27,7 @@ fn worker(sb: &Sandbox) -> Worker {
         client: Some(ClientConfig::new(sb.base.clone()).token(sb.token.clone())),
         cache: None,
         offline: false,
+        save_dialog: None,
     };
     Worker::spawn(config, Arc::new(|| {})).expect("worker")
 }

@@ -32,6 +32,7 @@ fn worker_for(sb: &Sandbox, cache: Option<Arc<Cache>>) -> Setup {
         client: Some(ClientConfig::new(sb.base.clone()).token(sb.token.clone())),
         cache,
         offline: false,
+        save_dialog: None,
     };
     let worker = Worker::spawn(
         config,
@@ -49,6 +50,7 @@ fn worker_with_cache(base: String, token: String, cache: Arc<Cache>) -> Worker {
         client: Some(ClientConfig::new(base).token(token)),
         cache: Some(cache),
         offline: false,
+        save_dialog: None,
     };
     Worker::spawn(config, Arc::new(|| {})).expect("worker")
 }
@@ -314,6 +316,7 @@ async fn a_second_identical_request_is_answered_from_the_cache_even_offline() {
         client: Some(ClientConfig::new(sb.base.clone()).token(sb.token.clone())),
         cache: Some(Arc::new(cache)),
         offline: false,
+        save_dialog: None,
     };
     let worker = Worker::spawn(config, Arc::new(|| {})).expect("worker");
     let (offline, worker) = tokio::task::spawn_blocking(move || (fetch(&worker, false), worker))
@@ -607,6 +610,7 @@ async fn a_pending_login_holds_up_no_other_command_and_can_be_cancelled() {
             client: None,
             cache: None,
             offline: false,
+            save_dialog: None,
         },
         Arc::new(|| {}),
     )

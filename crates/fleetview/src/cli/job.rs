@@ -40,6 +40,7 @@ where
             client: Some(client.clone()),
             cache,
             offline,
+            save_dialog: None,
         },
         Arc::new(|| {}),
     )?)

@@ -52,6 +52,7 @@ async fn fetch_plot_reads_the_real_shapes() {
             client: Some(ClientConfig::new(stub.base.clone()).token("any token")),
             cache: None,
             offline: false,
+            save_dialog: None,
         },
         Arc::new(|| {}),
     )
