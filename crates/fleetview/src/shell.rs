@@ -319,26 +319,28 @@ impl FleetApp {
         };
 
         let mut state = AppState::new(connection, options.clock);
-        state.conn.embedded = embedded;
-        state.map.online_tiles = options.online_tiles;
-        state.tile_cache_dir = options.tile_cache_dir.clone();
-        state.exports.directory = options.export_dir.clone();
-        state.places = crate::app::Places {
-            settings: options.settings_dir.clone(),
-            cache: options.cache_path.clone(),
-            logs: options.log_dir.clone(),
-        };
+        state.set_up(crate::app::Setup {
+            embedded,
+            online_tiles: options.online_tiles,
+            tile_cache_dir: options.tile_cache_dir.clone(),
+            export_dir: options.export_dir.clone(),
+            places: crate::app::Places {
+                settings: options.settings_dir.clone(),
+                cache: options.cache_path.clone(),
+                logs: options.log_dir.clone(),
+            },
+        });
         if let Some(s) = settings {
             state.restore(s);
         }
         for (title, detail) in problems {
             state.notify(Level::Error, title, detail);
         }
-        let first = match (&options.service, &profile, &state.conn.embedded) {
+        let first = match (&options.service, &profile, &state.conn().embedded) {
             // With an API key, a login first: it says who is logged in,
             // and the fleet is discovered once it is done.
             (Some(s), _, _) if s.api_key.is_some() => {
-                let mut config = state.conn.current.config.clone();
+                let mut config = state.connection().config.clone();
                 (config.token, config.api_key) = (s.token.clone(), s.api_key.clone());
                 vec![Command::Connect(config)]
             }
@@ -447,14 +449,14 @@ impl eframe::App for FleetApp {
         if self.state.advance_replay(f64::from(dt_secs)) {
             ctx.request_repaint();
         }
-        if self.theme != Some(self.state.theme) {
+        if self.theme != Some(self.state.theme()) {
             use crate::app::ThemeChoice;
-            ctx.set_theme(match self.state.theme {
+            ctx.set_theme(match self.state.theme() {
                 ThemeChoice::System => egui::ThemePreference::System,
                 ThemeChoice::Light => egui::ThemePreference::Light,
                 ThemeChoice::Dark => egui::ThemePreference::Dark,
             });
-            self.theme = Some(self.state.theme);
+            self.theme = Some(self.state.theme());
         }
         let title = self.state.title();
         if title != self.title {
@@ -465,9 +467,9 @@ impl eframe::App for FleetApp {
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let chrome = crate::ui::chrome_ui(ui, &self.state, &mut self.view, self.wall_clock.now());
-        let shown = (self.state.selected(), self.state.tab);
+        let shown = (self.state.selected(), self.state.tab());
         self.apply(chrome);
-        if (self.state.selected(), self.state.tab) != shown {
+        if (self.state.selected(), self.state.tab()) != shown {
             // The list, drawn before the pick, is drawn again with it in a
             // second pass of this frame (the reads are already sent).
             ui.ctx()

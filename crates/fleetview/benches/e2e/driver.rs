@@ -227,17 +227,17 @@ fn describe(app: &FleetApp) -> String {
         "selected {:?}, window {:?}, track {}, faults {}, activities {}, history {}, plots {:?}, report {} for {:?}, fetches {:?}, notifications {:?}",
         s.selected(),
         s.window(),
-        status(&s.timeline.track),
+        status(&s.timeline().track),
         status(s.faults()),
         status(s.activities()),
         status(s.history()),
-        s.timeline
+        s.timeline()
             .plot_kinds
             .iter()
-            .map(|k| (k, s.timeline.plots.get(k).map(status)))
+            .map(|k| (k, s.timeline().plots.get(k).map(status)))
             .collect::<Vec<_>>(),
-        status(&s.figures.report),
-        s.figures.report.value().map(|r| r.window),
+        status(&s.figures().report),
+        s.figures().report.value().map(|r| r.window),
         s.fetches(),
         s.notifications()
     )

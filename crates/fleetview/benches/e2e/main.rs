@@ -105,18 +105,18 @@ fn on_service(base: &str, cache: &Path, now: i64, mut settings: Settings) -> Dri
 /// The equipment list and the overview's snapshots are shown.
 fn populated(app: &FleetApp) -> bool {
     let s = app.state();
-    !s.fleet.loading
-        && !s.fleet.equipments.is_empty()
-        && !s.overview.status.loading
-        && s.overview.snapshots.len() >= s.fleet.equipments.len()
+    !s.fleet().loading
+        && !s.fleet().equipments.is_empty()
+        && !s.overview().status.loading
+        && s.overview().snapshots.len() >= s.fleet().equipments.len()
 }
 
 /// Populated, and nothing else under way (the overview's figures done).
 fn settled(app: &FleetApp) -> bool {
     let s = app.state();
     populated(app)
-        && s.progress.is_empty()
-        && s.overview.figures_loading(s.fleet.equipments.len()) == 0
+        && s.progress().is_empty()
+        && s.overview().figures_loading(s.fleet().equipments.len()) == 0
 }
 
 /// Every panel of machine `id` over `w` loaded (and, after the frame that
@@ -128,16 +128,16 @@ fn complete(app: &FleetApp, id: i64, w: TimeWindow) -> bool {
     }
     s.selected() == Some(id)
         && s.window() == Some(w)
-        && ready(&s.timeline.track)
+        && ready(&s.timeline().track)
         && ready(s.faults())
         && ready(s.activities())
         && ready(s.history())
-        && s.timeline
+        && s.timeline()
             .plot_kinds
             .iter()
-            .all(|k| s.timeline.plots.get(k).is_some_and(ready))
-        && matches!(&s.figures.report, Loadable::Ready(r) if r.window == Some(w))
-        && !s.progress.keys().any(|t| {
+            .all(|k| s.timeline().plots.get(k).is_some_and(ready))
+        && matches!(&s.figures().report, Loadable::Ready(r) if r.window == Some(w))
+        && !s.progress().keys().any(|t| {
             matches!(
                 t,
                 Target::Faults
@@ -156,7 +156,7 @@ fn click_to_complete(d: &mut Driver, id: i64, w: TimeWindow) -> Duration {
     let name = d
         .app()
         .state()
-        .fleet
+        .fleet()
         .equipments
         .iter()
         .find(|e| e.id == id)
@@ -208,7 +208,7 @@ fn road_trucks(d: &Driver) -> (i64, i64) {
     let mut trucks = d
         .app()
         .state()
-        .fleet
+        .fleet()
         .equipments
         .iter()
         .filter(|e| e.name.starts_with("RT-"))

@@ -130,16 +130,16 @@ pub fn fleet_state(n: usize) -> AppState {
     }
     let total = n as i64;
     state
-        .fleet
+        .fleet_mut()
         .on_page(equipments, (total, total), true, FleetSource::List);
     state
-        .overview
+        .overview_mut()
         .on_snapshot_page(snapshots, (total, total), true);
     let window = TimeWindow {
         since: NOW - 7 * 86_400,
         until: NOW,
     };
-    let _ = state.overview.set_window(window);
+    let _ = state.overview_mut().set_window(window);
     for i in (0..n).step_by(10) {
         let figures = MachineFigures {
             faults: FaultTally {
@@ -149,9 +149,11 @@ pub fn fleet_state(n: usize) -> AppState {
             },
             ..MachineFigures::default()
         };
-        state.overview.on_figures(1000 + i as i64, window, figures);
+        state
+            .overview_mut()
+            .on_figures(1000 + i as i64, window, figures);
     }
-    state.overview.refresh_rows(&state.fleet.equipments, NOW);
+    state.refresh_overview_rows(NOW);
     state
 }
 

@@ -27,6 +27,21 @@ impl ThemeChoice {
     }
 }
 
+/// What the desktop shell tells the model once at start-up, beside the
+/// saved settings.
+#[derive(Debug, Clone, Default)]
+pub struct Setup {
+    /// The embedded sandbox's login, when the app started one.
+    pub embedded: Option<super::connection::EmbeddedLogin>,
+    /// Online map tiles over the offline basemap.
+    pub online_tiles: bool,
+    /// Where online map tiles are cached (`None`: not on disk).
+    pub tile_cache_dir: Option<PathBuf>,
+    /// Exports are saved here without asking.
+    pub export_dir: Option<PathBuf>,
+    pub places: Places,
+}
+
 /// Where the app keeps its files (`None`: not kept, or no such folder on
 /// this system).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

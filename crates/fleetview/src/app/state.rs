@@ -33,36 +33,36 @@ use fleetview_core::worker::{Command, Event, Progress, Target};
 #[derive(Debug)]
 pub struct AppState {
     clock: Option<i64>,
-    pub conn: ConnectionState,
-    pub fleet: FleetState,
-    pub machine: MachineView,
+    pub(super) conn: ConnectionState,
+    pub(super) fleet: FleetState,
+    pub(super) machine: MachineView,
     /// The machine page's window figures.
-    pub figures: FiguresState,
+    pub(super) figures: FiguresState,
     /// Map, plots and the time cursor they share.
-    pub timeline: TimelineState,
-    pub catalog: CatalogState,
-    pub exports: Exports,
-    pub notifications: Notifications,
-    pub tab: Tab,
+    pub(super) timeline: TimelineState,
+    pub(super) catalog: CatalogState,
+    pub(super) exports: Exports,
+    pub(super) notifications: Notifications,
+    pub(super) tab: Tab,
     /// The machine page's table last shown (back to it from another page).
-    pub machine_tab: Tab,
+    pub(super) machine_tab: Tab,
     /// The fleet overview: snapshots, window figures, filters and sort.
-    pub overview: OverviewState,
+    pub(super) overview: OverviewState,
     /// Show times in this computer's zone rather than UTC.
-    pub local_time: bool,
-    pub map: MapSettings,
+    pub(super) local_time: bool,
+    pub(super) map: MapSettings,
     /// Where online map tiles are cached (`None`: not on disk).
-    pub tile_cache_dir: Option<std::path::PathBuf>,
+    pub(super) tile_cache_dir: Option<std::path::PathBuf>,
     /// Light, dark or the system's.
-    pub theme: super::desktop::ThemeChoice,
+    pub(super) theme: super::desktop::ThemeChoice,
     /// Metric or imperial: the units values are shown in.
-    pub units: fleetview_core::analysis::UnitSystem,
+    pub(super) units: fleetview_core::analysis::UnitSystem,
     /// Where the settings, the cache and the logs are (About).
-    pub places: super::desktop::Places,
+    pub(super) places: super::desktop::Places,
     /// Fetches under way and how far they have come.
-    pub progress: HashMap<Target, Progress>,
+    pub(super) progress: HashMap<Target, Progress>,
     /// Machines' pages left lately, to show again at once.
-    pub recent_views: RecentViews,
+    pub(super) recent_views: RecentViews,
 }
 
 impl AppState {
@@ -92,12 +92,82 @@ impl AppState {
         }
     }
 
+    /// What the shell knows at start-up (before the saved settings are
+    /// restored over it).
+    pub fn set_up(&mut self, setup: super::desktop::Setup) {
+        self.conn.embedded = setup.embedded;
+        self.map.online_tiles = setup.online_tiles;
+        self.tile_cache_dir = setup.tile_cache_dir;
+        self.exports.directory = setup.export_dir;
+        self.places = setup.places;
+    }
+
     /// "Now": the clock, or a fixed instant (tests, demos on a fixed sandbox).
     pub fn now(&self) -> i64 {
         self.clock.unwrap_or_else(now_secs)
     }
 
     // ------------------------------------------------------------ reading
+
+    // The features, read-only: they change through actions and worker
+    // events only.
+
+    pub fn conn(&self) -> &ConnectionState {
+        &self.conn
+    }
+
+    pub fn machine(&self) -> &MachineView {
+        &self.machine
+    }
+
+    pub fn figures(&self) -> &FiguresState {
+        &self.figures
+    }
+
+    pub fn overview(&self) -> &OverviewState {
+        &self.overview
+    }
+
+    pub fn tab(&self) -> Tab {
+        self.tab
+    }
+
+    pub fn machine_tab(&self) -> Tab {
+        self.machine_tab
+    }
+
+    pub fn local_time(&self) -> bool {
+        self.local_time
+    }
+
+    pub fn map(&self) -> &MapSettings {
+        &self.map
+    }
+
+    pub fn tile_cache_dir(&self) -> Option<&std::path::PathBuf> {
+        self.tile_cache_dir.as_ref()
+    }
+
+    /// Fetches under way and how far they have come.
+    pub fn progress(&self) -> &HashMap<Target, Progress> {
+        &self.progress
+    }
+
+    pub fn exports(&self) -> &Exports {
+        &self.exports
+    }
+
+    pub fn theme(&self) -> super::desktop::ThemeChoice {
+        self.theme
+    }
+
+    pub fn units(&self) -> fleetview_core::analysis::UnitSystem {
+        self.units
+    }
+
+    pub fn places(&self) -> &super::desktop::Places {
+        &self.places
+    }
 
     pub fn connection(&self) -> &Connection {
         &self.conn.current
@@ -693,6 +763,45 @@ impl AppState {
         if failure == Failure::Notice {
             tell_failure(&mut self.conn, &mut self.notifications, &target, error);
         }
+    }
+}
+
+/// Direct access to the features, for tests that set up states no short
+/// run of actions and events reaches (odd rows, a failed plot). The app
+/// itself changes them through actions and worker events only.
+#[cfg(feature = "test-support")]
+impl AppState {
+    pub fn machine_mut(&mut self) -> &mut MachineView {
+        &mut self.machine
+    }
+
+    pub fn timeline_mut(&mut self) -> &mut TimelineState {
+        &mut self.timeline
+    }
+
+    pub fn figures_mut(&mut self) -> &mut FiguresState {
+        &mut self.figures
+    }
+
+    pub fn fleet_mut(&mut self) -> &mut FleetState {
+        &mut self.fleet
+    }
+
+    pub fn overview_mut(&mut self) -> &mut OverviewState {
+        &mut self.overview
+    }
+
+    pub fn catalog_mut(&mut self) -> &mut CatalogState {
+        &mut self.catalog
+    }
+
+    pub fn set_tab(&mut self, tab: Tab) {
+        self.tab = tab;
+    }
+
+    /// The overview's rows made again from the fleet as it is.
+    pub fn refresh_overview_rows(&mut self, now: i64) {
+        self.overview.refresh_rows(&self.fleet.equipments, now);
     }
 }
 

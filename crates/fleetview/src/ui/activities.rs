@@ -12,15 +12,15 @@ use fleetview_core::analysis::Quantity;
 use fleetview_core::export::shown::ExportContent;
 
 pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
-    if let Some(e) = state.machine.activities.error() {
+    if let Some(e) = state.activities().error() {
         ui.colored_label(theme::ink(ui, theme::ERROR), e);
     }
     let rows: &[_] = state
-        .machine
+        .machine()
         .activities
         .value()
         .map_or(&[], |a| a.as_slice());
-    if state.machine.activities.is_pending() && rows.is_empty() {
+    if state.activities().is_pending() && rows.is_empty() {
         ui.horizontal(|ui| {
             ui.spinner();
             ui.label("Loading activities");
@@ -57,7 +57,7 @@ fn summary_ui(
             "{}, {} in {} of movement",
             format::count(rows.len(), "activity", "activities"),
             format::measure(
-                state.units,
+                state.units(),
                 Quantity::Distance,
                 Some(total_m / 1000.0 + 0.0),
                 2
@@ -81,7 +81,7 @@ fn export_menu_ui(
     if ui.button("CSV…").clicked() {
         actions.push(Action::Export(ExportContent::ActivitiesCsv(rows.to_vec())));
     }
-    let track = state.timeline.track.value();
+    let track = state.timeline().track.value();
     let geo = ui
         .add_enabled(track.is_some(), egui::Button::new("GeoJSON…"))
         .on_hover_text("Each activity as a line along its positions");
@@ -95,8 +95,8 @@ fn export_menu_ui(
 
 fn table_ui(ui: &mut egui::Ui, state: &AppState, rows: &[ActivityRow], actions: &mut Vec<Action>) {
     // The activity under the cursor (or the one picked) is marked.
-    let marked = state.timeline.selected_activity.or_else(|| {
-        let c = state.timeline.cursor?;
+    let marked = state.timeline().selected_activity.or_else(|| {
+        let c = state.timeline().cursor?;
         rows.iter()
             .position(|a| (a.date_start.0..=a.date_stop.0).contains(&c))
     });
@@ -111,7 +111,7 @@ fn table_ui(ui: &mut egui::Ui, state: &AppState, rows: &[ActivityRow], actions: 
         Column::remainder().at_least(60.0).clip(true),
         Column::remainder().at_least(60.0).clip(true),
     ];
-    let units = state.units;
+    let units = state.units();
     let titles = [
         "Start".to_owned(),
         "Stop".to_owned(),
@@ -126,7 +126,7 @@ fn table_ui(ui: &mut egui::Ui, state: &AppState, rows: &[ActivityRow], actions: 
         body.rows(theme::ROW_HEIGHT, rows.len(), |row| {
             let i = row.index();
             if activity_row_ui(row, state, &rows[i], marked == Some(i)) {
-                let again = state.timeline.selected_activity == Some(i);
+                let again = state.timeline().selected_activity == Some(i);
                 let pick = TimelineAction::SelectActivity((!again).then_some(i));
                 actions.push(pick.into());
             }
@@ -142,7 +142,7 @@ fn activity_row_ui(
     a: &ActivityRow,
     marked: bool,
 ) -> bool {
-    let local = state.local_time;
+    let local = state.local_time();
     row.set_selected(marked);
     let mut pick = false;
     row.col(|ui| {
@@ -163,14 +163,14 @@ fn activity_row_ui(
     row.col(|ui| {
         let km = a.distance_meters / 1000.0;
         ui.label(format::number(
-            Some(state.units.from_metric(Quantity::Distance, km)),
+            Some(state.units().from_metric(Quantity::Distance, km)),
             2,
         ));
     });
     row.col(|ui| {
         let kmh = a.average_speed_km_h;
         ui.label(format::number(
-            Some(state.units.from_metric(Quantity::Speed, kmh)),
+            Some(state.units().from_metric(Quantity::Speed, kmh)),
             1,
         ));
     });

@@ -75,7 +75,7 @@ pub fn catalog_ui(
     view: &mut CatalogView,
     actions: &mut Vec<Action>,
 ) {
-    let cat = &state.catalog;
+    let cat = &state.catalog();
     // A create or update the service accepted: wipe what was typed.
     if cat.created != view.seen_created {
         view.seen_created = cat.created;
@@ -126,7 +126,7 @@ fn integrations_table_ui(
     view: &mut CatalogView,
     actions: &mut Vec<Action>,
 ) {
-    let cat = &state.catalog;
+    let cat = &state.catalog();
     let empty = Vec::new();
     let rows = cat.integrations.value().unwrap_or(&empty);
     integrations_count_ui(ui, state, rows.len());
@@ -160,14 +160,14 @@ fn integrations_table_ui(
 /// How many integrations, and whether the list is the one last read
 /// (offline).
 fn integrations_count_ui(ui: &mut egui::Ui, state: &AppState, count: usize) {
-    match state.catalog.cached_at {
+    match state.catalog().cached_at {
         Some(t) => {
             ui.colored_label(
                 theme::ink(ui, theme::OFFLINE),
                 format!(
                     "{}: offline, the list as last read at {}",
                     format::count(count, "integration", "integrations"),
-                    format::format_time(t, state.local_time)
+                    format::format_time(t, state.local_time())
                 ),
             )
             .on_hover_text("The service cannot be reached: changes wait until it is back.");
@@ -246,7 +246,7 @@ fn create_form_ui(
     view: &mut CatalogView,
     actions: &mut Vec<Action>,
 ) {
-    let cat = &state.catalog;
+    let cat = &state.catalog();
     ui.strong("New integration");
     let source = view
         .source
@@ -377,7 +377,7 @@ fn edit_form_ui(
     view: &mut CatalogView,
     actions: &mut Vec<Action>,
 ) {
-    let cat = &state.catalog;
+    let cat = &state.catalog();
     let Some(it) = cat
         .selected
         .and_then(|id| cat.integrations.value()?.iter().find(|i| i.id == id))
@@ -474,7 +474,7 @@ fn delete_confirmation_ui(
         return;
     };
     let name = state
-        .catalog
+        .catalog()
         .integrations
         .value()
         .and_then(|l| l.iter().find(|i| i.id == id))

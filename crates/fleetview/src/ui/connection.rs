@@ -87,7 +87,7 @@ pub fn connection_ui(
     });
     // A refusal asks for the key under the top bar: the window, which
     // opens there, is closed once so it does not cover the field.
-    let refused = state.conn.needs_secret();
+    let refused = state.conn().needs_secret();
     if refused && !view.was_refused {
         view.open = false;
     }
@@ -95,7 +95,7 @@ pub fn connection_ui(
     if view.open {
         view.window_ui(ui, state, actions);
     }
-    if state.conn.needs_secret() {
+    if state.conn().needs_secret() {
         ui.horizontal_wrapped(|ui| {
             view.secret_prompt_ui(ui, state, actions);
         });
@@ -104,9 +104,9 @@ pub fn connection_ui(
 
 /// The colour and words of the connection's state.
 fn status_text(state: &AppState) -> (egui::Color32, String) {
-    let c = &state.conn.current;
+    let c = state.connection();
     match &c.status {
-        ConnStatus::Connecting | ConnStatus::Connected if state.conn.offline.is_some() => {
+        ConnStatus::Connecting | ConnStatus::Connected if state.offline().is_some() => {
             (theme::OFFLINE, "offline".to_owned())
         }
         ConnStatus::Connecting => (theme::INFO, "connecting".to_owned()),
@@ -121,7 +121,7 @@ impl ConnectionView {
     /// The service, its state, Reload fleet, the Connections button and who
     /// is signed in.
     fn bar_ui(&mut self, ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
-        let c = &state.conn.current;
+        let c = state.connection();
         ui.label(format!("Connected to: {}", c.label))
             .on_hover_text(&c.base_url);
         let (color, text) = status_text(state);
@@ -147,7 +147,7 @@ impl ConnectionView {
             self.place_window = self.open;
         }
         // Last in the bar: it comes with the login, and moves no button.
-        if let Some(user) = state.conn.user.as_ref().and_then(|u| u.label()) {
+        if let Some(user) = state.conn().user.as_ref().and_then(|u| u.label()) {
             ui.label(egui::RichText::new(format!("Signed in as {user}")).small())
                 .on_hover_text("The user the API key belongs to, as the service said at login");
         }
@@ -171,7 +171,7 @@ impl ConnectionView {
     /// What the service said when it refused the token or key, and a field
     /// for a new one.
     fn secret_prompt_ui(&mut self, ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
-        let c = &state.conn.current;
+        let c = state.connection();
         let (field, button) = match &c.auth {
             AuthMethod::ApiKey { .. } => ("API key", "Log in"),
             AuthMethod::Token => ("New access token", "Use token"),
@@ -247,7 +247,7 @@ impl ConnectionView {
         }
         // What comes back later (the test's answer, where the token went)
         // goes below the buttons, so no button moves under the mouse.
-        match &state.conn.test_result {
+        match &state.test_result() {
             Some(Ok(m)) => {
                 ui.colored_label(theme::ink(ui, theme::INFO), m);
             }
@@ -261,8 +261,8 @@ impl ConnectionView {
 
     /// A row per profile saved, and one for a new profile being edited.
     fn profile_rows_ui(&mut self, ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
-        for (i, p) in state.conn.profiles.iter().enumerate() {
-            let active = state.conn.active_profile == Some(i) && !state.conn.current.embedded;
+        for (i, p) in state.profiles().iter().enumerate() {
+            let active = state.conn().active_profile == Some(i) && !state.connection().embedded;
             ui.horizontal(|ui| {
                 in_use_ui(ui, active);
                 ui.label(egui::RichText::new(&p.name).strong());
@@ -298,10 +298,10 @@ impl ConnectionView {
 
 /// The embedded sandbox's row, if this build has one.
 fn embedded_row_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
-    if state.conn.embedded.is_none() {
+    if state.conn().embedded.is_none() {
         return;
     }
-    let active = state.conn.current.embedded;
+    let active = state.connection().embedded;
     ui.horizontal(|ui| {
         in_use_ui(ui, active);
         if ui
@@ -445,7 +445,7 @@ impl SignInFields {
         }
         // A new profile becomes the last one once saved: the editor then
         // edits it, so saving twice never adds it twice.
-        let saved_index = index.unwrap_or(state.conn.profiles.len());
+        let saved_index = index.unwrap_or(state.profiles().len());
         if save_button_ui(ui, "Save", missing) {
             let save = ConnectionAction::SaveProfile {
                 index: *index,
@@ -498,7 +498,7 @@ fn in_use_ui(ui: &mut egui::Ui, active: bool) {
 
 /// Where the last token stored went (keychain, or memory for the session).
 fn token_note_ui(ui: &mut egui::Ui, state: &AppState) {
-    if let Some(note) = &state.conn.token_note {
+    if let Some(note) = &state.conn().token_note {
         ui.label(egui::RichText::new(note).small());
     }
 }

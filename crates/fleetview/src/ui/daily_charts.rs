@@ -96,12 +96,12 @@ impl DailyChartsView {
 
     /// The cursor's day once after each seek (the table scrolls to it).
     pub fn day_to_scroll_to(&mut self, state: &AppState) -> Option<i64> {
-        let seek = state.timeline.seek;
+        let seek = state.timeline().seek;
         if seek == self.seen_seek {
             return None;
         }
         self.seen_seek = seek;
-        state.timeline.cursor.map(|t| t.div_euclid(SECS_PER_DAY))
+        state.timeline().cursor.map(|t| t.div_euclid(SECS_PER_DAY))
     }
 }
 
@@ -294,10 +294,10 @@ pub fn daily_charts_ui(
         return false;
     };
     let width = ui.available_width();
-    let figures = &state.figures.report;
+    let figures = &state.figures().report;
     // Only the figures of the window shown: a new window's table must not
     // stand under the last one's days.
-    let window = state.machine.window;
+    let window = state.window();
     let report = figures
         .value()
         .filter(|r| r.window.is_some() && r.window == window);
@@ -318,9 +318,9 @@ pub fn daily_charts_ui(
     if view.bars.as_ref().is_none_or(|b| {
         !Arc::ptr_eq(&b.report, report)
             || b.dark != ui.visuals().dark_mode
-            || b.units != state.units
+            || b.units != state.units()
     }) {
-        view.bars = Some(DailyBars::build(report, ui.visuals(), state.units));
+        view.bars = Some(DailyBars::build(report, ui.visuals(), state.units()));
     }
     let Some(bars) = view.bars.as_ref() else {
         return true;
@@ -340,7 +340,7 @@ pub fn daily_charts_ui(
         size: egui::vec2(chart_width, height),
         first: first.0,
         last: last.0,
-        cursor: state.timeline.cursor,
+        cursor: state.timeline().cursor,
         hovered: hovered_before,
     };
     let mut hovered = None;

@@ -36,10 +36,10 @@ impl PickerView {
     /// open, the first (or the last). `None` if that is the open one.
     pub fn neighbour(&mut self, state: &AppState, step: isize) -> Option<i64> {
         self.refresh_filter(state);
-        let equipments = &state.fleet.equipments;
+        let equipments = &state.fleet().equipments;
         let last = self.filtered.len().checked_sub(1)?;
         let at = state
-            .machine
+            .machine()
             .selected
             .and_then(|id| self.filtered.iter().position(|&i| equipments[i].id == id));
         let row = match at {
@@ -56,13 +56,13 @@ impl PickerView {
     }
 
     fn refresh_filter(&mut self, state: &AppState) {
-        let search = &state.overview.settings.filters.text;
-        let key = (search.clone(), state.fleet.equipments.len());
+        let search = &state.overview().settings.filters.text;
+        let key = (search.clone(), state.fleet().equipments.len());
         if self.filtered_for.as_ref() == Some(&key) {
             return;
         }
         self.filtered = state
-            .fleet
+            .fleet()
             .equipments
             .iter()
             .enumerate()
@@ -80,7 +80,7 @@ pub fn equipment_ui(
     actions: &mut Vec<Action>,
 ) {
     ui.heading("Equipment");
-    let fleet = &state.fleet;
+    let fleet = &state.fleet();
     source_line_ui(ui, fleet);
     progress_line_ui(ui, fleet);
     fleet_notices_ui(ui, fleet, actions);
@@ -95,7 +95,7 @@ pub fn equipment_ui(
     ui.separator();
     // Below the list, not above it: above, the first machine picked would
     // add it over the list and move every row under the mouse.
-    if !state.machine.recent.is_empty() {
+    if !state.machine().recent.is_empty() {
         egui::Panel::bottom("recent_machines")
             .resizable(false)
             .show(ui, |ui| recent_ui(ui, state, actions));
@@ -167,9 +167,9 @@ fn fleet_notices_ui(ui: &mut egui::Ui, fleet: &FleetState, actions: &mut Vec<Act
 fn recent_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     ui.label(egui::RichText::new("Recently viewed").strong());
     ui.horizontal_wrapped(|ui| {
-        for id in &state.machine.recent {
+        for id in &state.machine().recent {
             let name = state
-                .fleet
+                .fleet()
                 .known_name(*id)
                 .map_or_else(|| id.to_string(), short_name);
             if ui
@@ -187,7 +187,7 @@ impl PickerView {
     /// One search for the list and the Fleet page's table and map.
     fn search_ui(&mut self, ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
         ui.horizontal(|ui| {
-            let filters = &state.overview.settings.filters;
+            let filters = &state.overview().settings.filters;
             let mut text = filters.text.clone();
             let field = egui::TextEdit::singleline(&mut text)
                 .hint_text("name, make, model, serial")
@@ -254,12 +254,12 @@ impl PickerView {
                 list = list.vertical_scroll_offset(bottom - height);
             }
         }
-        let equipments = &state.fleet.equipments;
+        let equipments = &state.fleet().equipments;
         let shown = list.show_rows(ui, theme::ROW_HEIGHT, self.filtered.len(), |ui, range| {
             ui.with_layout(egui::Layout::top_down_justified(egui::Align::LEFT), |ui| {
                 for &i in &self.filtered[range] {
                     let e = &equipments[i];
-                    let selected = state.machine.selected == Some(e.id);
+                    let selected = state.machine().selected == Some(e.id);
                     let response = ui
                         .selectable_label(selected, &e.name)
                         .on_hover_text(format!(

@@ -88,12 +88,12 @@ pub fn faults_ui(
     view: &mut FaultsView,
     actions: &mut Vec<Action>,
 ) {
-    if let Some(e) = state.machine.faults.error() {
+    if let Some(e) = state.faults().error() {
         ui.colored_label(theme::ink(ui, theme::ERROR), e);
     }
     let empty = Vec::new();
-    let rows = state.machine.faults.value().unwrap_or(&empty);
-    if state.machine.faults.is_pending() && rows.is_empty() {
+    let rows = state.faults().value().unwrap_or(&empty);
+    if state.faults().is_pending() && rows.is_empty() {
         ui.horizontal(|ui| {
             ui.spinner();
             ui.label("Loading faults");
@@ -171,8 +171,8 @@ impl FaultsView {
         visible: &[&FaultRow],
         actions: &mut Vec<Action>,
     ) {
-        let local = state.local_time;
-        let nearest = nearest_row(visible, state.timeline.cursor);
+        let local = state.local_time();
+        let nearest = nearest_row(visible, state.timeline().cursor);
         let columns = [
             Column::auto().at_least(150.0),
             Column::auto().at_least(60.0),

@@ -111,7 +111,7 @@ fn chip_hover(report: &Report, figures: &[Figure]) -> String {
 /// The strip: the chips in as few rows of equal columns as the width
 /// allows (at least [`theme::FIGURE_CHIP_MIN_WIDTH`] each).
 pub fn figures_strip_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
-    let loadable = &state.figures.report;
+    let loadable = &state.figures().report;
     let report = loadable.value();
     let gap = theme::GAP;
     let width = ui.available_width();
@@ -161,15 +161,15 @@ fn figure_chip_ui(
     figures: &[Figure],
     actions: &mut Vec<Action>,
 ) {
-    let loadable = &state.figures.report;
+    let loadable = &state.figures().report;
     let (report, pending) = (loadable.value(), loadable.is_pending());
     let (value, note) = match report {
-        Some(r) => chip_value(&r.totals, figures, state.units),
+        Some(r) => chip_value(&r.totals, figures, state.units()),
         None if pending => ("…".to_owned(), None),
         None => (format::NULL.to_owned(), None),
     };
     // The fuel rates' chip names their unit, which the unit system sets.
-    let name = name.replace("{rate}", Figure::WorkingFuelPerHour.unit_in(state.units));
+    let name = name.replace("{rate}", Figure::WorkingFuelPerHour.unit_in(state.units()));
     let title = match note {
         Some(n) => format!("{name} · {n}"),
         None => name,
@@ -190,7 +190,7 @@ fn figure_chip_ui(
 /// beside activities); a click opens the Events tab, a right-click sets
 /// the working hours.
 fn events_chip_ui(ui: &mut egui::Ui, state: &AppState, width: f32, actions: &mut Vec<Action>) {
-    let loadable = &state.figures.report;
+    let loadable = &state.figures().report;
     let pending = loadable.is_pending();
     let present = loadable.value().map(|r| counts(&r.events));
     // What fits the chip, with room for the " · …".
@@ -226,7 +226,7 @@ fn events_chip_ui(ui: &mut egui::Ui, state: &AppState, width: f32, actions: &mut
     hover.push_str(&format!(
         "\n\nWorking hours: {}.\nClick to open the Events tab; right-click to set the \
          working hours.",
-        settings::hours_text(&state.figures.working_hours)
+        settings::hours_text(&state.figures().working_hours)
     ));
     let label = label.on_hover_text(hover);
     if label.clicked() {
@@ -240,7 +240,7 @@ fn events_chip_ui(ui: &mut egui::Ui, state: &AppState, width: f32, actions: &mut
 /// The hours expected per working day, against which utilisation is
 /// measured.
 fn expected_hours_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
-    let mut hours = state.figures.expected.hours_per_working_day;
+    let mut hours = state.figures().expected.hours_per_working_day;
     let r = ui
         .add(
             egui::DragValue::new(&mut hours)

@@ -218,11 +218,11 @@ pub fn history_ui(
     charts: &mut DailyChartsView,
     actions: &mut Vec<Action>,
 ) {
-    if let Some(e) = state.machine.history.error() {
+    if let Some(e) = state.history().error() {
         ui.colored_label(theme::ink(ui, theme::ERROR), e);
     }
-    let Some(h) = state.machine.history.value() else {
-        if state.machine.history.is_pending() {
+    let Some(h) = state.history().value() else {
+        if state.history().is_pending() {
             ui.horizontal(|ui| {
                 ui.spinner();
                 ui.label("Loading the daily history");
@@ -236,7 +236,7 @@ pub fn history_ui(
     let rows = &h.daily_usages.rows;
     let marks = RowMarks {
         cursor: state
-            .timeline
+            .timeline()
             .cursor
             .and_then(|t| row_of_day(rows, t.div_euclid(SECS_PER_DAY))),
         hovered: charts.hovered_day().and_then(|d| row_of_day(rows, d)),
@@ -274,13 +274,13 @@ pub fn history_ui(
                         ui.add(egui::Label::new(egui::RichText::new(NO_ROOM).weak()).truncate());
                     }
                 });
-                usage_table_ui(ui, rows, state.units, marks, actions);
+                usage_table_ui(ui, rows, state.units(), marks, actions);
             });
         });
         ui.separator();
         ui.vertical(|ui| {
             ui.set_width(events_width);
-            engine_events_ui(ui, &h.engine_conditions.rows, state.local_time);
+            engine_events_ui(ui, &h.engine_conditions.rows, state.local_time());
         });
     });
 }

@@ -222,8 +222,8 @@ pub fn pressed(ctx: &egui::Context) -> Vec<KeyCommand> {
 pub fn action(state: &AppState, command: KeyCommand) -> Option<Action> {
     match command {
         KeyCommand::Preset(p) => Some(MachineAction::SetPreset(p).into()),
-        KeyCommand::PlayPause if state.machine.selected.is_some() => {
-            let r = state.timeline.replay;
+        KeyCommand::PlayPause if state.selected().is_some() => {
+            let r = state.timeline().replay;
             Some(
                 TimelineAction::SetReplay(crate::app::Replay {
                     playing: !r.playing,
@@ -232,12 +232,10 @@ pub fn action(state: &AppState, command: KeyCommand) -> Option<Action> {
                 .into(),
             )
         }
-        KeyCommand::StepBack | KeyCommand::StepForward if state.tab.is_machine_tab() => {
+        KeyCommand::StepBack | KeyCommand::StepForward if state.tab().is_machine_tab() => {
             Some(TimelineAction::Step(command == KeyCommand::StepForward).into())
         }
-        KeyCommand::EventsTab if state.machine.selected.is_some() => {
-            Some(Action::SetTab(Tab::Events))
-        }
+        KeyCommand::EventsTab if state.selected().is_some() => Some(Action::SetTab(Tab::Events)),
         _ => None,
     }
 }

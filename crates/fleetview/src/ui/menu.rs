@@ -23,14 +23,14 @@ pub fn menu_ui(
     ui.menu_button(egui::RichText::new("fleetview ⏷").strong(), |ui| {
         ui.label(egui::RichText::new("Theme").small().weak());
         for choice in ThemeChoice::ALL {
-            if ui.radio(state.theme == choice, choice.label()).clicked() {
+            if ui.radio(state.theme() == choice, choice.label()).clicked() {
                 actions.push(Action::SetTheme(choice));
             }
         }
         ui.separator();
         ui.label(egui::RichText::new("Units").small().weak());
         for units in UnitSystem::ALL {
-            if ui.radio(state.units == units, units.label()).clicked() {
+            if ui.radio(state.units() == units, units.label()).clicked() {
                 actions.push(Action::SetUnits(units));
             }
         }
@@ -79,7 +79,7 @@ pub fn about_ui(ctx: &egui::Context, state: &AppState, open: &mut bool, actions:
             );
             ui.add_space(theme::GAP);
             ui.label(egui::RichText::new("Where fleetview keeps its files").strong());
-            let places = &state.places;
+            let places = &state.places();
             egui::Grid::new("about_places")
                 .num_columns(2)
                 .spacing([theme::GAP * 2.0, theme::GAP])
@@ -87,7 +87,7 @@ pub fn about_ui(ctx: &egui::Context, state: &AppState, open: &mut bool, actions:
                     for (what, path) in [
                         ("Settings", places.settings.as_ref()),
                         ("Cache", places.cache.as_ref()),
-                        ("Map tiles", state.tile_cache_dir.as_ref()),
+                        ("Map tiles", state.tile_cache_dir()),
                         ("Logs", places.logs.as_ref()),
                     ] {
                         ui.label(what);

@@ -91,7 +91,7 @@ fn shortcuts(
             KeyCommand::FocusSearch => view.picker.focus_search(),
             KeyCommand::NextMachine => machine_step += 1,
             KeyCommand::PreviousMachine => machine_step -= 1,
-            KeyCommand::FitMap if state.tab.is_machine_tab() => view.map.request_fit(),
+            KeyCommand::FitMap if state.tab().is_machine_tab() => view.map.request_fit(),
             other => actions.extend(keys::action(state, other)),
         }
     }
@@ -155,7 +155,7 @@ pub fn page_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState) -> Vec
     egui::CentralPanel::default().show(ui, |ui| {
         page_tabs_ui(ui, state, &mut actions);
         ui.separator();
-        match state.tab {
+        match state.tab() {
             Tab::Catalog => catalog::catalog_ui(ui, state, &mut view.catalog, &mut actions),
             Tab::Fleet => overview::overview_ui(ui, state, &mut view.overview, &mut actions),
             _ => machine_page_ui(ui, state, view, &mut actions),
@@ -169,10 +169,10 @@ fn page_tabs_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) 
     ui.horizontal(|ui| {
         for (page, label) in [
             (Tab::Fleet, "Fleet"),
-            (state.machine_tab, "Machine history"),
+            (state.machine_tab(), "Machine history"),
             (Tab::Catalog, "Integrations"),
         ] {
-            let on = state.tab == page;
+            let on = state.tab() == page;
             if ui.selectable_label(on, label).clicked() && !on {
                 actions.push(Action::SetTab(page));
             }
@@ -188,7 +188,7 @@ fn machine_page_ui(
     view: &mut ViewState,
     actions: &mut Vec<Action>,
 ) {
-    let Some(id) = state.machine.selected else {
+    let Some(id) = state.selected() else {
         ui.add_space(40.0);
         ui.vertical_centered(|ui| {
             ui.heading("Pick a machine on the left, or on the Fleet page, to see its history.");
@@ -196,7 +196,7 @@ fn machine_page_ui(
         return;
     };
     ui.horizontal(|ui| {
-        let name = state.fleet.name_of(id);
+        let name = state.fleet().name_of(id);
         ui.heading(name);
         if ui
             .button("Refresh")
@@ -244,7 +244,7 @@ fn tables_pane_ui(
             ui.set_min_height(ui.available_height());
             table_tabs_ui(ui, state, actions);
             ui.separator();
-            match state.tab {
+            match state.tab() {
                 Tab::Faults => faults::faults_ui(ui, state, &mut view.faults, actions),
                 Tab::Activities => activities::activities_ui(ui, state, actions),
                 Tab::History => history::history_ui(ui, state, &mut view.daily_charts, actions),
@@ -265,7 +265,7 @@ fn table_tabs_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>)
             (Tab::History, "Daily history"),
             (Tab::Events, "Events"),
         ] {
-            let tab_label = ui.selectable_label(state.tab == tab, label);
+            let tab_label = ui.selectable_label(state.tab() == tab, label);
             let tab_label = if tab == Tab::Events {
                 tab_label.on_hover_text(keys::tip(
                     ui.ctx(),

@@ -10,7 +10,7 @@ fn speed_label(speed: f64) -> String {
 }
 
 pub fn replay_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
-    let r = state.timeline.replay;
+    let r = state.timeline().replay;
     let set = |actions: &mut Vec<Action>, replay: Replay| {
         actions.push(TimelineAction::SetReplay(replay).into())
     };
@@ -62,11 +62,11 @@ pub fn replay_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>)
             set(actions, Replay { follow, ..r });
         }
         ui.separator();
-        match state.timeline.cursor {
+        match state.timeline().cursor {
             Some(t) => ui.label(format!(
                 "Cursor: {} ({})",
-                format::format_time(t, state.local_time),
-                format::zone_label(state.local_time)
+                format::format_time(t, state.local_time()),
+                format::zone_label(state.local_time())
             )),
             None => ui.weak("Hover a plot, or click a fault, an activity or the track"),
         };

@@ -36,7 +36,7 @@ pub fn status_bar_ui(
                 view.history_open = !view.history_open;
             }
             ui.label(
-                egui::RichText::new(&state.conn.current.base_url)
+                egui::RichText::new(&state.connection().base_url)
                     .small()
                     .weak(),
             );
@@ -51,7 +51,7 @@ pub fn status_bar_ui(
 /// exports, or "Ready".
 fn activity_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<Action>) {
     {
-        if let Some(o) = &state.conn.offline {
+        if let Some(o) = &state.offline() {
             let age = o.data_fetched_at.map_or_else(
                 || "nothing cached for this view".to_owned(),
                 |t| format!("data fetched {}", format::format_age(now - t)),
@@ -74,11 +74,12 @@ fn activity_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<
             }
             ui.separator();
         }
-        if state.fleet.loading {
+        if state.fleet().loading {
             ui.spinner();
             ui.label(format!(
                 "fleet {} of {}",
-                state.fleet.done, state.fleet.total
+                state.fleet().done,
+                state.fleet().total
             ));
             ui.separator();
         }
@@ -97,16 +98,16 @@ fn activity_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<
             .collect();
         busy.sort();
         for pending in [
-            (&state.machine.faults.is_pending(), "faults"),
-            (&state.machine.activities.is_pending(), "activities"),
-            (&state.machine.history.is_pending(), "daily history"),
+            (state.faults().is_pending(), "faults"),
+            (state.activities().is_pending(), "activities"),
+            (state.history().is_pending(), "daily history"),
         ] {
-            if *pending.0 && !busy.iter().any(|(w, _)| w.eq_ignore_ascii_case(pending.1)) {
+            if pending.0 && !busy.iter().any(|(w, _)| w.eq_ignore_ascii_case(pending.1)) {
                 busy.push((pending.1.to_owned(), "waiting".to_owned()));
             }
         }
         let mut doing: Vec<String> = state
-            .exports
+            .exports()
             .describe_under_way()
             .map(|what| format!("Exporting {what}"))
             .collect();
@@ -178,7 +179,7 @@ fn notice_row_ui(ui: &mut egui::Ui, state: &AppState, n: &Notification) {
     let (color, level) = level_look(n.level);
     ui.horizontal_wrapped(|ui| {
         if let Some(t) = n.shown_at {
-            ui.label(egui::RichText::new(format::format_time(t, state.local_time)).weak());
+            ui.label(egui::RichText::new(format::format_time(t, state.local_time())).weak());
         }
         ui.colored_label(theme::ink(ui, color), level);
         ui.add(egui::Label::new(&n.title).wrap());

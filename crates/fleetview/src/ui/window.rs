@@ -35,13 +35,13 @@ pub fn window_ui(
     ui.horizontal_wrapped(|ui| {
         ui.label("Window:");
         presets_ui(ui, state, actions);
-        if state.machine.preset == Preset::Custom {
+        if state.machine().preset == Preset::Custom {
             view.custom_days_ui(ui, state, actions);
         } else {
             view.editing = None;
         }
         ui.separator();
-        let mut local = state.local_time;
+        let mut local = state.local_time();
         if ui
             .checkbox(&mut local, "Local time")
             .on_hover_text("Show times in this computer's time zone")
@@ -61,7 +61,7 @@ fn presets_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
             super::keys::KeyCommand::Preset(preset),
         );
         if ui
-            .selectable_label(state.machine.preset == preset, preset.label())
+            .selectable_label(state.machine().preset == preset, preset.label())
             .on_hover_text(hint)
             .clicked()
         {
@@ -77,8 +77,8 @@ impl WindowView {
     fn custom_days_ui(&mut self, ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
         let (first, last) = *self.editing.get_or_insert_with(|| {
             (
-                to_date(state.machine.custom_days.0),
-                to_date(state.machine.custom_days.1),
+                to_date(state.machine().custom_days.0),
+                to_date(state.machine().custom_days.1),
             )
         });
         let (mut a, mut b) = (first, last);
@@ -106,13 +106,13 @@ impl WindowView {
     /// shown in, or why the days picked were refused.
     fn sent_line_ui(&self, ui: &mut egui::Ui, state: &AppState) {
         let w = state
-            .machine
+            .machine()
             .window
             .unwrap_or_else(|| state.selected_window());
         let days = (w.until - w.since + 1) / SECS_PER_DAY;
         // The service's days, and so the window's, are UTC days whatever
         // the zone times are shown in.
-        let utc_days = if state.local_time {
+        let utc_days = if state.local_time() {
             "; the window's days are UTC days, as the service counts them"
         } else {
             ""
@@ -127,7 +127,7 @@ impl WindowView {
         // would push the whole page down).
         let refused = self
             .editing
-            .filter(|_| state.machine.preset == Preset::Custom)
+            .filter(|_| state.machine().preset == Preset::Custom)
             .and_then(|(a, b)| custom_window_refusal(to_day(a), to_day(b)));
         let line = match refused {
             Some(note) => egui::RichText::new(format!("{note} Still {sent}."))
@@ -135,7 +135,7 @@ impl WindowView {
                 .color(theme::ink(ui, theme::ERROR)),
             None => egui::RichText::new(format!(
                 "{sent}; times below in {}{utc_days}",
-                format::zone_label(state.local_time)
+                format::zone_label(state.local_time())
             ))
             .small()
             .weak(),

@@ -33,8 +33,8 @@ fn open(h: &mut Harness<'static, FleetApp>, preset: &str, kind: DataKind) {
         t.plot_kinds
             .iter()
             .all(|k| t.plots.get(k).is_some_and(|p| p.value().is_some()))
-            && s.figures.report.value().is_some()
-            && !s.figures.report.is_pending()
+            && s.figures().report.value().is_some()
+            && !s.figures().report.is_pending()
     });
 }
 

@@ -217,9 +217,9 @@ fn odd_state() -> AppState {
     );
     connection.status = ConnStatus::Connected;
     let mut s = AppState::new(connection, Some(common::now()));
-    s.machine.selected = Some(42);
+    s.machine_mut().selected = Some(42);
     let t = common::now();
-    s.machine.faults = Loadable::Ready(vec![
+    s.machine_mut().faults = Loadable::Ready(vec![
         FaultRow {
             date: Timestamp::from_secs(t),
             description: "".into(),
@@ -242,7 +242,7 @@ fn odd_state() -> AppState {
             level_label: Some("".into()),
         },
     ]);
-    s.machine.activities = Loadable::Ready(Arc::new(vec![ActivityRow {
+    s.machine_mut().activities = Loadable::Ready(Arc::new(vec![ActivityRow {
         date_start: Timestamp::from_secs(t),
         date_stop: Timestamp::from_secs(t - 100),
         distance_meters: f64::NAN,
@@ -252,7 +252,7 @@ fn odd_state() -> AppState {
     }]));
     let day = serde_json::from_value::<DailyUsageRow>(serde_json::json!({"date": "2025-06-18T00:00:00Z",
         "operatingHours": {"hour": null}, "fuelUsed": {"fuelUsed": 3.5, "unit": "L", "estimated": true}})).expect("row");
-    s.machine.history = Loadable::Ready(Arc::new(EquipmentHistory {
+    s.machine_mut().history = Loadable::Ready(Arc::new(EquipmentHistory {
         id: 42,
         name: "Odd".into(),
         make: "".into(),
@@ -269,7 +269,7 @@ fn odd_state() -> AppState {
         ]),
         daily_usages: Page::of(vec![day]),
     }));
-    s.catalog.integrations = Loadable::Ready(vec![Integration {
+    s.catalog_mut().integrations = Loadable::Ready(vec![Integration {
         id: 9,
         name: "odd".into(),
         data_source_code: "NOT_A_SOURCE".into(),
@@ -277,7 +277,7 @@ fn odd_state() -> AppState {
     }]);
     // A fleet with blanks, a position off the globe, a fuel level below 0,
     // a placeholder date, and figures that failed.
-    s.fleet.on_page(
+    s.fleet_mut().on_page(
         vec![
             EquipmentSummary {
                 id: 42,
@@ -302,11 +302,12 @@ fn odd_state() -> AppState {
         "cumulativeOperatingHours": {"date": "2999-01-01T00:00:00Z", "hour": "lots"}
     }))
     .expect("an odd snapshot");
-    s.overview.on_snapshot_page(vec![odd], (1, 1), true);
+    s.overview_mut().on_snapshot_page(vec![odd], (1, 1), true);
     let window = s.selected_window();
-    let _ = s.overview.set_window(window);
-    s.overview.figures_failed(42, "the service said no".into());
-    s.overview.refresh_rows(&s.fleet.equipments, t);
+    let _ = s.overview_mut().set_window(window);
+    s.overview_mut()
+        .figures_failed(42, "the service said no".into());
+    s.refresh_overview_rows(t);
     s
 }
 
@@ -378,9 +379,9 @@ fn odd_data_renders_without_a_panic() {
         Tab::Catalog,
     ] {
         let mut state = odd_state();
-        state.tab = tab;
+        state.set_tab(tab);
         if tab == Tab::Events {
-            state.figures.report = fleetview::app::Loadable::Ready(odd_report());
+            state.figures_mut().report = fleetview::app::Loadable::Ready(odd_report());
         }
         let mut h = Harness::builder()
             .with_size(egui::vec2(1400.0, 900.0))
@@ -591,7 +592,7 @@ fn log_in_with_an_api_key_then_an_expired_token_is_renewed_without_asking() {
     let user = h
         .state()
         .state()
-        .conn
+        .conn()
         .user
         .clone()
         .expect("who is logged in");
@@ -697,19 +698,22 @@ fn a_refused_api_key_is_asked_for_under_the_top_bar_and_kept_once_it_works() {
 fn a_failed_plot_shows_its_error_and_no_loading() {
     let mut state = odd_state();
     let t = common::now();
-    state.machine.window = Some(fleetview_api::TimeWindow {
+    state.machine_mut().window = Some(fleetview_api::TimeWindow {
         since: t - 86_400,
         until: t,
     });
-    state.tab = Tab::Faults;
-    state.timeline.plot_kinds = vec![DataKind::FuelRemaining, DataKind::BatteryVoltage];
+    state.set_tab(Tab::Faults);
+    state.timeline_mut().plot_kinds = vec![DataKind::FuelRemaining, DataKind::BatteryVoltage];
     let mut failed = Loadable::default();
     failed.fail("the access token has expired");
-    state.timeline.plots.insert(DataKind::FuelRemaining, failed);
+    state
+        .timeline_mut()
+        .plots
+        .insert(DataKind::FuelRemaining, failed);
     let mut pending = Loadable::default();
     pending.start();
     state
-        .timeline
+        .timeline_mut()
         .plots
         .insert(DataKind::BatteryVoltage, pending);
     let mut h = Harness::builder()

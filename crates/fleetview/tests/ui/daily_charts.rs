@@ -34,8 +34,8 @@ fn open_daily_history(h: &mut Harness<'static, FleetApp>, name: &str, preset: &s
     h.get_by_label("Daily history").click();
     wait_until(h, "the daily figures", |app| {
         let s = app.state();
-        !s.figures.report.is_pending()
-            && s.figures
+        !s.figures().report.is_pending()
+            && s.figures()
                 .report
                 .value()
                 .is_some_and(|r| r.window.is_some() && r.window == s.window())
@@ -55,7 +55,7 @@ fn clicking_a_daily_bar_moves_the_cursor_to_that_day_and_hovering_marks_its_row(
     open_daily_history(&mut h, "EX-001 Volvo EC220E (Rotterdam)", "Last 7 days");
     let (window, day, working_h) = {
         let s = h.state().state();
-        let report = s.figures.report.value().expect("figures").clone();
+        let report = s.figures().report.value().expect("figures").clone();
         // A day the machine worked, not the first of the window.
         let (day, f) = report
             .days
@@ -114,7 +114,7 @@ fn estimated_fuel_is_named_in_the_fuel_charts_legend() {
     open_daily_history(&mut h, "TH-004 Manitou MT 1840 (Rotterdam)", "Last 7 days");
     let estimated = {
         let s = h.state().state();
-        let report = s.figures.report.value().expect("figures").clone();
+        let report = s.figures().report.value().expect("figures").clone();
         report.totals.fuel_estimated_l
     };
     assert!(estimated > 0.0, "the sandbox estimates TH-004's fuel");
@@ -136,9 +136,9 @@ fn ten_years() -> (AppState, i64) {
     let mut s = AppState::new(connection, Some(common::now()));
     let first = common::now().div_euclid(DAY_SECS) - 3659;
     let window = TimeWindow::new(first * DAY_SECS, common::now()).expect("a window");
-    s.machine.selected = Some(7);
-    s.machine.window = Some(window);
-    s.machine.history = Loadable::Ready(Arc::new(
+    s.machine_mut().selected = Some(7);
+    s.machine_mut().window = Some(window);
+    s.machine_mut().history = Loadable::Ready(Arc::new(
         serde_json::from_str(
             r#"{"id":7,"name":"EX","make":"M","model":"X","serialNumber":"S",
             "positions":{"total":0,"rows":[]},"faultCodes":{"total":0,"rows":[]},
@@ -169,7 +169,7 @@ fn ten_years() -> (AppState, i64) {
         })
         .collect();
     let expected = Expected::default();
-    s.figures.report = Loadable::Ready(Arc::new(Report {
+    s.figures_mut().report = Loadable::Ready(Arc::new(Report {
         window: Some(window),
         expected: Some(expected),
         totals: Figures::over(&days, expected),
@@ -179,7 +179,7 @@ fn ten_years() -> (AppState, i64) {
             .collect(),
         ..Report::default()
     }));
-    s.tab = Tab::History;
+    s.set_tab(Tab::History);
     (s, first)
 }
 
@@ -225,7 +225,7 @@ fn ten_years_of_days_draw_in_any_pane_without_a_panic() {
     let (day, cursor) = hover_and_click(
         &mut h,
         |(_, view)| view.daily_charts.hovered_day(),
-        |(state, _)| state.timeline.cursor,
+        |(state, _)| state.timeline().cursor,
     );
     assert!(a_day_of(first, day), "{day:?}");
     assert_eq!(cursor, day.map(|d| d * DAY_SECS));
@@ -259,7 +259,7 @@ fn ten_years_of_days_draw_in_any_pane_without_a_panic() {
         let (day, cursor) = hover_and_click(
             &mut h,
             |(_, view, _)| view.hovered_day(),
-            |(state, _, _)| state.timeline.cursor,
+            |(state, _, _)| state.timeline().cursor,
         );
         assert!(a_day_of(first, day), "{size:?}: {day:?}");
         assert_eq!(cursor, day.map(|d| d * DAY_SECS), "{size:?}");

@@ -38,7 +38,7 @@ fn help_shown(h: &Harness<'static, FleetApp>) -> bool {
 }
 
 fn selected(h: &Harness<'static, FleetApp>) -> Option<i64> {
-    h.state().state().machine.selected
+    h.state().state().selected()
 }
 
 #[test]
@@ -130,14 +130,14 @@ fn shortcuts_move_between_machines_windows_replay_and_tabs() {
 
     h.key_press(Key::Num4);
     h.run_steps(3);
-    assert_eq!(h.state().state().machine.preset, Preset::Last30Days);
+    assert_eq!(h.state().state().machine().preset, Preset::Last30Days);
     h.key_press(Key::Num1);
     h.run_steps(3);
-    assert_eq!(h.state().state().machine.preset, Preset::Today);
+    assert_eq!(h.state().state().machine().preset, Preset::Today);
 
     wait_until(&mut h, "the track", |a| {
         a.state()
-            .timeline
+            .timeline()
             .track
             .value()
             .is_some_and(|t| !t.samples.is_empty())
@@ -145,60 +145,60 @@ fn shortcuts_move_between_machines_windows_replay_and_tabs() {
     let first = h
         .state()
         .state()
-        .timeline
+        .timeline()
         .track
         .value()
         .map(|t| t.samples[0].time);
     h.key_press(Key::ArrowRight);
     h.run_steps(2);
     assert_eq!(
-        h.state().state().timeline.cursor,
+        h.state().state().timeline().cursor,
         first,
         "→ from no cursor: the first position"
     );
     h.key_press(Key::ArrowRight);
     h.run_steps(2);
-    let second = h.state().state().timeline.cursor;
+    let second = h.state().state().timeline().cursor;
     assert!(
         second > first,
         "→ again: a later position ({second:?} after {first:?})"
     );
     h.key_press(Key::ArrowLeft);
     h.run_steps(2);
-    assert_eq!(h.state().state().timeline.cursor, first);
+    assert_eq!(h.state().state().timeline().cursor, first);
 
     h.key_press(Key::Space);
     h.run_steps(2);
-    assert!(h.state().state().timeline.replay.playing, "Space plays");
+    assert!(h.state().state().timeline().replay.playing, "Space plays");
     h.key_press(Key::Space);
     h.run_steps(2);
-    assert!(!h.state().state().timeline.replay.playing, "and pauses");
+    assert!(!h.state().state().timeline().replay.playing, "and pauses");
 
     h.key_press(Key::E);
     h.run_steps(3);
-    assert_eq!(h.state().state().tab, Tab::Events);
+    assert_eq!(h.state().state().tab(), Tab::Events);
 }
 
 #[test]
 fn while_typing_in_search_letters_and_digits_are_text_not_shortcuts() {
     let mut h = app(AppOptions::default());
     wait_until(&mut h, "the fleet", fleet_loaded);
-    let before = h.state().state().machine.preset;
+    let before = h.state().state().machine().preset;
     h.key_press_modifiers(Modifiers::COMMAND, Key::F);
     h.run_steps(3);
     h.event(egui::Event::Text("e4".into()));
     h.run_steps(3);
     assert_eq!(
-        h.state().state().overview.settings.filters.text,
+        h.state().state().overview().settings.filters.text,
         "e4",
         "typed into the search"
     );
     assert_eq!(
-        h.state().state().machine.preset,
+        h.state().state().machine().preset,
         before,
         "4 was a digit typed, not a window"
     );
-    assert_ne!(h.state().state().tab, Tab::Events);
+    assert_ne!(h.state().state().tab(), Tab::Events);
     // F1 works while typing.
     h.key_press(Key::F1);
     h.run_steps(3);
@@ -233,7 +233,7 @@ fn the_theme_is_chosen_in_the_menu_and_kept() {
     let mut h = app(AppOptions::default());
     wait_until(&mut h, "the fleet", fleet_loaded);
     assert_eq!(
-        h.state().state().theme,
+        h.state().state().theme(),
         ThemeChoice::System,
         "the system's at first"
     );
@@ -242,7 +242,7 @@ fn the_theme_is_chosen_in_the_menu_and_kept() {
         h.run_steps(3);
         h.get_by_label(choice.label()).click();
         h.run_steps(3);
-        assert_eq!(h.state().state().theme, choice);
+        assert_eq!(h.state().state().theme(), choice);
         assert_eq!(
             h.ctx.global_style().visuals.dark_mode,
             dark,
@@ -335,7 +335,7 @@ fn escape_closes_about_and_shortcuts_wait_while_a_dialog_asks() {
     h.get_by_label("Integrations").click();
     wait_until(&mut h, "the integrations", |a| {
         a.state()
-            .catalog
+            .catalog()
             .integrations
             .value()
             .is_some_and(|l| !l.is_empty())
@@ -346,7 +346,7 @@ fn escape_closes_about_and_shortcuts_wait_while_a_dialog_asks() {
         .click();
     h.run_steps(3);
     h.get_by_label("Delete integration?");
-    let preset = h.state().state().machine.preset;
+    let preset = h.state().state().machine().preset;
     let key = if preset == Preset::Today {
         Key::Num4
     } else {
@@ -355,7 +355,7 @@ fn escape_closes_about_and_shortcuts_wait_while_a_dialog_asks() {
     h.key_press(key);
     h.run_steps(3);
     assert_eq!(
-        h.state().state().machine.preset,
+        h.state().state().machine().preset,
         preset,
         "no window chosen behind the dialog"
     );
@@ -429,8 +429,8 @@ fn imperial_shows_the_services_kilometres_as_miles_and_the_speed_legend_in_mph()
     h.get_by_label("Daily history").click();
     wait_until(&mut h, "the daily history and the track", |a| {
         let s = a.state();
-        s.machine.history.value().is_some()
-            && s.timeline
+        s.history().value().is_some()
+            && s.timeline()
                 .track
                 .value()
                 .is_some_and(|t| !t.samples.is_empty())

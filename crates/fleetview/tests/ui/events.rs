@@ -29,14 +29,20 @@ fn open_events() -> Harness<'static, FleetApp> {
     h.run_steps(2);
     h.get_by_label("Events").click();
     wait_until(&mut h, "the window's events", |app| {
-        let r = &app.state().figures.report;
+        let r = &app.state().figures().report;
         !r.is_pending() && r.value().is_some_and(|r| !r.events.is_empty())
     });
     h
 }
 
 fn events(h: &Harness<'static, FleetApp>) -> Vec<Event> {
-    let report = h.state().state().figures.report.value().expect("a report");
+    let report = h
+        .state()
+        .state()
+        .figures()
+        .report
+        .value()
+        .expect("a report");
     report.events.clone()
 }
 
@@ -56,7 +62,7 @@ fn listed(h: &Harness<'static, FleetApp>) -> Vec<Event> {
 fn clicking_an_event_moves_the_cursor_and_the_map_there() {
     let mut h = open_events();
     let rows = listed(&h);
-    let local = h.state().state().local_time;
+    let local = h.state().state().local_time();
     let time = |e: &Event| format::format_time(e.start, local);
     // A row near the top (on screen), with a place, alone at its time.
     let e = rows
@@ -166,7 +172,7 @@ fn the_working_hours_editor_stays_open_for_several_changes() {
     );
     h.get_by_label("Sun").click();
     h.run_steps(2);
-    let days = h.state().state().figures.working_hours.days;
+    let days = h.state().state().figures().working_hours.days;
     assert_eq!(days, [true, true, true, true, true, true, true]);
 }
 

@@ -96,7 +96,7 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
     });
     let s = h.state().state();
     assert_eq!(s.selected(), Some(id), "the last equipment");
-    assert_eq!(s.machine.preset, Preset::Last30Days, "the last window");
+    assert_eq!(s.machine().preset, Preset::Last30Days, "the last window");
     assert_eq!(shown(h.state()), online, "the same data, from the cache");
     assert_eq!(
         s.fleet().equipments.len(),
@@ -105,7 +105,7 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
     );
     assert!(s.title().ends_with("(offline)"), "{}", s.title());
     // The app opens on the overview; the machine's page is a click away.
-    assert_eq!(s.tab, fleetview::app::Tab::Fleet);
+    assert_eq!(s.tab(), fleetview::app::Tab::Fleet);
     h.get_by_label("Machine history").click();
     h.run_steps(3);
     let faults = online.0.unwrap_or_default();
@@ -140,7 +140,7 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
     });
     let s = h.state().state();
     assert_eq!(
-        (s.selected(), s.machine.preset),
+        (s.selected(), s.machine().preset),
         (Some(id), Preset::Last30Days)
     );
     assert_eq!(shown(h.state()), online, "the view is kept");

@@ -26,7 +26,7 @@ fn harness() -> Harness<'static, FleetApp> {
 fn base(h: &Harness<'static, FleetApp>) -> String {
     h.state()
         .state()
-        .conn
+        .conn()
         .embedded
         .as_ref()
         .expect("the embedded sandbox runs")
@@ -40,8 +40,8 @@ fn loaded(h: &mut Harness<'static, FleetApp>) {
         let s = app.state();
         !s.fleet().loading
             && !s.fleet().equipments.is_empty()
-            && !s.overview.status.loading
-            && !s.overview.snapshots.is_empty()
+            && !s.overview().status.loading
+            && !s.overview().snapshots.is_empty()
     });
 }
 
@@ -82,12 +82,12 @@ fn table_cell<'a>(h: &'a Harness<'static, FleetApp>, name: &'a str) -> egui_kitt
 fn the_app_starts_on_the_overview_with_a_row_per_machine_of_the_list() {
     let mut h = harness();
     h.run_steps(2);
-    assert_eq!(h.state().state().tab, Tab::Fleet, "the first page");
+    assert_eq!(h.state().state().tab(), Tab::Fleet, "the first page");
     loaded(&mut h);
     let list = service_get(&base(&h), "v2/fleet/equipments?limit=1&offset=0");
     let total = list["data"]["total"].as_u64().expect("a total") as usize;
     assert!(total > 0);
-    assert_eq!(h.state().state().overview.rows().len(), total);
+    assert_eq!(h.state().state().overview().rows().len(), total);
     h.get_by_label(&format!("{total} of {total} machines shown"));
     h.get_by_role_and_label(Role::Button, "Fleet");
 }
@@ -100,7 +100,7 @@ fn sorting_by_last_report_puts_the_most_recent_first() {
     let newest = reports.values().copied().max().expect("reports");
     h.get_by_role_and_label(Role::Button, "Last report").click();
     h.run_steps(3);
-    let rows = h.state().state().overview.rows().to_vec();
+    let rows = h.state().state().overview().rows().to_vec();
     assert_eq!(rows[0].last_report, Some(newest));
     assert!(reports.get(&rows[0].id) == Some(&newest));
     // Newest first all the way down, as the table shows them.
@@ -146,13 +146,13 @@ fn clicking_a_table_row_opens_that_machines_history() {
     let mut h = harness();
     loaded(&mut h);
     let state = h.state().state();
-    let row = state.overview.rows()[2];
+    let row = state.overview().rows()[2];
     let name = state.fleet().equipments[row.index].name.clone();
     table_cell(&h, &name).click();
     h.run_steps(3);
     let state = h.state().state();
     assert_eq!(state.selected(), Some(row.id));
-    assert!(state.tab.is_machine_tab(), "on {:?}", state.tab);
+    assert!(state.tab().is_machine_tab(), "on {:?}", state.tab());
     // The machine's page: its name above its tables.
     h.get_by_label("Daily history");
     assert!(h.query_all_by_label(&name).count() >= 1, "its heading");
@@ -162,7 +162,7 @@ fn clicking_a_table_row_opens_that_machines_history() {
     });
     h.get_by_role_and_label(Role::Button, "Fleet").click();
     h.run_steps(3);
-    assert_eq!(h.state().state().tab, Tab::Fleet);
+    assert_eq!(h.state().state().tab(), Tab::Fleet);
     assert!(h.state().state().faults().value().is_some(), "kept");
 }
 
@@ -175,9 +175,9 @@ fn the_arrow_keys_move_through_the_table_and_enter_opens() {
     h.key_press(egui::Key::Enter);
     h.run_steps(3);
     let state = h.state().state();
-    let second = state.overview.rows()[1].id;
+    let second = state.overview().rows()[1].id;
     assert_eq!(state.selected(), Some(second));
-    assert!(state.tab.is_machine_tab());
+    assert!(state.tab().is_machine_tab());
 }
 
 #[test]
@@ -201,7 +201,7 @@ fn a_machine_silent_for_more_than_a_day_is_marked_so() {
         }
     );
     let state = h.state().state();
-    for r in state.overview.rows() {
+    for r in state.overview().rows() {
         assert_eq!(
             r.state == MachineState::Silent,
             silent.contains(&r.id),
@@ -216,7 +216,7 @@ fn a_machine_silent_for_more_than_a_day_is_marked_so() {
     h.get_by_role_and_label(Role::Button, "Silent > 24 h")
         .click();
     h.run_steps(3);
-    assert_eq!(h.state().state().overview.rows().len(), silent.len());
+    assert_eq!(h.state().state().overview().rows().len(), silent.len());
     assert!(h.query_all_by_label("Silent > 24 h").count() >= silent.len().min(5));
 }
 
@@ -250,7 +250,7 @@ fn started_with_the_service_down_the_overview_shows_the_snapshots_as_last_read()
     let online: Vec<(i64, Option<i64>)> = h
         .state()
         .state()
-        .overview
+        .overview()
         .rows()
         .iter()
         .map(|r| (r.id, r.last_report))
@@ -262,13 +262,13 @@ fn started_with_the_service_down_the_overview_shows_the_snapshots_as_last_read()
     let mut h = build(options());
     wait_until(&mut h, "the snapshots as last read", |app| {
         let s = app.state();
-        s.overview.status.cached_at.is_some() && s.fleet().cached_at.is_some()
+        s.overview().status.cached_at.is_some() && s.fleet().cached_at.is_some()
     });
     h.run_steps(3);
     let offline: Vec<(i64, Option<i64>)> = h
         .state()
         .state()
-        .overview
+        .overview()
         .rows()
         .iter()
         .map(|r| (r.id, r.last_report))
@@ -288,7 +288,7 @@ fn sorting_by_a_window_column_while_it_loads_moves_nothing() {
     wait_until(&mut h, "the fleet, its figures under way", |app| {
         let s = app.state();
         let n = s.fleet().equipments.len();
-        !s.fleet().loading && n > 0 && s.overview.figures_loading(n) > n / 2
+        !s.fleet().loading && n > 0 && s.overview().figures_loading(n) > n / 2
     });
     let header =
         |h: &Harness<'static, FleetApp>| h.get_by_label_contains("Hours in window").rect().top();
@@ -297,13 +297,13 @@ fn sorting_by_a_window_column_while_it_loads_moves_nothing() {
     h.run_steps(2);
     let loading = {
         let s = h.state().state();
-        s.overview.figures_loading(s.fleet().equipments.len())
+        s.overview().figures_loading(s.fleet().equipments.len())
     };
     assert!(loading > 0, "the figures are still loading");
     assert_eq!(header(&h), before);
     wait_until(&mut h, "every machine's figures", |app| {
         let s = app.state();
-        s.overview.figures_loading(s.fleet().equipments.len()) == 0
+        s.overview().figures_loading(s.fleet().equipments.len()) == 0
     });
     assert_eq!(header(&h), before);
 }
@@ -318,7 +318,7 @@ fn a_machine_with_a_suspected_drain_or_a_reset_in_the_window_is_flagged() {
     h.run_steps(2);
     wait_until(&mut h, "every machine's figures for 30 days", |app| {
         let s = app.state();
-        s.overview.figures_loading(s.fleet().equipments.len()) == 0
+        s.overview().figures_loading(s.fleet().equipments.len()) == 0
     });
     let (window, fleet) = {
         let s = h.state().state();
@@ -361,7 +361,7 @@ fn a_machine_with_a_suspected_drain_or_a_reset_in_the_window_is_flagged() {
     assert_eq!(shown, want);
     // The sort put exactly those machines first.
     let s = h.state().state();
-    let first: std::collections::BTreeSet<String> = s.overview.rows()[..flagged.len()]
+    let first: std::collections::BTreeSet<String> = s.overview().rows()[..flagged.len()]
         .iter()
         .map(|r| fleet[r.index].name.clone())
         .collect();
@@ -399,7 +399,7 @@ fn back_on_the_fleet_tab_the_open_machine_is_marked_whatever_the_keys_did() {
     let listed: Vec<i64> = h
         .state()
         .state()
-        .fleet
+        .fleet()
         .equipments
         .iter()
         .map(|e| e.id)
@@ -453,7 +453,7 @@ fn press(h: &mut Harness<'static, FleetApp>, key: egui::Key) {
 fn table_ids(h: &Harness<'static, FleetApp>) -> Vec<i64> {
     h.state()
         .state()
-        .overview
+        .overview()
         .rows()
         .iter()
         .map(|r| r.id)

@@ -26,7 +26,7 @@ fn harness() -> Harness<'static, FleetApp> {
 /// How many rows shown have a position.
 fn with_position(app: &FleetApp) -> usize {
     app.state()
-        .overview
+        .overview()
         .rows()
         .iter()
         .filter(|r| r.position.is_some())
@@ -55,7 +55,7 @@ fn the_fleet_map_shows_every_machine_with_a_position_and_a_click_opens_its_histo
     let mut h = harness();
     wait_until(&mut h, "the fleet's snapshots", |app| {
         let s = app.state();
-        !s.fleet().loading && !s.overview.status.loading && with_position(app) > 0
+        !s.fleet().loading && !s.overview().status.loading && with_position(app) > 0
     });
     let n = with_position(h.state());
     assert_eq!(
@@ -114,11 +114,11 @@ fn the_fleet_map_shows_every_machine_with_a_position_and_a_click_opens_its_histo
 
     common::ui::click_at(&mut h, alone.pos);
     wait_until(&mut h, "the machine's history", |app| {
-        app.state().selected() == Some(id) && app.state().tab.is_machine_tab()
+        app.state().selected() == Some(id) && app.state().tab().is_machine_tab()
     });
     assert_eq!(
-        h.state().state().machine_tab,
-        h.state().state().tab,
+        h.state().state().machine_tab(),
+        h.state().state().tab(),
         "the machine page opens on its last table"
     );
 }
@@ -151,7 +151,7 @@ fn three_machines() -> AppState {
         }),
         ..Default::default()
     };
-    state.fleet.on_page(
+    state.fleet_mut().on_page(
         vec![
             machine(1, "RT-1 at the depot (Lyon)"),
             machine(2, "RT-2 at the depot (Lyon)"),
@@ -161,7 +161,7 @@ fn three_machines() -> AppState {
         true,
         FleetSource::List,
     );
-    state.overview.on_snapshot_page(
+    state.overview_mut().on_snapshot_page(
         vec![
             snapshot(1, 45.73, 4.83, 40.0),
             snapshot(2, 45.73, 4.83, 55.0),
@@ -170,7 +170,7 @@ fn three_machines() -> AppState {
         (3, 3),
         true,
     );
-    state.overview.refresh_rows(&state.fleet.equipments, now);
+    state.refresh_overview_rows(now);
     state
 }
 

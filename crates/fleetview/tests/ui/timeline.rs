@@ -64,7 +64,7 @@ fn a_chosen_data_kind_shows_its_series_in_the_legend() {
     });
     let titles: Vec<String> = {
         let state = h.state().state();
-        let Some(Loadable::Ready(series)) = state.timeline.plots.get(&kind) else {
+        let Some(Loadable::Ready(series)) = state.timeline().plots.get(&kind) else {
             unreachable!("waited for it");
         };
         assert!(!series.series.is_empty(), "the sandbox has coolant data");
@@ -107,8 +107,8 @@ fn clicking_a_fault_row_moves_the_cursor_there() {
     h.get_by_label(&text).click();
     h.run_steps(3);
     let state = h.state().state();
-    assert_eq!(state.timeline.cursor, Some(date));
-    assert!(state.timeline.seek > seek_before);
+    assert_eq!(state.timeline().cursor, Some(date));
+    assert!(state.timeline().seek > seek_before);
     h.get_by_label_contains(&format!("Cursor: {text}"));
 }
 
@@ -135,7 +135,7 @@ fn estimated_samples_are_named_in_the_legend() {
     });
     let estimated: Vec<String> = {
         let state = h.state().state();
-        let Some(Loadable::Ready(series)) = state.timeline.plots.get(&kind) else {
+        let Some(Loadable::Ready(series)) = state.timeline().plots.get(&kind) else {
             unreachable!("waited for it");
         };
         series
@@ -236,7 +236,7 @@ fn page_loaded(app: &FleetApp, id: i64) -> bool {
             .plot_kinds
             .iter()
             .all(|k| matches!(s.timeline().plots.get(k), Some(Loadable::Ready(_))))
-        && matches!(s.figures.report, Loadable::Ready(_))
+        && matches!(s.figures().report, Loadable::Ready(_))
 }
 
 const FIRST: &str = "RT-003 DAF XF 480 (Manchester)";

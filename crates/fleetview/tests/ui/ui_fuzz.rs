@@ -133,25 +133,27 @@ fn state(
     );
     connection.status = ConnStatus::Connected;
     let mut s = AppState::new(connection, Some(common::now()));
-    s.machine.selected = Some(7);
-    s.machine.window = Some(window);
+    s.machine_mut().selected = Some(7);
+    s.machine_mut().window = Some(window);
     let bytes = serde_json::to_vec(rows).expect("rows serialise");
     let series = decode_rows(&bytes).expect("rows of any shape decode");
     let series = Arc::new(PlotSeries::new(series));
     // The same rows as three kinds: values, engine lanes (D10), labels.
-    s.timeline.plot_kinds = vec![
+    s.timeline_mut().plot_kinds = vec![
         DataKind::DailyFuel,
         DataKind::EngineCondition,
         DataKind::EvChargingState,
     ];
-    for k in &s.timeline.plot_kinds {
-        s.timeline.plots.insert(*k, Loadable::Ready(series.clone()));
+    for k in &s.timeline().plot_kinds.clone() {
+        s.timeline_mut()
+            .plots
+            .insert(*k, Loadable::Ready(series.clone()));
     }
-    s.timeline.track = Loadable::Ready(Arc::new(Track::new(samples)));
-    s.timeline.cursor = cursor;
-    s.timeline.selected_activity = selected_activity;
-    s.machine.faults = Loadable::Ready(faults);
-    s.machine.activities = Loadable::Ready(Arc::new(activities));
+    s.timeline_mut().track = Loadable::Ready(Arc::new(Track::new(samples)));
+    s.timeline_mut().cursor = cursor;
+    s.timeline_mut().selected_activity = selected_activity;
+    s.machine_mut().faults = Loadable::Ready(faults);
+    s.machine_mut().activities = Loadable::Ready(Arc::new(activities));
     s
 }
 
@@ -177,7 +179,7 @@ proptest! {
         let window = TimeWindow { since, until: since.saturating_add(span) };
         let (n_faults, n_activities) = (faults.len(), activities.len());
         let mut state = state(&rows, samples, faults, activities, window, cursor, selected);
-        state.tab = tab;
+        state.set_tab(tab);
         // Labels from the service may hold any character: the app draws
         // a box for one no font has, as here.
         let mut h = Harness::builder()

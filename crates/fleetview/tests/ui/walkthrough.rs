@@ -141,7 +141,7 @@ fn a_failed_connection_notice_goes_once_connected() {
         h.state().state().notifications()
     );
     wait_until(&mut h, "the token kept for the profile", |app| {
-        app.state().conn.token_note.is_some()
+        app.state().conn().token_note.is_some()
     });
     drop(service);
 }
@@ -217,7 +217,7 @@ fn the_embedded_sandbox_is_cached_under_one_name_across_restarts() {
         // so both runs store the same windows.
         wait_until(&mut h, "the overview's figures", |app| {
             let s = app.state();
-            s.overview.figures_loading(s.fleet().equipments.len()) == 0
+            s.overview().figures_loading(s.fleet().equipments.len()) == 0
         });
         let url = h.state().state().connection().base_url.clone();
         common::ui::pick(&h, "EX-001 Volvo EC220E (Rotterdam)");
@@ -234,7 +234,7 @@ fn the_embedded_sandbox_is_cached_under_one_name_across_restarts() {
                 && matches!(s.timeline().track, Ready(_))
                 && s.timeline().plots.values().all(|p| matches!(p, Ready(_)))
                 // The window figures read the daily idle fuel too.
-                && matches!(s.figures.report, Ready(_))
+                && matches!(s.figures().report, Ready(_))
         });
         drop(h);
         runs.push((url, windows()));

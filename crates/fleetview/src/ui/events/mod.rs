@@ -67,7 +67,7 @@ pub fn kind_chip(kind: EventKind) -> egui::RichText {
 
 /// Says why there is no table (loading, failed): whether there is none.
 fn no_report_ui(ui: &mut egui::Ui, state: &AppState) -> bool {
-    let report = &state.figures.report;
+    let report = &state.figures().report;
     if let Some(e) = report.error() {
         ui.colored_label(
             theme::ink(ui, theme::ERROR),
@@ -78,7 +78,7 @@ fn no_report_ui(ui: &mut egui::Ui, state: &AppState) -> bool {
     if report.value().is_some() {
         return false;
     }
-    if report.is_pending() || state.machine.history.is_pending() {
+    if report.is_pending() || state.history().is_pending() {
         ui.horizontal(|ui| {
             ui.spinner();
             ui.label("Events are being worked out…");
@@ -100,7 +100,7 @@ pub fn events_ui(
         // A machine that reports no fuel level (an electric one) has no
         // refuel or drain to measure in litres.
         let fuel_level = state
-            .machine
+            .machine()
             .history
             .value()
             .is_some_and(|h| !h.fuel_remainings.rows.is_empty());
@@ -112,7 +112,7 @@ pub fn events_ui(
     if no_report_ui(ui, state) {
         return;
     }
-    let Some(report) = state.figures.report.value() else {
+    let Some(report) = state.figures().report.value() else {
         return;
     };
     let events = &report.events;
@@ -164,7 +164,7 @@ fn table_ui(
     rows: &[usize],
     actions: &mut Vec<Action>,
 ) {
-    let cursor = state.timeline.cursor;
+    let cursor = state.timeline().cursor;
     // A finding spans the whole window: marking it at every cursor says
     // nothing.
     let at_cursor = |e: &Event| {
@@ -250,7 +250,7 @@ fn event_row_ui(
     let mut seek = false;
     row.col(|ui| {
         seek = ui
-            .selectable_label(marked, format::format_time(e.start, state.local_time))
+            .selectable_label(marked, format::format_time(e.start, state.local_time()))
             .on_hover_text("Move the time cursor here and the map to this place")
             .clicked();
     });
@@ -261,7 +261,7 @@ fn event_row_ui(
         ui.label(text::duration_text(e));
     });
     row.col(|ui| {
-        let value = kinds::summary(e, state.units);
+        let value = kinds::summary(e, state.units());
         ui.add(egui::Label::new(&value).truncate())
             .on_hover_text(&value);
     });

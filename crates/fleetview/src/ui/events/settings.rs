@@ -89,7 +89,7 @@ fn clock_ui(ui: &mut egui::Ui, name: &str, min: &mut u16) -> bool {
 
 /// The working hours' editor (in a popup).
 pub fn working_hours_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
-    let mut h = state.figures.working_hours;
+    let mut h = state.figures().working_hours;
     let mut changed = false;
     ui.label("Out of hours is the engine running outside these, in the machine's local time.");
     ui.horizontal(|ui| {
@@ -127,7 +127,7 @@ pub fn working_hours_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<A
 pub fn working_hours_button_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     let text = format!(
         "Working hours: {}",
-        hours_text(&state.figures.working_hours)
+        hours_text(&state.figures().working_hours)
     );
     // Several edits in a row (days ticked, a time typed): a click inside
     // keeps the editor open.
@@ -178,12 +178,12 @@ pub fn tank_ui(
     edit: &mut TankEdit,
     actions: &mut Vec<Action>,
 ) {
-    let Some(equipment) = state.machine.selected else {
+    let Some(equipment) = state.selected() else {
         return;
     };
-    let entered = state.figures.tank_l(equipment);
+    let entered = state.figures().tank_l(equipment);
     // Typed and shown in the units chosen, kept in litres.
-    let units = state.units;
+    let units = state.units();
     let per_litre = units.from_metric(Quantity::Volume, 1.0);
     let shown = entered.map_or_else(String::new, |l| format!("{:.0}", l * per_litre));
     let label = ui.label(format!("Tank ({})", units.unit(Quantity::Volume)));
@@ -216,7 +216,7 @@ pub fn tank_ui(
     } else if !r.has_focus() {
         edit.text = shown;
     }
-    let report = state.figures.report.value().map(|r| &**r);
+    let report = state.figures().report.value().map(|r| &**r);
     ui.weak(tank_source(report, entered));
 }
 

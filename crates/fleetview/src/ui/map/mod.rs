@@ -151,7 +151,7 @@ pub(crate) fn center_at(memory: &mut MapMemory, p: [f64; 2]) {
 
 /// The box of activity `i`'s part of the track, if it has positions.
 fn activity_bounds(state: &AppState, t: &Track, i: usize) -> Option<MercRect> {
-    let a = state.machine.activities.value()?.get(i)?;
+    let a = state.activities().value()?.get(i)?;
     let range = t.range_of(a.date_start.0, a.date_stop.0);
     let mut bounds = MercRect::EMPTY;
     for p in t.xy.get(range)? {
@@ -165,8 +165,8 @@ fn activity_bounds(state: &AppState, t: &Track, i: usize) -> Option<MercRect> {
 fn bring_into_view(state: &AppState, view: &mut MapView, t: &Track, size: egui::Vec2) {
     // The track of a new machine or window is fitted into view once it has
     // come (not the previous one shown meanwhile).
-    let key = state.machine.selected.zip(state.machine.window);
-    let arrived = !state.timeline.track.is_pending();
+    let key = state.selected().zip(state.window());
+    let arrived = !state.timeline().track.is_pending();
     if (arrived && key != view.fitted) || view.fit_requested {
         view.fitted = key;
         view.fit_requested = false;
@@ -176,23 +176,23 @@ fn bring_into_view(state: &AppState, view: &mut MapView, t: &Track, size: egui::
     {
         view.fit_into_view(bounds, size);
     }
-    let seek = state.timeline.seek != view.last_seek;
-    let follow = state.timeline.replay.playing && state.timeline.replay.follow;
+    let seek = state.timeline().seek != view.last_seek;
+    let follow = state.timeline().replay.playing && state.timeline().replay.follow;
     // A seek to a place (an event's) centres there; else on the track.
     let place = state
-        .timeline
+        .timeline()
         .seek_place
         .filter(|_| seek)
         .and_then(|p| mercator(p.lat, p.lon));
     if (seek || follow)
-        && let Some(p) = place.or_else(|| state.timeline.cursor.and_then(|c| t.position_at(c)))
+        && let Some(p) = place.or_else(|| state.timeline().cursor.and_then(|c| t.position_at(c)))
     {
         center_at(&mut view.memory, p);
         view.framed = None;
     }
     // An activity picked: its part of the track fills the map (after the
     // seek to its start, which only centred it).
-    let picked = state.timeline.selected_activity;
+    let picked = state.timeline().selected_activity;
     if picked != view.activity {
         view.activity = picked;
         if let Some(bounds) = picked.and_then(|i| activity_bounds(state, t, i)) {
@@ -210,7 +210,7 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         actions,
     );
     let track: Option<Arc<Track>> = state
-        .timeline
+        .timeline()
         .track
         .value()
         .filter(|t| !t.is_empty())
@@ -220,8 +220,8 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         bring_into_view(state, view, t, size);
     }
     view.fit_requested = false;
-    view.last_seek = state.timeline.seek;
-    let report = state.figures.report.value().filter(|_| track.is_some());
+    view.last_seek = state.timeline().seek;
+    let report = state.figures().report.value().filter(|_| track.is_some());
     let (shown, picked, clicked_event) = view.layers_ui(ui, state, track.as_ref(), report);
     shown
         .response
@@ -233,7 +233,7 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
     }
     // Read, and nothing in it: said, rather than an empty map (or the last
     // machine's place) left without a word.
-    let nothing = matches!(&state.timeline.track, Loadable::Ready(t) if t.is_empty())
+    let nothing = matches!(&state.timeline().track, Loadable::Ready(t) if t.is_empty())
         .then_some("No position in this window: nothing to draw on the map.");
     view.basemap.after_ui(ui, state, rect, nothing, actions);
     view.buttons_ui(ui, rect, track.is_some());
@@ -248,10 +248,10 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
 /// The part of the track to highlight: the span measured on the plots,
 /// else the activity picked.
 fn highlight_of(state: &AppState, track: Option<&Arc<Track>>) -> Option<std::ops::Range<usize>> {
-    match state.timeline.span {
+    match state.timeline().span {
         Some((from, to)) => track.map(|t| t.range_of(from, to)),
-        None => state.timeline.selected_activity.and_then(|i| {
-            let a = state.machine.activities.value()?.get(i)?;
+        None => state.timeline().selected_activity.and_then(|i| {
+            let a = state.activities().value()?.get(i)?;
             Some(track?.range_of(a.date_start.0, a.date_stop.0))
         }),
     }
@@ -288,9 +288,9 @@ impl MapView {
                 track: t,
                 segments,
                 highlight: highlight_of(state, track),
-                cursor: state.timeline.cursor,
-                local: state.local_time,
-                units: state.units,
+                cursor: state.timeline().cursor,
+                local: state.local_time(),
+                units: state.units(),
                 picked: &mut picked,
                 quiet: on_mark,
             });
@@ -300,8 +300,8 @@ impl MapView {
             Some(r) => {
                 map = map.with_plugin(events::EventsLayer {
                     events: &r.events,
-                    local: state.local_time,
-                    units: state.units,
+                    local: state.local_time(),
+                    units: state.units(),
                     marks: event_marks,
                     clicked: &mut clicked_event,
                 });
@@ -355,7 +355,7 @@ fn legends_ui(
     if !room.speed_legend {
         return None;
     }
-    overlays::legend_ui(ui, rect, scale_kmh, state.units);
+    overlays::legend_ui(ui, rect, scale_kmh, state.units());
     let speed = overlays::legend_rect(rect);
     Some(
         match kinds.filter(|k| room.events_legend && !k.is_empty()) {

@@ -39,18 +39,18 @@ impl Basemap {
         let offline = self
             .offline
             .get_or_insert_with(|| OfflineTiles::new(ctx.clone(), Palette::default()));
-        if !state.map.online_tiles {
+        if !state.map().online_tiles {
             // Off: forgotten, so switching on again starts afresh (failed
             // tiles asked for again).
             self.online = None;
         } else if self
             .online
             .as_ref()
-            .is_none_or(|o| o.template() != state.map.tile_url)
+            .is_none_or(|o| o.template() != state.map().tile_url)
         {
             self.online = Some(OnlineTiles::new(
-                &state.map.tile_url,
-                state.tile_cache_dir.clone(),
+                &state.map().tile_url,
+                state.tile_cache_dir().cloned(),
                 ctx.clone(),
             ));
         }
@@ -101,7 +101,7 @@ impl Basemap {
         {
             actions.push(Action::SetMapSettings(MapSettings {
                 online_tiles: true,
-                ..state.map.clone()
+                ..state.map().clone()
             }));
         }
     }

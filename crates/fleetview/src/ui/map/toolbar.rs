@@ -23,7 +23,7 @@ pub(super) fn toolbar_ui(
         ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
         tiles_ui(ui, state, online, tile_url, actions);
         ui.separator();
-        let t = &state.timeline.track;
+        let t = &state.timeline().track;
         if t.is_pending() {
             ui.spinner();
             ui.label("Loading positions");
@@ -59,8 +59,8 @@ pub(super) fn toolbar_ui(
             &format!("{detail}\n\nTried again every 30 s."),
         );
     }
-    if state.timeline.track.error().is_some() {
-        let (title, detail) = match &state.timeline.track_failure {
+    if state.timeline().track.error().is_some() {
+        let (title, detail) = match &state.timeline().track_failure {
             Some((title, detail)) => (title.as_str(), detail.as_str()),
             None => ("Not loaded", ""),
         };
@@ -76,7 +76,7 @@ fn tiles_ui(
     tile_url: &mut String,
     actions: &mut Vec<Action>,
 ) {
-    let mut on = state.map.online_tiles;
+    let mut on = state.map().online_tiles;
     if ui
         .checkbox(&mut on, "Online tiles")
         .on_hover_text("Draw OpenStreetMap tiles (or your tile server's) over the offline map")
@@ -84,7 +84,7 @@ fn tiles_ui(
     {
         actions.push(Action::SetMapSettings(MapSettings {
             online_tiles: on,
-            ..state.map.clone()
+            ..state.map().clone()
         }));
     }
     let (word, color) = match online {
@@ -100,7 +100,7 @@ fn tiles_ui(
         .config(config)
         .ui(ui, |ui| {
             if tile_url.is_empty() {
-                *tile_url = state.map.tile_url.clone();
+                *tile_url = state.map().tile_url.clone();
             }
             let label = ui.label("Tile URL ({z}/{x}/{y})");
             ui.add(egui::TextEdit::singleline(tile_url).desired_width(360.0))
@@ -116,7 +116,7 @@ fn tiles_ui(
                 if ui.add_enabled(valid, egui::Button::new("Apply")).clicked() {
                     actions.push(Action::SetMapSettings(MapSettings {
                         tile_url: tile_url.trim().to_owned(),
-                        ..state.map.clone()
+                        ..state.map().clone()
                     }));
                     ui.close();
                 }
@@ -143,10 +143,10 @@ fn note_ui(ui: &mut egui::Ui, text: &str, detail: &str) {
 /// (UTC), as a GPS tool lists it.
 fn track_name(state: &AppState) -> String {
     let machine = state
-        .machine
+        .machine()
         .selected
-        .map_or_else(|| "Track".to_owned(), |id| state.fleet.name_of(id));
-    match state.machine.window {
+        .map_or_else(|| "Track".to_owned(), |id| state.fleet().name_of(id));
+    match state.window() {
         Some(w) => format!(
             "{machine}, {} to {}",
             format::format_in_zone(w.since, false, "%Y-%m-%d"),

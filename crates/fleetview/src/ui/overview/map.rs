@@ -196,7 +196,7 @@ impl FleetMapView {
         {
             self.fit_into_view(framed, size);
         }
-        if !state.overview.status.loading {
+        if !state.overview().status.loading {
             self.settled = true;
         }
     }
@@ -443,7 +443,7 @@ pub fn fleet_map_ui(
     view: &mut FleetMapView,
     actions: &mut Vec<Action>,
 ) {
-    if view.placed.generation != state.overview.generation {
+    if view.placed.generation != state.overview().generation {
         view.placed = Placed::of(state);
     }
     let size = ui.available_size();

@@ -41,8 +41,8 @@ pub fn overview_ui(
     view: &mut OverviewView,
     actions: &mut Vec<Action>,
 ) {
-    let o = &state.overview;
-    let fleet = &state.fleet.equipments;
+    let o = &state.overview();
+    let fleet = &state.fleet().equipments;
     header_ui(ui, state, actions);
     let generation = o.generation;
     if view.choices.as_ref().is_none_or(|(g, _)| *g != generation) {
@@ -71,7 +71,7 @@ pub fn overview_ui(
         });
     egui::CentralPanel::default().show(ui, |ui| {
         if fleet.is_empty() {
-            ui.label(if state.fleet.loading {
+            ui.label(if state.fleet().loading {
                 "Discovering the fleet…"
             } else {
                 "No machines in this fleet."
@@ -85,8 +85,8 @@ pub fn overview_ui(
 /// Counts, how far the reads are, refresh and exports: on one line that
 /// fits beside the list at 1000x700.
 fn header_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
-    let o = &state.overview;
-    let fleet = &state.fleet.equipments;
+    let o = &state.overview();
+    let fleet = &state.fleet().equipments;
     // Wrapped: a row wider than the page widened the map and the table
     // past the window's edge.
     ui.horizontal_wrapped(|ui| {
@@ -137,10 +137,10 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
 /// The snapshots' reading, else the window figures', else how things
 /// stand; in a box of its own width, so nothing beside it moves.
 fn progress_ui(ui: &mut egui::Ui, state: &AppState) {
-    let o = &state.overview;
+    let o = &state.overview();
     let s = &o.status;
     let size = egui::vec2(210.0, ui.spacing().interact_size.y);
-    let n = state.fleet.equipments.len();
+    let n = state.fleet().equipments.len();
     let figures_left = o.figures_loading(n);
     if s.loading {
         let (fraction, text) = if s.total > 0 {
@@ -186,7 +186,7 @@ fn progress_ui(ui: &mut egui::Ui, state: &AppState) {
         (
             format!(
                 "Offline: snapshots of {}",
-                format::format_time(at, state.local_time)
+                format::format_time(at, state.local_time())
             ),
             theme::OFFLINE,
         )
@@ -196,7 +196,7 @@ fn progress_ui(ui: &mut egui::Ui, state: &AppState) {
         let at = s.requested_at.map_or_else(String::new, |t| {
             format!(
                 " at {}",
-                format::format_in_zone(t, state.local_time, "%H:%M")
+                format::format_in_zone(t, state.local_time(), "%H:%M")
             )
         });
         (

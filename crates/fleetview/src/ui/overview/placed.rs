@@ -25,9 +25,9 @@ pub(super) struct Placed {
 
 impl Placed {
     pub(super) fn of(state: &AppState) -> Self {
-        let fleet = &state.fleet.equipments;
+        let fleet = &state.fleet().equipments;
         let mut placed = Placed {
-            generation: state.overview.generation,
+            generation: state.overview().generation,
             bounds: MercRect::EMPTY,
             ..Placed::default()
         };
@@ -39,7 +39,7 @@ impl Placed {
                 names.len() as u32 - 1
             })
         };
-        for (k, row) in state.overview.rows().iter().enumerate() {
+        for (k, row) in state.overview().rows().iter().enumerate() {
             let Some(xy) = row.position.and_then(|p| mercator(p.lat, p.lon)) else {
                 continue;
             };

@@ -34,18 +34,18 @@ pub fn table_ui(
     view: &mut TableView,
     actions: &mut Vec<Action>,
 ) {
-    let o = &state.overview;
+    let o = &state.overview();
     let rows = o.rows();
     let pass = ui.ctx().cumulative_pass_nr();
     let back_in_view = pass > view.drawn_pass + 1;
     view.drawn_pass = pass;
-    if back_in_view && let Some(open) = state.machine.selected {
+    if back_in_view && let Some(open) = state.selected() {
         view.cursor = Some(open);
         view.scroll_to = rows.iter().position(|r| r.id == open);
     }
     keyboard(ui, rows, view, actions);
     let now = state.now();
-    let local = state.local_time;
+    let local = state.local_time();
     let mut in_view = Vec::new();
     // Sideways as a whole, the header with its rows: fourteen columns do
     // not fit beside the list at 1000x700.
@@ -69,8 +69,8 @@ fn rows_ui(
     (now, local): (i64, bool),
     in_view: &mut Vec<i64>,
 ) {
-    let rows = state.overview.rows();
-    let sort = state.overview.settings.sort;
+    let rows = state.overview().rows();
+    let sort = state.overview().settings.sort;
     let mut builder = TableBuilder::new(ui)
         .id_salt("fleet_table")
         .min_scrolled_height(0.0)
@@ -119,7 +119,7 @@ fn rows_ui(
                 // it, shows lighter.
                 let marked = view.cursor == Some(r.id);
                 row.set_selected(marked);
-                row.set_hovered(!marked && state.machine.selected == Some(r.id));
+                row.set_hovered(!marked && state.machine().selected == Some(r.id));
                 let mut open = false;
                 for c in Column::ALL {
                     row.col(|ui| {
@@ -194,10 +194,10 @@ fn cell_ui(
     now: i64,
     local: bool,
 ) -> bool {
-    let Some(e) = state.fleet.equipments.get(r.index) else {
+    let Some(e) = state.fleet().equipments.get(r.index) else {
         return false;
     };
-    let snapshot = state.overview.snapshots.get(&r.id);
+    let snapshot = state.overview().snapshots.get(&r.id);
     let text = |s: &str| {
         if s.is_empty() {
             format::NULL.to_owned()
@@ -248,7 +248,7 @@ fn cell_ui(
         | Column::IdlePercent
         | Column::Faults
         | Column::Flags
-        | Column::Source => window_cell_ui(ui, state.overview.figures_of(r.id), c),
+        | Column::Source => window_cell_ui(ui, state.overview().figures_of(r.id), c),
     }
     false
 }

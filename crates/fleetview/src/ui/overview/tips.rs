@@ -23,10 +23,10 @@ const NAMES_IN_LIST: usize = 200;
 /// A machine's lines: name, make and model, state, last report, fuel,
 /// faults in the window.
 fn machine_tip_ui(ui: &mut egui::Ui, state: &AppState, placed: &Placed, point: usize) {
-    let Some(row) = state.overview.rows().get(placed.rows[point]) else {
+    let Some(row) = state.overview().rows().get(placed.rows[point]) else {
         return;
     };
-    let Some(e) = state.fleet.equipments.get(row.index) else {
+    let Some(e) = state.fleet().equipments.get(row.index) else {
         return;
     };
     ui.label(RichText::new(&e.name).strong());
@@ -51,17 +51,17 @@ fn machine_tip_ui(ui: &mut egui::Ui, state: &AppState, placed: &Placed, point: u
         |t| {
             format!(
                 "{} ({})",
-                format::format_time(t, state.local_time),
+                format::format_time(t, state.local_time()),
                 format::format_age(state.now() - t)
             )
         },
     );
     ui.label(format!("Last report: {report}"));
-    let fuel = fuel_percent(state.overview.snapshots.get(&row.id))
+    let fuel = fuel_percent(state.overview().snapshots.get(&row.id))
         .map_or_else(|| format::NULL.to_owned(), |f| format!("{f:.0} %"));
     ui.label(format!("Fuel: {fuel}"));
     if let Some(f) = state
-        .overview
+        .overview()
         .figures_of(row.id)
         .and_then(crate::app::Loadable::value)
     {
@@ -107,11 +107,11 @@ fn cluster_tip_ui(ui: &mut egui::Ui, state: &AppState, placed: &Placed, members:
             RichText::new(format!("{faulty} with faults in the window")).color(theme::FAULT_RING),
         );
     }
-    let rows = state.overview.rows();
+    let rows = state.overview().rows();
     for &m in members.iter().take(NAMES_IN_TIP) {
         let name = rows
             .get(placed.rows[m as usize])
-            .and_then(|r| state.fleet.equipments.get(r.index))
+            .and_then(|r| state.fleet().equipments.get(r.index))
             .map_or("", |e| e.name.as_str());
         ui.label(name);
     }
@@ -204,8 +204,8 @@ pub(super) fn legend_ui(ui: &egui::Ui, rect: Rect) -> Rect {
 
 /// The note when no machine shown has a position.
 pub(super) fn no_positions_ui(ui: &egui::Ui, rect: Rect, state: &AppState) {
-    let o = &state.overview;
-    let text = if o.status.loading || state.fleet.loading {
+    let o = &state.overview();
+    let text = if o.status.loading || state.fleet().loading {
         "Reading the machines' positions…"
     } else if o.status.unsupported {
         "This service has no snapshots: no positions to show."
@@ -263,7 +263,7 @@ pub(super) fn spot_list_ui(
                     .max_height(220.0)
                     .show(ui, |ui| {
                         for &id in list.ids.iter().take(NAMES_IN_LIST) {
-                            if ui.button(state.fleet.name_of(id)).clicked() {
+                            if ui.button(state.fleet().name_of(id)).clicked() {
                                 out = Some(Some(id));
                             }
                         }

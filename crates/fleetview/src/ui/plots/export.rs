@@ -15,10 +15,10 @@ use fleetview_core::series::{ChannelKind, PlotSeries};
 /// estimated) over the window.
 pub(super) fn export_menu_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     let ready: Vec<(DataKind, &Arc<PlotSeries>)> = state
-        .timeline
+        .timeline()
         .plot_kinds
         .iter()
-        .filter_map(|k| Some((*k, state.timeline.plots.get(k)?.value()?)))
+        .filter_map(|k| Some((*k, state.timeline().plots.get(k)?.value()?)))
         .filter(|(_, s)| !s.series.is_empty())
         .collect();
     ui.add_enabled_ui(!ready.is_empty(), |ui| {

@@ -15,7 +15,7 @@ pub(super) fn kind_picker_ui(
     search: &mut String,
     actions: &mut Vec<Action>,
 ) {
-    let picked = state.timeline.plot_kinds.len();
+    let picked = state.timeline().plot_kinds.len();
     // Stays open while several kinds are ticked.
     let config = MenuConfig::new().close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
     MenuButton::new(format!("Data kinds ({picked})"))
@@ -74,7 +74,7 @@ fn pack_ui(
         ui.weak("Shown in the Faults table below the plots");
     }
     for kind in &kinds {
-        let mut on = state.timeline.plot_kinds.contains(kind);
+        let mut on = state.timeline().plot_kinds.contains(kind);
         if ui
             .checkbox(&mut on, kind.display_name())
             .on_hover_text(kind.wire())

@@ -148,26 +148,26 @@ pub fn plots_ui(
     view: &mut PlotsView,
     actions: &mut Vec<Action>,
 ) {
-    let Some(window) = state.machine.window else {
+    let Some(window) = state.window() else {
         return;
     };
     toolbar_ui(ui, state, view, actions);
-    if state.timeline.span.is_some() && !view.measuring_drag {
+    if state.timeline().span.is_some() && !view.measuring_drag {
         span_pane_ui(ui, state, view, actions);
     }
     let column = view.column(ui, state, window);
     update_engine_off(view, state, window);
-    let report = state.figures.report.value();
+    let report = state.figures().report.value();
     let area = egui::ScrollArea::vertical()
         .id_salt("plots_scroll")
         .auto_shrink([false, false])
         .show(ui, |ui| {
             let mut did = Gathered::new(ui.clip_rect());
-            if state.timeline.plot_kinds.is_empty() {
+            if state.timeline().plot_kinds.is_empty() {
                 ui.label("Pick data kinds to plot with the button above.");
             }
-            for &kind in &state.timeline.plot_kinds {
-                if let Some(loadable) = state.timeline.plots.get(&kind) {
+            for &kind in &state.timeline().plot_kinds {
+                if let Some(loadable) = state.timeline().plots.get(&kind) {
                     view.kind_plots_ui(ui, &column, kind, loadable, &mut did);
                 }
             }
@@ -180,7 +180,7 @@ pub fn plots_ui(
         });
     let did = area.inner;
     // Lines and gaps of kinds no longer plotted are forgotten.
-    let plotted = &state.timeline.plot_kinds;
+    let plotted = &state.timeline().plot_kinds;
     view.lines.retain(|(k, _), _| plotted.contains(k));
     view.gaps.retain(|k, _| plotted.contains(k));
     pointer_actions(ui, view, did, area.inner_rect, report, actions);
@@ -283,24 +283,24 @@ impl PlotsView {
     /// span; a seek since the last frame moves them.
     fn column(&mut self, ui: &egui::Ui, state: &AppState, window: TimeWindow) -> Column {
         let measuring = self.measure || ui.input(|i| i.modifiers.shift);
-        let seek = (state.timeline.seek != self.last_seek)
-            .then_some(state.timeline.cursor)
+        let seek = (state.timeline().seek != self.last_seek)
+            .then_some(state.timeline().cursor)
             .flatten();
-        self.last_seek = state.timeline.seek;
-        let generation = state.timeline.view_generation;
-        let cursor = state.timeline.cursor;
+        self.last_seek = state.timeline().seek;
+        let generation = state.timeline().view_generation;
+        let cursor = state.timeline().cursor;
         let shared = Shared {
             link: egui::Id::unique(("timeline", window.since, window.until, generation)),
             steer: Steer {
                 window: (window.since, window.until),
                 seek,
-                follow: cursor.filter(|_| state.timeline.replay.playing),
+                follow: cursor.filter(|_| state.timeline().replay.playing),
                 wheel: self.wheel.take(ui, &self.plot_rects),
             },
             cursor,
-            local: state.local_time,
-            units: state.units,
-            span: state.timeline.span,
+            local: state.local_time(),
+            units: state.units(),
+            span: state.timeline().span,
             measuring,
             known_until: window.until.min(state.now()),
         };
@@ -448,7 +448,7 @@ fn pointer_actions(
 /// The engine-off periods (D10) of the history shown, computed again only
 /// when another history or window comes.
 fn update_engine_off(view: &mut PlotsView, state: &AppState, window: TimeWindow) {
-    let history = state.machine.history.value();
+    let history = state.history().value();
     let source = (
         history.map_or(0, |h| Arc::as_ptr(h) as usize),
         window.since,

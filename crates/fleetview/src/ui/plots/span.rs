@@ -37,15 +37,15 @@ pub struct SpanView {
 impl SpanView {
     fn update(&mut self, state: &AppState, span: (i64, i64)) {
         let plots: Vec<(DataKind, usize)> = state
-            .timeline
+            .timeline()
             .plot_kinds
             .iter()
             .filter_map(|k| {
-                let s = state.timeline.plots.get(k)?.value()?;
+                let s = state.timeline().plots.get(k)?.value()?;
                 Some((*k, Arc::as_ptr(s) as usize))
             })
             .collect();
-        let history = state.machine.history.value();
+        let history = state.history().value();
         let basis = (span, plots, history.map_or(0, |h| Arc::as_ptr(h) as usize));
         if self.basis.as_ref() == Some(&basis) {
             return;
@@ -53,7 +53,7 @@ impl SpanView {
         let (t0, t1) = span;
         self.rows.clear();
         for (kind, _) in &basis.1 {
-            let Some(series) = state.timeline.plots.get(kind).and_then(|l| l.value()) else {
+            let Some(series) = state.timeline().plots.get(kind).and_then(|l| l.value()) else {
                 continue;
             };
             for (ch, c) in series.series.channels.iter().enumerate() {
@@ -80,11 +80,11 @@ pub fn span_stats_ui(
     view: &mut SpanView,
     actions: &mut Vec<Action>,
 ) {
-    let Some(span) = state.timeline.span else {
+    let Some(span) = state.timeline().span else {
         return;
     };
     view.update(state, span);
-    let local = state.local_time;
+    let local = state.local_time();
     ui.horizontal_wrapped(|ui| {
         ui.label(egui::RichText::new("Span").strong());
         ui.label(format!(
@@ -130,7 +130,7 @@ pub fn span_stats_ui(
                     ui.end_row();
                     for row in &view.rows {
                         let s = &row.stats;
-                        let (scale, unit) = conversion(&row.unit, state.units);
+                        let (scale, unit) = conversion(&row.unit, state.units());
                         ui.label(if unit.is_empty() {
                             row.name.clone()
                         } else {

@@ -444,7 +444,7 @@ fn the_token_note_moves_no_button() {
         "saving moves no button"
     );
     wait_until(&mut h, "the token stored", |app| {
-        app.state().conn.token_note.is_some()
+        app.state().conn().token_note.is_some()
     });
     h.get_by_label_contains("the access token is kept");
     assert_eq!(

@@ -26,7 +26,7 @@ fn a_custom_window_over_ten_years_is_refused_in_the_pickers() {
     wait_until(&mut h, "the fleet", fleet_of(60));
     h.get_by_label("Custom").click();
     h.run_steps(3);
-    let days = h.state().state().machine.custom_days;
+    let days = h.state().state().machine().custom_days;
     let sent = h.state().state().selected_window();
     let page = h.get_by_label("Machine history").rect();
     press(&mut h, &picker_label(days.0, 0));
@@ -41,7 +41,7 @@ fn a_custom_window_over_ten_years_is_refused_in_the_pickers() {
     h.get_by_label(&picker_label(days.0, 11));
     h.get_by_label_contains("longer than fleetview fetches at once");
     assert_eq!(
-        h.state().state().machine.custom_days,
+        h.state().state().machine().custom_days,
         days,
         "the window stays"
     );
@@ -64,7 +64,7 @@ fn a_custom_window_over_ten_years_is_refused_in_the_pickers() {
             .is_none(),
         "the note is gone"
     );
-    let now = h.state().state().machine.custom_days;
+    let now = h.state().state().machine().custom_days;
     assert_eq!(now.1, days.1);
     assert!(
         (9 * 365..9 * 366 + 1).contains(&(days.0 - now.0)),

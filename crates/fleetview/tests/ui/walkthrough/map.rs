@@ -55,7 +55,7 @@ fn open(h: &mut Harness<'static, FleetApp>, prefix: &str, window: &str) {
     // (and a map resized is fitted again).
     wait_until(h, "the track and the figures", |app| {
         let s = app.state();
-        let report = &s.figures.report;
+        let report = &s.figures().report;
         s.timeline().track.value().is_some_and(|t| !t.is_empty())
             && !s.timeline().track.is_pending()
             && s.activities().value().is_some()
@@ -398,7 +398,7 @@ fn set_tile_server(h: &mut Harness<'static, FleetApp>, url: &str) {
     h.run_steps(2);
     h.get_by_label("Apply").click();
     h.run_steps(2);
-    assert_eq!(h.state().state().map.tile_url, url);
+    assert_eq!(h.state().state().map().tile_url, url);
 }
 
 /// Item 15: at a site's zoom the offline basemap has nothing to draw; the
@@ -418,11 +418,11 @@ fn site_zoom_on_the_offline_map_says_so() {
     // The note offers them.
     h.get_by_label("Turn on online tiles").click();
     h.run_steps(3);
-    assert!(h.state().state().map.online_tiles);
+    assert!(h.state().state().map().online_tiles);
     assert!(h.query_by_label_contains("turn on Online tiles").is_none());
     h.get_by_label("Online tiles").click();
     h.run_steps(3);
-    assert!(!h.state().state().map.online_tiles);
+    assert!(!h.state().state().map().online_tiles);
     // Out to a country's scale: coasts and borders, nothing to say.
     while zoom(&h) > 5.0 {
         h.get_by_label("Zoom out").click();
