@@ -106,10 +106,6 @@ impl ApiClient {
         })
     }
 
-    pub fn base_url(&self) -> &str {
-        self.base.as_str()
-    }
-
     pub fn config(&self) -> &ClientConfig {
         &self.config
     }

@@ -13,7 +13,7 @@ use super::error::ApiError;
 use super::limits::DEFAULT_MAX_BODY_BYTES;
 use super::model::SecretValue;
 
-pub const USER_AGENT: &str = concat!(
+pub(crate) const USER_AGENT: &str = concat!(
     "fleetview/",
     env!("CARGO_PKG_VERSION"),
     " (desktop fleet telematics viewer)"
@@ -40,7 +40,7 @@ impl Default for RetryPolicy {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiKey {
     pub name: String,
-    pub key: SecretValue,
+    pub(crate) key: SecretValue,
 }
 
 impl ApiKey {
@@ -83,11 +83,11 @@ pub struct ClientConfig {
     pub api_key: Option<ApiKey>,
     /// D12: allow sending the token over plain http beyond loopback.
     pub allow_insecure_http: bool,
-    pub connect_timeout: Duration,
+    pub(crate) connect_timeout: Duration,
     pub request_timeout: Duration,
     pub retry: RetryPolicy,
     /// Chunk requests in flight at once.
-    pub concurrency: usize,
+    pub(crate) concurrency: usize,
     /// The largest answer read, counted after decompression (D13).
     pub max_body_bytes: u64,
     /// The name this service's data is kept under in the local cache
@@ -148,7 +148,7 @@ impl ClientConfig {
     }
 
     /// Whether a secret (token or API key) would be sent.
-    pub fn has_secret(&self) -> bool {
+    pub(crate) fn has_secret(&self) -> bool {
         self.token.is_some() || self.api_key.is_some()
     }
 

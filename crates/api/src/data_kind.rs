@@ -147,7 +147,7 @@ impl KindPack {
 
 impl DataKind {
     /// The pack the platform files this kind under.
-    pub const fn pack(self) -> KindPack {
+    pub(crate) const fn pack(self) -> KindPack {
         use DataKind::*;
         match self {
             Positions | EngineCondition | CumulativeDistance | DailyDistance | PeakDailySpeed => {

@@ -87,11 +87,11 @@ mod running_flag {
 
     use super::EngineEvent;
 
-    pub fn serialize<S: Serializer>(event: &EngineEvent, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(event: &EngineEvent, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_bool(event.running_flag())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<EngineEvent, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<EngineEvent, D::Error> {
         bool::deserialize(d).map(EngineEvent::from_running_flag)
     }
 }

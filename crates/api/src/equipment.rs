@@ -19,9 +19,9 @@ use super::time::Timestamp;
 /// Body of `POST /login` (D1): an API key's name and the key.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ApiKeyLogin {
-    pub name: String,
-    pub api_key: SecretValue,
+pub(crate) struct ApiKeyLogin {
+    pub(crate) name: String,
+    pub(crate) api_key: SecretValue,
 }
 
 /// Answer of `POST /login` (and of the sandbox's `/auth/login`): who logged

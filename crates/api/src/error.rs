@@ -105,18 +105,18 @@ impl ApiError {
 
     /// How many times a GET failing so is tried again: a service that
     /// refuses the connection once more, quickly; other failures per policy.
-    pub fn retries(&self, max_retries: u32) -> u32 {
+    pub(crate) fn retries(&self, max_retries: u32) -> u32 {
         match self {
             ApiError::Network { refused: true, .. } => max_retries.min(1),
             _ => max_retries,
         }
     }
 
-    pub fn is_refused(&self) -> bool {
+    pub(crate) fn is_refused(&self) -> bool {
         matches!(self, ApiError::Network { refused: true, .. })
     }
 
-    pub fn retry_after(&self) -> Option<Duration> {
+    pub(crate) fn retry_after(&self) -> Option<Duration> {
         match self {
             ApiError::Server { retry_after, .. } => *retry_after,
             _ => None,

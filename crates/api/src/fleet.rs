@@ -23,7 +23,7 @@ use super::model::{
 use super::time::{SECS_PER_DAY, TimeWindow, format_wire};
 
 /// The service never returns more than this many equipments per page (D5).
-pub const MAX_PAGE: i64 = 50;
+pub(crate) const MAX_PAGE: i64 = 50;
 
 /// Chunk length of `/history`: a quarter, so that a machine reporting every
 /// minute answers in tens of megabytes, not hundreds.
@@ -34,7 +34,7 @@ const _: () = assert!(HISTORY_CHUNK_SECS <= MAX_EQUIPMENT_WINDOW_SECS);
 /// snapshots), with where it stands.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPage<R> {
-    pub offset: i64,
+    pub(crate) offset: i64,
     pub total: i64,
     pub rows: Vec<R>,
 }
@@ -84,7 +84,7 @@ pub enum SeriesSource {
 
 impl SeriesSource {
     /// The path segment after `/v2/fleet/equipments/{id}/`.
-    pub fn path_segment(self) -> String {
+    pub(crate) fn path_segment(self) -> String {
         match self {
             SeriesSource::Kind(k) => k.path_segment(),
             SeriesSource::Faults => "faults".to_owned(),

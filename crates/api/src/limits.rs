@@ -14,12 +14,12 @@ use super::error::ApiError;
 use super::time::{SECS_PER_DAY, TimeWindow};
 
 /// The longest window the client reads, in years.
-pub const MAX_WINDOW_YEARS: i64 = 10;
+pub(crate) const MAX_WINDOW_YEARS: i64 = 10;
 /// Ten years of days, leap days included: any ten calendar years fit. The
 /// app's date pickers refuse a longer custom window with the same cap.
 pub const MAX_WINDOW_DAYS: i64 = 3653;
 /// [`MAX_WINDOW_DAYS`] in seconds.
-pub const MAX_WINDOW_SECS: i64 = MAX_WINDOW_DAYS * SECS_PER_DAY;
+pub(crate) const MAX_WINDOW_SECS: i64 = MAX_WINDOW_DAYS * SECS_PER_DAY;
 /// The longest window the service accepts for one equipment (the sandbox
 /// refuses a longer one with these very numbers).
 pub const MAX_EQUIPMENT_WINDOW_DAYS: i64 = 366;
@@ -28,11 +28,11 @@ pub const MAX_EQUIPMENT_WINDOW_SECS: i64 = MAX_EQUIPMENT_WINDOW_DAYS * SECS_PER_
 /// The longest window the service accepts for the deprecated fleet history.
 pub const MAX_FLEET_WINDOW_DAYS: i64 = 31;
 /// [`MAX_FLEET_WINDOW_DAYS`] in seconds.
-pub const MAX_FLEET_WINDOW_SECS: i64 = MAX_FLEET_WINDOW_DAYS * SECS_PER_DAY;
+pub(crate) const MAX_FLEET_WINDOW_SECS: i64 = MAX_FLEET_WINDOW_DAYS * SECS_PER_DAY;
 /// The largest answer read by default, counted after decompression.
-pub const DEFAULT_MAX_BODY_BYTES: u64 = 256 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_BODY_BYTES: u64 = 256 * 1024 * 1024;
 /// Same-origin redirects followed for one request, at most.
-pub const MAX_REDIRECTS: usize = 5;
+pub(crate) const MAX_REDIRECTS: usize = 5;
 
 /// Refuses a window longer than [`MAX_WINDOW_SECS`] (windows are inclusive).
 pub fn check_window(w: TimeWindow) -> Result<(), ApiError> {
@@ -48,7 +48,7 @@ pub fn check_window(w: TimeWindow) -> Result<(), ApiError> {
 
 /// Why a redirect was not followed; found again in reqwest's error chain.
 #[derive(Debug, thiserror::Error)]
-pub enum RedirectRefused {
+pub(crate) enum RedirectRefused {
     #[error("redirect to another origin: {0}")]
     OtherOrigin(String),
     #[error("more than {MAX_REDIRECTS} redirects")]
@@ -61,7 +61,7 @@ fn origin(url: &Url) -> (&str, Option<&str>, Option<u16>) {
 }
 
 /// `scheme://host:port` of a URL, never its path, query or user info.
-pub fn origin_text(url: &Url) -> String {
+pub(crate) fn origin_text(url: &Url) -> String {
     let host = url.host_str().unwrap_or("");
     match url.port_or_known_default() {
         Some(port) => format!("{}://{host}:{port}", url.scheme()),
@@ -70,7 +70,7 @@ pub fn origin_text(url: &Url) -> String {
 }
 
 /// D15: follows a redirect only to the origin of the first request.
-pub fn redirect_policy() -> Policy {
+pub(crate) fn redirect_policy() -> Policy {
     Policy::custom(|attempt: Attempt<'_>| {
         let Some(first) = attempt.previous().first() else {
             return attempt.follow();

@@ -114,16 +114,16 @@ pub struct FuelRemainingRow {
 pub struct DailyFuelRow {
     pub date: Timestamp,
     pub fuel_used: Option<f64>,
-    pub unit: String,
+    pub(crate) unit: String,
     pub estimated: bool,
 }
 
 /// `/dailyCO2` row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DailyCo2Row {
-    pub date: Timestamp,
+    pub(crate) date: Timestamp,
     pub weight: f64,
-    pub unit: String,
+    pub(crate) unit: String,
     pub estimated: bool,
 }
 
@@ -178,9 +178,9 @@ pub struct FuelUsed {
 /// `fuelUsed` of the deprecated fleet history: no `estimated`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct FleetFuelUsed {
-    pub fuel_used: Option<f64>,
-    pub unit: String,
+pub(crate) struct FleetFuelUsed {
+    pub(crate) fuel_used: Option<f64>,
+    pub(crate) unit: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -287,39 +287,39 @@ pub struct DailyUsageRow {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FleetDailyUsageRow {
-    pub date: Timestamp,
+    pub(crate) date: Timestamp,
     #[serde(default)]
-    pub operating_hours: Option<Hours>,
+    pub(crate) operating_hours: Option<Hours>,
     #[serde(default)]
-    pub idle_hours: Option<Hours>,
+    pub(crate) idle_hours: Option<Hours>,
     #[serde(default)]
-    pub working_hours: Option<Hours>,
+    pub(crate) working_hours: Option<Hours>,
     #[serde(default)]
-    pub fuel_used: Option<FleetFuelUsed>,
+    pub(crate) fuel_used: Option<FleetFuelUsed>,
     #[serde(default)]
-    pub daily_distance: Option<Distance>,
+    pub(crate) daily_distance: Option<Distance>,
     #[serde(default)]
-    pub cumulative_idle_hours: Option<Hours>,
+    pub(crate) cumulative_idle_hours: Option<Hours>,
     #[serde(default)]
-    pub cumulative_operating_hours: Option<Hours>,
+    pub(crate) cumulative_operating_hours: Option<Hours>,
     #[serde(default)]
-    pub cumulative_fuel_used: Option<CumulativeFuel>,
+    pub(crate) cumulative_fuel_used: Option<CumulativeFuel>,
     #[serde(default)]
-    pub cumulative_distance: Option<CumulativeDistance>,
+    pub(crate) cumulative_distance: Option<CumulativeDistance>,
     #[serde(default)]
-    pub cumulative_load_count: Option<LoadCount>,
+    pub(crate) cumulative_load_count: Option<LoadCount>,
     #[serde(default)]
-    pub cumulative_payload_total: Option<Payload>,
+    pub(crate) cumulative_payload_total: Option<Payload>,
     #[serde(default)]
-    pub cumulative_active_regeneration_hours: Option<Hours>,
+    pub(crate) cumulative_active_regeneration_hours: Option<Hours>,
     #[serde(default)]
-    pub cumulative_power_take_off_hours: Option<Hours>,
+    pub(crate) cumulative_power_take_off_hours: Option<Hours>,
     #[serde(default)]
-    pub peak_daily_speed: Option<PeakSpeed>,
+    pub(crate) peak_daily_speed: Option<PeakSpeed>,
     #[serde(default)]
-    pub average_daily_engine_load_factor: Option<Percent>,
+    pub(crate) average_daily_engine_load_factor: Option<Percent>,
     #[serde(default, rename = "DEFRemainingRatio")]
-    pub def_remaining_ratio: Option<DefRemaining>,
+    pub(crate) def_remaining_ratio: Option<DefRemaining>,
 }
 
 impl From<DailyUsageRow> for FleetDailyUsageRow {
@@ -576,7 +576,7 @@ pub struct LoginRequest {
 
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoginResponse {
-    pub token: String,
+    pub(crate) token: String,
 }
 
 impl fmt::Debug for LoginResponse {

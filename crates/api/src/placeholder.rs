@@ -8,7 +8,7 @@ use super::time::days_from_civil;
 
 /// Dates before this (1900-01-01T00:00:00Z) are placeholders: no machine
 /// reported then, and year 1 is the feeds' "no date".
-pub const FIRST_REAL_DATE_SECS: i64 = days_from_civil(1900, 1, 1) * 86_400;
+pub(crate) const FIRST_REAL_DATE_SECS: i64 = days_from_civil(1900, 1, 1) * 86_400;
 
 /// Whether a date (UTC seconds) is a placeholder.
 pub fn is_placeholder_date(secs: i64) -> bool {
@@ -40,7 +40,7 @@ pub fn is_capacity_field(name: &str) -> bool {
 /// an OEM's own string (`CodeSeverity`), often a placeholder such as
 /// `missing`: whatever is not a whole number is no severity, never an
 /// error that would lose the answer's other faults.
-pub fn severity<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+pub(crate) fn severity<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
     Ok(match Option::<serde_json::Value>::deserialize(d)? {
         Some(serde_json::Value::Number(n)) => n.as_i64(),
         Some(serde_json::Value::String(s)) => known_text(&s).and_then(|t| t.parse().ok()),

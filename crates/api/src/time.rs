@@ -15,7 +15,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub const SECS_PER_DAY: i64 = 86_400;
 
 /// Length of the wire format, `YYYY-MM-DDTHH:mm:ssZ`.
-pub const WIRE_LEN: usize = 20;
+pub(crate) const WIRE_LEN: usize = 20;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TimeError {

@@ -51,7 +51,7 @@ pub fn kilograms(value: f64, unit: &str) -> Option<f64> {
 }
 
 /// A speed in km/h.
-pub fn kmh(value: f64, unit: &str) -> Option<f64> {
+pub(crate) fn kmh(value: f64, unit: &str) -> Option<f64> {
     let factor = match norm(unit).as_str() {
         "km/h" | "kmh" | "kph" | "km/hr" | "kilometers per hour" | "kilometres per hour" => 1.0,
         "m/s" => 3.6,
@@ -62,7 +62,7 @@ pub fn kmh(value: f64, unit: &str) -> Option<f64> {
 }
 
 /// A temperature in °C.
-pub fn celsius(value: f64, unit: &str) -> Option<f64> {
+pub(crate) fn celsius(value: f64, unit: &str) -> Option<f64> {
     let c = match norm(unit).as_str() {
         "c" | "°c" | "degc" | "celsius" | "deg c" => value,
         "f" | "°f" | "degf" | "fahrenheit" | "deg f" => (value - 32.0) / 1.8,
@@ -73,7 +73,7 @@ pub fn celsius(value: f64, unit: &str) -> Option<f64> {
 }
 
 /// A length in metres (altitudes, short distances).
-pub fn metres(value: f64, unit: &str) -> Option<f64> {
+pub(crate) fn metres(value: f64, unit: &str) -> Option<f64> {
     let factor = match norm(unit).as_str() {
         "m" | "metre" | "metres" | "meter" | "meters" => 1.0,
         "ft" | "feet" | "foot" => METRES_PER_FOOT,
@@ -230,8 +230,8 @@ impl UnitSystem {
 /// a max, and a difference takes the factor alone.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Conversion {
-    pub factor: f64,
-    pub offset: f64,
+    pub(crate) factor: f64,
+    pub(crate) offset: f64,
 }
 
 impl Conversion {
