@@ -70,7 +70,7 @@ pub fn equipment(
 }
 
 /// A page of the deprecated fleet history: machines `offset..offset+limit`.
-pub fn fleet_history(
+pub(crate) fn fleet_history(
     sim: &Simulator,
     w: TimeWindow,
     offset: i64,
@@ -253,7 +253,7 @@ fn write_json<T: Serialize + ?Sized>(buf: &mut Vec<u8>, v: &T) -> Flow {
 mod erased {
     use super::{Flow, Serialize, write_json};
 
-    pub trait Row {
+    pub(crate) trait Row {
         fn write(&self, buf: &mut Vec<u8>) -> Flow;
     }
 

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::clock::Clock;
 
 /// The sandbox's one account, and its one API key (D1).
-pub const DEMO_USER: &str = "demo";
-pub const DEMO_PASSWORD: &str = "demo";
+pub(crate) const DEMO_USER: &str = "demo";
+pub(crate) const DEMO_PASSWORD: &str = "demo";
 pub const DEMO_API_KEY_NAME: &str = "demo";
 pub const DEMO_API_KEY: &str = "demo";
 
@@ -21,7 +21,7 @@ struct Claims {
 }
 
 /// Signs and checks tokens. The key is kept out of `Debug`.
-pub struct Auth {
+pub(crate) struct Auth {
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
@@ -39,7 +39,7 @@ impl std::fmt::Debug for Auth {
 }
 
 impl Auth {
-    pub fn new(secret: &[u8], ttl_secs: i64, clock: Clock) -> Self {
+    pub(crate) fn new(secret: &[u8], ttl_secs: i64, clock: Clock) -> Self {
         let mut validation = Validation::new(Algorithm::HS256);
         // `verify` checks expiry against `clock`; the library would check it
         // against the computer's clock.
@@ -55,14 +55,10 @@ impl Auth {
         }
     }
 
-    pub fn ttl_secs(&self) -> i64 {
-        self.ttl_secs
-    }
-
     /// Issues a token valid for the configured lifetime from now: the
     /// computer's clock whatever instant the simulated data stands at,
     /// unless time is moved by hand ([`Clock::token_now`]).
-    pub fn issue(&self, user: &str) -> Result<String, jsonwebtoken::errors::Error> {
+    pub(crate) fn issue(&self, user: &str) -> Result<String, jsonwebtoken::errors::Error> {
         self.issue_at(user, self.clock.token_now())
     }
 
@@ -76,7 +72,7 @@ impl Auth {
     }
 
     /// Checks a token; the error is the message a 401 carries.
-    pub fn verify(&self, token: &str) -> Result<(), &'static str> {
+    pub(crate) fn verify(&self, token: &str) -> Result<(), &'static str> {
         match decode::<Claims>(token, &self.decoding, &self.validation) {
             // Expiry is exact, with no leeway: a token is accepted before its
             // `exp` second and refused from it on: `exp` is the first second
@@ -92,11 +88,11 @@ impl Auth {
         }
     }
 
-    pub fn check_password(user: &str, password: &str) -> bool {
+    pub(crate) fn check_password(user: &str, password: &str) -> bool {
         user == DEMO_USER && password == DEMO_PASSWORD
     }
 
-    pub fn check_api_key(name: &str, key: &str) -> bool {
+    pub(crate) fn check_api_key(name: &str, key: &str) -> bool {
         name == DEMO_API_KEY_NAME && key == DEMO_API_KEY
     }
 }

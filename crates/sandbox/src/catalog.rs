@@ -13,7 +13,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use fleetview_api::model::{Credentials, DataSource, Integration, status};
 
 /// OEM and telematics providers with the credential fields each requires.
-pub fn data_sources() -> Vec<DataSource> {
+pub(crate) fn data_sources() -> Vec<DataSource> {
     const SOURCES: &[(&str, &str, &[&str])] = &[
         (
             "CAT_VISIONLINK",
@@ -82,17 +82,17 @@ pub enum StoreError {
 
 /// Integrations in a SQLite file (or in memory for throwaway sandboxes).
 #[derive(Debug)]
-pub struct Store {
+pub(crate) struct Store {
     conn: Mutex<Connection>,
 }
 
 impl Store {
-    pub fn open(path: &Path) -> Result<Self, StoreError> {
+    pub(crate) fn open(path: &Path) -> Result<Self, StoreError> {
         let conn = Connection::open(path)?;
         Self::init(conn)
     }
 
-    pub fn in_memory() -> Result<Self, StoreError> {
+    pub(crate) fn in_memory() -> Result<Self, StoreError> {
         Self::init(Connection::open_in_memory()?)
     }
 
@@ -169,7 +169,7 @@ impl Store {
     }
 
     /// A secret kept in the store (the JWT signing key), made on first use.
-    pub fn secret<E: From<StoreError>>(
+    pub(crate) fn secret<E: From<StoreError>>(
         &self,
         key: &str,
         make: impl FnOnce() -> Result<Vec<u8>, E>,
@@ -193,7 +193,7 @@ impl Store {
         Ok(v)
     }
 
-    pub fn list(&self) -> Result<Vec<Integration>, StoreError> {
+    pub(crate) fn list(&self) -> Result<Vec<Integration>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn.prepare_cached(
             "SELECT id, name, data_source_code, status FROM integrations ORDER BY id",
@@ -209,7 +209,7 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    pub fn get(&self, id: i64) -> Result<Integration, StoreError> {
+    pub(crate) fn get(&self, id: i64) -> Result<Integration, StoreError> {
         self.conn()
             .query_row(
                 "SELECT id, name, data_source_code, status FROM integrations WHERE id = ?1",
@@ -227,7 +227,12 @@ impl Store {
             .ok_or(StoreError::NotFound(id))
     }
 
-    pub fn create(&self, name: &str, source: &str, creds: &Credentials) -> Result<i64, StoreError> {
+    pub(crate) fn create(
+        &self,
+        name: &str,
+        source: &str,
+        creds: &Credentials,
+    ) -> Result<i64, StoreError> {
         let conn = self.conn();
         conn.execute(
             "INSERT INTO integrations (name, data_source_code, status, credentials) VALUES (?1, ?2, ?3, ?4)",
@@ -236,7 +241,7 @@ impl Store {
         Ok(conn.last_insert_rowid())
     }
 
-    pub fn update(
+    pub(crate) fn update(
         &self,
         id: i64,
         name: &str,
@@ -258,7 +263,7 @@ impl Store {
         Ok(())
     }
 
-    pub fn delete(&self, id: i64) -> Result<(), StoreError> {
+    pub(crate) fn delete(&self, id: i64) -> Result<(), StoreError> {
         if self
             .conn()
             .execute("DELETE FROM integrations WHERE id = ?1", [id])?
@@ -269,7 +274,7 @@ impl Store {
         Ok(())
     }
 
-    pub fn set_status(&self, id: i64, status: &str) -> Result<(), StoreError> {
+    pub(crate) fn set_status(&self, id: i64, status: &str) -> Result<(), StoreError> {
         if self.conn().execute(
             "UPDATE integrations SET status = ?2 WHERE id = ?1",
             params![id, status],

@@ -31,7 +31,7 @@ pub struct ChaosConfig {
 }
 
 impl ChaosConfig {
-    pub fn is_active(&self) -> bool {
+    pub(crate) fn is_active(&self) -> bool {
         self.latency_rate > 0.0
             || self.error_500_rate > 0.0
             || self.error_503_rate > 0.0
@@ -79,7 +79,7 @@ impl ChaosConfig {
 }
 
 #[derive(Debug)]
-pub struct Chaos {
+pub(crate) struct Chaos {
     config: ChaosConfig,
     counter: AtomicU64,
 }
@@ -92,7 +92,7 @@ enum Fault {
 }
 
 impl Chaos {
-    pub fn new(config: ChaosConfig) -> Self {
+    pub(crate) fn new(config: ChaosConfig) -> Self {
         Self {
             config,
             counter: AtomicU64::new(0),
@@ -100,7 +100,7 @@ impl Chaos {
     }
 
     /// Whether a request with this method is disturbed.
-    pub fn applies_to(&self, method: &axum::http::Method) -> bool {
+    pub(crate) fn applies_to(&self, method: &axum::http::Method) -> bool {
         if method == axum::http::Method::GET {
             !self.config.skip_reads
         } else {
@@ -134,7 +134,7 @@ impl Chaos {
         (slow, fault)
     }
 
-    pub async fn apply(&self, inner: impl Future<Output = Response>) -> Response {
+    pub(crate) async fn apply(&self, inner: impl Future<Output = Response>) -> Response {
         let (slow, fault) = self.draw();
         if slow && self.config.latency_ms > 0 {
             tokio::time::sleep(Duration::from_millis(self.config.latency_ms)).await;

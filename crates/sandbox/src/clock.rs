@@ -21,7 +21,7 @@ pub enum Clock {
 
 impl Clock {
     /// Now for the simulated data: nothing after it exists yet.
-    pub fn now(&self) -> i64 {
+    pub(crate) fn now(&self) -> i64 {
         match self {
             Clock::System => now_secs(),
             Clock::Fixed(t) => *t,
@@ -31,7 +31,7 @@ impl Clock {
 
     /// Now for issuing and checking tokens: the computer's clock, unless
     /// time is moved by hand.
-    pub fn token_now(&self) -> i64 {
+    pub(crate) fn token_now(&self) -> i64 {
         match self {
             Clock::System | Clock::Fixed(_) => now_secs(),
             Clock::Manual(m) => m.now(),
@@ -49,7 +49,7 @@ impl ManualClock {
         Self(Arc::new(AtomicI64::new(t)))
     }
 
-    pub fn now(&self) -> i64 {
+    pub(crate) fn now(&self) -> i64 {
         self.0.load(Ordering::SeqCst)
     }
 

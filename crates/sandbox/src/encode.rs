@@ -47,7 +47,7 @@ fn opt_fixed(out: &mut Vec<u8>, v: Option<f64>, decimals: u32) {
 /// one: rows come in time order, so the calendar arithmetic is done once a
 /// day.
 #[derive(Debug)]
-pub struct PositionEncoder {
+pub(crate) struct PositionEncoder {
     day: i64,
     /// `"YYYY-MM-DDT` of `day`.
     day_prefix: [u8; 12],
@@ -60,7 +60,7 @@ impl Default for PositionEncoder {
 }
 
 impl PositionEncoder {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             day: i64::MIN,
             day_prefix: [0; 12],
@@ -93,7 +93,7 @@ impl PositionEncoder {
     }
 
     /// Writes one row as a JSON object.
-    pub fn row(&mut self, out: &mut Vec<u8>, r: &PositionRow) {
+    pub(crate) fn row(&mut self, out: &mut Vec<u8>, r: &PositionRow) {
         out.extend_from_slice(b"{\"date\":");
         self.date(out, r.date.0);
         out.extend_from_slice(b",\"latitude\":");
@@ -111,13 +111,19 @@ impl PositionEncoder {
 }
 
 /// The start of a series envelope, up to its first row.
-pub fn series_head(out: &mut Vec<u8>) {
+pub(crate) fn series_head(out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"data\":{\"rows\":[");
 }
 
 /// The end of a series envelope after its `count` rows: `total` follows
 /// the rows (JSON members are unordered), since it is only known at the end.
-pub fn series_tail(out: &mut Vec<u8>, count: usize, id: i64, serial_number: &str, w: TimeWindow) {
+pub(crate) fn series_tail(
+    out: &mut Vec<u8>,
+    count: usize,
+    id: i64,
+    serial_number: &str,
+    w: TimeWindow,
+) {
     let mut ibuf = itoa::Buffer::new();
     out.extend_from_slice(b"],\"total\":");
     out.extend_from_slice(ibuf.format(count).as_bytes());

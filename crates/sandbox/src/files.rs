@@ -6,7 +6,7 @@ use std::io;
 use std::path::Path;
 
 /// Creates `dir` (and missing parents) 0700, or narrows it to 0700.
-pub fn private_dir(dir: &Path) -> io::Result<()> {
+pub(crate) fn private_dir(dir: &Path) -> io::Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::{DirBuilderExt as _, PermissionsExt as _};
@@ -25,7 +25,7 @@ pub fn private_dir(dir: &Path) -> io::Result<()> {
 /// Creates the database file 0600 if it is missing (SQLite gives its WAL,
 /// shared-memory and journal files the database's mode) and narrows any of
 /// them that exist to 0600.
-pub fn private_database(path: &Path) -> io::Result<()> {
+pub(crate) fn private_database(path: &Path) -> io::Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};

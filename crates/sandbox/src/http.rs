@@ -15,11 +15,11 @@ use fleetview_api::model::ErrorBody;
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 
 /// The largest request body read.
-pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+pub(crate) const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
 
 /// An error answer: a status and `{message}` (D3).
 #[derive(Debug)]
-pub struct ApiError {
+pub(crate) struct ApiError {
     status: StatusCode,
     message: String,
 }

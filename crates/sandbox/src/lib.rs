@@ -4,19 +4,19 @@
 
 pub mod answers;
 pub mod auth;
-pub mod catalog;
+pub(crate) mod catalog;
 pub mod chaos;
-pub mod clock;
+pub(crate) mod clock;
 pub mod embedded;
 pub mod encode;
 mod equipments;
 mod files;
 mod http;
 mod login;
-pub mod routes;
-pub mod shared;
+pub(crate) mod routes;
+pub(crate) mod shared;
 pub mod simulate;
-pub mod stream;
+pub(crate) mod stream;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -31,8 +31,6 @@ use auth::Auth;
 use catalog::{Store, StoreError};
 use chaos::{Chaos, ChaosConfig};
 pub use clock::{Clock, ManualClock};
-pub use http::MAX_BODY_BYTES;
-pub use routes::MAX_NAME_CHARS;
 use shared::Shared;
 use simulate::Simulator;
 use stream::HeavyWork;
@@ -45,22 +43,22 @@ pub const DEFAULT_TOKEN_TTL_SECS: i64 = 12 * 3600;
 /// How to run a sandbox. Build with the methods, then [`SandboxConfig::start`].
 #[derive(Debug, Clone)]
 pub struct SandboxConfig {
-    pub listen: SocketAddr,
+    pub(crate) listen: SocketAddr,
     /// Where integrations and the signing key live; `None` keeps them in
     /// memory (gone when the sandbox stops).
-    pub data_dir: Option<PathBuf>,
-    pub fleet_size: u64,
-    pub clock: Clock,
-    pub token_ttl_secs: i64,
-    pub chaos: ChaosConfig,
+    pub(crate) data_dir: Option<PathBuf>,
+    pub(crate) fleet_size: u64,
+    pub(crate) clock: Clock,
+    pub(crate) token_ttl_secs: i64,
+    pub(crate) chaos: ChaosConfig,
     /// Compress answers with gzip when the client accepts it.
-    pub gzip: bool,
+    pub(crate) gzip: bool,
     /// Listen on an address beyond loopback, although the demo login is
     /// public.
-    pub public: bool,
+    pub(crate) public: bool,
     /// Keep the method, path and query of every request, for benchmarks
     /// that replay exactly what a client asked (never headers or bodies).
-    pub record_requests: bool,
+    pub(crate) record_requests: bool,
 }
 
 impl Default for SandboxConfig {

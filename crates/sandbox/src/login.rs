@@ -19,7 +19,7 @@ use fleetview_api::equipment::LoginAnswer;
 use fleetview_api::model::{LoginRequest, SecretValue};
 
 /// The routes that take no token.
-pub const LOGIN_PATHS: [&str; 2] = ["/login", "/auth/login"];
+pub(crate) const LOGIN_PATHS: [&str; 2] = ["/login", "/auth/login"];
 
 /// `/login`'s body with every member optional, so that a missing one is
 /// named rather than reported by serde one at a time.

@@ -26,14 +26,14 @@ use fleetview_api::limits::{MAX_EQUIPMENT_WINDOW_DAYS, MAX_FLEET_WINDOW_DAYS};
 use fleetview_api::model::*;
 
 /// Header carrying the JWT on every request.
-pub const TOKEN_HEADER: &str = "x-access-token";
+pub(crate) const TOKEN_HEADER: &str = "x-access-token";
 /// The longest `integrationName`, in characters.
-pub const MAX_NAME_CHARS: usize = 200;
+pub(crate) const MAX_NAME_CHARS: usize = 200;
 
 /// The routes. A static segment wins over a parameter in the same place:
 /// `/equipments/snapshot` and `/equipments/history` are not ids, and
 /// `/{id}/snapshot` is not a data kind.
-pub fn router(shared: Arc<Shared>) -> Router {
+pub(crate) fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/login", post(login::api_key_login))
         .route("/auth/login", post(login::password_login))

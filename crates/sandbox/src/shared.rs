@@ -12,17 +12,17 @@ use super::stream::HeavyWork;
 
 /// State shared by all handlers.
 #[derive(Debug)]
-pub struct Shared {
-    pub sim: Simulator,
-    pub store: Store,
-    pub auth: Auth,
-    pub chaos: Option<Arc<Chaos>>,
+pub(crate) struct Shared {
+    pub(crate) sim: Simulator,
+    pub(crate) store: Store,
+    pub(crate) auth: Auth,
+    pub(crate) chaos: Option<Arc<Chaos>>,
     /// Requests received, for tests that check what a client sent.
-    pub requests: AtomicU64,
+    pub(crate) requests: AtomicU64,
     /// Every request's method, path and query, when asked for.
-    pub recorded: Option<Mutex<Vec<String>>>,
+    pub(crate) recorded: Option<Mutex<Vec<String>>>,
     /// Successful logins (either route), for tests that count them.
-    pub logins: AtomicU64,
+    pub(crate) logins: AtomicU64,
     /// Turns for the series and history operations.
-    pub heavy: HeavyWork,
+    pub(crate) heavy: HeavyWork,
 }

@@ -20,7 +20,7 @@ use tokio::sync::{AcquireError, OwnedSemaphorePermit, Semaphore, mpsc};
 use super::simulate::series::Flow;
 
 /// Bytes gathered before they are handed to the connection.
-pub const PIECE_BYTES: usize = 64 * 1024;
+pub(crate) const PIECE_BYTES: usize = 64 * 1024;
 /// Pieces waiting for the connection before the producer waits too.
 const PIECES_QUEUED: usize = 4;
 /// A client that takes nothing for this long is dropped, so that it does
@@ -40,15 +40,15 @@ enum Piece {
 /// Turns for heavy requests (the series and history operations): as many
 /// at once as there are cores, at least 2; the others wait in order.
 #[derive(Debug, Clone)]
-pub struct HeavyWork(Arc<Semaphore>);
+pub(crate) struct HeavyWork(Arc<Semaphore>);
 
 impl HeavyWork {
-    pub fn new(turns: usize) -> Self {
+    pub(crate) fn new(turns: usize) -> Self {
         Self(Arc::new(Semaphore::new(turns.max(1))))
     }
 
     /// The default bound: the cores, at least 2.
-    pub fn for_this_machine() -> Self {
+    pub(crate) fn for_this_machine() -> Self {
         Self::new(
             std::thread::available_parallelism()
                 .map_or(2, |n| n.get())
@@ -58,7 +58,7 @@ impl HeavyWork {
 
     /// Waits for a turn (the semaphore is fair: first come, first served).
     /// Fails only if the semaphore were closed, which it never is.
-    pub async fn turn(&self) -> Result<OwnedSemaphorePermit, AcquireError> {
+    pub(crate) async fn turn(&self) -> Result<OwnedSemaphorePermit, AcquireError> {
         self.0.clone().acquire_owned().await
     }
 }
@@ -85,7 +85,7 @@ impl JsonOut for Vec<u8> {
 
 /// Where a producer writes a streamed answer.
 #[derive(Debug)]
-pub struct JsonSink {
+pub(crate) struct JsonSink {
     buf: Vec<u8>,
     tx: mpsc::Sender<Piece>,
     runtime: Handle,
@@ -136,7 +136,7 @@ impl JsonSink {
 /// pieces, holding `turn` until it is done. If `produce` stops before the
 /// end (it breaks off or panics), so does the body, with an error: the
 /// connection is broken off.
-pub fn streamed(
+pub(crate) fn streamed(
     turn: OwnedSemaphorePermit,
     produce: impl FnOnce(&mut JsonSink) -> Flow + Send + 'static,
 ) -> Response {

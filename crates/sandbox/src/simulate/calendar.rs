@@ -4,7 +4,7 @@
 use super::machine::{FIRST_ID, Machine, hash3, unit};
 
 /// Monday = 0 .. Sunday = 6 (1970-01-01 was a Thursday).
-pub fn weekday(day: i64) -> i64 {
+pub(crate) fn weekday(day: i64) -> i64 {
     (day + 3).rem_euclid(7)
 }
 

@@ -9,39 +9,39 @@ use fleetview_api::time::SECS_PER_DAY;
 
 /// One machine's day with the running sums at its start.
 #[derive(Debug)]
-pub struct DayCtx<'m> {
-    pub m: &'m Machine,
-    pub plan: DayPlan,
+pub(crate) struct DayCtx<'m> {
+    pub(crate) m: &'m Machine,
+    pub(crate) plan: DayPlan,
     /// Sums of all days before this one.
-    pub before: Cumulative,
-    pub refuel: Option<i64>,
+    pub(crate) before: Cumulative,
+    pub(crate) refuel: Option<i64>,
     /// Fuel burnt since the last refuel, at the start of the day.
-    pub fuel_at_start: f64,
+    pub(crate) fuel_at_start: f64,
     /// Fuel drained since the last refuel, at the start of the day.
-    pub drained_at_start: f64,
+    pub(crate) drained_at_start: f64,
     /// A drain found at the day's first start.
-    pub drain: Option<Drain>,
+    pub(crate) drain: Option<Drain>,
     /// The hour meter at the start of the day, and the one fitted at the
     /// day's first start if it is replaced then.
-    pub meter: Meter,
-    pub reset: Option<(i64, Meter)>,
+    pub(crate) meter: Meter,
+    pub(crate) reset: Option<(i64, Meter)>,
 }
 
 impl DayCtx<'_> {
-    pub fn totals_until(&self, t: i64) -> Totals {
+    pub(crate) fn totals_until(&self, t: i64) -> Totals {
         totals_until(self.m, &self.plan, t)
     }
 
-    pub fn day_totals(&self) -> Totals {
+    pub(crate) fn day_totals(&self) -> Totals {
         self.totals_until(self.plan.day_end())
     }
 
-    pub fn cumulative_at(&self, t: i64) -> Cumulative {
+    pub(crate) fn cumulative_at(&self, t: i64) -> Cumulative {
         self.before.plus(&self.totals_until(t))
     }
 
     /// Fuel burnt since the tank was last filled, at `t`.
-    pub fn fuel_since_refuel(&self, t: i64) -> f64 {
+    pub(crate) fn fuel_since_refuel(&self, t: i64) -> f64 {
         let today = self.totals_until(t).fuel_l;
         match self.refuel {
             Some(r) if t >= r => today,
@@ -50,7 +50,7 @@ impl DayCtx<'_> {
     }
 
     /// Fuel drained since the tank was last filled, at `t`.
-    pub fn drained_since_refuel(&self, t: i64) -> f64 {
+    pub(crate) fn drained_since_refuel(&self, t: i64) -> f64 {
         match self.refuel {
             // A refuel day has no drain.
             Some(r) if t >= r => 0.0,
@@ -63,7 +63,7 @@ impl DayCtx<'_> {
 
     /// Fuel drained since the last refuel at the end of the day, for the
     /// next day's start.
-    pub fn drained_at_end(&self) -> f64 {
+    pub(crate) fn drained_at_end(&self) -> f64 {
         let before = if self.refuel.is_some() {
             0.0
         } else {
@@ -73,7 +73,7 @@ impl DayCtx<'_> {
     }
 
     /// The hour meter counting at `t`.
-    pub fn meter_at(&self, t: i64) -> &Meter {
+    pub(crate) fn meter_at(&self, t: i64) -> &Meter {
         match &self.reset {
             Some((at, meter)) if t >= *at => meter,
             _ => &self.meter,
@@ -81,19 +81,19 @@ impl DayCtx<'_> {
     }
 
     /// The hour meter at the end of the day, for the next day's start.
-    pub fn meter_at_end(&self) -> Meter {
+    pub(crate) fn meter_at_end(&self) -> Meter {
         self.reset.map_or(self.meter, |(_, m)| m)
     }
 
     /// Tank level at `t`, percent (burnt and drained fuel both gone).
-    pub fn fuel_percent(&self, t: i64) -> f64 {
+    pub(crate) fn fuel_percent(&self, t: i64) -> f64 {
         let used = self.fuel_since_refuel(t) + self.drained_since_refuel(t);
         (100.0 * (1.0 - used / self.m.model.tank_l)).clamp(0.0, 100.0)
     }
 
     /// DEF level at `t`, percent: DEF burns at ~4 % of diesel and is
     /// topped up with the fuel.
-    pub fn def_percent(&self, t: i64) -> f64 {
+    pub(crate) fn def_percent(&self, t: i64) -> f64 {
         if self.m.model.def_tank_l <= 0.0 {
             return 0.0;
         }
@@ -103,13 +103,13 @@ impl DayCtx<'_> {
 
     /// EV battery level at `t`, percent: full at the start of a working
     /// day, drawn down by work, charged back after it.
-    pub fn battery_percent(&self, t: i64) -> f64 {
+    pub(crate) fn battery_percent(&self, t: i64) -> f64 {
         let tot = self.totals_until(t);
         let cap = self.m.model.battery_kwh;
         (100.0 * (1.0 - (tot.energy_used_kwh - tot.energy_charged_kwh) / cap)).clamp(0.0, 100.0)
     }
 
-    pub fn day_start(&self) -> i64 {
+    pub(crate) fn day_start(&self) -> i64 {
         self.plan.day * SECS_PER_DAY
     }
 }

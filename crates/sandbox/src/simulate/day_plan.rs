@@ -9,7 +9,7 @@ use fleetview_api::geo::LatLon;
 use fleetview_api::time::SECS_PER_DAY;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum SegKind {
+pub(crate) enum SegKind {
     Idle,
     Work,
     /// Along `path` at a steady speed, taking `planned_secs` (a move cut
@@ -23,10 +23,10 @@ pub enum SegKind {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Segment {
-    pub start: i64,
-    pub stop: i64,
-    pub kind: SegKind,
+pub(crate) struct Segment {
+    pub(crate) start: i64,
+    pub(crate) stop: i64,
+    pub(crate) kind: SegKind,
 }
 
 impl Segment {
@@ -54,51 +54,51 @@ impl Segment {
 /// One engine-on period. `stopped` is false when the session is still
 /// running at the simulator's "now" (no stop event yet).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Session {
-    pub start: i64,
-    pub stop: i64,
-    pub stopped: bool,
-    pub segments: Vec<Segment>,
+pub(crate) struct Session {
+    pub(crate) start: i64,
+    pub(crate) stop: i64,
+    pub(crate) stopped: bool,
+    pub(crate) segments: Vec<Segment>,
 }
 
 /// An electric machine's charge after work: `[start, stop]` at `power_kw`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Charge {
-    pub start: i64,
-    pub stop: i64,
-    pub power_kw: f64,
+pub(crate) struct Charge {
+    pub(crate) start: i64,
+    pub(crate) stop: i64,
+    pub(crate) power_kw: f64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct DayPlan {
-    pub day: i64,
-    pub start_pos: LatLon,
+pub(crate) struct DayPlan {
+    pub(crate) day: i64,
+    pub(crate) start_pos: LatLon,
     /// Heading while parked before the first move (the previous day's last).
-    pub start_heading: f64,
-    pub sessions: Vec<Session>,
+    pub(crate) start_heading: f64,
+    pub(crate) sessions: Vec<Session>,
     /// Day-to-day variation of measured fuel burn.
-    pub fuel_factor: f64,
-    pub charge: Option<Charge>,
+    pub(crate) fuel_factor: f64,
+    pub(crate) charge: Option<Charge>,
     /// A telemetry gap: rows at both ends, none of any sensor kind or
     /// position between (see [`Machine::silent_span`]).
-    pub silent: Option<(i64, i64)>,
+    pub(crate) silent: Option<(i64, i64)>,
 }
 
 impl DayPlan {
-    pub fn day_start(&self) -> i64 {
+    pub(crate) fn day_start(&self) -> i64 {
         self.day * SECS_PER_DAY
     }
 
-    pub fn day_end(&self) -> i64 {
+    pub(crate) fn day_end(&self) -> i64 {
         self.day_start() + SECS_PER_DAY - 1
     }
 
-    pub fn segments(&self) -> impl Iterator<Item = &Segment> {
+    pub(crate) fn segments(&self) -> impl Iterator<Item = &Segment> {
         self.sessions.iter().flat_map(|s| s.segments.iter())
     }
 
     /// Where the machine is, how fast it goes and where it heads at `t`.
-    pub fn position_at(&self, t: i64) -> (LatLon, f64, f64) {
+    pub(crate) fn position_at(&self, t: i64) -> (LatLon, f64, f64) {
         let mut here = self.start_pos;
         let mut heading = self.start_heading;
         for seg in self.segments() {
@@ -122,7 +122,7 @@ impl DayPlan {
     }
 
     /// A cursor for reading positions at increasing times in O(1) each.
-    pub fn track(&self) -> Track {
+    pub(crate) fn track(&self) -> Track {
         let moves = self
             .segments()
             .filter(|g| matches!(g.kind, SegKind::Move { .. }))
@@ -138,17 +138,17 @@ impl DayPlan {
     }
 
     /// The segment in progress at `t`, if the engine runs then.
-    pub fn segment_at(&self, t: i64) -> Option<&Segment> {
+    pub(crate) fn segment_at(&self, t: i64) -> Option<&Segment> {
         self.segments().find(|s| s.start <= t && t < s.stop)
     }
 
     /// Whether the feed is silent at `t` (strictly inside a gap).
-    pub fn is_silent(&self, t: i64) -> bool {
+    pub(crate) fn is_silent(&self, t: i64) -> bool {
         self.silent.is_some_and(|(a, b)| a < t && t < b)
     }
 
     /// Whether the engine runs at `t` (inclusive of a session's ends).
-    pub fn running_at(&self, t: i64) -> bool {
+    pub(crate) fn running_at(&self, t: i64) -> bool {
         self.sessions.iter().any(|s| s.start <= t && t <= s.stop)
     }
 }
@@ -156,7 +156,7 @@ impl DayPlan {
 /// Positions of a day read at non-decreasing times (see [`DayPlan::track`]);
 /// agrees with [`DayPlan::position_at`].
 #[derive(Debug)]
-pub struct Track {
+pub(crate) struct Track {
     /// The plan's move segments, in time order.
     moves: Vec<Segment>,
     next: usize,
@@ -167,7 +167,7 @@ pub struct Track {
 }
 
 impl Track {
-    pub fn at(&mut self, t: i64) -> (LatLon, f64, f64) {
+    pub(crate) fn at(&mut self, t: i64) -> (LatLon, f64, f64) {
         while let Some(seg) = self.moves.get(self.next) {
             if seg.stop > t {
                 break;

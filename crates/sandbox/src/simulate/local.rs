@@ -13,9 +13,9 @@ use super::catalogue::sites::{SITES, Site};
 use fleetview_api::time::SECS_PER_DAY;
 
 /// Working hours, local: from this hour on a weekday...
-pub const WORK_START_H: i8 = 6;
+pub(crate) const WORK_START_H: i8 = 6;
 /// ... to this one.
-pub const WORK_END_H: i8 = 20;
+pub(crate) const WORK_END_H: i8 = 20;
 
 /// The sites' zones, built once from their POSIX rules (never fails: the
 /// rules are constants; UTC stands in if one were malformed).
@@ -26,7 +26,7 @@ static ZONES: LazyLock<Vec<TimeZone>> = LazyLock::new(|| {
         .collect()
 });
 
-pub fn zone(site: &Site) -> &'static TimeZone {
+pub(crate) fn zone(site: &Site) -> &'static TimeZone {
     let i = SITES
         .iter()
         .position(|s| std::ptr::eq(s, site))
@@ -39,7 +39,7 @@ fn timestamp(t: i64) -> Timestamp {
 }
 
 /// Offset of local time from UTC at `t`, seconds.
-pub fn offset_secs(site: &Site, t: i64) -> i64 {
+pub(crate) fn offset_secs(site: &Site, t: i64) -> i64 {
     i64::from(zone(site).to_offset(timestamp(t)).seconds())
 }
 
@@ -48,14 +48,14 @@ fn local(site: &Site, t: i64) -> DateTime {
 }
 
 /// Whether `t` is inside the working hours at the site.
-pub fn is_working_time(site: &Site, t: i64) -> bool {
+pub(crate) fn is_working_time(site: &Site, t: i64) -> bool {
     let dt = local(site, t);
     dt.weekday().to_monday_zero_offset() < 5 && (WORK_START_H..WORK_END_H).contains(&dt.hour())
 }
 
 /// The parts of `[start, stop]` outside the working hours, each a maximal
 /// stretch (of positive length), in time order.
-pub fn out_of_hours(site: &Site, start: i64, stop: i64) -> Vec<(i64, i64)> {
+pub(crate) fn out_of_hours(site: &Site, start: i64, stop: i64) -> Vec<(i64, i64)> {
     if stop <= start {
         return Vec::new();
     }
@@ -99,7 +99,7 @@ pub fn out_of_hours(site: &Site, start: i64, stop: i64) -> Vec<(i64, i64)> {
 /// the site's working hours, as seconds after the day's 00:00Z: from
 /// `WORK_START_H` to `WORK_END_H` local, a few minutes in from each, and
 /// inside the UTC day (a day's plan never crosses midnight UTC).
-pub fn working_span_secs(site: &Site, day: i64) -> (i64, i64) {
+pub(crate) fn working_span_secs(site: &Site, day: i64) -> (i64, i64) {
     const MARGIN_SECS: i64 = 300;
     let offset = offset_secs(site, day * SECS_PER_DAY + SECS_PER_DAY / 2);
     let earliest = i64::from(WORK_START_H) * 3600 - offset + MARGIN_SECS;

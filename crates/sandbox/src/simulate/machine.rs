@@ -3,7 +3,7 @@
 
 use super::catalogue::models::{CLASS_CYCLE, Class, MODELS, Model, is_tracker_source};
 use super::catalogue::sites::{SITES, Site};
-pub use super::random::{Rng, hash2, hash3, mix, unit};
+pub(crate) use super::random::{Rng, hash2, hash3, mix, unit};
 use super::roads;
 pub use fleetview_api::geo::{LatLon, bearing_deg, haversine_m};
 use fleetview_api::time::{civil_from_days, days_from_civil};
@@ -14,7 +14,7 @@ pub const FIRST_ID: i64 = 1001;
 // --------------------------------------------------------------- geography
 
 /// A position rounded to 6 decimals (~0.1 m), as positions are reported.
-pub fn rounded(p: LatLon) -> LatLon {
+pub(crate) fn rounded(p: LatLon) -> LatLon {
     LatLon {
         lat: round_to(p.lat, 1e6),
         lon: round_to(p.lon, 1e6),
@@ -22,7 +22,7 @@ pub fn rounded(p: LatLon) -> LatLon {
 }
 
 #[inline]
-pub fn round_to(v: f64, scale: f64) -> f64 {
+pub(crate) fn round_to(v: f64, scale: f64) -> f64 {
     (v * scale).round() / scale
 }
 
@@ -106,7 +106,7 @@ pub enum Feed {
 
 impl Feed {
     /// Period of sensor reports (gauges, counters) while the engine runs.
-    pub fn sensor_period_secs(self) -> i64 {
+    pub(crate) fn sensor_period_secs(self) -> i64 {
         match self {
             Feed::Oem { period_secs } => period_secs,
             // Trackers relay the truck's FMS figures every 15 minutes.
@@ -119,33 +119,33 @@ impl Feed {
 #[derive(Debug, Clone)]
 pub struct Machine {
     pub id: i64,
-    pub seed: u64,
-    pub model: &'static Model,
-    pub site: &'static Site,
+    pub(crate) seed: u64,
+    pub(crate) model: &'static Model,
+    pub(crate) site: &'static Site,
     pub name: String,
     pub serial_number: String,
-    pub pin: Option<String>,
-    pub vin: Option<String>,
+    pub(crate) pin: Option<String>,
+    pub(crate) vin: Option<String>,
     /// First day (days since 1970-01-01) with data.
-    pub commissioned_day: i64,
+    pub(crate) commissioned_day: i64,
     pub feed: Feed,
     /// Where the machine is parked when it has no other place to be.
-    pub home: LatLon,
+    pub(crate) home: LatLon,
     /// Counters at commissioning (machines are sometimes bought used).
-    pub base_hours: f64,
-    pub base_km: f64,
-    pub base_loads: i64,
-    pub base_cycles: f64,
+    pub(crate) base_hours: f64,
+    pub(crate) base_km: f64,
+    pub(crate) base_loads: i64,
+    pub(crate) base_cycles: f64,
 }
 
 /// The company that owns machines at every site and hires them out.
-pub const RENTAL_COMPANY: &str = "Fleetline Equipment Rental";
+pub(crate) const RENTAL_COMPANY: &str = "Fleetline Equipment Rental";
 
 const VIN_CHARS: &[u8] = b"ABCDEFGHJKLMNPRSTUVWXYZ0123456789";
 
 impl Machine {
     /// The machine with the given id in a fleet of `fleet_size`, if any.
-    pub fn by_id(id: i64, fleet_size: u64) -> Option<Self> {
+    pub(crate) fn by_id(id: i64, fleet_size: u64) -> Option<Self> {
         let index = id.checked_sub(FIRST_ID)?;
         if index < 0 || index as u64 >= fleet_size {
             return None;
@@ -204,14 +204,14 @@ impl Machine {
     }
 
     /// The class as the service names it (`category`).
-    pub fn category(&self) -> &'static str {
+    pub(crate) fn category(&self) -> &'static str {
         self.class().label()
     }
 
     /// Model year: the year it was commissioned, or the year before; a
     /// machine bought used is a few years older. Drawn from its own hashes,
     /// so the identity drawn before stays as it was.
-    pub fn year(&self) -> i32 {
+    pub(crate) fn year(&self) -> i32 {
         let (commissioned, _, _) = civil_from_days(self.commissioned_day);
         let h = hash2(self.seed, 0x7EA2);
         let age = if self.base_hours > 0.0 {
@@ -224,7 +224,7 @@ impl Machine {
 
     /// The owning company: the site's contractor, or for one machine in
     /// four the rental company that hires machines out to every site.
-    pub fn entreprise(&self) -> &'static str {
+    pub(crate) fn entreprise(&self) -> &'static str {
         if unit(hash2(self.seed, 0xC0A1)) < 0.25 {
             RENTAL_COMPANY
         } else {
@@ -232,7 +232,7 @@ impl Machine {
         }
     }
 
-    pub fn is_electric(&self) -> bool {
+    pub(crate) fn is_electric(&self) -> bool {
         self.model.battery_kwh > 0.0
     }
 
@@ -245,19 +245,19 @@ impl Machine {
 
     /// Fuel and CO2 are estimated (hours x model rate) when the feed has no
     /// fuel telemetry.
-    pub fn fuel_estimated(&self) -> bool {
+    pub(crate) fn fuel_estimated(&self) -> bool {
         !self.model.fuel_telemetry
     }
 
     /// The consumption rate used for estimates, L per engine hour.
-    pub fn estimate_lph(&self) -> f64 {
+    pub(crate) fn estimate_lph(&self) -> f64 {
         self.model.work_lph * 0.7 + self.model.idle_lph * 0.3
     }
 
     /// Altitude of a point near the site, metres: gentle terrain, a few
     /// metres of rise over a few hundred metres (triangle waves: cheap, and
     /// this is on the hot path of every position).
-    pub fn altitude_m(&self, p: LatLon) -> f64 {
+    pub(crate) fn altitude_m(&self, p: LatLon) -> f64 {
         fn tri(x: f64) -> f64 {
             (x - x.floor() - 0.5).abs() * 2.0
         }
@@ -266,7 +266,7 @@ impl Machine {
     }
 
     /// Ambient air temperature at a time, °C: season, time of day, weather.
-    pub fn ambient_c(&self, t: i64) -> f64 {
+    pub(crate) fn ambient_c(&self, t: i64) -> f64 {
         let day = t.div_euclid(86_400);
         let year_frac = (day.rem_euclid(365) as f64 - 196.0) / 365.0;
         let local_h =

@@ -18,25 +18,25 @@
 //! `totals`, `day_plan`, `trips`, `path`, `calendar`, `local`, `machine`,
 //! `roads`, `catalogue`, `random`. This file only names them.
 
-pub mod calendar;
+pub(crate) mod calendar;
 pub mod catalogue;
-pub mod day_context;
-pub mod day_plan;
-pub mod local;
+pub(crate) mod day_context;
+pub(crate) mod day_plan;
+pub(crate) mod local;
 pub mod machine;
-pub mod path;
-pub mod planning;
-pub mod planted;
-pub mod random;
-pub mod refuel;
+pub(crate) mod path;
+pub(crate) mod planning;
+pub(crate) mod planted;
+pub(crate) mod random;
+pub(crate) mod refuel;
 pub mod roads;
 pub mod series;
-pub mod simulator;
-pub mod totals;
-pub mod trips;
+pub(crate) mod simulator;
+pub(crate) mod totals;
+pub(crate) mod trips;
 
-pub use day_context::DayCtx;
 pub use machine::{FIRST_ID, Machine};
-pub use refuel::is_refuel_day;
+#[cfg(test)]
+pub(crate) use refuel::is_refuel_day;
 pub use series::{Planted, PlantedKind};
 pub use simulator::Simulator;

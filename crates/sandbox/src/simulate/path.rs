@@ -5,7 +5,7 @@ use super::roads::{Hint, Network, Route};
 use fleetview_api::geo::{LatLon, haversine_m};
 
 #[derive(Clone, Copy)]
-pub enum Path {
+pub(crate) enum Path {
     /// Straight from `from` to `to` at a fixed heading.
     Line {
         from: LatLon,
@@ -69,7 +69,7 @@ impl std::fmt::Debug for Path {
 }
 
 impl Path {
-    pub fn length_m(&self) -> f64 {
+    pub(crate) fn length_m(&self) -> f64 {
         match self {
             Path::Line { from, to, .. } => haversine_m(*from, *to),
             Path::Road { route, .. } => route.length_m,
@@ -78,7 +78,7 @@ impl Path {
 
     /// Where the machine is a fraction `f` of the way, and its heading;
     /// `hint` speeds up reads at growing `f` (see [`Network::along`]).
-    pub fn at(&self, f: f64, hint: Option<&mut Hint>) -> (LatLon, f64) {
+    pub(crate) fn at(&self, f: f64, hint: Option<&mut Hint>) -> (LatLon, f64) {
         match self {
             Path::Line {
                 from,
@@ -90,7 +90,7 @@ impl Path {
     }
 
     /// The end of the way, exactly, and the heading on arrival.
-    pub fn end(&self) -> (LatLon, f64) {
+    pub(crate) fn end(&self) -> (LatLon, f64) {
         match self {
             Path::Line {
                 to, heading_deg, ..
@@ -100,7 +100,7 @@ impl Path {
     }
 
     /// Distance covered a fraction `f` of the way, metres.
-    pub fn distance_at_m(&self, f: f64) -> f64 {
+    pub(crate) fn distance_at_m(&self, f: f64) -> f64 {
         match self {
             Path::Line { from, to, .. } => haversine_m(*from, from.lerp(*to, f)),
             Path::Road { route, .. } => f * route.length_m,

@@ -36,7 +36,7 @@ impl Machine {
     }
 
     /// The day as planned, whatever the clock says.
-    pub fn full_plan(&self, day: i64) -> DayPlan {
+    pub(crate) fn full_plan(&self, day: i64) -> DayPlan {
         let start = self.start_stop(day);
         let start_heading = self
             .previous_working_day(day)
@@ -63,7 +63,7 @@ impl Machine {
     }
 
     /// The day as it has happened by `now`: nothing after `now` exists yet.
-    pub fn plan(&self, day: i64, now: i64) -> DayPlan {
+    pub(crate) fn plan(&self, day: i64, now: i64) -> DayPlan {
         let mut plan = self.full_plan(day);
         if now < plan.day_end() {
             clip(&mut plan, now);

@@ -31,8 +31,8 @@ const CYCLE: i64 = 60;
 const NIGHT_SHIFT_CHANCE: f64 = 0.004;
 /// Chance that a weekday's feed falls silent for some hours.
 const GAP_CHANCE: f64 = 0.006;
-pub const DRAIN_SLOT_DAYS: i64 = 10;
-pub const RESET_SLOT_DAYS: i64 = 25;
+pub(crate) const DRAIN_SLOT_DAYS: i64 = 10;
+pub(crate) const RESET_SLOT_DAYS: i64 = 25;
 /// A drain takes this share of the tank at least (well above the 5 points
 /// the app looks for), and leaves this share in it at the lowest.
 const DRAIN_MIN_SHARE: f64 = 0.08;
@@ -41,7 +41,7 @@ const TANK_RESERVE_SHARE: f64 = 0.03;
 
 /// When a working day's shift lies, in local seconds after midnight.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Shift {
+pub(crate) enum Shift {
     /// Inside the working hours.
     Day,
     /// Starting at `start_secs` before 06:00, or (`late`, where the site's
@@ -55,26 +55,26 @@ pub enum Shift {
 
 /// Fuel drained from a parked machine, read when it next starts.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Drain {
+pub(crate) struct Drain {
     /// The working day whose first start finds the tank lower.
-    pub day: i64,
+    pub(crate) day: i64,
     /// That first start.
-    pub at: i64,
-    pub litres: f64,
+    pub(crate) at: i64,
+    pub(crate) litres: f64,
 }
 
 /// The hour meter counting `cumulativeOperatingHours`: from `base_h` at
 /// the sums `op_secs_at` / `idle_secs_at` (the factory meter from the
 /// hours at commissioning, a replacement from a low reading).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Meter {
-    pub base_h: f64,
-    pub op_secs_at: i64,
-    pub idle_secs_at: i64,
+pub(crate) struct Meter {
+    pub(crate) base_h: f64,
+    pub(crate) op_secs_at: i64,
+    pub(crate) idle_secs_at: i64,
 }
 
 impl Meter {
-    pub fn factory(m: &Machine) -> Self {
+    pub(crate) fn factory(m: &Machine) -> Self {
         Self {
             base_h: m.base_hours,
             op_secs_at: 0,
@@ -83,7 +83,7 @@ impl Meter {
     }
 
     /// The meter fitted on `day`, at the sums `at` of its first start.
-    pub fn replaced(m: &Machine, day: i64, at: &Cumulative) -> Self {
+    pub(crate) fn replaced(m: &Machine, day: i64, at: &Cumulative) -> Self {
         Self {
             base_h: (unit(hash3(m.seed, day as u64, 0x4E5E)) * 120.0).round() / 10.0,
             op_secs_at: at.op_secs,
@@ -131,7 +131,7 @@ impl Machine {
     }
 
     /// When the shift of a working day lies.
-    pub fn shift(&self, day: i64) -> Shift {
+    pub(crate) fn shift(&self, day: i64) -> Shift {
         let h = hash3(self.seed, day as u64, 0x4167);
         if weekday(day) >= 5 || unit(h) >= NIGHT_SHIFT_CHANCE {
             return Shift::Day;
@@ -145,7 +145,7 @@ impl Machine {
     }
 
     /// Whether the feed falls silent for some hours in the day's session.
-    pub fn is_gap_day(&self, day: i64) -> bool {
+    pub(crate) fn is_gap_day(&self, day: i64) -> bool {
         weekday(day) < 5
             && self.shift(day) == Shift::Day
             && unit(hash3(self.seed, day as u64, 0x6A9)) < GAP_CHANCE
@@ -155,7 +155,7 @@ impl Machine {
     /// between; inside the session's longest stretch without moves (a move
     /// keeps its positions), longer than three report periods and two
     /// hours, so the app sees it as a gap.
-    pub fn silent_span(&self, day: i64, sessions: &[Session]) -> Option<(i64, i64)> {
+    pub(crate) fn silent_span(&self, day: i64, sessions: &[Session]) -> Option<(i64, i64)> {
         if !self.is_gap_day(day) {
             return None;
         }
@@ -194,7 +194,7 @@ impl Machine {
     /// machine's turn and one of its days can take it: a working day that
     /// is not a refuel day, whose tank can lose the amount and still hold
     /// [`TANK_RESERVE_SHARE`] after the rest of the refuel period's work.
-    pub fn drain_in_slot(&self, slot: i64) -> Option<Drain> {
+    pub(crate) fn drain_in_slot(&self, slot: i64) -> Option<Drain> {
         if drain_turn(slot) != Some(self.turn_index()) || !drain_eligible(self) {
             return None;
         }
@@ -229,7 +229,7 @@ impl Machine {
     /// The day of a slot of [`RESET_SLOT_DAYS`] days on which the hour
     /// meter is replaced, if it is this machine's turn: a working day a
     /// month or more after commissioning, with a working day before it.
-    pub fn reset_day_in_slot(&self, slot: i64) -> Option<i64> {
+    pub(crate) fn reset_day_in_slot(&self, slot: i64) -> Option<i64> {
         if reset_turn(slot) != self.turn_index() {
             return None;
         }
@@ -244,7 +244,7 @@ impl Machine {
             })
     }
 
-    pub fn is_reset_day(&self, day: i64) -> bool {
+    pub(crate) fn is_reset_day(&self, day: i64) -> bool {
         self.reset_day_in_slot(day.div_euclid(RESET_SLOT_DAYS)) == Some(day)
     }
 
@@ -260,7 +260,7 @@ impl Machine {
 }
 
 /// The slot of [`DRAIN_SLOT_DAYS`] days holding `day`.
-pub fn drain_slot(day: i64) -> i64 {
+pub(crate) fn drain_slot(day: i64) -> i64 {
     day.div_euclid(DRAIN_SLOT_DAYS)
 }
 

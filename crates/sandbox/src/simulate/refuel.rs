@@ -11,7 +11,7 @@ pub(crate) fn refuel_block_days(m: &Machine) -> i64 {
     ((0.8 * m.model.tank_l / max_daily_l.max(1.0)) as i64).clamp(1, 14)
 }
 
-pub fn is_refuel_day(m: &Machine, day: i64) -> bool {
+pub(crate) fn is_refuel_day(m: &Machine, day: i64) -> bool {
     if !m.is_working_day(day) {
         return false;
     }

@@ -40,11 +40,11 @@ impl Simulator {
         }
     }
 
-    pub fn fleet_size(&self) -> u64 {
+    pub(crate) fn fleet_size(&self) -> u64 {
         self.fleet_size
     }
 
-    pub fn now(&self) -> i64 {
+    pub(crate) fn now(&self) -> i64 {
         self.clock.now()
     }
 
@@ -54,7 +54,7 @@ impl Simulator {
 
     /// Sums of every whole day of `m` before `day` (which must not be after
     /// today, so all those days are complete).
-    pub fn cumulative_before(&self, m: &Machine, day: i64) -> Cumulative {
+    pub(crate) fn cumulative_before(&self, m: &Machine, day: i64) -> Cumulative {
         let first = m.commissioned_day;
         if day <= first {
             return Cumulative::default();
@@ -101,7 +101,13 @@ impl Simulator {
     /// Everything the generators need about one day of one machine.
     /// `sums`: whether the running sums since commissioning are needed
     /// (counters, daily figures); they cost a scan of past days.
-    pub fn day_context<'m>(&self, m: &'m Machine, day: i64, now: i64, sums: bool) -> DayCtx<'m> {
+    pub(crate) fn day_context<'m>(
+        &self,
+        m: &'m Machine,
+        day: i64,
+        now: i64,
+        sums: bool,
+    ) -> DayCtx<'m> {
         let plan = m.plan(day, now);
         let before = if sums {
             self.cumulative_before(m, day)
@@ -155,7 +161,7 @@ impl Simulator {
     }
 
     /// The drain found on starting on `day`, if any.
-    pub fn drain_on(&self, m: &Machine, day: i64) -> Option<Drain> {
+    pub(crate) fn drain_on(&self, m: &Machine, day: i64) -> Option<Drain> {
         let slot = drain_slot(day);
         let key = (m.id, slot);
         let known = self

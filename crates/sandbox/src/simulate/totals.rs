@@ -7,42 +7,42 @@ use super::machine::Machine;
 
 /// What accrued during a day up to some instant.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Totals {
-    pub op_secs: i64,
-    pub idle_secs: i64,
+pub(crate) struct Totals {
+    pub(crate) op_secs: i64,
+    pub(crate) idle_secs: i64,
     /// Engine on, not idle, not moving (digging, lifting, loading).
-    pub work_secs: i64,
-    pub move_secs: i64,
-    pub fuel_l: f64,
-    pub idle_fuel_l: f64,
-    pub distance_m: f64,
-    pub peak_speed_kmh: f64,
-    pub energy_used_kwh: f64,
-    pub energy_charged_kwh: f64,
+    pub(crate) work_secs: i64,
+    pub(crate) move_secs: i64,
+    pub(crate) fuel_l: f64,
+    pub(crate) idle_fuel_l: f64,
+    pub(crate) distance_m: f64,
+    pub(crate) peak_speed_kmh: f64,
+    pub(crate) energy_used_kwh: f64,
+    pub(crate) energy_charged_kwh: f64,
 }
 
 impl Totals {
-    pub fn ran(&self) -> bool {
+    pub(crate) fn ran(&self) -> bool {
         self.op_secs > 0
     }
 }
 
 /// Running sums since commissioning.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Cumulative {
-    pub op_secs: i64,
-    pub idle_secs: i64,
-    pub work_secs: i64,
-    pub move_secs: i64,
-    pub fuel_l: f64,
-    pub idle_fuel_l: f64,
-    pub distance_m: f64,
-    pub energy_charged_kwh: f64,
-    pub energy_used_kwh: f64,
+pub(crate) struct Cumulative {
+    pub(crate) op_secs: i64,
+    pub(crate) idle_secs: i64,
+    pub(crate) work_secs: i64,
+    pub(crate) move_secs: i64,
+    pub(crate) fuel_l: f64,
+    pub(crate) idle_fuel_l: f64,
+    pub(crate) distance_m: f64,
+    pub(crate) energy_charged_kwh: f64,
+    pub(crate) energy_used_kwh: f64,
 }
 
 impl Cumulative {
-    pub fn add(&mut self, t: &Totals) {
+    pub(crate) fn add(&mut self, t: &Totals) {
         self.op_secs += t.op_secs;
         self.idle_secs += t.idle_secs;
         self.work_secs += t.work_secs;
@@ -54,14 +54,14 @@ impl Cumulative {
         self.energy_used_kwh += t.energy_used_kwh;
     }
 
-    pub fn plus(mut self, t: &Totals) -> Self {
+    pub(crate) fn plus(mut self, t: &Totals) -> Self {
         self.add(t);
         self
     }
 }
 
 /// What accrued on the plan's day up to and including `t`.
-pub fn totals_until(m: &Machine, plan: &DayPlan, t: i64) -> Totals {
+pub(crate) fn totals_until(m: &Machine, plan: &DayPlan, t: i64) -> Totals {
     let model = m.model;
     let mut tot = Totals::default();
     for seg in plan.segments() {

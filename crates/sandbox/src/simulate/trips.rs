@@ -10,7 +10,7 @@ use super::roads::{self, Network};
 
 /// A place a machine stops at.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Stop {
+pub(crate) enum Stop {
     /// A node of the site's road network (road trucks).
     Node(usize),
     /// A spot on the site (machines that work on it).
@@ -33,7 +33,7 @@ impl Machine {
     }
 
     /// Where the machine is parked when it has no other place to be.
-    pub fn home_stop(&self) -> Stop {
+    pub(crate) fn home_stop(&self) -> Stop {
         if self.on_roads() {
             Stop::Node(self.network().depot())
         } else {
@@ -41,7 +41,7 @@ impl Machine {
         }
     }
 
-    pub fn stop_pos(&self, stop: Stop) -> LatLon {
+    pub(crate) fn stop_pos(&self, stop: Stop) -> LatLon {
         match stop {
             Stop::Node(i) => self.network().nodes[i].pos,
             Stop::Spot(p) => p,
@@ -58,7 +58,7 @@ impl Machine {
 
     /// A random place to stop at after `prev`: a spot on site, or for a road
     /// truck the depot or a customer of its round other than `prev`.
-    pub fn waypoint(&self, rng: &mut Rng, prev: Stop) -> Stop {
+    pub(crate) fn waypoint(&self, rng: &mut Rng, prev: Stop) -> Stop {
         if !self.on_roads() {
             let r = 350.0 * rng.f64().sqrt();
             let a = rng.range(0.0, std::f64::consts::TAU);
@@ -84,7 +84,7 @@ impl Machine {
 
     /// Where a working day ends: a spot on site, or mostly the depot for a
     /// road truck.
-    pub fn end_anchor(&self, day: i64) -> Stop {
+    pub(crate) fn end_anchor(&self, day: i64) -> Stop {
         let mut rng = Rng::new(hash3(self.seed, day as u64, 0xE4D));
         if self.on_roads() && rng.chance(DEPOT_AT_NIGHT) {
             return self.home_stop();
@@ -94,7 +94,7 @@ impl Machine {
 
     /// The way from one stop to the next: over the roads between two nodes,
     /// otherwise straight.
-    pub fn path_between(&self, a: Stop, b: Stop) -> Path {
+    pub(crate) fn path_between(&self, a: Stop, b: Stop) -> Path {
         match (a, b) {
             (Stop::Node(x), Stop::Node(y)) if x != y => {
                 let network = self.network();

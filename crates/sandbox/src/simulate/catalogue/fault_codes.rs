@@ -4,13 +4,13 @@
 /// A diagnostic code with its description and severity (D9: -1 unknown,
 /// 0 information, 1 warning, 2 error).
 #[derive(Debug)]
-pub struct FaultCode {
-    pub identifier: &'static str,
-    pub description: &'static str,
-    pub severity: i64,
+pub(crate) struct FaultCode {
+    pub(crate) identifier: &'static str,
+    pub(crate) description: &'static str,
+    pub(crate) severity: i64,
 }
 
-pub static DIESEL_FAULTS: &[FaultCode] = &[
+pub(crate) static DIESEL_FAULTS: &[FaultCode] = &[
     FaultCode {
         identifier: "SPN 100 FMI 1",
         description: "Engine oil pressure low: below normal operating range, most severe",
@@ -78,7 +78,7 @@ pub static DIESEL_FAULTS: &[FaultCode] = &[
     },
 ];
 
-pub static ELECTRIC_FAULTS: &[FaultCode] = &[
+pub(crate) static ELECTRIC_FAULTS: &[FaultCode] = &[
     FaultCode {
         identifier: "SPN 5919 FMI 0",
         description: "High-voltage battery temperature above normal",
@@ -107,7 +107,7 @@ pub static ELECTRIC_FAULTS: &[FaultCode] = &[
 ];
 
 /// The level label that matches a severity (D9).
-pub const fn level_label(severity: i64) -> &'static str {
+pub(crate) const fn level_label(severity: i64) -> &'static str {
     match severity {
         0 => "information",
         1 => "warning",

@@ -14,7 +14,7 @@ pub enum Class {
 }
 
 impl Class {
-    pub const fn code(self) -> &'static str {
+    pub(crate) const fn code(self) -> &'static str {
         match self {
             Class::Excavator => "EX",
             Class::WheelLoader => "WL",
@@ -28,7 +28,7 @@ impl Class {
     }
 
     /// What the service calls the class (an equipment's `category`).
-    pub const fn label(self) -> &'static str {
+    pub(crate) const fn label(self) -> &'static str {
         match self {
             Class::Excavator => "Excavator",
             Class::WheelLoader => "Wheel loader",
@@ -42,12 +42,12 @@ impl Class {
     }
 
     /// Machines of this class report a VIN (road vehicles) rather than a PIN.
-    pub const fn has_vin(self) -> bool {
+    pub(crate) const fn has_vin(self) -> bool {
         matches!(self, Class::RoadTruck)
     }
 
     /// Typical travel speed of a move, km/h (low, high).
-    pub const fn move_speed_kmh(self) -> (f64, f64) {
+    pub(crate) const fn move_speed_kmh(self) -> (f64, f64) {
         match self {
             Class::Excavator => (2.5, 5.0),
             Class::WheelLoader => (8.0, 18.0),
@@ -61,7 +61,7 @@ impl Class {
     }
 
     /// Moves per working day (low, high, inclusive).
-    pub const fn moves_per_day(self) -> (u64, u64) {
+    pub(crate) const fn moves_per_day(self) -> (u64, u64) {
         match self {
             Class::Excavator => (1, 3),
             Class::WheelLoader => (3, 8),
@@ -75,7 +75,7 @@ impl Class {
     }
 
     /// Engine hours on a working day (low, high).
-    pub const fn engine_hours(self) -> (f64, f64) {
+    pub(crate) const fn engine_hours(self) -> (f64, f64) {
         match self {
             Class::Generator => (8.0, 13.0),
             Class::RoadTruck => (6.0, 9.5),
@@ -85,7 +85,7 @@ impl Class {
     }
 
     /// Fraction of working (non-idle) time that drives the power take-off.
-    pub const fn pto_fraction(self) -> f64 {
+    pub(crate) const fn pto_fraction(self) -> f64 {
         match self {
             Class::Telehandler => 0.45,
             Class::Crane => 0.8,
@@ -97,7 +97,7 @@ impl Class {
 
 /// The order in which classes are handed out by equipment index: every block
 /// of 20 machines holds the whole mix, so even a small fleet is mixed.
-pub static CLASS_CYCLE: [Class; 20] = [
+pub(crate) static CLASS_CYCLE: [Class; 20] = [
     Class::Excavator,
     Class::WheelLoader,
     Class::RoadTruck,
@@ -123,29 +123,29 @@ pub static CLASS_CYCLE: [Class; 20] = [
 /// A machine model with its consumption figures.
 #[derive(Debug)]
 pub struct Model {
-    pub class: Class,
+    pub(crate) class: Class,
     pub make: &'static str,
     pub model: &'static str,
     /// Three letters the make's serial numbers start with.
-    pub serial_prefix: &'static str,
+    pub(crate) serial_prefix: &'static str,
     /// Data source code of the make's telematics feed.
-    pub source: &'static str,
+    pub(crate) source: &'static str,
     /// Fuel burn while working and idling, L/h (0 for electric machines).
-    pub work_lph: f64,
-    pub idle_lph: f64,
+    pub(crate) work_lph: f64,
+    pub(crate) idle_lph: f64,
     /// Fuel burn at continuous rated output, L/h (the load factor's base).
-    pub rated_lph: f64,
+    pub(crate) rated_lph: f64,
     pub tank_l: f64,
     /// Diesel exhaust fluid tank, L; 0 where there is no SCR system.
-    pub def_tank_l: f64,
+    pub(crate) def_tank_l: f64,
     /// Whether the feed reports fuel; when not, fuel and CO2 are estimated.
     pub fuel_telemetry: bool,
     /// Electric machines: battery capacity, kWh, and draw while working, kW.
-    pub battery_kwh: f64,
-    pub work_kw: f64,
+    pub(crate) battery_kwh: f64,
+    pub(crate) work_kw: f64,
     /// Loaders and haulers: loads per working hour and tonnes per load.
-    pub loads_per_hour: f64,
-    pub payload_t: f64,
+    pub(crate) loads_per_hour: f64,
+    pub(crate) payload_t: f64,
 }
 
 // One row of the model table: positional arguments keep the table readable.
@@ -489,6 +489,6 @@ pub static MODELS: &[Model] = &[
 
 /// Sources that are GPS trackers (frequent positions while moving, keep-alives
 /// while stopped) rather than OEM feeds (every 15-60 min while running).
-pub fn is_tracker_source(code: &str) -> bool {
+pub(crate) fn is_tracker_source(code: &str) -> bool {
     matches!(code, "GEOTAB" | "SAMSARA")
 }

@@ -4,35 +4,34 @@
 /// A job site or depot. Machines of a site work within a few hundred metres
 /// of it; road trucks range over the roads around it.
 #[derive(Debug)]
-pub struct Site {
-    pub city: &'static str,
-    pub country: &'static str,
-    pub postcode: &'static str,
-    pub lat: f64,
-    pub lon: f64,
-    pub altitude_m: f64,
+pub(crate) struct Site {
+    pub(crate) city: &'static str,
+    pub(crate) country: &'static str,
+    pub(crate) postcode: &'static str,
+    pub(crate) lat: f64,
+    pub(crate) lon: f64,
+    pub(crate) altitude_m: f64,
     /// Offset of local time from UTC, hours (standard time; good enough for
     /// the air temperature's daily swing).
-    pub utc_offset_h: f64,
-    /// The site's time zone: its IANA name, and the same rules as a POSIX
-    /// TZ string, which the simulator uses so that shifts do not depend on
-    /// the computer's time zone database.
-    pub time_zone: &'static str,
-    pub posix_tz: &'static str,
+    pub(crate) utc_offset_h: f64,
+    /// The site's time zone as a POSIX TZ string (its IANA name in the
+    /// table's comment), so that shifts do not depend on the computer's
+    /// time zone database.
+    pub(crate) posix_tz: &'static str,
     /// Mean annual air temperature, °C, and its seasonal swing.
-    pub mean_temp_c: f64,
-    pub season_amp_c: f64,
-    pub streets: &'static [&'static str],
-    pub roads: &'static [&'static str],
+    pub(crate) mean_temp_c: f64,
+    pub(crate) season_amp_c: f64,
+    pub(crate) streets: &'static [&'static str],
+    pub(crate) roads: &'static [&'static str],
     /// Where the region's roads may lie, as seen from the site: bearings
     /// from the first, clockwise over the second, in degrees (keeps trucks
     /// out of the sea next to a port or a lakeside site).
-    pub land_deg: (f64, f64),
+    pub(crate) land_deg: (f64, f64),
     /// The contractor that owns most machines working from the site.
-    pub company: &'static str,
+    pub(crate) company: &'static str,
 }
 
-pub static SITES: &[Site] = &[
+pub(crate) static SITES: &[Site] = &[
     Site {
         city: "Lyon",
         country: "France",
@@ -41,7 +40,7 @@ pub static SITES: &[Site] = &[
         lon: 4.8302,
         altitude_m: 168.0,
         utc_offset_h: 1.0,
-        time_zone: "Europe/Paris",
+        // Europe/Paris
         posix_tz: "CET-1CEST,M3.5.0,M10.5.0/3",
         mean_temp_c: 12.5,
         season_amp_c: 9.5,
@@ -64,7 +63,7 @@ pub static SITES: &[Site] = &[
         lon: 9.9000,
         altitude_m: 6.0,
         utc_offset_h: 1.0,
-        time_zone: "Europe/Berlin",
+        // Europe/Berlin
         posix_tz: "CET-1CEST,M3.5.0,M10.5.0/3",
         mean_temp_c: 9.5,
         season_amp_c: 8.5,
@@ -87,7 +86,7 @@ pub static SITES: &[Site] = &[
         lon: 4.1400,
         altitude_m: 2.0,
         utc_offset_h: 1.0,
-        time_zone: "Europe/Amsterdam",
+        // Europe/Amsterdam
         posix_tz: "CET-1CEST,M3.5.0,M10.5.0/3",
         mean_temp_c: 10.5,
         season_amp_c: 7.5,
@@ -110,7 +109,7 @@ pub static SITES: &[Site] = &[
         lon: -2.3200,
         altitude_m: 35.0,
         utc_offset_h: 0.0,
-        time_zone: "Europe/London",
+        // Europe/London
         posix_tz: "GMT0BST,M3.5.0/1,M10.5.0",
         mean_temp_c: 10.0,
         season_amp_c: 6.5,
@@ -133,7 +132,7 @@ pub static SITES: &[Site] = &[
         lon: -3.6150,
         altitude_m: 640.0,
         utc_offset_h: 1.0,
-        time_zone: "Europe/Madrid",
+        // Europe/Madrid
         posix_tz: "CET-1CEST,M3.5.0,M10.5.0/3",
         mean_temp_c: 15.0,
         season_amp_c: 10.5,
@@ -156,7 +155,7 @@ pub static SITES: &[Site] = &[
         lon: -87.7700,
         altitude_m: 185.0,
         utc_offset_h: -6.0,
-        time_zone: "America/Chicago",
+        // America/Chicago
         posix_tz: "CST6CDT,M3.2.0,M11.1.0",
         mean_temp_c: 10.0,
         season_amp_c: 14.0,

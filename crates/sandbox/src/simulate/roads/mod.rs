@@ -35,7 +35,7 @@ const HARMONICS: usize = 5;
 const NETWORK_SEED: u64 = 0x80AD_5EED;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NodeKind {
+pub(crate) enum NodeKind {
     Depot,
     Customer,
     Junction,
@@ -44,13 +44,13 @@ pub enum NodeKind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
     pub pos: LatLon,
-    pub kind: NodeKind,
+    pub(crate) kind: NodeKind,
 }
 
 /// A road between two nodes, as a polyline from `ends.0` to `ends.1`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Road {
-    pub ends: (usize, usize),
+    pub(crate) ends: (usize, usize),
     pub points: Vec<LatLon>,
     cum_m: Vec<f64>,
     /// Bearing of each piece, `[forwards, backwards]`.
@@ -58,35 +58,35 @@ pub struct Road {
 }
 
 impl Road {
-    pub fn length_m(&self) -> f64 {
+    pub(crate) fn length_m(&self) -> f64 {
         self.cum_m.last().copied().unwrap_or(0.0)
     }
 }
 
 /// One road of a route, driven from `ends.0` (or, `reversed`, from `ends.1`).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Leg {
-    pub road: usize,
-    pub reversed: bool,
+pub(crate) struct Leg {
+    pub(crate) road: usize,
+    pub(crate) reversed: bool,
     /// Distance along the route where this leg starts, metres.
-    pub start_m: f64,
+    pub(crate) start_m: f64,
 }
 
 /// Where the last read of a route was (its leg and that road's piece), for
 /// the next read to start from.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Hint {
+pub(crate) struct Hint {
     leg: usize,
     piece: usize,
 }
 
 /// The shortest way over the roads from one node to another.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Route {
-    pub from: usize,
-    pub to: usize,
-    pub legs: Vec<Leg>,
-    pub length_m: f64,
+pub(crate) struct Route {
+    pub(crate) from: usize,
+    pub(crate) to: usize,
+    pub(crate) legs: Vec<Leg>,
+    pub(crate) length_m: f64,
 }
 
 /// A site's places and roads, with the route between every two places.
@@ -107,7 +107,7 @@ static NETWORKS: LazyLock<Vec<Network>> = LazyLock::new(|| {
 });
 
 /// The road network around `site` (one of [`SITES`]).
-pub fn of_site(site: &'static Site) -> &'static Network {
+pub(crate) fn of_site(site: &'static Site) -> &'static Network {
     let i = SITES
         .iter()
         .position(|s| std::ptr::eq(s, site))
@@ -117,7 +117,7 @@ pub fn of_site(site: &'static Site) -> &'static Network {
 
 impl Network {
     /// The network around `site`, a pure function of `seed`.
-    pub fn generate(site: &Site, seed: u64) -> Self {
+    pub(crate) fn generate(site: &Site, seed: u64) -> Self {
         let frame = Frame::new(LatLon::new(site.lat, site.lon));
         let mut rng = Rng::new(seed);
         // The depot sits at the site; the other places in its land sector.
@@ -214,23 +214,23 @@ impl Network {
         }
     }
 
-    pub fn depot(&self) -> usize {
+    pub(crate) fn depot(&self) -> usize {
         0
     }
 
     /// Node indices of the customers.
-    pub fn customers(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn customers(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.nodes.len()).filter(|i| self.nodes[*i].kind == NodeKind::Customer)
     }
 
-    pub fn route(&self, from: usize, to: usize) -> &Route {
+    pub(crate) fn route(&self, from: usize, to: usize) -> &Route {
         &self.routes[from * self.nodes.len() + to]
     }
 
     /// The point `d` metres along `route`, and the heading there. With a
     /// `hint` (one per read route), reads at growing distances walk on from
     /// the last one instead of searching; the answer is the same.
-    pub fn along(&self, route: &Route, d: f64, hint: Option<&mut Hint>) -> (LatLon, f64) {
+    pub(crate) fn along(&self, route: &Route, d: f64, hint: Option<&mut Hint>) -> (LatLon, f64) {
         let (Some(first), Some(last)) = (route.legs.first(), route.legs.last()) else {
             return (self.nodes[route.from].pos, 0.0);
         };

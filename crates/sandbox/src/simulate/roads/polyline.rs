@@ -5,7 +5,7 @@
 use fleetview_api::geo::{EARTH_RADIUS_M, LatLon, bearing_deg, haversine_m};
 
 /// A point in a [`Frame`]: metres east and north of its origin.
-pub type Xy = [f64; 2];
+pub(crate) type Xy = [f64; 2];
 
 /// A flat frame in metres around an origin, the inverse of
 /// [`LatLon::offset_m`] (fine within ~100 km).
@@ -19,7 +19,7 @@ impl Frame {
         Self { origin }
     }
 
-    pub fn to_latlon(self, p: Xy) -> LatLon {
+    pub(crate) fn to_latlon(self, p: Xy) -> LatLon {
         self.origin.offset_m(p[0], p[1])
     }
 
@@ -49,7 +49,7 @@ fn norm(a: Xy) -> f64 {
 /// chord's length for the k-th harmonic. Every harmonic vanishes at both
 /// ends, so the road starts and ends exactly at `a` and `b`; small
 /// amplitudes keep it a gentle curve that never doubles back.
-pub fn curved(a: Xy, b: Xy, bends: &[f64], spacing_m: f64) -> Vec<Xy> {
+pub(crate) fn curved(a: Xy, b: Xy, bends: &[f64], spacing_m: f64) -> Vec<Xy> {
     let chord = sub(b, a);
     let length = norm(chord);
     if length == 0.0 {
@@ -79,7 +79,7 @@ pub fn curved(a: Xy, b: Xy, bends: &[f64], spacing_m: f64) -> Vec<Xy> {
 }
 
 /// Distance from the first point to each point along a polyline, metres.
-pub fn cumulative_m(points: &[LatLon]) -> Vec<f64> {
+pub(crate) fn cumulative_m(points: &[LatLon]) -> Vec<f64> {
     let mut total = 0.0;
     let mut out = Vec::with_capacity(points.len());
     for (i, p) in points.iter().enumerate() {
@@ -93,7 +93,7 @@ pub fn cumulative_m(points: &[LatLon]) -> Vec<f64> {
 
 /// The bearings of each piece of a polyline, `[forwards, backwards]`
 /// (computed once: reading a heading is on the hot path of positions).
-pub fn piece_bearings(points: &[LatLon]) -> Vec<[f64; 2]> {
+pub(crate) fn piece_bearings(points: &[LatLon]) -> Vec<[f64; 2]> {
     points
         .windows(2)
         .map(|w| [bearing_deg(w[0], w[1]), bearing_deg(w[1], w[0])])
@@ -105,7 +105,7 @@ pub fn piece_bearings(points: &[LatLon]) -> Vec<[f64; 2]> {
 /// beyond the ends. `from` is where to start looking: `None` searches,
 /// `Some` walks from that piece, cheap when reads move along steadily. Both
 /// find the same piece (there is only one).
-pub fn piece_at(cum: &[f64], d: f64, from: Option<usize>) -> usize {
+pub(crate) fn piece_at(cum: &[f64], d: f64, from: Option<usize>) -> usize {
     let last = cum.len().saturating_sub(2);
     let Some(from) = from else {
         return cum.partition_point(|c| *c < d).clamp(1, last + 1) - 1;
@@ -124,7 +124,7 @@ pub fn piece_at(cum: &[f64], d: f64, from: Option<usize>) -> usize {
 /// and the piece it lies on ([`piece_at`], which `hint` starts from and
 /// is updated to, when given); `reversed` reads the polyline from its last
 /// point. `d` is clamped to the polyline; its ends come back exactly.
-pub fn along(
+pub(crate) fn along(
     points: &[LatLon],
     cum: &[f64],
     d: f64,
@@ -156,7 +156,8 @@ pub fn along(
 }
 
 /// Distance from `p` to the segment `a`-`b`, metres (flat frame).
-pub fn distance_to_segment_m(p: Xy, a: Xy, b: Xy) -> f64 {
+#[cfg(test)]
+pub(crate) fn distance_to_segment_m(p: Xy, a: Xy, b: Xy) -> f64 {
     let ab = sub(b, a);
     let len2 = dot(ab, ab);
     let t = if len2 > 0.0 {
@@ -171,7 +172,7 @@ pub fn distance_to_segment_m(p: Xy, a: Xy, b: Xy) -> f64 {
 /// other point lies inside the circle whose diameter is `i`-`j`. It is
 /// connected and planar, joins near neighbours rather than far ones, and is
 /// a common model of a road network between places.
-pub fn gabriel_edges(points: &[Xy]) -> Vec<(usize, usize)> {
+pub(crate) fn gabriel_edges(points: &[Xy]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for i in 0..points.len() {
         for j in i + 1..points.len() {
@@ -196,7 +197,7 @@ pub fn gabriel_edges(points: &[Xy]) -> Vec<(usize, usize)> {
 /// `(a, b, length)` (both ways): `next[a * n + b]` is the edge to take first
 /// from `a` towards `b`, `None` from a node to itself or when `b` cannot be
 /// reached. Floyd-Warshall: cubic, for a handful of nodes.
-pub fn next_hops(n: usize, edges: &[(usize, usize, f64)]) -> Vec<Option<usize>> {
+pub(crate) fn next_hops(n: usize, edges: &[(usize, usize, f64)]) -> Vec<Option<usize>> {
     let mut dist = vec![f64::INFINITY; n * n];
     let mut next = vec![None; n * n];
     for i in 0..n {

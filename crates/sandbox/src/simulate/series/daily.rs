@@ -12,7 +12,7 @@ use fleetview_api::model::*;
 use fleetview_api::time::TimeWindow;
 
 impl Simulator {
-    pub fn daily_usages(&self, m: &Machine, w: TimeWindow) -> Vec<DailyUsageRow> {
+    pub(crate) fn daily_usages(&self, m: &Machine, w: TimeWindow) -> Vec<DailyUsageRow> {
         let mut rows = Vec::new();
         let _ = self.try_for_each_daily_usage(m, w, |r| {
             rows.push(r);
@@ -22,7 +22,7 @@ impl Simulator {
     }
 
     /// Daily usages in time order, handed to `emit` as they are made.
-    pub fn try_for_each_daily_usage(
+    pub(crate) fn try_for_each_daily_usage(
         &self,
         m: &Machine,
         w: TimeWindow,

@@ -9,7 +9,9 @@ use fleetview_api::model::{FaultRow, Timestamp};
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 
 impl Simulator {
-    pub fn faults(&self, m: &Machine, w: TimeWindow) -> Vec<FaultRow> {
+    // Only the tests build whole answers this way; the server streams them.
+    #[cfg(test)]
+    pub(crate) fn faults(&self, m: &Machine, w: TimeWindow) -> Vec<FaultRow> {
         let mut rows = Vec::new();
         let _ = self.try_for_each_fault(m, w, |r| {
             rows.push(r);
@@ -19,7 +21,7 @@ impl Simulator {
     }
 
     /// Faults in time order, handed to `emit` as each day's are made.
-    pub fn try_for_each_fault(
+    pub(crate) fn try_for_each_fault(
         &self,
         m: &Machine,
         w: TimeWindow,

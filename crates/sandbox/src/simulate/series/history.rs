@@ -9,7 +9,9 @@ use fleetview_api::model::*;
 use fleetview_api::time::TimeWindow;
 
 impl Simulator {
-    pub fn history(&self, m: &Machine, w: TimeWindow) -> EquipmentHistory {
+    // Only the tests build whole answers this way; the server streams them.
+    #[cfg(test)]
+    pub(crate) fn history(&self, m: &Machine, w: TimeWindow) -> EquipmentHistory {
         let positions = self
             .positions(m, w)
             .into_iter()
@@ -48,7 +50,8 @@ impl Simulator {
 
     /// One equipment of the deprecated fleet history: the same data as
     /// `/history`, less `levelLabel`, `fuelUsed.estimated`, `co2`, PIN and VIN.
-    pub fn fleet_equipment(&self, m: &Machine, w: TimeWindow) -> FleetEquipment {
+    #[cfg(test)]
+    pub(crate) fn fleet_equipment(&self, m: &Machine, w: TimeWindow) -> FleetEquipment {
         let h = self.history(m, w);
         FleetEquipment {
             id: h.id,
@@ -75,6 +78,7 @@ impl Simulator {
         }
     }
 
+    #[cfg(test)]
     fn fuel_remainings(&self, m: &Machine, w: TimeWindow) -> Vec<FuelRemainingRow> {
         let mut rows = Vec::new();
         let _ = self.try_for_each_fuel_remaining(m, w, |r| {
@@ -84,6 +88,7 @@ impl Simulator {
         rows
     }
 
+    #[cfg(test)]
     fn engine_conditions(&self, m: &Machine, w: TimeWindow) -> Vec<EngineConditionRow> {
         let mut rows = Vec::new();
         let _ = self.try_for_each_engine_condition(m, w, |r| {
@@ -94,7 +99,7 @@ impl Simulator {
     }
 
     /// The history's fuel levels, handed to `emit` as they are made.
-    pub fn try_for_each_fuel_remaining(
+    pub(crate) fn try_for_each_fuel_remaining(
         &self,
         m: &Machine,
         w: TimeWindow,
@@ -110,7 +115,7 @@ impl Simulator {
     }
 
     /// The history's engine starts and stops, handed to `emit` as they are made.
-    pub fn try_for_each_engine_condition(
+    pub(crate) fn try_for_each_engine_condition(
         &self,
         m: &Machine,
         w: TimeWindow,

@@ -21,5 +21,3 @@ mod walk;
 
 pub use planted::{Planted, PlantedKind};
 pub use rows::{Flow, KindRow, Rows, Val};
-
-pub use values::supports;

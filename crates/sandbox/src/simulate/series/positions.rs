@@ -28,7 +28,7 @@ impl Simulator {
     }
 
     /// [`Self::for_each_position`] until `emit` says stop.
-    pub fn try_for_each_position(
+    pub(crate) fn try_for_each_position(
         &self,
         m: &Machine,
         w: TimeWindow,
@@ -53,7 +53,7 @@ impl Simulator {
         Flow::Continue(())
     }
 
-    pub fn activities(&self, m: &Machine, w: TimeWindow) -> Vec<ActivityRow> {
+    pub(crate) fn activities(&self, m: &Machine, w: TimeWindow) -> Vec<ActivityRow> {
         let mut rows = Vec::new();
         let _ = self.try_for_each_activity(m, w, |r| {
             rows.push(r);
@@ -63,7 +63,7 @@ impl Simulator {
     }
 
     /// Activities in time order, handed to `emit` as they are made.
-    pub fn try_for_each_activity(
+    pub(crate) fn try_for_each_activity(
         &self,
         m: &Machine,
         w: TimeWindow,

@@ -26,7 +26,7 @@ pub enum Val {
 /// flat JSON object without building a `serde_json::Value`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KindRow {
-    pub date: i64,
+    pub(crate) date: i64,
     fields: [(&'static str, Val); 3],
     len: u8,
 }
@@ -48,11 +48,11 @@ impl KindRow {
         self
     }
 
-    pub fn fields(&self) -> &[(&'static str, Val)] {
+    pub(crate) fn fields(&self) -> &[(&'static str, Val)] {
         &self.fields[..self.len as usize]
     }
 
-    pub fn get(&self, name: &str) -> Option<Val> {
+    pub(crate) fn get(&self, name: &str) -> Option<Val> {
         self.fields().iter().find(|f| f.0 == name).map(|f| f.1)
     }
 }
@@ -81,21 +81,6 @@ pub enum Rows {
     Activities(Vec<ActivityRow>),
     DailyUsages(Vec<DailyUsageRow>),
     Values(Vec<KindRow>),
-}
-
-impl Rows {
-    pub fn len(&self) -> usize {
-        match self {
-            Rows::Positions(r) => r.len(),
-            Rows::Activities(r) => r.len(),
-            Rows::DailyUsages(r) => r.len(),
-            Rows::Values(r) => r.len(),
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 pub(super) fn r1(v: f64) -> f64 {

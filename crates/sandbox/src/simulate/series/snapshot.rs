@@ -23,7 +23,7 @@ use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 const LOOK_BACK_DAYS: [i64; 4] = [1, 7, 31, MAX_EQUIPMENT_WINDOW_DAYS];
 
 impl Simulator {
-    pub fn snapshot(&self, m: &Machine) -> EquipmentSnapshot {
+    pub(crate) fn snapshot(&self, m: &Machine) -> EquipmentSnapshot {
         use DataKind::*;
         let last = |kind| self.last_value_row(m, kind);
         let percent = |kind| {

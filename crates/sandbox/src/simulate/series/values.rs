@@ -14,7 +14,7 @@ use fleetview_api::model::EngineEvent;
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 
 /// Whether a machine reports a kind at all; others answer with no rows (D6).
-pub fn supports(m: &Machine, kind: DataKind) -> bool {
+pub(crate) fn supports(m: &Machine, kind: DataKind) -> bool {
     use DataKind::*;
     let ev = m.is_electric();
     match kind {
@@ -50,7 +50,7 @@ impl Simulator {
     /// Rows of a kind of a single value (not positions, activities or
     /// daily usages, which have their own rows) in time order, handed to
     /// `emit` as they are made.
-    pub fn try_for_each_value_row(
+    pub(crate) fn try_for_each_value_row(
         &self,
         m: &Machine,
         kind: DataKind,
