@@ -26,7 +26,7 @@ pub struct DayInput {
 impl DayInput {
     /// A daily usage row read (values in units the app cannot read are
     /// left out).
-    pub fn from_row(row: &DailyUsageRow) -> Self {
+    pub(crate) fn from_row(row: &DailyUsageRow) -> Self {
         let hours = |h: &Option<fleetview_api::model::Hours>| {
             h.as_ref().and_then(|h| h.hour).filter(|v| v.is_finite())
         };

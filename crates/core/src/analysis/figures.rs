@@ -41,7 +41,7 @@ impl Default for Expected {
 
 impl Expected {
     /// The hours expected on a UTC day (days since 1970-01-01, a Thursday).
-    pub fn hours_on(&self, day: i64) -> f64 {
+    pub(crate) fn hours_on(&self, day: i64) -> f64 {
         let weekday = (day + 3).rem_euclid(7); // 0 = Monday
         if weekday < 5 {
             self.hours_per_working_day.max(0.0)
@@ -54,34 +54,34 @@ impl Expected {
 /// Fuel burned working and idling, over the days that give both the total
 /// (measured, not estimated) and the idle part, with their hours.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct FuelSplit {
-    pub working_fuel_l: f64,
-    pub idle_fuel_l: f64,
-    pub working_hours_h: f64,
-    pub idle_hours_h: f64,
-    pub days: usize,
+pub(crate) struct FuelSplit {
+    pub(crate) working_fuel_l: f64,
+    pub(crate) idle_fuel_l: f64,
+    pub(crate) working_hours_h: f64,
+    pub(crate) idle_hours_h: f64,
+    pub(crate) days: usize,
 }
 
 /// Figures over some days (a window, or one day).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Figures {
     /// Days counted (every day of the window, with data or not).
-    pub days: usize,
+    pub(crate) days: usize,
     pub engine_hours_h: Option<f64>,
     pub working_hours_h: Option<f64>,
     /// Whether some day's working hours were derived (engine − idle).
-    pub working_derived: bool,
+    pub(crate) working_derived: bool,
     pub idle_hours_h: Option<f64>,
     pub fuel_used_l: Option<f64>,
     /// The part of `fuel_used_l` the service marks estimated.
     pub fuel_estimated_l: f64,
-    pub idle_fuel_l: Option<f64>,
-    pub split: Option<FuelSplit>,
-    pub co2_kg: Option<f64>,
-    pub co2_estimated_kg: f64,
+    pub(crate) idle_fuel_l: Option<f64>,
+    pub(crate) split: Option<FuelSplit>,
+    pub(crate) co2_kg: Option<f64>,
+    pub(crate) co2_estimated_kg: f64,
     pub distance_km: Option<f64>,
     pub activities: Option<usize>,
-    pub stops: Option<usize>,
+    pub(crate) stops: Option<usize>,
     pub expected_hours_h: f64,
 }
 
@@ -141,25 +141,25 @@ impl Figures {
         f
     }
 
-    pub fn idle_percent(&self) -> Option<f64> {
+    pub(crate) fn idle_percent(&self) -> Option<f64> {
         ratio(self.idle_hours_h, self.engine_hours_h).map(|r| 100.0 * r)
     }
 
-    pub fn fuel_per_engine_hour_l(&self) -> Option<f64> {
+    pub(crate) fn fuel_per_engine_hour_l(&self) -> Option<f64> {
         ratio(self.fuel_used_l, self.engine_hours_h)
     }
 
-    pub fn working_fuel_per_hour_l(&self) -> Option<f64> {
+    pub(crate) fn working_fuel_per_hour_l(&self) -> Option<f64> {
         let s = self.split?;
         ratio(Some(s.working_fuel_l), Some(s.working_hours_h))
     }
 
-    pub fn idle_fuel_per_hour_l(&self) -> Option<f64> {
+    pub(crate) fn idle_fuel_per_hour_l(&self) -> Option<f64> {
         let s = self.split?;
         ratio(Some(s.idle_fuel_l), Some(s.idle_hours_h))
     }
 
-    pub fn utilisation_percent(&self) -> Option<f64> {
+    pub(crate) fn utilisation_percent(&self) -> Option<f64> {
         ratio(self.engine_hours_h, Some(self.expected_hours_h)).map(|r| 100.0 * r)
     }
 
@@ -178,7 +178,7 @@ impl Figures {
     /// The sums of `days` as of `now`: a day not over yet expects only the
     /// hours of its part gone by, and a day to come none (utilisation over
     /// a window reaching today is not lowered by hours still ahead).
-    pub fn over_until(days: &[DayInput], expected: Expected, now: i64) -> Self {
+    pub(crate) fn over_until(days: &[DayInput], expected: Expected, now: i64) -> Self {
         let mut f = Self::over(days, expected);
         f.expected_hours_h = days
             .iter()
@@ -317,7 +317,7 @@ impl Figure {
     }
 
     /// The unit shown after the value (empty for counts).
-    pub fn unit(self) -> &'static str {
+    pub(crate) fn unit(self) -> &'static str {
         use Figure::*;
         match self {
             EngineHours | WorkingHours | IdleHours | ExpectedHours => "h",
@@ -351,7 +351,7 @@ impl Figure {
     }
 
     /// What it measures, where the unit system changes its unit.
-    pub fn quantity(self) -> Option<Quantity> {
+    pub(crate) fn quantity(self) -> Option<Quantity> {
         use Figure::*;
         use Quantity as Q;
         match self {
@@ -458,15 +458,15 @@ pub struct ReportInputs<'a> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct EventContext<'a> {
     /// `fuelRemaining`, sorted.
-    pub fuel: &'a [FuelRemainingRow],
+    pub(crate) fuel: &'a [FuelRemainingRow],
     /// Positions (time, point), sorted: where each event was.
-    pub positions: &'a [(i64, LatLon)],
-    pub faults: &'a [HistoryFaultRow],
-    pub counters: &'a [CounterSeries<'a>],
-    pub rows: &'a [RowTimes<'a>],
-    pub working_hours: WorkingHours,
-    pub time_zone: Option<&'a jiff::tz::TimeZone>,
-    pub tank_l: Option<f64>,
+    pub(crate) positions: &'a [(i64, LatLon)],
+    pub(crate) faults: &'a [HistoryFaultRow],
+    pub(crate) counters: &'a [CounterSeries<'a>],
+    pub(crate) rows: &'a [RowTimes<'a>],
+    pub(crate) working_hours: WorkingHours,
+    pub(crate) time_zone: Option<&'a jiff::tz::TimeZone>,
+    pub(crate) tank_l: Option<f64>,
 }
 
 /// A window's figures, its days' and its stops.

@@ -12,7 +12,7 @@ use fleetview_api::model::{EngineEvent, EquipmentHistory, FaultRow};
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 
 /// Silent: no report for longer than this.
-pub const SILENT_AFTER_SECS: i64 = SECS_PER_DAY;
+pub(crate) const SILENT_AFTER_SECS: i64 = SECS_PER_DAY;
 
 /// The faults of a window: how many, and the worst level among them.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -25,7 +25,7 @@ pub struct FaultTally {
 }
 
 impl FaultTally {
-    pub fn of(rows: &[FaultRow]) -> Self {
+    pub(crate) fn of(rows: &[FaultRow]) -> Self {
         let worst = rows.iter().max_by_key(|r| r.severity.unwrap_or(i64::MIN));
         Self {
             count: rows.len(),
@@ -86,7 +86,7 @@ pub struct Flags {
 }
 
 impl Flags {
-    pub fn of(events: &[Event]) -> Self {
+    pub(crate) fn of(events: &[Event]) -> Self {
         let n = |k: EventKind| events.iter().filter(|e| e.kind == k).count();
         Self {
             fuel_drops: n(EventKind::FuelDrop),

@@ -16,12 +16,12 @@
 //! - `fleet`: one machine's line in the fleet overview (its window figures,
 //!   its state now).
 
-pub mod day;
+pub(crate) mod day;
 pub mod events;
 pub mod figures;
 pub mod fleet;
-pub mod span;
-pub mod stops;
+pub(crate) mod span;
+pub(crate) mod stops;
 pub mod tanks;
 pub use fleetview_api::units;
 

@@ -6,16 +6,16 @@ use fleetview_api::geo::{LatLon, haversine_m};
 use fleetview_api::model::EngineConditionRow;
 
 /// A stop lasts at least this long.
-pub const STOP_MIN_SECS: i64 = 5 * 60;
+pub(crate) const STOP_MIN_SECS: i64 = 5 * 60;
 /// Without engine events: staying within this distance is not moving.
-pub const STOP_RADIUS_M: f64 = 50.0;
+pub(crate) const STOP_RADIUS_M: f64 = 50.0;
 
 /// One stop: from when the machine stopped to when it went on (or the end
 /// of what is known).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stop {
-    pub start: i64,
-    pub end: i64,
+    pub(crate) start: i64,
+    pub(crate) end: i64,
 }
 
 impl Stop {
@@ -43,7 +43,7 @@ impl StopSource {
 /// Engine-off periods that begin in `since..=until` and last 5 min or more.
 /// `events` sorted by time; a period still off at the end lasts to `open_end`
 /// (the end of the window, or now if sooner).
-pub fn engine_stops(
+pub(crate) fn engine_stops(
     events: &[EngineConditionRow],
     since: i64,
     until: i64,
@@ -72,7 +72,7 @@ pub fn engine_stops(
 /// it was, beginning in `since..=until`; `samples` sorted by time. A stop
 /// ends at the first position away from it (positions come while moving,
 /// so a long pause at one place is the machine standing).
-pub fn position_stops(samples: &[TrackSample], since: i64, until: i64) -> Vec<Stop> {
+pub(crate) fn position_stops(samples: &[TrackSample], since: i64, until: i64) -> Vec<Stop> {
     stops_along(
         samples,
         |s| {
@@ -90,7 +90,7 @@ pub fn position_stops(samples: &[TrackSample], since: i64, until: i64) -> Vec<St
 }
 
 /// [`position_stops`] over (time, point) pairs.
-pub fn point_stops(points: &[(i64, LatLon)], since: i64, until: i64) -> Vec<Stop> {
+pub(crate) fn point_stops(points: &[(i64, LatLon)], since: i64, until: i64) -> Vec<Stop> {
     stops_along(points, |p| *p, since, until)
 }
 

@@ -29,22 +29,22 @@ pub enum BasemapError {
 /// A closed ring in Mercator units, with its box.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ring {
-    pub points: Vec<[f64; 2]>,
-    pub bounds: MercRect,
+    pub(crate) points: Vec<[f64; 2]>,
+    pub(crate) bounds: MercRect,
 }
 
 /// A polygon: its outer ring then its holes (filled even-odd).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Polygon {
-    pub rings: Vec<Ring>,
-    pub bounds: MercRect,
+    pub(crate) rings: Vec<Ring>,
+    pub(crate) bounds: MercRect,
 }
 
 /// Land to fill, country outlines to stroke.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Outlines {
-    pub land: Vec<Polygon>,
-    pub borders: Vec<Ring>,
+    pub(crate) land: Vec<Polygon>,
+    pub(crate) borders: Vec<Ring>,
 }
 
 // ---------------------------------------------------------------- TopoJSON
@@ -195,7 +195,7 @@ fn polygons(arcs: &Arcs, collection: &Collection) -> Vec<Polygon> {
 
 impl Outlines {
     /// Decodes gzipped TopoJSON with a `land` and a `countries` object.
-    pub fn from_topojson_gz(bytes: &[u8]) -> Result<Self, BasemapError> {
+    pub(crate) fn from_topojson_gz(bytes: &[u8]) -> Result<Self, BasemapError> {
         let mut json = Vec::new();
         flate2::read::GzDecoder::new(bytes).read_to_end(&mut json)?;
         let topo: Topology = serde_json::from_slice(&json)?;
@@ -222,7 +222,7 @@ impl Outlines {
     }
 
     /// The detailed (1:10m) outlines.
-    pub fn detailed() -> Result<Self, BasemapError> {
+    pub(crate) fn detailed() -> Result<Self, BasemapError> {
         Self::from_topojson_gz(COUNTRIES_10M)
     }
 

@@ -12,9 +12,9 @@ pub const DETAIL_ZOOM: u8 = 5;
 /// The colours of the basemap.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Palette {
-    pub water: [u8; 4],
-    pub land: [u8; 4],
-    pub border: [u8; 4],
+    pub(crate) water: [u8; 4],
+    pub(crate) land: [u8; 4],
+    pub(crate) border: [u8; 4],
 }
 
 impl Default for Palette {

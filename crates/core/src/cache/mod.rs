@@ -30,12 +30,12 @@ pub const DEFAULT_CAP_BYTES: u64 = 512 * 1024 * 1024;
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CacheKey {
     base_url: String,
-    pub equipment: i64,
-    pub kind: String,
+    pub(crate) equipment: i64,
+    pub(crate) kind: String,
 }
 
 impl CacheKey {
-    pub fn new(base_url: &str, equipment: i64, kind: impl Into<String>) -> Self {
+    pub(crate) fn new(base_url: &str, equipment: i64, kind: impl Into<String>) -> Self {
         Self {
             base_url: sanitize_base_url(base_url),
             equipment,
@@ -73,10 +73,10 @@ enum Replace {
 
 /// A cached window and its rows (a JSON array).
 #[derive(Debug, Clone, PartialEq)]
-pub struct CachedWindow {
-    pub window: TimeWindow,
-    pub rows_json: Vec<u8>,
-    pub fetched_at: i64,
+pub(crate) struct CachedWindow {
+    pub(crate) window: TimeWindow,
+    pub(crate) rows_json: Vec<u8>,
+    pub(crate) fetched_at: i64,
 }
 
 #[derive(Debug)]
@@ -218,7 +218,11 @@ impl Cache {
     }
 
     /// Cached windows overlapping `w`, in time order; marks them used.
-    pub fn get(&self, key: &CacheKey, w: TimeWindow) -> Result<Vec<CachedWindow>, CacheError> {
+    pub(crate) fn get(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+    ) -> Result<Vec<CachedWindow>, CacheError> {
         let conn = self.read_conn();
         let mut stmt = conn.prepare_cached(
             "SELECT id, since, until, fetched_at, rows FROM windows
@@ -266,7 +270,7 @@ impl Cache {
     /// Stores the rows of a window fetched at `fetched_at`. Only the part
     /// up to `fetched_at - SETTLE_SECS` is kept; windows it covers whole are
     /// replaced. Returns the window actually cached, if any.
-    pub fn put(
+    pub(crate) fn put(
         &self,
         key: &CacheKey,
         w: TimeWindow,
@@ -292,7 +296,7 @@ impl Cache {
 
     /// Stores a whole answer for exactly this window (for `/history`, which
     /// is not a list of rows and cannot be merged). Kept only when settled.
-    pub fn put_document(
+    pub(crate) fn put_document(
         &self,
         key: &CacheKey,
         w: TimeWindow,
@@ -309,7 +313,7 @@ impl Cache {
     /// Stores the last answer seen for exactly this window, settled or not:
     /// what is shown when the service cannot be reached. Callers keep it
     /// under a kind of its own, so it never stands in for settled data.
-    pub fn put_snapshot(
+    pub(crate) fn put_snapshot(
         &self,
         key: &CacheKey,
         w: TimeWindow,
@@ -320,7 +324,7 @@ impl Cache {
     }
 
     /// A whole answer stored for exactly this window, if any.
-    pub fn get_document(
+    pub(crate) fn get_document(
         &self,
         key: &CacheKey,
         w: TimeWindow,
@@ -379,7 +383,7 @@ impl Cache {
     }
 
     /// Bytes of row data held.
-    pub fn size_bytes(&self) -> Result<u64, CacheError> {
+    pub(crate) fn size_bytes(&self) -> Result<u64, CacheError> {
         let n: i64 = self.conn().query_row(
             "SELECT COALESCE(SUM(LENGTH(rows)), 0) FROM windows",
             [],
@@ -433,7 +437,7 @@ impl Drop for Cache {
 }
 
 /// The gaps of `w` not covered by the sorted `covered` windows.
-pub fn gaps(w: TimeWindow, covered: &[(i64, i64)]) -> Vec<TimeWindow> {
+pub(crate) fn gaps(w: TimeWindow, covered: &[(i64, i64)]) -> Vec<TimeWindow> {
     let mut out = Vec::new();
     let mut cursor = w.since;
     for &(since, until) in covered {

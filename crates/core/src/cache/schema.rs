@@ -10,7 +10,7 @@ use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
 use super::error::CacheError;
 
 /// The schema this build reads and writes.
-pub const SCHEMA_VERSION: &str = "2";
+pub(crate) const SCHEMA_VERSION: &str = "2";
 
 /// Pages of a new file. Blobs of several megabytes are chains of pages:
 /// at 16 KiB one is read in about a third of the time it takes at SQLite's
@@ -41,7 +41,7 @@ const USED: &str = "
 /// Sets the connection up and makes sure the file has this build's tables:
 /// made in a new file, added to a schema 1 file (at once: nothing is
 /// copied), and refused in any other (a newer build's file).
-pub fn prepare(conn: &mut Connection) -> Result<(), CacheError> {
+pub(crate) fn prepare(conn: &mut Connection) -> Result<(), CacheError> {
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     // Only takes in a file with no table yet, and before the log is on.
     conn.pragma_update(None, "page_size", PAGE_SIZE_BYTES)?;

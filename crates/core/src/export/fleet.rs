@@ -46,7 +46,7 @@ pub struct FleetMarker {
 }
 
 /// Writes the table; returns the rows written.
-pub fn write_fleet_csv(table: &FleetTable, out: impl Write) -> Result<usize, ExportError> {
+pub(crate) fn write_fleet_csv(table: &FleetTable, out: impl Write) -> Result<usize, ExportError> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record(table.headers.iter().map(|h| text_cell(h).into_owned()))?;
     for row in &table.rows {
@@ -71,7 +71,7 @@ fn finite(x: Option<f64>) -> Value {
 }
 
 /// Writes the markers as a GeoJSON FeatureCollection; returns how many.
-pub fn write_fleet_geojson(
+pub(crate) fn write_fleet_geojson(
     markers: &[FleetMarker],
     mut out: impl Write,
 ) -> Result<usize, ExportError> {

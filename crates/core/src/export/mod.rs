@@ -12,7 +12,7 @@ pub mod fleet;
 pub mod geo;
 pub mod shown;
 mod table;
-pub mod units;
+pub(crate) mod units;
 
 pub use cell::{is_formula, text_cell};
 pub use error::ExportError;

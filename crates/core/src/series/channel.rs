@@ -67,7 +67,7 @@ impl Channel {
     }
 
     /// Name with unit, e.g. `operatingHours.hour (h)`.
-    pub fn title(&self) -> String {
+    pub(crate) fn title(&self) -> String {
         match &self.unit {
             Some(u) if !u.is_empty() => format!("{} ({u})", self.name),
             _ => self.name.clone(),
@@ -133,7 +133,7 @@ impl Series {
     /// Appends `other` (a later chunk): channels are matched by name, and
     /// rows at or before this series' last time are dropped, so chunks that
     /// overlap at a seam do not duplicate rows.
-    pub fn append(&mut self, mut other: Series) {
+    pub(crate) fn append(&mut self, mut other: Series) {
         let start = match self.times.len() {
             0 => 0,
             n => {
@@ -206,7 +206,7 @@ impl Series {
 
     /// Puts rows in time order (stable: duplicates keep their order). Rows
     /// from the service come sorted; this guards against those that do not.
-    pub fn sort_by_time(&mut self) {
+    pub(crate) fn sort_by_time(&mut self) {
         let sorted = if self.subsec_ms.is_empty() {
             self.times.is_sorted()
         } else {
@@ -230,7 +230,7 @@ impl Series {
     }
 
     /// Frees the room left over from building the columns.
-    pub fn shrink_to_fit(&mut self) {
+    pub(crate) fn shrink_to_fit(&mut self) {
         self.times.shrink_to_fit();
         self.subsec_ms.shrink_to_fit();
         for c in &mut self.channels {
@@ -242,7 +242,7 @@ impl Series {
     }
 
     /// Keeps rows with `since <= time <= until`.
-    pub fn retain_window(&mut self, since: i64, until: i64) {
+    pub(crate) fn retain_window(&mut self, since: i64, until: i64) {
         let lo = self.times.partition_point(|t| *t < since);
         let hi = self.times.partition_point(|t| *t <= until);
         if lo == 0 && hi == self.times.len() {

@@ -119,7 +119,7 @@ impl CachedLine {
     }
 
     /// The lattice columns held: those of the last view.
-    pub fn held(&self) -> Range<i64> {
+    pub(crate) fn held(&self) -> Range<i64> {
         self.first..self.first + self.columns.len() as i64
     }
 

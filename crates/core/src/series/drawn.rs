@@ -16,12 +16,12 @@ use super::plot::PlotSeries;
 /// Values beyond this are held at it. A plot pads a flat line by the time
 /// span in view; past ~1e15 that padding is lost to f64 precision and the
 /// bounds degenerate. No telemetry comes near it.
-pub const PLOT_VALUE_LIMIT: f64 = 1e12;
+pub(crate) const PLOT_VALUE_LIMIT: f64 = 1e12;
 
 /// A pixel column with at least this many values (no gap among them)
 /// shows their range as a band and their mean on the line: drawn sample
 /// by sample, they would fill the column as a solid block.
-pub const DENSE_SAMPLES: usize = 2;
+pub(crate) const DENSE_SAMPLES: usize = 2;
 /// A gap shorter than this many pixel columns does not break the line.
 const VISIBLE_GAP_COLUMNS: f64 = 2.0;
 

@@ -25,7 +25,7 @@ pub enum DecodeError {
 pub struct EnvelopeInfo {
     pub total: Option<i64>,
     pub id: Option<i64>,
-    pub serial_number: Option<String>,
+    pub(crate) serial_number: Option<String>,
     pub since: Option<i64>,
     pub until: Option<i64>,
 }

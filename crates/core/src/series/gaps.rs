@@ -9,11 +9,11 @@
 use fleetview_api::model::{EngineConditionRow, EngineEvent};
 
 /// A step longer than this many times the usual step is a gap.
-pub const GAP_FACTOR: i64 = 5;
+pub(crate) const GAP_FACTOR: i64 = 5;
 
 /// The usual step between samples: the median of the steps between
 /// distinct times. `None` with fewer than two distinct times.
-pub fn usual_step_secs(times: &[i64]) -> Option<i64> {
+pub(crate) fn usual_step_secs(times: &[i64]) -> Option<i64> {
     let mut steps: Vec<i64> = times
         .windows(2)
         .map(|w| w[1] - w[0])
@@ -27,7 +27,7 @@ pub fn usual_step_secs(times: &[i64]) -> Option<i64> {
 }
 
 /// Positions after a step longer than `max_step_secs` (`times` sorted).
-pub fn step_gaps(times: &[i64], max_step_secs: i64) -> Vec<usize> {
+pub(crate) fn step_gaps(times: &[i64], max_step_secs: i64) -> Vec<usize> {
     times
         .windows(2)
         .enumerate()
@@ -74,7 +74,7 @@ pub fn engine_off_periods(
 /// Positions whose step from the sample before had the engine off (one of
 /// the sorted, disjoint `off` periods) for longer than `min_off_secs`.
 /// Only the steps that meet an off period are looked at.
-pub fn engine_off_gaps(times: &[i64], off: &[(i64, i64)], min_off_secs: i64) -> Vec<usize> {
+pub(crate) fn engine_off_gaps(times: &[i64], off: &[(i64, i64)], min_off_secs: i64) -> Vec<usize> {
     let mut out = Vec::new();
     for &(from, to) in off {
         // The first step ending after `from`...
@@ -94,7 +94,7 @@ pub fn engine_off_gaps(times: &[i64], off: &[(i64, i64)], min_off_secs: i64) -> 
 }
 
 /// Two sorted lists of gaps as one, sorted and distinct.
-pub fn merge_gaps(a: &[usize], b: &[usize]) -> Vec<usize> {
+pub(crate) fn merge_gaps(a: &[usize], b: &[usize]) -> Vec<usize> {
     let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
@@ -122,7 +122,7 @@ pub fn merge_gaps(a: &[usize], b: &[usize]) -> Vec<usize> {
 }
 
 /// Whether a line from sample `a` to sample `b` (`a < b`) crosses a gap.
-pub fn crosses_gap(gaps: &[usize], a: usize, b: usize) -> bool {
+pub(crate) fn crosses_gap(gaps: &[usize], a: usize, b: usize) -> bool {
     let k = gaps.partition_point(|g| *g <= a);
     gaps.get(k).is_some_and(|g| *g <= b)
 }

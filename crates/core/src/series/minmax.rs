@@ -13,7 +13,7 @@
 
 /// Samples (or lower-level blocks) per block. Large blocks keep the work
 /// of a range sequential in memory, which matters more than its count.
-pub const BLOCK: usize = 64;
+pub(crate) const BLOCK: usize = 64;
 
 use std::ops::{Range, RangeInclusive};
 
@@ -55,17 +55,17 @@ pub enum IndexError {
 /// the first missing (NaN) value, if any; and the sum and count of its
 /// finite values.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Extremes {
-    pub min: Option<usize>,
-    pub max: Option<usize>,
-    pub first_nan: Option<usize>,
-    pub sum: f64,
-    pub finite: usize,
+pub(crate) struct Extremes {
+    pub(crate) min: Option<usize>,
+    pub(crate) max: Option<usize>,
+    pub(crate) first_nan: Option<usize>,
+    pub(crate) sum: f64,
+    pub(crate) finite: usize,
 }
 
 impl Extremes {
     /// The mean of the finite values, if any.
-    pub fn mean(&self) -> Option<f64> {
+    pub(crate) fn mean(&self) -> Option<f64> {
         (self.finite > 0).then(|| self.sum / self.finite as f64)
     }
 }
@@ -182,7 +182,7 @@ impl MinMaxIndex {
 
     /// Extremes of `values[lo..hi]`; `values` must be what the index was
     /// built from (only the ragged ends of the range are read from it).
-    pub fn extremes(&self, values: &[f64], lo: usize, hi: usize) -> Extremes {
+    pub(crate) fn extremes(&self, values: &[f64], lo: usize, hi: usize) -> Extremes {
         let hi = hi.min(self.len).min(values.len());
         if lo >= hi {
             return Extremes::default();
@@ -299,7 +299,7 @@ fn gallop(times: &[i64], from: usize, edge: f64) -> usize {
 /// exposed ones need computing.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Lattice {
-    pub width: f64,
+    pub(crate) width: f64,
 }
 
 impl Lattice {
@@ -328,12 +328,12 @@ impl Lattice {
 pub struct M4Column {
     /// The positions to draw, sorted: the column's first and last samples,
     /// its minimum and maximum, and its first missing value (a break).
-    pub points: Vec<usize>,
+    pub(crate) points: Vec<usize>,
     /// Every sample in the column.
-    pub samples: Range<usize>,
+    pub(crate) samples: Range<usize>,
     /// How many of them are finite, and their mean (if any).
-    pub finite: usize,
-    pub mean: Option<f64>,
+    pub(crate) finite: usize,
+    pub(crate) mean: Option<f64>,
 }
 
 /// M4 of lattice columns `ks`: for each, the positions to draw, sorted:
@@ -394,7 +394,7 @@ pub fn m4_columns(
 
 /// The last sample before `t0` and the first at or after `t1`, if any: the
 /// points that carry a line on to the edges of the columns `t0..t1`.
-pub fn neighbours(times: &[i64], t0: f64, t1: f64) -> (Option<usize>, Option<usize>) {
+pub(crate) fn neighbours(times: &[i64], t0: f64, t1: f64) -> (Option<usize>, Option<usize>) {
     let before = times.partition_point(|t| (*t as f64) < t0).checked_sub(1);
     let after = times.partition_point(|t| (*t as f64) < t1);
     (before, (after < times.len()).then_some(after))

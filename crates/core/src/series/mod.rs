@@ -22,14 +22,13 @@ mod columns;
 mod drawn;
 mod extract;
 pub mod gaps;
-pub mod minmax;
+pub(crate) mod minmax;
 pub mod names;
 mod plot;
 pub mod track;
 
 pub use channel::{Channel, ChannelKind, ESTIMATED_NO, ESTIMATED_UNKNOWN, ESTIMATED_YES, Series};
 pub use columns::{CachedLine, LineKey};
-pub use drawn::{DENSE_SAMPLES, PLOT_VALUE_LIMIT};
 pub use extract::{DecodeError, EnvelopeInfo, decode_envelope, decode_rows};
 pub use minmax::{Lattice, M4Column, MinMaxIndex, m4_columns, m4_lattice};
 pub use plot::PlotSeries;

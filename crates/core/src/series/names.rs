@@ -63,7 +63,7 @@ pub fn channel_name(kind: DataKind, path: &str) -> String {
 }
 
 /// Whether `path` is the kind's main value (named like the kind itself).
-pub fn is_main_value(kind: DataKind, path: &str) -> bool {
+pub(crate) fn is_main_value(kind: DataKind, path: &str) -> bool {
     channel_name(kind, path) == value_name(kind)
 }
 
@@ -89,7 +89,7 @@ pub fn with_unit(name: &str, unit: &str) -> String {
 
 /// A daily usage column (`operatingHours.hour`, `cumulativeFuelUsed.fuelUsed`)
 /// as people read it: `Operating hours`, `Total fuel used`.
-pub fn daily_name(path: &str) -> String {
+pub(crate) fn daily_name(path: &str) -> String {
     let segments: Vec<&str> = path.split('.').filter(|s| !s.is_empty()).collect();
     let field = match segments.as_slice() {
         [.., member, last] if is_value_field(last) => member,

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use fleetview_api::geo::{LatLon, MercRect, haversine_m, mercator};
 
 /// Deepest zoom level with its own simplification (walkers goes to ~20).
-pub const MAX_ZOOM: usize = 24;
+pub(crate) const MAX_ZOOM: usize = 24;
 /// Tile size the zoom levels are counted in.
 const TILE_PX: f64 = 256.0;
 /// How far a simplified line may stray, in screen points.
@@ -42,7 +42,7 @@ pub struct TrackSample {
     speed_derived: bool,
     /// The milliseconds into `time`'s second the service gave (exports
     /// write them).
-    pub subsec_ms: u16,
+    pub(crate) subsec_ms: u16,
 }
 
 /// A value given, stored as `f32` (NaN: not given).
@@ -214,7 +214,7 @@ pub struct TrackPiece {
 impl TrackPiece {
     /// Samples in any order; those without a finite position are left out.
     /// The piece's ends are kept at every zoom, as a whole track's are.
-    pub fn new(mut samples: Vec<TrackSample>) -> Self {
+    pub(crate) fn new(mut samples: Vec<TrackSample>) -> Self {
         samples.retain(|s| mercator(s.lat, s.lon).is_some());
         if !samples.is_sorted_by_key(|s| s.time) {
             samples.sort_by_key(|s| s.time);
@@ -231,11 +231,11 @@ impl TrackPiece {
         }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.samples.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.samples.is_empty()
     }
 
@@ -258,7 +258,7 @@ impl Track {
     /// Joins pieces into one track. Pieces that follow one another in time
     /// (a window's chunks) are only put end to end; pieces that overlap are
     /// built again as one.
-    pub fn join(mut pieces: Vec<TrackPiece>) -> Self {
+    pub(crate) fn join(mut pieces: Vec<TrackPiece>) -> Self {
         pieces.retain(|p| !p.is_empty());
         pieces.sort_by_key(TrackPiece::first_time);
         let in_order = pieces

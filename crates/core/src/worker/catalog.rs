@@ -24,7 +24,7 @@ struct Kept {
 }
 
 impl TaskCtx {
-    pub async fn load_catalog(&self) -> Result<(), ApiError> {
+    pub(crate) async fn load_catalog(&self) -> Result<(), ApiError> {
         let key = CacheKey::new(&self.cache_scope, 0, CATALOG_SNAPSHOT_KIND);
         let cache = self.cache.as_deref();
         let read = match self.client() {
@@ -81,7 +81,7 @@ impl TaskCtx {
 }
 
 impl TaskCtx {
-    pub async fn create_integration(&self, body: CreateIntegration) -> Result<(), ApiError> {
+    pub(crate) async fn create_integration(&self, body: CreateIntegration) -> Result<(), ApiError> {
         let resp = self.client()?.create_integration(&body).await?;
         self.catalog_changed(CatalogChange::Created {
             id: resp.integration_id,
@@ -89,7 +89,7 @@ impl TaskCtx {
         Ok(())
     }
 
-    pub async fn update_integration(
+    pub(crate) async fn update_integration(
         &self,
         id: i64,
         body: UpdateIntegration,
@@ -99,13 +99,17 @@ impl TaskCtx {
         Ok(())
     }
 
-    pub async fn delete_integration(&self, id: i64) -> Result<(), ApiError> {
+    pub(crate) async fn delete_integration(&self, id: i64) -> Result<(), ApiError> {
         self.client()?.delete_integration(id).await?;
         self.catalog_changed(CatalogChange::Deleted { id });
         Ok(())
     }
 
-    pub async fn set_integration_active(&self, id: i64, active: bool) -> Result<(), ApiError> {
+    pub(crate) async fn set_integration_active(
+        &self,
+        id: i64,
+        active: bool,
+    ) -> Result<(), ApiError> {
         let client = self.client()?;
         if active {
             client.activate_integration(id).await?;

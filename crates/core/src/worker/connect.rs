@@ -12,11 +12,11 @@ use fleetview_api::model::SecretValue;
 use fleetview_api::{ApiClient, ApiError, AuthMethod, ClientConfig};
 
 /// How long a keychain read or write may take before it is given up.
-pub const KEYCHAIN_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const KEYCHAIN_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Runs blocking work on a blocking thread; `None` if it has not returned
 /// within `timeout` (it is left to finish on its own) or panicked.
-pub async fn blocking_within<T: Send + 'static>(
+pub(crate) async fn blocking_within<T: Send + 'static>(
     timeout: Duration,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Option<T> {
@@ -35,7 +35,11 @@ fn keychain_silent() -> TokenPlace {
 
 /// Keeps a token for `key`: in memory at once, in the keychain if it
 /// answers in time.
-pub async fn save_token(store: Arc<TokenStore>, key: String, token: SecretValue) -> TokenPlace {
+pub(crate) async fn save_token(
+    store: Arc<TokenStore>,
+    key: String,
+    token: SecretValue,
+) -> TokenPlace {
     store.remember(&key, &token);
     blocking_within(KEYCHAIN_TIMEOUT, move || store.save(&key, &token))
         .await
@@ -44,7 +48,7 @@ pub async fn save_token(store: Arc<TokenStore>, key: String, token: SecretValue)
 
 /// The token kept for `key`: the keychain's, else the one remembered in
 /// this session; a keychain that does not answer in time is said so.
-pub async fn load_token(
+pub(crate) async fn load_token(
     store: Arc<TokenStore>,
     key: String,
 ) -> (Result<SecretValue, ApiError>, TokenPlace) {
@@ -68,10 +72,10 @@ pub async fn load_token(
 }
 
 /// A client now usable, and who its API key belongs to (if it has one).
-pub type Connected = (ApiClient, Option<UserInfo>);
+pub(crate) type Connected = (ApiClient, Option<UserInfo>);
 
 /// The client for `config`, logged in first when it has an API key.
-pub async fn connect(config: ClientConfig) -> Result<Connected, ApiError> {
+pub(crate) async fn connect(config: ClientConfig) -> Result<Connected, ApiError> {
     let client = ApiClient::new(config)?;
     let user = client.log_in_with_key().await?;
     Ok((client, user))
@@ -79,7 +83,7 @@ pub async fn connect(config: ClientConfig) -> Result<Connected, ApiError> {
 
 /// Where a profile's secret is kept: a token under its address, an API
 /// key under its address and the key's name.
-pub fn keychain_entry(base_url: &str, method: &AuthMethod) -> String {
+pub(crate) fn keychain_entry(base_url: &str, method: &AuthMethod) -> String {
     match method {
         AuthMethod::Token => base_url.to_owned(),
         AuthMethod::ApiKey { name } => format!("{base_url} api-key:{name}"),
@@ -88,7 +92,7 @@ pub fn keychain_entry(base_url: &str, method: &AuthMethod) -> String {
 
 /// A saved profile's client: its secret given (then kept) or the one kept,
 /// logged in when it is an API key.
-pub async fn use_profile(
+pub(crate) async fn use_profile(
     store: Arc<TokenStore>,
     config: ClientConfig,
     method: AuthMethod,

@@ -255,7 +255,7 @@ impl Event {
 }
 
 impl ConnectionEvent {
-    pub fn request(&self) -> RequestId {
+    pub(crate) fn request(&self) -> RequestId {
         match self {
             Self::Connected { request, .. }
             | Self::TokenStored { request, .. }
@@ -266,7 +266,7 @@ impl ConnectionEvent {
 }
 
 impl FleetEvent {
-    pub fn request(&self) -> RequestId {
+    pub(crate) fn request(&self) -> RequestId {
         match self {
             Self::Page { request, .. } | Self::Cached { request, .. } => *request,
         }
@@ -274,7 +274,7 @@ impl FleetEvent {
 }
 
 impl OverviewEvent {
-    pub fn request(&self) -> RequestId {
+    pub(crate) fn request(&self) -> RequestId {
         match self {
             Self::SnapshotPage { request, .. }
             | Self::SnapshotsCached { request, .. }
@@ -284,7 +284,7 @@ impl OverviewEvent {
 }
 
 impl MachineEvent {
-    pub fn request(&self) -> RequestId {
+    pub(crate) fn request(&self) -> RequestId {
         match self {
             Self::Series { request, .. }
             | Self::Faults { request, .. }
@@ -295,7 +295,7 @@ impl MachineEvent {
 }
 
 impl TimelineEvent {
-    pub fn request(&self) -> RequestId {
+    pub(crate) fn request(&self) -> RequestId {
         match self {
             Self::Plot { request, .. } | Self::Track { request, .. } => *request,
         }
@@ -303,7 +303,7 @@ impl TimelineEvent {
 }
 
 impl FiguresEvent {
-    pub fn request(&self) -> RequestId {
+    pub(crate) fn request(&self) -> RequestId {
         match self {
             Self::Report { request, .. } => *request,
         }
@@ -311,7 +311,7 @@ impl FiguresEvent {
 }
 
 impl CatalogEvent {
-    pub fn request(&self) -> RequestId {
+    pub(crate) fn request(&self) -> RequestId {
         match self {
             Self::Loaded { request, .. } | Self::Changed { request, .. } => *request,
         }
@@ -319,7 +319,7 @@ impl CatalogEvent {
 }
 
 impl ExportEvent {
-    pub fn request(&self) -> RequestId {
+    pub(crate) fn request(&self) -> RequestId {
         match self {
             Self::Exported { request, .. } => *request,
         }

@@ -11,7 +11,7 @@ use super::task::TaskCtx;
 use fleetview_api::ApiError;
 
 impl TaskCtx {
-    pub async fn run(self, command: Command) {
+    pub(crate) async fn run(self, command: Command) {
         let page = page_read_of(&command);
         if let Err(e) = self.execute(command).await {
             // The page's figures wait for its reads: they end, failed.

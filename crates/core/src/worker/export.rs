@@ -5,7 +5,7 @@ use super::dialog::{SaveDialog, SaveRequest};
 use super::messages::{ExportJob, ExportOutcome};
 use crate::export::{Replace, write_file};
 
-pub async fn export_file(job: ExportJob, dialog: Option<&dyn SaveDialog>) -> ExportOutcome {
+pub(crate) async fn export_file(job: ExportJob, dialog: Option<&dyn SaveDialog>) -> ExportOutcome {
     // Without a dialog nobody confirms a replacement: the file goes under
     // the first free name, found by the write itself (no probe beforehand
     // that another export could race).

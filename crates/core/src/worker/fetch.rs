@@ -15,7 +15,7 @@ use fleetview_api::model::{ActivityRow, FaultRow, PositionRow};
 use fleetview_api::time::{TimeWindow, now_secs, parse_lenient};
 use fleetview_api::{ApiClient, ApiError, RowsChunk, SeriesSource};
 
-pub use super::store::Writes;
+pub(crate) use super::store::Writes;
 use crate::series::{Series, decode_rows};
 
 /// How far a fetch has come.
@@ -63,7 +63,7 @@ impl std::fmt::Debug for Fetched {
 impl Fetched {
     /// When served from the cache with the service away: when its oldest
     /// part was fetched.
-    pub fn offline_since(&self) -> Option<i64> {
+    pub(crate) fn offline_since(&self) -> Option<i64> {
         self.offline
             .then(|| self.oldest_fetch.unwrap_or_else(now_secs))
     }
@@ -150,11 +150,11 @@ impl Dated for ActivityRow {
 /// What to fetch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SeriesRequest {
-    pub equipment: i64,
-    pub source: SeriesSource,
-    pub window: TimeWindow,
+    pub(crate) equipment: i64,
+    pub(crate) source: SeriesSource,
+    pub(crate) window: TimeWindow,
     /// Read only the cache, never the service.
-    pub offline: bool,
+    pub(crate) offline: bool,
 }
 
 /// Fetches a window through the cache. With the service unreachable, what
@@ -164,7 +164,7 @@ pub struct SeriesRequest {
 /// first, then each chunk as it arrives), so decoding can start before the
 /// last chunk is in. The chunks fetched are stored in the cache by
 /// `writes`, which the caller waits for once it has handed the rows on.
-pub async fn fetch_series(
+pub(crate) async fn fetch_series(
     client: Option<&ApiClient>,
     cache: Option<&Arc<Cache>>,
     writes: &Writes,

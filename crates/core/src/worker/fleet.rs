@@ -21,7 +21,7 @@ type Found = Result<(Vec<EquipmentSummary>, i64, i64), ApiError>;
 impl TaskCtx {
     /// Discovers the fleet; `window` is what the deprecated fleet history
     /// is read over if the service has no equipment list.
-    pub async fn discover_fleet(&self, window: TimeWindow) -> Result<(), ApiError> {
+    pub(crate) async fn discover_fleet(&self, window: TimeWindow) -> Result<(), ApiError> {
         let client = self.client()?;
         let mut source = FleetSource::List;
         let mut pages: BoxStream<'_, Found> = client.equipments("").map(|p| p.map(found)).boxed();

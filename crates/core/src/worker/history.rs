@@ -19,7 +19,7 @@ const HISTORY_SNAPSHOT_KIND: &str = "history/latest";
 impl TaskCtx {
     /// The history body of a window as the cache has it: the settled copy,
     /// else the last one seen. No request, nothing said.
-    pub fn history_in_cache(&self, equipment: i64, window: TimeWindow) -> Option<Vec<u8>> {
+    pub(crate) fn history_in_cache(&self, equipment: i64, window: TimeWindow) -> Option<Vec<u8>> {
         let cache = self.cache.as_deref()?;
         [HISTORY_KIND, HISTORY_SNAPSHOT_KIND]
             .into_iter()
@@ -32,7 +32,7 @@ impl TaskCtx {
 
     /// The history body of a window, when it was fetched if served from
     /// the cache with the service away, and the requests made (0 or 1).
-    pub async fn history_body(
+    pub(crate) async fn history_body(
         &self,
         equipment: i64,
         window: TimeWindow,

@@ -19,7 +19,7 @@ impl TaskCtx {
     }
 
     /// Keeps a whole list under `kind`; a failure is logged, never fatal.
-    pub fn keep_list<T: Serialize>(&self, kind: &str, what: &str, all: &[T]) {
+    pub(crate) fn keep_list<T: Serialize>(&self, kind: &str, what: &str, all: &[T]) {
         let Some(c) = self.cache.as_deref() else {
             return;
         };
@@ -36,7 +36,7 @@ impl TaskCtx {
 
     /// The list kept under `kind` and when it was read; `Ok(None)` if none
     /// is kept.
-    pub fn kept_list<T: DeserializeOwned>(
+    pub(crate) fn kept_list<T: DeserializeOwned>(
         &self,
         kind: &str,
         what: &str,

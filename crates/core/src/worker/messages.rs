@@ -203,7 +203,7 @@ pub enum Command {
 }
 
 impl Command {
-    pub fn target(&self) -> Target {
+    pub(crate) fn target(&self) -> Target {
         match self {
             Command::Connect(_) | Command::UseProfile { .. } => Target::Connection,
             Command::TestConnection { .. } => Target::ConnectionTest,
@@ -237,7 +237,7 @@ impl Command {
 impl Target {
     /// Whether it reads from the service in use (writes, exports, tokens and
     /// connection tests are let finish: their outcome is still news).
-    pub fn is_read(&self) -> bool {
+    pub(crate) fn is_read(&self) -> bool {
         matches!(
             self,
             Target::Fleet

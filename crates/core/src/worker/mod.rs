@@ -13,7 +13,7 @@ mod dialog;
 mod events;
 mod execute;
 mod export;
-pub mod fetch;
+pub(crate) mod fetch;
 mod fleet;
 mod history;
 mod kept;
@@ -26,7 +26,7 @@ mod run;
 mod shared;
 mod store;
 mod task;
-pub mod tokens;
+pub(crate) mod tokens;
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};

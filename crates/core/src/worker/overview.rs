@@ -18,7 +18,7 @@ const SNAPSHOTS_KIND: &str = "fleet/snapshots";
 
 impl TaskCtx {
     /// Reads every page of the fleet's snapshots, each sent as it comes.
-    pub async fn fetch_snapshots(&self) -> Result<(), ApiError> {
+    pub(crate) async fn fetch_snapshots(&self) -> Result<(), ApiError> {
         let client = self.client()?;
         let mut pages = Box::pin(client.snapshots(""));
         let mut all: Vec<EquipmentSnapshot> = Vec::new();
@@ -71,7 +71,11 @@ impl TaskCtx {
     }
 
     /// One machine's figures over a window.
-    pub async fn fetch_figures(&self, equipment: i64, window: TimeWindow) -> Result<(), ApiError> {
+    pub(crate) async fn fetch_figures(
+        &self,
+        equipment: i64,
+        window: TimeWindow,
+    ) -> Result<(), ApiError> {
         let (history, faults, hours) = futures_util::future::join3(
             self.history_body(equipment, window, false),
             self.fetch(equipment, SeriesSource::Faults, window, false),

@@ -19,7 +19,7 @@ use fleetview_api::{ApiError, DataKind, SeriesSource};
 impl TaskCtx {
     /// Reads what a command asks of a machine's window (other commands ask
     /// nothing of it).
-    pub async fn read_window(&self, command: Command) -> Result<(), ApiError> {
+    pub(crate) async fn read_window(&self, command: Command) -> Result<(), ApiError> {
         match command {
             Command::FetchSeries {
                 equipment,
@@ -212,7 +212,7 @@ impl TaskCtx {
     }
 
     /// Said after the event: the page has had it before figures from it.
-    pub fn page_read(&self, equipment: i64, window: TimeWindow, read: PageRead) {
+    pub(crate) fn page_read(&self, equipment: i64, window: TimeWindow, read: PageRead) {
         // Only the page's current read: a superseded one could put what the
         // page will never show.
         if self.shared.current.is(&self.target, self.id) {
@@ -222,7 +222,7 @@ impl TaskCtx {
 }
 
 /// A read of the machine page, and what it ends with if it fails.
-pub fn page_read_of(command: &Command) -> Option<(i64, TimeWindow, PageRead)> {
+pub(crate) fn page_read_of(command: &Command) -> Option<(i64, TimeWindow, PageRead)> {
     match *command {
         Command::FetchHistory {
             equipment, window, ..

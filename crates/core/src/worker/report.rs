@@ -65,7 +65,7 @@ impl super::fetch::Dated for IdleFuelRow {
 
 impl TaskCtx {
     /// The figures from what the machine page has, plus the idle fuel.
-    pub async fn compute_report(
+    pub(crate) async fn compute_report(
         &self,
         req: ReportRequest,
         mut data: ReportData,
@@ -86,7 +86,7 @@ impl TaskCtx {
     /// The figures of the machine page, once its own reads have what they
     /// come from; none if its history could not be read (as the page shows
     /// none then).
-    pub async fn page_report(&self, req: ReportRequest) -> Result<(), ApiError> {
+    pub(crate) async fn page_report(&self, req: ReportRequest) -> Result<(), ApiError> {
         match self.shared.page.wait(req.equipment, req.window).await {
             PageFigures::Ready(data) => self.compute_report(req, data).await,
             PageFigures::NoHistory | PageFigures::Waiting => Ok(()),
@@ -135,7 +135,7 @@ impl TaskCtx {
     /// stored in the cache, nothing said (the figures' request reports).
     ///
     /// [`ReadAhead`]: super::shared::ReadAhead
-    pub async fn read_ahead(&self, equipment: i64, window: TimeWindow) {
+    pub(crate) async fn read_ahead(&self, equipment: i64, window: TimeWindow) {
         let _running = self.shared.read_ahead.start(equipment, window);
         // The figures read these from the cache once this is over: stored
         // before it is.
@@ -172,7 +172,11 @@ impl TaskCtx {
     /// Reads history, activities, idle fuel (and positions, without
     /// engine events) through the cache and computes the figures; with
     /// `offline`, the cache only.
-    pub async fn fetch_report(&self, req: ReportRequest, offline: bool) -> Result<(), ApiError> {
+    pub(crate) async fn fetch_report(
+        &self,
+        req: ReportRequest,
+        offline: bool,
+    ) -> Result<(), ApiError> {
         let (history, activities) = futures_util::future::join(
             self.history_body(req.equipment, req.window, offline),
             self.fetch(

@@ -23,9 +23,9 @@ pub struct ReportData {
 /// asks again when what it shows is no longer that.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ReportSources {
-    pub history: usize,
-    pub activities: usize,
-    pub track: usize,
+    pub(crate) history: usize,
+    pub(crate) activities: usize,
+    pub(crate) track: usize,
 }
 
 fn address<T>(v: Option<&Arc<T>>) -> usize {

@@ -24,11 +24,11 @@ use fleetview_api::model::SecretValue;
 use fleetview_api::{ApiClient, ApiError, AuthMethod, ClientConfig};
 
 /// What the worker starts with.
-pub struct Start {
-    pub client: Option<Arc<ApiClient>>,
+pub(crate) struct Start {
+    pub(crate) client: Option<Arc<ApiClient>>,
     /// What the service's data is cached under.
-    pub cache_scope: String,
-    pub cache: Option<Arc<Cache>>,
+    pub(crate) cache_scope: String,
+    pub(crate) cache: Option<Arc<Cache>>,
 }
 
 /// The service in use.
@@ -94,7 +94,7 @@ struct CommandLoop {
     connected: tmpsc::UnboundedSender<ConnectionReady>,
 }
 
-pub async fn run(
+pub(crate) async fn run(
     start: Start,
     mut commands: tmpsc::UnboundedReceiver<(RequestId, Command)>,
     shared: Shared,

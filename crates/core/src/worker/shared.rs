@@ -18,7 +18,7 @@ pub type Wake = Arc<dyn Fn() + Send + Sync>;
 
 /// The newest request per target; an event of any other is stale.
 #[derive(Debug, Clone, Default)]
-pub struct Current(Arc<Mutex<HashMap<Target, RequestId>>>);
+pub(crate) struct Current(Arc<Mutex<HashMap<Target, RequestId>>>);
 
 impl Current {
     fn lock(&self) -> MutexGuard<'_, HashMap<Target, RequestId>> {
@@ -26,38 +26,38 @@ impl Current {
     }
 
     /// `request` is now the newest for `target`.
-    pub fn set(&self, target: Target, request: RequestId) {
+    pub(crate) fn set(&self, target: Target, request: RequestId) {
         self.lock().insert(target, request);
     }
 
     /// Nothing is current for `target` any more (cancelled).
-    pub fn clear(&self, target: &Target) {
+    pub(crate) fn clear(&self, target: &Target) {
         self.lock().remove(target);
     }
 
     /// Nothing is current for any read (another service is chosen).
-    pub fn clear_reads(&self) {
+    pub(crate) fn clear_reads(&self) {
         self.lock().retain(|t, _| !t.is_read());
     }
 
-    pub fn is(&self, target: &Target, request: RequestId) -> bool {
+    pub(crate) fn is(&self, target: &Target, request: RequestId) -> bool {
         self.lock().get(target) == Some(&request)
     }
 }
 
 /// An event on its way, with what it answers.
-pub type Envelope = (Target, RequestId, Event);
+pub(crate) type Envelope = (Target, RequestId, Event);
 
 /// Counts one command, from its send, while alive (dropped when its task
 /// ends or is aborted, after which it can report nothing, or at once when
 /// it starts none).
 #[derive(Debug)]
-pub struct InFlight(Arc<AtomicUsize>);
+pub(crate) struct InFlight(Arc<AtomicUsize>);
 
 impl InFlight {
     /// Takes over the count a command got as it was sent (so none is ever
     /// on its way uncounted); released when dropped.
-    pub fn sent(count: &Arc<AtomicUsize>) -> Self {
+    pub(crate) fn sent(count: &Arc<AtomicUsize>) -> Self {
         Self(count.clone())
     }
 }
@@ -71,7 +71,7 @@ impl Drop for InFlight {
 /// One value of the latest machine page (its equipment and window),
 /// replaced by the next page's.
 #[derive(Debug)]
-pub struct LatestPage<T>(Arc<Mutex<Option<PageValue<T>>>>);
+pub(crate) struct LatestPage<T>(Arc<Mutex<Option<PageValue<T>>>>);
 
 /// A page (equipment, window) and its value.
 type PageValue<T> = ((i64, TimeWindow), T);
@@ -94,12 +94,12 @@ impl<T> LatestPage<T> {
     }
 
     /// `value` is that of `equipment` over `window` (any other page's goes).
-    pub fn put(&self, equipment: i64, window: TimeWindow, value: T) {
+    pub(crate) fn put(&self, equipment: i64, window: TimeWindow, value: T) {
         *self.lock() = Some(((equipment, window), value));
     }
 
     /// The value, if it is that of `equipment` over `window`.
-    pub fn get(&self, equipment: i64, window: TimeWindow) -> Option<T>
+    pub(crate) fn get(&self, equipment: i64, window: TimeWindow) -> Option<T>
     where
         T: Clone,
     {
@@ -111,7 +111,7 @@ impl<T> LatestPage<T> {
 
     /// The value, if it is that of `equipment` over `window`; it is kept no
     /// longer.
-    pub fn take(&self, equipment: i64, window: TimeWindow) -> Option<T> {
+    pub(crate) fn take(&self, equipment: i64, window: TimeWindow) -> Option<T> {
         let mut kept = self.lock();
         if kept
             .as_ref()
@@ -128,12 +128,16 @@ impl<T> LatestPage<T> {
 /// page's only): the figures, asked for once the page's history is in,
 /// wait for them to be stored rather than ask the service again.
 #[derive(Debug, Clone, Default)]
-pub struct ReadAhead(LatestPage<Arc<tokio::sync::Mutex<()>>>);
+pub(crate) struct ReadAhead(LatestPage<Arc<tokio::sync::Mutex<()>>>);
 
 impl ReadAhead {
     /// Reads ahead for `equipment` over `window` start; they are over when
     /// the guard is dropped (done, failed or cancelled).
-    pub fn start(&self, equipment: i64, window: TimeWindow) -> tokio::sync::OwnedMutexGuard<()> {
+    pub(crate) fn start(
+        &self,
+        equipment: i64,
+        window: TimeWindow,
+    ) -> tokio::sync::OwnedMutexGuard<()> {
         let running = Arc::new(tokio::sync::Mutex::new(()));
         let guard = Arc::clone(&running)
             .try_lock_owned()
@@ -143,7 +147,7 @@ impl ReadAhead {
     }
 
     /// Waits for reads ahead of `equipment` over `window`, if any run.
-    pub async fn wait(&self, equipment: i64, window: TimeWindow) {
+    pub(crate) async fn wait(&self, equipment: i64, window: TimeWindow) {
         if let Some(m) = self.0.get(equipment, window) {
             drop(m.lock().await);
         }
@@ -154,11 +158,11 @@ impl ReadAhead {
 /// positions (only the figures read them, and a year's are megabytes);
 /// its figures take it from here, and figures computed again later read
 /// it from the cache.
-pub type FullHistory = LatestPage<Arc<EquipmentHistory>>;
+pub(crate) type FullHistory = LatestPage<Arc<EquipmentHistory>>;
 
 /// A history as the page keeps it, and whole: the page's copy has no
 /// position rows (their `total` is kept).
-pub fn split_history(mut whole: EquipmentHistory) -> (EquipmentHistory, EquipmentHistory) {
+pub(crate) fn split_history(mut whole: EquipmentHistory) -> (EquipmentHistory, EquipmentHistory) {
     let positions = std::mem::take(&mut whole.positions.rows);
     let page = whole.clone();
     whole.positions.rows = positions;
@@ -169,17 +173,17 @@ pub fn split_history(mut whole: EquipmentHistory) -> (EquipmentHistory, Equipmen
 /// that read failed), for its figures to be computed here as soon as what
 /// they come from is in, without a trip through the UI.
 #[derive(Debug, Clone, Default)]
-pub struct PageReads {
+pub(crate) struct PageReads {
     /// The history as the page has it (without position rows).
-    pub history: LatestPage<Option<Arc<EquipmentHistory>>>,
-    pub activities: LatestPage<Option<Arc<Vec<ActivityRow>>>>,
-    pub track: LatestPage<Option<Arc<Track>>>,
+    pub(crate) history: LatestPage<Option<Arc<EquipmentHistory>>>,
+    pub(crate) activities: LatestPage<Option<Arc<Vec<ActivityRow>>>>,
+    pub(crate) track: LatestPage<Option<Arc<Track>>>,
     /// Told when any of them is put.
     changed: Arc<tokio::sync::Notify>,
 }
 
 /// A read of the page ended: what it had, `None` if it failed.
-pub enum PageRead {
+pub(crate) enum PageRead {
     History(Option<Arc<EquipmentHistory>>),
     Activities(Option<Arc<Vec<ActivityRow>>>),
     Track(Option<Arc<Track>>),
@@ -187,7 +191,7 @@ pub enum PageRead {
 
 /// Where the figures of a page stand.
 #[derive(Debug)]
-pub enum PageFigures {
+pub(crate) enum PageFigures {
     /// What they come from is not all read yet.
     Waiting,
     /// The history could not be read: no figures (as the UI shows none).
@@ -199,7 +203,7 @@ impl PageReads {
     /// A read of the page starts: what an earlier one of the same kind put
     /// is forgotten, so the figures wait for this one. Called in the order
     /// commands are sent.
-    pub fn starting(&self, command: &Command) {
+    pub(crate) fn starting(&self, command: &Command) {
         match command {
             Command::FetchHistory {
                 equipment, window, ..
@@ -217,7 +221,7 @@ impl PageReads {
     }
 
     /// A read of `equipment` over `window` ended.
-    pub fn put(&self, equipment: i64, window: TimeWindow, read: PageRead) {
+    pub(crate) fn put(&self, equipment: i64, window: TimeWindow, read: PageRead) {
         match read {
             PageRead::History(h) => self.history.put(equipment, window, h),
             PageRead::Activities(a) => self.activities.put(equipment, window, a),
@@ -250,7 +254,7 @@ impl PageReads {
 
     /// Waits until what the figures of `equipment` over `window` come from
     /// is read (or the history failed).
-    pub async fn wait(&self, equipment: i64, window: TimeWindow) -> PageFigures {
+    pub(crate) async fn wait(&self, equipment: i64, window: TimeWindow) -> PageFigures {
         loop {
             // Asked before looking: a put in between still wakes it.
             let changed = self.changed.notified();
@@ -263,23 +267,23 @@ impl PageReads {
 }
 
 #[derive(Clone)]
-pub struct Shared {
-    pub current: Current,
-    pub events: mpsc::Sender<Envelope>,
-    pub wake: Wake,
-    pub in_flight: Arc<AtomicUsize>,
-    pub read_ahead: ReadAhead,
-    pub full_history: FullHistory,
-    pub page: PageReads,
-    pub storer: super::store::Storer,
+pub(crate) struct Shared {
+    pub(crate) current: Current,
+    pub(crate) events: mpsc::Sender<Envelope>,
+    pub(crate) wake: Wake,
+    pub(crate) in_flight: Arc<AtomicUsize>,
+    pub(crate) read_ahead: ReadAhead,
+    pub(crate) full_history: FullHistory,
+    pub(crate) page: PageReads,
+    pub(crate) storer: super::store::Storer,
     /// Asks the user where to save an export (none: exports need a folder).
-    pub save_dialog: Option<super::dialog::SaveDialogRef>,
+    pub(crate) save_dialog: Option<super::dialog::SaveDialogRef>,
 }
 
 impl Shared {
     /// Sends an event of `request` for `target`, unless a newer command took
     /// the target over (then the event is stale and dropped).
-    pub fn emit(&self, target: &Target, request: RequestId, event: impl Into<Event>) {
+    pub(crate) fn emit(&self, target: &Target, request: RequestId, event: impl Into<Event>) {
         if !self.current.is(target, request) {
             return;
         }

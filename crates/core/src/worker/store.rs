@@ -24,12 +24,12 @@ struct Batch {
 
 /// The way to the cache's writer.
 #[derive(Debug, Clone)]
-pub struct Storer(mpsc::Sender<Batch>);
+pub(crate) struct Storer(mpsc::Sender<Batch>);
 
 impl Storer {
     /// Starts the writer; it ends, having done every batch sent, once every
     /// `Storer` is dropped.
-    pub fn spawn() -> std::io::Result<(Self, JoinHandle<()>)> {
+    pub(crate) fn spawn() -> std::io::Result<(Self, JoinHandle<()>)> {
         let (tx, rx) = mpsc::channel::<Batch>();
         let thread = std::thread::Builder::new()
             .name("fleetview-cache".into())
@@ -60,7 +60,7 @@ fn run(writes: Vec<Write>, decoded: bool) {
 /// The cache writes a task has to do, done once it has handed its rows on
 /// ([`Writes::finish`]); the task waits for them before it ends, so a
 /// finished task's rows are in the cache.
-pub struct Writes {
+pub(crate) struct Writes {
     todo: Mutex<Vec<Write>>,
     decoded: AtomicBool,
     storer: Storer,
@@ -74,7 +74,7 @@ impl std::fmt::Debug for Writes {
 }
 
 impl Writes {
-    pub fn new(storer: Storer) -> Self {
+    pub(crate) fn new(storer: Storer) -> Self {
         Self {
             todo: Mutex::new(Vec::new()),
             decoded: AtomicBool::new(false),
@@ -83,7 +83,10 @@ impl Writes {
     }
 
     /// `write` is to be done when the task has said what it had.
-    pub fn start(&self, write: impl FnOnce(bool) -> Result<(), CacheError> + Send + 'static) {
+    pub(crate) fn start(
+        &self,
+        write: impl FnOnce(bool) -> Result<(), CacheError> + Send + 'static,
+    ) {
         self.todo
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -92,14 +95,14 @@ impl Writes {
 
     /// Every row to be stored was decoded: it is valid JSON, and is not
     /// checked again as it is stored.
-    pub fn rows_decoded(&self) {
+    pub(crate) fn rows_decoded(&self) {
         self.decoded.store(true, Ordering::Relaxed);
     }
 
     /// Hands every write asked for so far to the cache's writer and waits
     /// for them. Handed over before this first waits: a task aborted then
     /// (the worker closing) still has them done.
-    pub async fn finish(&self) {
+    pub(crate) async fn finish(&self) {
         let writes = std::mem::take(&mut *self.todo.lock().unwrap_or_else(|e| e.into_inner()));
         if writes.is_empty() {
             return;

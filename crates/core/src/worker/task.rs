@@ -12,25 +12,25 @@ use crate::cache::Cache;
 use fleetview_api::time::TimeWindow;
 use fleetview_api::{ApiClient, ApiError, SeriesSource};
 
-pub struct TaskCtx {
-    pub client: Option<Arc<ApiClient>>,
-    pub cache: Option<Arc<Cache>>,
+pub(crate) struct TaskCtx {
+    pub(crate) client: Option<Arc<ApiClient>>,
+    pub(crate) cache: Option<Arc<Cache>>,
     /// What the service's data is cached under (its base URL, or a
     /// stable name).
-    pub cache_scope: String,
-    pub shared: Shared,
-    pub target: Target,
-    pub id: RequestId,
+    pub(crate) cache_scope: String,
+    pub(crate) shared: Shared,
+    pub(crate) target: Target,
+    pub(crate) id: RequestId,
     /// The task's cache writes, waited for when it has said what it had.
-    pub writes: Writes,
+    pub(crate) writes: Writes,
 }
 
 impl TaskCtx {
-    pub fn emit(&self, event: impl Into<Event>) {
+    pub(crate) fn emit(&self, event: impl Into<Event>) {
         self.shared.emit(&self.target, self.id, event.into());
     }
 
-    pub fn fail(&self, error: ApiError) {
+    pub(crate) fn fail(&self, error: ApiError) {
         self.emit(Event::Failed {
             target: self.target.clone(),
             request: self.id,
@@ -38,12 +38,12 @@ impl TaskCtx {
         });
     }
 
-    pub fn client(&self) -> Result<&ApiClient, ApiError> {
+    pub(crate) fn client(&self) -> Result<&ApiClient, ApiError> {
         self.client.as_deref().ok_or(ApiError::NotConnected)
     }
 
     /// A series window through the cache, reporting progress.
-    pub async fn fetch(
+    pub(crate) async fn fetch(
         &self,
         equipment: i64,
         source: SeriesSource,
@@ -56,7 +56,7 @@ impl TaskCtx {
 
     /// [`Self::fetch`], handing each piece's rows to `on_piece` as soon as
     /// they are had.
-    pub async fn fetch_each(
+    pub(crate) async fn fetch_each(
         &self,
         equipment: i64,
         source: SeriesSource,
@@ -90,7 +90,7 @@ impl TaskCtx {
 }
 
 /// A cache read that failed is logged and treated as a miss.
-pub fn read_or_warn<T>(r: Result<Option<T>, crate::cache::CacheError>) -> Option<T> {
+pub(crate) fn read_or_warn<T>(r: Result<Option<T>, crate::cache::CacheError>) -> Option<T> {
     r.unwrap_or_else(|e| {
         tracing::warn!("cache read failed: {e}");
         None
@@ -99,7 +99,7 @@ pub fn read_or_warn<T>(r: Result<Option<T>, crate::cache::CacheError>) -> Option
 
 /// Decoding and indexing a large window takes CPU time: it runs on a
 /// blocking thread so the async threads keep serving other requests.
-pub async fn decode_off_thread<T: Send + 'static>(
+pub(crate) async fn decode_off_thread<T: Send + 'static>(
     endpoint: &str,
     work: impl FnOnce() -> Result<T, serde_json::Error> + Send + 'static,
 ) -> Result<T, ApiError> {

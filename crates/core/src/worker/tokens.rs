@@ -43,18 +43,18 @@ impl TokenStore {
     }
 
     /// Keeps `token` for `key` in memory, for this session.
-    pub fn remember(&self, key: &str, token: &SecretValue) {
+    pub(crate) fn remember(&self, key: &str, token: &SecretValue) {
         self.memory().insert(key.to_owned(), token.clone());
     }
 
     /// The token kept in memory for `key` this session.
-    pub fn remembered(&self, key: &str) -> Option<SecretValue> {
+    pub(crate) fn remembered(&self, key: &str) -> Option<SecretValue> {
         self.memory().get(key).cloned()
     }
 
     /// Keeps `token` for `key` (a profile's base URL): in the keychain if
     /// possible, in memory otherwise (and in memory anyway, for this session).
-    pub fn save(&self, key: &str, token: &SecretValue) -> TokenPlace {
+    pub(crate) fn save(&self, key: &str, token: &SecretValue) -> TokenPlace {
         self.remember(key, token);
         match keyring::Entry::new(KEYRING_SERVICE, key).and_then(|e| e.set_password(token.expose()))
         {
@@ -64,7 +64,7 @@ impl TokenStore {
     }
 
     /// The token for `key`, from memory or the keychain.
-    pub fn load(&self, key: &str) -> (Option<SecretValue>, TokenPlace) {
+    pub(crate) fn load(&self, key: &str) -> (Option<SecretValue>, TokenPlace) {
         let keychain = keyring::Entry::new(KEYRING_SERVICE, key).and_then(|e| e.get_password());
         match keychain {
             Ok(t) => (Some(SecretValue::new(t)), TokenPlace::Keychain),

@@ -24,13 +24,13 @@ use super::types::{
 use crate::analysis::span::engine_on_secs;
 
 /// The counter the operating-hours check reads.
-pub const OPERATING_HOURS_COUNTER: &str = "cumulative operating hours";
+pub(crate) const OPERATING_HOURS_COUNTER: &str = "cumulative operating hours";
 /// A difference of more than this is a finding.
-pub const CHECK_TOLERANCE_PERCENT: f64 = 10.0;
+pub(crate) const CHECK_TOLERANCE_PERCENT: f64 = 10.0;
 /// Below these on both sides there is nothing to compare.
-pub const HOURS_FLOOR_H: f64 = 0.5;
-pub const DISTANCE_FLOOR_KM: f64 = 1.0;
-pub const FUEL_FLOOR_L: f64 = 5.0;
+pub(crate) const HOURS_FLOOR_H: f64 = 0.5;
+pub(crate) const DISTANCE_FLOOR_KM: f64 = 1.0;
+pub(crate) const FUEL_FLOOR_L: f64 = 5.0;
 
 /// The days (sorted, distinct) whose daily figure `value` has one, among
 /// the whole UTC days inside the window.
@@ -192,7 +192,7 @@ fn fuel(
 }
 
 /// Every check that finds a disagreement. The series in time order.
-pub fn checks(
+pub(crate) fn checks(
     input: &EventInputs<'_>,
     engine: &[EngineConditionRow],
     fuel_rows: &[FuelRemainingRow],

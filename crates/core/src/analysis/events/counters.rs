@@ -7,7 +7,7 @@ const NOISE: f64 = 1e-9;
 
 /// Each sample lower than the one before it (numbers only; `samples` in
 /// time order), dated at the lower sample, if in `since..=until`.
-pub fn resets(counter: &CounterSeries<'_>, since: i64, until: i64) -> Vec<Event> {
+pub(crate) fn resets(counter: &CounterSeries<'_>, since: i64, until: i64) -> Vec<Event> {
     let mut out = Vec::new();
     let mut prev: Option<f64> = None;
     for &(t, v) in counter.samples.iter().filter(|(_, v)| v.is_finite()) {

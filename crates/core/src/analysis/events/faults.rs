@@ -6,7 +6,7 @@ use fleetview_api::model::HistoryFaultRow;
 use super::types::{Event, EventDetail, EventKind};
 
 /// Every fault dated in `since..=until`, as an instant.
-pub fn fault_events(faults: &[HistoryFaultRow], since: i64, until: i64) -> Vec<Event> {
+pub(crate) fn fault_events(faults: &[HistoryFaultRow], since: i64, until: i64) -> Vec<Event> {
     faults
         .iter()
         .filter(|f| (since..=until).contains(&f.date.0))

@@ -8,7 +8,7 @@ use super::types::{Event, EventDetail, EventKind};
 
 /// A rise or fall of this many points between consecutive samples is a
 /// refuel or (engine off) a suspected drain.
-pub const FUEL_STEP_PERCENT: f64 = 5.0;
+pub(crate) const FUEL_STEP_PERCENT: f64 = 5.0;
 /// Float noise: 95.0 - 90.0 must count as a 5-point step.
 const EPS: f64 = 1e-9;
 
@@ -35,7 +35,7 @@ fn off_between(engine: &[EngineConditionRow], t0: i64, t1: i64) -> bool {
 
 /// Refuels and suspected drains whose first sample is in `since..=until`;
 /// `fuel` and `engine` in time order.
-pub fn fuel_events(
+pub(crate) fn fuel_events(
     fuel: &[FuelRemainingRow],
     engine: &[EngineConditionRow],
     since: i64,
@@ -74,7 +74,7 @@ pub fn fuel_events(
 /// Points of tank level burned between samples both accepted by `counts`
 /// (by their times): the sum of the falls that are not suspected drains
 /// (rises, refuels among them, add nothing). `None` with no such pair.
-pub fn burned_percent(
+pub(crate) fn burned_percent(
     fuel: &[FuelRemainingRow],
     engine: &[EngineConditionRow],
     counts: impl Fn(i64) -> bool,

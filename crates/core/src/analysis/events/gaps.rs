@@ -16,13 +16,13 @@ use super::types::{Event, EventDetail, EventKind, RowTimes};
 use crate::series::gaps::usual_step_secs;
 
 /// The threshold is at least this long.
-pub const GAP_MIN_SECS: i64 = 2 * 3600;
+pub(crate) const GAP_MIN_SECS: i64 = 2 * 3600;
 /// ... and more than this many median intervals.
-pub const GAP_MEDIANS: i64 = 3;
+pub(crate) const GAP_MEDIANS: i64 = 3;
 
 /// The median interval between consecutive distinct times (in order), as
 /// the plots' line breaks read it; `None` with fewer than 2 intervals.
-pub fn median_interval_secs(times: &[i64]) -> Option<i64> {
+pub(crate) fn median_interval_secs(times: &[i64]) -> Option<i64> {
     let intervals = times.windows(2).filter(|w| w[1] > w[0]).count();
     if intervals < 2 {
         return None;
@@ -32,7 +32,12 @@ pub fn median_interval_secs(times: &[i64]) -> Option<i64> {
 
 /// The gaps of one kind whose rows (in time order) fall in
 /// `since..=open_end`; `running` the engine's running periods.
-pub fn gaps(rows: &RowTimes<'_>, running: &[(i64, i64)], since: i64, open_end: i64) -> Vec<Event> {
+pub(crate) fn gaps(
+    rows: &RowTimes<'_>,
+    running: &[(i64, i64)],
+    since: i64,
+    open_end: i64,
+) -> Vec<Event> {
     let mut out = Vec::new();
     let lo = rows.times.partition_point(|t| *t < since);
     let hi = rows.times.partition_point(|t| *t <= open_end);

@@ -56,7 +56,11 @@ fn working_intervals(hours: &WorkingHours, tz: &TimeZone, a: i64, b: i64) -> Vec
 
 /// One event per stretch of a running period outside the working hours;
 /// `periods` the engine's running periods `[start, end)`, in order.
-pub fn out_of_hours(periods: &[(i64, i64)], hours: &WorkingHours, tz: &TimeZone) -> Vec<Event> {
+pub(crate) fn out_of_hours(
+    periods: &[(i64, i64)],
+    hours: &WorkingHours,
+    tz: &TimeZone,
+) -> Vec<Event> {
     let mut out = Vec::new();
     for &(a, b) in periods {
         let mut from = a;

@@ -9,7 +9,7 @@
 
 pub(crate) mod checks;
 mod counters;
-pub(crate) mod detect;
+pub mod detect;
 mod faults;
 mod fuel;
 mod gaps;
@@ -18,18 +18,10 @@ pub(crate) mod timeline;
 pub(crate) mod types;
 mod zone;
 
-pub use checks::{
-    CHECK_TOLERANCE_PERCENT, DISTANCE_FLOOR_KM, FUEL_FLOOR_L, HOURS_FLOOR_H,
-    OPERATING_HOURS_COUNTER,
-};
+pub(crate) use checks::OPERATING_HOURS_COUNTER;
 pub use detect::{counts, detect};
-pub use fuel::FUEL_STEP_PERCENT;
-pub use gaps::{GAP_MEDIANS, GAP_MIN_SECS, median_interval_secs};
-pub use timeline::{position_at, running_periods};
-pub use types::{
-    CheckKind, CheckSide, CounterSeries, Event, EventDetail, EventInputs, EventKind, EventValue,
-    RowTimes, WorkingHours, difference_percent,
-};
+pub use types::{CheckKind, CheckSide, CounterSeries, EventInputs, RowTimes, difference_percent};
+pub use types::{Event, EventDetail, EventKind, EventValue, WorkingHours};
 pub use zone::{prepare_time_zones, time_zone_at, time_zone_of};
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use fleetview_api::model::EngineConditionRow;
 
 /// `items` in time order: borrowed when they already are (the usual case),
 /// else a stably sorted copy.
-pub fn in_time_order<T: Clone>(items: &[T], time: impl Fn(&T) -> i64) -> Cow<'_, [T]> {
+pub(crate) fn in_time_order<T: Clone>(items: &[T], time: impl Fn(&T) -> i64) -> Cow<'_, [T]> {
     if items.windows(2).all(|w| time(&w[0]) <= time(&w[1])) {
         Cow::Borrowed(items)
     } else {
@@ -22,7 +22,7 @@ pub fn in_time_order<T: Clone>(items: &[T], time: impl Fn(&T) -> i64) -> Cow<'_,
 /// Where the machine was at `t`: the last position at or before it, else
 /// the first after it, else `None`. `positions` in time order; a binary
 /// search, so a year of events over a year of positions stays fast.
-pub fn position_at(positions: &[(i64, LatLon)], t: i64) -> Option<LatLon> {
+pub(crate) fn position_at(positions: &[(i64, LatLon)], t: i64) -> Option<LatLon> {
     let k = positions.partition_point(|(pt, _)| *pt <= t);
     match k.checked_sub(1) {
         Some(i) => Some(positions[i].1),
@@ -32,7 +32,7 @@ pub fn position_at(positions: &[(i64, LatLon)], t: i64) -> Option<LatLon> {
 
 /// Whether the engine runs just after `t` by the events at or before it
 /// (`events` in time order); `None` with no event at or before `t`.
-pub fn running_after(events: &[EngineConditionRow], t: i64) -> Option<bool> {
+pub(crate) fn running_after(events: &[EngineConditionRow], t: i64) -> Option<bool> {
     let k = events.partition_point(|e| e.date.0 <= t);
     k.checked_sub(1).map(|i| events[i].is_start())
 }
@@ -42,7 +42,7 @@ pub fn running_after(events: &[EngineConditionRow], t: i64) -> Option<bool> {
 /// is taken to be in the state that event leaves (a stop means it ran), as
 /// the span statistics do; a period still running ends at `open_end` (the
 /// window's end, or now if sooner). Empty without events.
-pub fn running_periods(
+pub(crate) fn running_periods(
     events: &[EngineConditionRow],
     since: i64,
     open_end: i64,
@@ -79,7 +79,7 @@ pub fn running_periods(
 
 /// How long `a..b` overlaps the periods (sorted, disjoint), and the first
 /// and last running instants inside it.
-pub fn running_within(periods: &[(i64, i64)], a: i64, b: i64) -> Option<(i64, i64, i64)> {
+pub(crate) fn running_within(periods: &[(i64, i64)], a: i64, b: i64) -> Option<(i64, i64, i64)> {
     let k = periods.partition_point(|(_, end)| *end <= a);
     let mut total = 0;
     let mut span: Option<(i64, i64)> = None;

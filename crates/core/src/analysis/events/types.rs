@@ -116,7 +116,7 @@ pub enum CheckKind {
 }
 
 impl CheckKind {
-    pub fn key(self) -> &'static str {
+    pub(crate) fn key(self) -> &'static str {
         match self {
             CheckKind::OperatingHours => "operating_hours",
             CheckKind::EngineOn => "engine_on",
@@ -308,49 +308,49 @@ impl Default for WorkingHours {
 #[derive(Debug, Clone, Copy)]
 pub struct CounterSeries<'a> {
     /// What the app calls it ("cumulative operating hours").
-    pub name: &'a str,
-    pub samples: &'a [(i64, f64)],
+    pub(crate) name: &'a str,
+    pub(crate) samples: &'a [(i64, f64)],
 }
 
 /// One kind's row times, sorted, for gaps.
 #[derive(Debug, Clone, Copy)]
 pub struct RowTimes<'a> {
-    pub name: &'a str,
-    pub times: &'a [i64],
+    pub(crate) name: &'a str,
+    pub(crate) times: &'a [i64],
 }
 
 /// What the events of a window are detected from: what the service returned
 /// for it, read.
 #[derive(Debug, Clone, Copy)]
 pub struct EventInputs<'a> {
-    pub window: TimeWindow,
+    pub(crate) window: TimeWindow,
     /// Now: a stop or a gap still open ends here if sooner than the window.
-    pub now: i64,
+    pub(crate) now: i64,
     /// D10 events, sorted.
-    pub engine: &'a [EngineConditionRow],
+    pub(crate) engine: &'a [EngineConditionRow],
     /// `fuelRemaining`, sorted.
-    pub fuel: &'a [FuelRemainingRow],
+    pub(crate) fuel: &'a [FuelRemainingRow],
     /// Positions (time, point), sorted.
-    pub positions: &'a [(i64, LatLon)],
-    pub faults: &'a [HistoryFaultRow],
+    pub(crate) positions: &'a [(i64, LatLon)],
+    pub(crate) faults: &'a [HistoryFaultRow],
     /// Cumulative counters (resets; the first named "cumulative operating
     /// hours" also feeds the operating-hours check).
-    pub counters: &'a [CounterSeries<'a>],
+    pub(crate) counters: &'a [CounterSeries<'a>],
     /// The kinds whose silences count as gaps.
-    pub rows: &'a [RowTimes<'a>],
+    pub(crate) rows: &'a [RowTimes<'a>],
     /// The window's days, for the cross-checks.
-    pub daily: &'a [DayInput],
-    pub working_hours: WorkingHours,
+    pub(crate) daily: &'a [DayInput],
+    pub(crate) working_hours: WorkingHours,
     /// The machine's time zone (from its position); `None`: UTC.
-    pub time_zone: Option<&'a jiff::tz::TimeZone>,
+    pub(crate) time_zone: Option<&'a jiff::tz::TimeZone>,
     /// The fuel tank's capacity, where known.
-    pub tank_l: Option<f64>,
+    pub(crate) tank_l: Option<f64>,
 }
 
 impl EventInputs<'_> {
     /// A window with nothing in it yet (now at its end, the default working
     /// hours, UTC, no tank): fill in what a caller has with `..`.
-    pub fn nothing_in(window: TimeWindow) -> Self {
+    pub(crate) fn nothing_in(window: TimeWindow) -> Self {
         Self {
             window,
             now: window.until,
