@@ -16,9 +16,12 @@ pub mod loadable;
 pub mod machine;
 pub mod notifications;
 pub mod overview;
+mod reading;
 pub mod recent_views;
 pub mod settings;
 pub mod state;
+#[cfg(feature = "test-support")]
+mod test_support;
 pub mod timeline;
 
 pub use action::Action;

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use super::action::Action;
 use super::catalog::CatalogState;
 use super::connection::{
-    ConnStatus, Connection, ConnectionAction, ConnectionNews, ConnectionState, Offline, Profile,
+    ConnStatus, Connection, ConnectionAction, ConnectionNews, ConnectionState,
 };
 use super::exports::Exports;
 use super::failure::Failure;
@@ -20,14 +20,13 @@ use super::fleet::FleetState;
 use super::intake::{Intake, tell_failure};
 use super::loadable::Loadable;
 use super::machine::{MachineAction, MachineView};
-use super::notifications::{Level, Notification, Notifications};
+use super::notifications::{Level, Notifications};
 use super::overview::{OverviewAction, OverviewState};
 use super::recent_views::{KeptView, RecentViews, settled};
 use super::settings::{Settings, Tab};
 use super::timeline::{MapSettings, Replay, TimelineAction, TimelineState};
 use fleetview_api::ApiError;
-use fleetview_api::model::{ActivityRow, EquipmentHistory, FaultRow};
-use fleetview_api::time::{TimeWindow, now_secs};
+use fleetview_api::time::now_secs;
 use fleetview_core::worker::{Command, Event, Progress, Target};
 
 #[derive(Debug)]
@@ -105,165 +104,6 @@ impl AppState {
     /// "Now": the clock, or a fixed instant (tests, demos on a fixed sandbox).
     pub fn now(&self) -> i64 {
         self.clock.unwrap_or_else(now_secs)
-    }
-
-    // ------------------------------------------------------------ reading
-
-    // The features, read-only: they change through actions and worker
-    // events only.
-
-    pub fn conn(&self) -> &ConnectionState {
-        &self.conn
-    }
-
-    pub fn machine(&self) -> &MachineView {
-        &self.machine
-    }
-
-    pub fn figures(&self) -> &FiguresState {
-        &self.figures
-    }
-
-    pub fn overview(&self) -> &OverviewState {
-        &self.overview
-    }
-
-    pub fn tab(&self) -> Tab {
-        self.tab
-    }
-
-    pub fn machine_tab(&self) -> Tab {
-        self.machine_tab
-    }
-
-    pub fn local_time(&self) -> bool {
-        self.local_time
-    }
-
-    pub fn map(&self) -> &MapSettings {
-        &self.map
-    }
-
-    pub fn tile_cache_dir(&self) -> Option<&std::path::PathBuf> {
-        self.tile_cache_dir.as_ref()
-    }
-
-    /// Fetches under way and how far they have come.
-    pub fn progress(&self) -> &HashMap<Target, Progress> {
-        &self.progress
-    }
-
-    pub fn exports(&self) -> &Exports {
-        &self.exports
-    }
-
-    pub fn theme(&self) -> super::desktop::ThemeChoice {
-        self.theme
-    }
-
-    pub fn units(&self) -> fleetview_core::analysis::UnitSystem {
-        self.units
-    }
-
-    pub fn places(&self) -> &super::desktop::Places {
-        &self.places
-    }
-
-    pub fn connection(&self) -> &Connection {
-        &self.conn.current
-    }
-
-    pub fn offline(&self) -> Option<&Offline> {
-        self.conn.offline.as_ref()
-    }
-
-    pub fn profiles(&self) -> &[Profile] {
-        &self.conn.profiles
-    }
-
-    pub fn test_result(&self) -> Option<&Result<String, String>> {
-        self.conn.test_result.as_ref()
-    }
-
-    pub fn notifications(&self) -> &[Notification] {
-        self.notifications.list()
-    }
-
-    /// Every notice shown this session, oldest first.
-    pub fn notification_history(&self) -> &std::collections::VecDeque<Notification> {
-        self.notifications.history()
-    }
-
-    pub fn fleet(&self) -> &FleetState {
-        &self.fleet
-    }
-
-    pub fn timeline(&self) -> &TimelineState {
-        &self.timeline
-    }
-
-    pub fn catalog(&self) -> &CatalogState {
-        &self.catalog
-    }
-
-    pub fn selected(&self) -> Option<i64> {
-        self.machine.selected
-    }
-
-    /// The window of the data shown (as sent to the service).
-    pub fn window(&self) -> Option<TimeWindow> {
-        self.machine.window
-    }
-
-    pub fn faults(&self) -> &Loadable<Vec<FaultRow>> {
-        &self.machine.faults
-    }
-
-    pub fn activities(&self) -> &Loadable<std::sync::Arc<Vec<ActivityRow>>> {
-        &self.machine.activities
-    }
-
-    pub fn history(&self) -> &Loadable<std::sync::Arc<EquipmentHistory>> {
-        &self.machine.history
-    }
-
-    /// The window the preset gives now.
-    pub fn selected_window(&self) -> TimeWindow {
-        self.machine.selected_window(self.now())
-    }
-
-    /// The window shown, else the one selected.
-    pub fn shown_or_selected_window(&self) -> TimeWindow {
-        self.machine
-            .window
-            .unwrap_or_else(|| self.selected_window())
-    }
-
-    pub fn title(&self) -> String {
-        self.conn.title()
-    }
-
-    /// Fetches under way, named for the user, with how far each has come.
-    pub fn fetches(&self) -> Vec<(String, Progress)> {
-        let mut out: Vec<(String, Progress)> = self
-            .progress
-            .iter()
-            .map(|(target, p)| {
-                let what = match target {
-                    Target::Faults => "faults".to_owned(),
-                    Target::Activities => "activities".to_owned(),
-                    Target::Series(s) => s.name().to_owned(),
-                    Target::History => "daily history".to_owned(),
-                    Target::Plot(k) => format!("plot: {}", k.display_name()),
-                    Target::Track => "positions".to_owned(),
-                    Target::Report => "daily idle fuel".to_owned(),
-                    other => format!("{other:?}").to_lowercase(),
-                };
-                (what, *p)
-            })
-            .collect();
-        out.sort_by(|a, b| a.0.cmp(&b.0));
-        out
     }
 
     // ---------------------------------------------------------- settings
@@ -766,53 +606,16 @@ impl AppState {
     }
 }
 
-/// Direct access to the features, for tests that set up states no short
-/// run of actions and events reaches (odd rows, a failed plot). The app
-/// itself changes them through actions and worker events only.
-#[cfg(feature = "test-support")]
-impl AppState {
-    pub fn machine_mut(&mut self) -> &mut MachineView {
-        &mut self.machine
-    }
-
-    pub fn timeline_mut(&mut self) -> &mut TimelineState {
-        &mut self.timeline
-    }
-
-    pub fn figures_mut(&mut self) -> &mut FiguresState {
-        &mut self.figures
-    }
-
-    pub fn fleet_mut(&mut self) -> &mut FleetState {
-        &mut self.fleet
-    }
-
-    pub fn overview_mut(&mut self) -> &mut OverviewState {
-        &mut self.overview
-    }
-
-    pub fn catalog_mut(&mut self) -> &mut CatalogState {
-        &mut self.catalog
-    }
-
-    pub fn set_tab(&mut self, tab: Tab) {
-        self.tab = tab;
-    }
-
-    /// The overview's rows made again from the fleet as it is.
-    pub fn refresh_overview_rows(&mut self, now: i64) {
-        self.overview.refresh_rows(&self.fleet.equipments, now);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::connection::Profile;
     use crate::app::figures::FiguresAction;
     use crate::app::machine::MachineAction;
     use crate::app::settings::Preset;
     use fleetview_api::DataKind;
     use fleetview_api::model::SecretValue;
+    use fleetview_api::time::TimeWindow;
     use fleetview_core::export::shown::{ExportContent, ExportKey};
     use fleetview_core::worker::{
         ConnectionEvent, ExportEvent, ExportOutcome, MachineEvent, OverviewEvent,
