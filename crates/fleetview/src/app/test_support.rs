@@ -5,7 +5,6 @@ use super::figures::FiguresState;
 use super::fleet::FleetState;
 use super::machine::MachineView;
 use super::overview::OverviewState;
-use super::settings::Tab;
 use super::state::AppState;
 use super::timeline::TimelineState;
 
@@ -35,10 +34,6 @@ impl AppState {
 
     pub fn catalog_mut(&mut self) -> &mut CatalogState {
         &mut self.catalog
-    }
-
-    pub fn set_tab(&mut self, tab: Tab) {
-        self.tab = tab;
     }
 
     /// The overview's rows made again from the fleet as it is.

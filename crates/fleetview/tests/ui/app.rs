@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use fleetview::app::{AppState, ConnStatus, Connection, Loadable, Preset, Tab};
+use fleetview::app::{Action, AppState, ConnStatus, Connection, Loadable, Preset, Tab};
 use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
 use fleetview::ui::{ViewState, app_ui, format};
 use fleetview_api::DataKind;
@@ -379,7 +379,7 @@ fn odd_data_renders_without_a_panic() {
         Tab::Catalog,
     ] {
         let mut state = odd_state();
-        state.set_tab(tab);
+        let _ = state.on_action(Action::SetTab(tab));
         if tab == Tab::Events {
             state.figures_mut().report = fleetview::app::Loadable::Ready(odd_report());
         }
@@ -702,7 +702,7 @@ fn a_failed_plot_shows_its_error_and_no_loading() {
         since: t - 86_400,
         until: t,
     });
-    state.set_tab(Tab::Faults);
+    let _ = state.on_action(Action::SetTab(Tab::Faults));
     state.timeline_mut().plot_kinds = vec![DataKind::FuelRemaining, DataKind::BatteryVoltage];
     let mut failed = Loadable::default();
     failed.fail("the access token has expired");

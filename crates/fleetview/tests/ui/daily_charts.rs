@@ -12,7 +12,7 @@ use std::sync::Arc;
 use egui::accesskit::{Role, Toggled};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use fleetview::app::{AppState, ConnStatus, Connection, Loadable, Tab};
+use fleetview::app::{Action, AppState, ConnStatus, Connection, Loadable, Tab};
 use fleetview::shell::FleetApp;
 use fleetview::ui::daily_charts::{DailyChart, DailyChartsView, chart_id, daily_charts_ui};
 use fleetview::ui::{ViewState, app_ui};
@@ -179,7 +179,7 @@ fn ten_years() -> (AppState, i64) {
             .collect(),
         ..Report::default()
     }));
-    s.set_tab(Tab::History);
+    let _ = s.on_action(Action::SetTab(Tab::History));
     (s, first)
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use fleetview::app::{AppState, ConnStatus, Connection, Loadable, Tab};
+use fleetview::app::{Action, AppState, ConnStatus, Connection, Loadable, Tab};
 use fleetview::ui::{ViewState, app_ui};
 use fleetview_api::model::{ActivityRow, FaultRow};
 use fleetview_api::time::TimeWindow;
@@ -179,7 +179,7 @@ proptest! {
         let window = TimeWindow { since, until: since.saturating_add(span) };
         let (n_faults, n_activities) = (faults.len(), activities.len());
         let mut state = state(&rows, samples, faults, activities, window, cursor, selected);
-        state.set_tab(tab);
+        let _ = state.on_action(Action::SetTab(tab));
         // Labels from the service may hold any character: the app draws
         // a box for one no font has, as here.
         let mut h = Harness::builder()
