@@ -241,20 +241,14 @@ fn main() -> anyhow::Result<()> {
         .then(fleetview::shell::default_log_dir)
         .flatten();
     let _log_guard = init_logging(log_dir.as_deref());
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     match cli.command {
-        Some(Command::Sandbox(args)) => runtime.block_on(run_sandbox(args)),
-        Some(Command::Export(args)) => {
-            drop(runtime);
-            export_job(args)
-        }
-        Some(Command::Report(args)) => {
-            drop(runtime);
-            report_command(args)
-        }
-        None => {
-            drop(runtime);
-            run_app(cli)
-        }
+        // Only the sandbox serves from this thread; the app and the jobs
+        // run their own workers.
+        Some(Command::Sandbox(args)) => tokio::runtime::Runtime::new()
+            .context("starting the async runtime")?
+            .block_on(run_sandbox(args)),
+        Some(Command::Export(args)) => export_job(args),
+        Some(Command::Report(args)) => report_command(args),
+        None => run_app(cli),
     }
 }

@@ -204,10 +204,6 @@ impl MachineView {
         Failure::Notice
     }
 
-    pub fn answers(&self, equipment: i64, window: TimeWindow) -> bool {
-        self.selected == Some(equipment) && self.window == Some(window)
-    }
-
     pub fn clear_data(&mut self) {
         self.faults.clear();
         self.activities.clear();
