@@ -214,10 +214,7 @@ fn events_chip_ui(ui: &mut egui::Ui, state: &AppState, width: f32, actions: &mut
     let mut hover = match &present {
         Some(c) if !c.is_empty() => c
             .iter()
-            .map(|(k, n)| {
-                let style = kinds::event_style(*k);
-                format::count(*n, style.one, style.many)
-            })
+            .map(|(k, n)| kinds::counted(*k, *n))
             .collect::<Vec<_>>()
             .join("\n"),
         Some(_) => "No events in this window.".to_owned(),

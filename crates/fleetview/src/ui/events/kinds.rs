@@ -69,6 +69,12 @@ const FULL_BAR: (f64, f64) = (0.15, 0.85);
 const THIN_BAR: (f64, f64) = (0.32, 0.68);
 
 /// How `kind` looks and reads.
+/// The kind counted: `1 refuel`, `3 refuels`.
+pub fn counted(kind: EventKind, n: usize) -> String {
+    let style = event_style(kind);
+    crate::ui::format::count(n, style.one, style.many)
+}
+
 pub fn event_style(kind: EventKind) -> EventStyle {
     // What most kinds share; each kind below says what it has of its own.
     let base = EventStyle {

@@ -16,10 +16,7 @@ pub fn counts_text(counts: &[(EventKind, usize)]) -> String {
     }
     counts
         .iter()
-        .map(|(k, n)| {
-            let style = event_style(*k);
-            format::count(*n, style.one, style.many)
-        })
+        .map(|(k, n)| kinds::counted(*k, *n))
         .collect::<Vec<_>>()
         .join(" · ")
 }
@@ -35,8 +32,7 @@ pub fn counts_short(counts: &[(EventKind, usize)], fits: impl Fn(&str) -> bool) 
         .filter(|k| **k != EventKind::Stop)
         .filter_map(|k| counts.iter().find(|(c, _)| c == k));
     for (k, n) in telling {
-        let style = event_style(*k);
-        let part = format::count(*n, style.one, style.many);
+        let part = kinds::counted(*k, *n);
         let next = if out.is_empty() {
             part
         } else {
