@@ -171,7 +171,7 @@ impl AppOptions {
     pub fn desktop() -> Self {
         Self {
             cache_path: Cache::default_path(),
-            sandbox_data_dir: dirs::data_dir().map(|d| d.join("fleetview").join("sandbox")),
+            sandbox_data_dir: crate::app::sandbox_data_dir(),
             online_tiles: true,
             tile_cache_dir: dirs::cache_dir().map(|d| d.join("fleetview").join("tiles")),
             log_dir: default_log_dir(),

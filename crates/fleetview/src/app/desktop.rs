@@ -27,6 +27,12 @@ impl ThemeChoice {
     }
 }
 
+/// Where the sandbox keeps its integrations and signing key unless told:
+/// the user's data folder (`None` on a system without one).
+pub fn sandbox_data_dir() -> Option<PathBuf> {
+    dirs::data_dir().map(|d| d.join("fleetview").join("sandbox"))
+}
+
 /// What the desktop shell tells the model once at start-up, beside the
 /// saved settings.
 #[derive(Debug, Clone, Default)]

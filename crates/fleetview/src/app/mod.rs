@@ -27,7 +27,7 @@ pub mod timeline;
 pub use action::Action;
 pub use catalog::{CatalogAction, CatalogState};
 pub use connection::{ConnStatus, Connection, ConnectionAction, EmbeddedLogin, Offline, Profile};
-pub use desktop::{Places, Setup, ThemeChoice};
+pub use desktop::{Places, Setup, ThemeChoice, sandbox_data_dir};
 pub use figures::{FiguresAction, FiguresState};
 pub use fleet::{DISCOVERY_WINDOW_SECS, FleetState};
 pub use loadable::Loadable;

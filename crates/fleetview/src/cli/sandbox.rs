@@ -47,11 +47,11 @@ pub enum SandboxJobError {
     Sandbox(#[from] SandboxError),
 }
 
+/// The app's sandbox folder; on a system without a data folder, one in
+/// the temporary folder (the server still needs somewhere to write).
 fn default_data_dir() -> PathBuf {
-    dirs::data_dir()
-        .unwrap_or_else(std::env::temp_dir)
-        .join("fleetview")
-        .join("sandbox")
+    crate::app::sandbox_data_dir()
+        .unwrap_or_else(|| std::env::temp_dir().join("fleetview").join("sandbox"))
 }
 
 impl SandboxArgs {
