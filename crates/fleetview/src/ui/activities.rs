@@ -15,11 +15,7 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
     if let Some(e) = state.activities().error() {
         ui.colored_label(theme::ink(ui, theme::ERROR), e);
     }
-    let rows: &[_] = state
-        .machine()
-        .activities
-        .value()
-        .map_or(&[], |a| a.as_slice());
+    let rows: &[_] = state.activities().value().map_or(&[], |a| a.as_slice());
     if state.activities().is_pending() && rows.is_empty() {
         ui.horizontal(|ui| {
             ui.spinner();

@@ -39,8 +39,7 @@ impl PickerView {
         let equipments = &state.fleet().equipments;
         let last = self.filtered.len().checked_sub(1)?;
         let at = state
-            .machine()
-            .selected
+            .selected()
             .and_then(|id| self.filtered.iter().position(|&i| equipments[i].id == id));
         let row = match at {
             Some(k) => k.saturating_add_signed(step).min(last),
@@ -259,7 +258,7 @@ impl PickerView {
             ui.with_layout(egui::Layout::top_down_justified(egui::Align::LEFT), |ui| {
                 for &i in &self.filtered[range] {
                     let e = &equipments[i];
-                    let selected = state.machine().selected == Some(e.id);
+                    let selected = state.selected() == Some(e.id);
                     let response = ui
                         .selectable_label(selected, &e.name)
                         .on_hover_text(format!(

@@ -105,10 +105,7 @@ impl WindowView {
     /// The since and until sent to the service and the zone times are
     /// shown in, or why the days picked were refused.
     fn sent_line_ui(&self, ui: &mut egui::Ui, state: &AppState) {
-        let w = state
-            .machine()
-            .window
-            .unwrap_or_else(|| state.selected_window());
+        let w = state.window().unwrap_or_else(|| state.selected_window());
         let days = (w.until - w.since + 1) / SECS_PER_DAY;
         // The service's days, and so the window's, are UTC days whatever
         // the zone times are shown in.

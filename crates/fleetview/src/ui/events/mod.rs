@@ -100,8 +100,7 @@ pub fn events_ui(
         // A machine that reports no fuel level (an electric one) has no
         // refuel or drain to measure in litres.
         let fuel_level = state
-            .machine()
-            .history
+            .history()
             .value()
             .is_some_and(|h| !h.fuel_remainings.rows.is_empty());
         if fuel_level {

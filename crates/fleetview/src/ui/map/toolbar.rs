@@ -143,8 +143,7 @@ fn note_ui(ui: &mut egui::Ui, text: &str, detail: &str) {
 /// (UTC), as a GPS tool lists it.
 fn track_name(state: &AppState) -> String {
     let machine = state
-        .machine()
-        .selected
+        .selected()
         .map_or_else(|| "Track".to_owned(), |id| state.fleet().name_of(id));
     match state.window() {
         Some(w) => format!(

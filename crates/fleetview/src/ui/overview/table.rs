@@ -119,7 +119,7 @@ fn rows_ui(
                 // it, shows lighter.
                 let marked = view.cursor == Some(r.id);
                 row.set_selected(marked);
-                row.set_hovered(!marked && state.machine().selected == Some(r.id));
+                row.set_hovered(!marked && state.selected() == Some(r.id));
                 let mut open = false;
                 for c in Column::ALL {
                     row.col(|ui| {
