@@ -15,6 +15,7 @@ mod daily_charts;
 mod desktop;
 mod events;
 mod export;
+mod laptop;
 mod offline;
 mod overview;
 mod overview_map;
