@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::app::{AppState, Connection, EmbeddedLogin, Level, Settings};
-use crate::ui::ViewState;
+use crate::ui::{InputOrder, ViewState};
 use fleetview_api::model::SecretValue;
 use fleetview_api::time::now_secs;
 use fleetview_api::{ApiKey, AuthMethod};
@@ -189,6 +189,8 @@ pub struct FleetApp {
     wall_clock: WallClock,
     /// The theme last handed to egui.
     theme: Option<crate::app::ThemeChoice>,
+    /// Keys and clicks of one slow frame, taken in their order.
+    input_order: InputOrder,
     folder_opener: FolderOpener,
     /// Asks for a frame (from another thread: a folder that could not be
     /// opened is said at once, not at the next mouse move).
@@ -354,6 +356,7 @@ impl FleetApp {
             title: String::new(),
             wall_clock: options.wall_clock.clone(),
             theme: None,
+            input_order: InputOrder::default(),
             folder_opener: options.folder_opener.clone(),
             wake,
             open_failures: std::sync::mpsc::channel(),
@@ -432,18 +435,23 @@ impl FleetApp {
 }
 
 impl eframe::App for FleetApp {
+    fn raw_input_hook(&mut self, _ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        self.input_order.order(raw_input);
+    }
+
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        if self.input_order.holds() {
+            // The rest of a slow frame's input, in the next frame.
+            ctx.request_repaint();
+        }
         self.poll_worker();
-        let commands = self.state.tick(self.wall_clock.now());
+        let now = self.wall_clock.now();
+        let commands = self.state.tick(now);
         self.send(commands);
-        let news = self
-            .state
-            .notifications()
-            .iter()
-            .any(|n| n.level != crate::app::Level::Error);
-        if self.state.offline().is_some() || news {
-            // The retry countdown, the next try and news going need frames.
-            ctx.request_repaint_after(std::time::Duration::from_secs(1));
+        if let Some(at) = self.state.next_wake(now) {
+            // Not sooner than a second: the wall clock counts seconds.
+            let secs = u64::try_from((at - now).max(1)).unwrap_or(1);
+            ctx.request_repaint_after(std::time::Duration::from_secs(secs));
         }
         let dt_secs = ctx.input(|i| i.stable_dt);
         if self.state.advance_replay(f64::from(dt_secs)) {

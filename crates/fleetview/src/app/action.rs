@@ -8,7 +8,7 @@ use super::desktop::ThemeChoice;
 use super::figures::FiguresAction;
 use super::machine::MachineAction;
 use super::overview::OverviewAction;
-use super::settings::Tab;
+use super::settings::{PaneShares, Tab};
 use super::timeline::{MapSettings, TimelineAction};
 use fleetview_core::export::shown::ExportContent;
 
@@ -30,6 +30,8 @@ pub enum Action {
     SetTab(Tab),
     SetLocalTime(bool),
     SetMapSettings(MapSettings),
+    /// The panes were resized (by a drag).
+    SetPaneShares(PaneShares),
     SetTheme(ThemeChoice),
     SetUnits(fleetview_core::analysis::UnitSystem),
     /// Show a folder in the system's file manager (the shell opens it:

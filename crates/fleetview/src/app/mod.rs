@@ -34,6 +34,6 @@ pub use loadable::Loadable;
 pub use machine::{MachineAction, MachineView, custom_window_refusal};
 pub use notifications::{Level, NEWS_SECS, Notification};
 pub use overview::{OverviewAction, OverviewState};
-pub use settings::{Preset, Settings, Tab};
+pub use settings::{PaneShares, Preset, Settings, Tab};
 pub use state::AppState;
 pub use timeline::{MapSettings, REPLAY_SPEEDS, Replay, TimelineAction, TimelineState};

@@ -88,6 +88,16 @@ impl Notifications {
             .retain(|n| n.level == Level::Error || n.shown_at.is_none_or(|t| now - t < NEWS_SECS));
     }
 
+    /// When the next piece of news goes (wall clock), so the app asks for
+    /// a frame then rather than every second.
+    pub fn next_expiry(&self) -> Option<i64> {
+        self.list
+            .iter()
+            .filter(|n| n.level != Level::Error)
+            .filter_map(|n| n.shown_at.map(|t| t + NEWS_SECS))
+            .min()
+    }
+
     pub fn dismiss(&mut self, id: u64) {
         self.list.retain(|n| n.id != id);
     }

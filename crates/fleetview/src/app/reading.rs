@@ -68,6 +68,11 @@ impl AppState {
         &self.exports
     }
 
+    /// The panes' sizes, as shares of their room.
+    pub fn panes(&self) -> super::settings::PaneShares {
+        self.panes
+    }
+
     pub fn theme(&self) -> super::desktop::ThemeChoice {
         self.theme
     }

@@ -127,6 +127,23 @@ pub struct Settings {
     /// Metric or imperial, everywhere values are shown.
     #[serde(default)]
     pub units: fleetview_core::analysis::UnitSystem,
+    /// The page left (`tab` is the machine page's table last shown).
+    #[serde(default)]
+    pub page: Option<Tab>,
+    /// The panes' sizes, as shares of the room they are in.
+    #[serde(default)]
+    pub panes: PaneShares,
+}
+
+/// The resizable panes' sizes as shares of the room they are in (not
+/// pixels: a pane restored at its pixel size on a smaller screen left the
+/// rest no room).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct PaneShares {
+    /// The tables' pane, of the machine page's height.
+    pub tables: Option<f32>,
+    /// The map, of the width it shares with the plots.
+    pub map: Option<f32>,
 }
 
 #[cfg(test)]

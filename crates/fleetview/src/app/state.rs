@@ -50,6 +50,8 @@ pub struct AppState {
     /// Show times in this computer's zone rather than UTC.
     pub(super) local_time: bool,
     pub(super) map: MapSettings,
+    /// The panes' sizes, as shares (restored at the next start).
+    pub(super) panes: super::settings::PaneShares,
     /// Where online map tiles are cached (`None`: not on disk).
     pub(super) tile_cache_dir: Option<std::path::PathBuf>,
     /// Light, dark or the system's.
@@ -88,6 +90,7 @@ impl AppState {
             places: Default::default(),
             progress: HashMap::new(),
             recent_views: RecentViews::default(),
+            panes: Default::default(),
         }
     }
 
@@ -112,6 +115,7 @@ impl AppState {
     /// service.
     pub fn restore(&mut self, s: Settings) {
         self.map = s.map;
+        self.panes = s.panes;
         self.timeline.replay = Replay {
             playing: false,
             ..s.replay
@@ -139,11 +143,16 @@ impl AppState {
         self.machine.preset = s.preset;
         // A window saved by an older version may be longer than the cap.
         self.machine.custom_days = super::machine::capped_custom_days(s.custom_days);
-        // The overview is always the first page; the machine's table is
-        // the one last shown there.
         if s.tab.is_machine_tab() {
             self.machine_tab = s.tab;
         }
+        // The page left, if it can show: a machine's page needs the
+        // machine.
+        self.tab = match s.page {
+            Some(Tab::Catalog) => Tab::Catalog,
+            Some(t) if t.is_machine_tab() && self.machine.selected.is_some() => t,
+            _ => Tab::Fleet,
+        };
         self.local_time = s.local_time;
     }
 
@@ -175,6 +184,8 @@ impl AppState {
             tanks_l: self.figures.tanks_l.iter().map(|(k, v)| (*k, *v)).collect(),
             theme: self.theme,
             units: self.units,
+            page: Some(self.tab),
+            panes: self.panes,
         }
     }
 
@@ -422,6 +433,10 @@ impl AppState {
                 self.map = map;
                 Vec::new()
             }
+            Action::SetPaneShares(panes) => {
+                self.panes = panes;
+                Vec::new()
+            }
         }
     }
 
@@ -476,6 +491,26 @@ impl AppState {
             out.extend(self.overview.pump(&self.fleet.equipments));
         }
         out
+    }
+
+    /// When (wall clock) the model next moves on by itself: the next try
+    /// of the service, news going, the fleet's refresh, the ages shown
+    /// offline. The shell asks for a frame then and none before, so an
+    /// app left alone uses no CPU.
+    pub fn next_wake(&self, now: i64) -> Option<i64> {
+        let offline = self.conn.offline.as_ref().map(|o| {
+            let retry = if o.probing { None } else { o.next_retry };
+            // "data fetched 5 min ago" stays true to the minute.
+            retry.map_or(now + 60, |t| t.min(now + 60))
+        });
+        let refresh = self
+            .overview
+            .next_refresh()
+            .filter(|_| self.conn.offline.is_none());
+        [offline, refresh, self.notifications.next_expiry()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Moves a playing replay on by `dt_secs` of wall time; whether it still
@@ -612,6 +647,7 @@ mod tests {
     use crate::app::connection::Profile;
     use crate::app::figures::FiguresAction;
     use crate::app::machine::MachineAction;
+    use crate::app::notifications::NEWS_SECS;
     use crate::app::settings::Preset;
     use fleetview_api::DataKind;
     use fleetview_api::model::SecretValue;
@@ -697,7 +733,7 @@ mod tests {
             (b.selected(), b.machine.preset, b.machine_tab, b.local_time),
             (Some(1003), Preset::Last30Days, Tab::History, true)
         );
-        assert_eq!(b.tab, Tab::Fleet, "the overview is the first page");
+        assert_eq!(b.tab, Tab::History, "the page left is reopened");
         assert_eq!(b.theme, crate::app::ThemeChoice::Light);
         assert_eq!(b.units, fleetview_core::analysis::UnitSystem::Imperial);
         assert_eq!(b.overview.settings.filters, filters);
@@ -1034,5 +1070,25 @@ mod tests {
         }));
         assert_eq!(s.exports.describe_under_way().count(), 0);
         assert_eq!(s.on_action(faults()).len(), 1, "and can be asked for again");
+    }
+
+    #[test]
+    fn an_app_left_alone_wakes_only_when_something_is_due() {
+        let now = 1_750_000_000;
+        let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(now));
+        assert_eq!(s.next_wake(now), None, "nothing due: no frame");
+        s.notify(Level::Info, "Exported", "faults.csv");
+        s.tick(now);
+        assert_eq!(s.next_wake(now), Some(now + NEWS_SECS), "the news goes");
+        s.tick(now + NEWS_SECS);
+        assert_eq!(s.next_wake(now + NEWS_SECS), None);
+        s.notify(Level::Error, "Failed", "");
+        s.tick(now + NEWS_SECS);
+        assert_eq!(s.next_wake(now + NEWS_SECS), None, "a problem stays");
+        s.conn.went_offline(None, "no network".into());
+        s.tick(now);
+        let retry = s.offline().and_then(|o| o.next_retry);
+        assert!(retry.is_some_and(|t| t > now));
+        assert_eq!(s.next_wake(now), retry, "the next try");
     }
 }

@@ -28,8 +28,11 @@ const USER_AGENT: &str = concat!(
 const MAX_ZOOM: u8 = 19;
 /// A tile missing this long with nothing downloading is looked into.
 const STALL_SECS: f64 = 2.0;
-/// Failed tiles are tried again this often.
+/// Failed tiles are first tried again after this long, then twice as long
+/// each time up to [`RETRY_MAX_SECS`]: a laptop with no network must not
+/// spend its battery asking.
 const RETRY_SECS: f64 = 30.0;
+const RETRY_MAX_SECS: f64 = 600.0;
 const PROBE_TIMEOUT_SECS: u64 = 10;
 
 /// An online raster tile source from a URL template with `{z}`, `{x}` and
@@ -98,7 +101,10 @@ pub struct OnlineTiles {
     missing: Option<TileId>,
     stalled_since: Option<f64>,
     probe: Option<mpsc::Receiver<Result<(), OnlineStatus>>>,
-    last_probe: Option<f64>,
+    /// When failed tiles are next tried (`None`: at the next pass).
+    next_try: Option<f64>,
+    /// Probes that failed in a row (for the back-off).
+    failures: u32,
     /// When the tiles were last made afresh after a probe.
     renewed: Option<f64>,
 }
@@ -123,7 +129,8 @@ impl OnlineTiles {
             missing: None,
             stalled_since: None,
             probe: None,
-            last_probe: None,
+            next_try: None,
+            failures: 0,
             renewed: None,
         }
     }
@@ -143,70 +150,121 @@ impl OnlineTiles {
     }
 
     /// After a pass of the map, at `now_secs` (any steady clock): takes
-    /// the probe's answer, and starts a probe when tiles in view stall.
+    /// the probe's answer, starts a probe when tiles in view stall, and
+    /// asks for a frame only when the state can move on by itself.
     pub fn update(&mut self, now_secs: f64) {
-        if let Some(answer) = self.probe.as_ref().map(mpsc::Receiver::try_recv) {
-            match answer {
-                Ok(Ok(())) if self.renewed.is_some_and(|t| now_secs - t < RETRY_SECS) => {
-                    // Renewed a moment ago and still nothing: not the network.
-                    self.probe = None;
-                    self.status = OnlineStatus::Failed {
-                        reason: "the tile server answers, but its tiles cannot be shown".into(),
-                        detail: format!("{}: the tiles downloaded are not images", self.template),
-                    };
-                }
-                Ok(Ok(())) => {
-                    // The server answers: ask again for what failed.
-                    self.probe = None;
-                    self.tiles =
-                        online_tiles(&self.template, self.cache_dir.clone(), self.ctx.clone());
-                    self.renewed = Some(now_secs);
-                    self.status = OnlineStatus::Loading;
-                    self.stalled_since = None;
-                }
-                Ok(Err(failed)) => {
-                    self.probe = None;
-                    self.status = failed;
-                }
-                Err(mpsc::TryRecvError::Empty) => {}
-                Err(mpsc::TryRecvError::Disconnected) => self.probe = None,
-            }
-        }
+        self.take_probe_answer(now_secs);
         let failed = matches!(self.status, OnlineStatus::Failed { .. });
-        match self.missing {
+        let wake_in_secs = match self.missing {
             None => {
                 self.status = OnlineStatus::Ready;
                 self.stalled_since = None;
+                self.failures = 0;
+                None
             }
             Some(_) if self.tiles.stats().in_progress > 0 => {
                 if !failed {
                     self.status = OnlineStatus::Loading;
                 }
                 self.stalled_since = None;
+                // walkers says nothing when a download fails: look again
+                // once it would count as stalled.
+                Some(STALL_SECS)
             }
             Some(id) => {
                 let since = *self.stalled_since.get_or_insert(now_secs);
-                let due = if failed {
-                    self.last_probe.is_none_or(|t| now_secs - t >= RETRY_SECS)
+                let due_at = if failed {
+                    self.next_try.unwrap_or(now_secs)
                 } else {
                     self.status = OnlineStatus::Loading;
-                    now_secs - since >= STALL_SECS
+                    since + STALL_SECS
                 };
-                if due && self.probe.is_none() {
-                    self.last_probe = Some(now_secs);
-                    let url = UrlTiles {
-                        template: self.template.clone(),
-                    }
-                    .tile_url(id);
-                    self.probe = Some(probe(url, self.ctx.clone()));
+                if self.probe.is_some() {
+                    // The probe wakes the app when it answers.
+                    None
+                } else if now_secs >= due_at {
+                    self.start_probe(id);
+                    None
+                } else {
+                    Some(due_at - now_secs)
                 }
             }
-        }
-        if self.status != OnlineStatus::Ready {
-            // The state moves on with no input: look again in a moment.
-            self.ctx.request_repaint_after(Duration::from_millis(500));
+        };
+        if let Some(secs) = wake_in_secs {
+            self.ctx
+                .request_repaint_after(Duration::from_secs_f64(secs.max(0.05)));
         }
     }
+
+    /// Failed tiles are tried again at the next pass rather than after
+    /// the back-off (the user asked).
+    pub fn retry_now(&mut self) {
+        self.next_try = None;
+        self.failures = 0;
+        self.ctx.request_repaint();
+    }
+
+    /// How long until failed tiles are tried again by themselves.
+    pub fn next_try_in_secs(&self, now_secs: f64) -> Option<f64> {
+        match self.status {
+            OnlineStatus::Failed { .. } if self.probe.is_none() => {
+                self.next_try.map(|t| (t - now_secs).max(0.0))
+            }
+            _ => None,
+        }
+    }
+
+    fn start_probe(&mut self, id: TileId) {
+        let url = UrlTiles {
+            template: self.template.clone(),
+        }
+        .tile_url(id);
+        self.probe = Some(probe(url, self.ctx.clone()));
+    }
+
+    fn take_probe_answer(&mut self, now_secs: f64) {
+        let Some(answer) = self.probe.as_ref().map(mpsc::Receiver::try_recv) else {
+            return;
+        };
+        match answer {
+            Ok(Ok(())) if self.renewed.is_some_and(|t| now_secs - t < RETRY_SECS) => {
+                // Renewed a moment ago and still nothing: not the network.
+                self.probe = None;
+                self.failed(
+                    now_secs,
+                    OnlineStatus::Failed {
+                        reason: "the tile server answers, but its tiles cannot be shown".into(),
+                        detail: format!("{}: the tiles downloaded are not images", self.template),
+                    },
+                );
+            }
+            Ok(Ok(())) => {
+                // The server answers: ask again for what failed.
+                self.probe = None;
+                self.tiles = online_tiles(&self.template, self.cache_dir.clone(), self.ctx.clone());
+                self.renewed = Some(now_secs);
+                self.status = OnlineStatus::Loading;
+                self.stalled_since = None;
+            }
+            Ok(Err(failed)) => {
+                self.probe = None;
+                self.failed(now_secs, failed);
+            }
+            Err(mpsc::TryRecvError::Empty) => {}
+            Err(mpsc::TryRecvError::Disconnected) => self.probe = None,
+        }
+    }
+
+    fn failed(&mut self, now_secs: f64, status: OnlineStatus) {
+        self.next_try = Some(now_secs + retry_after_secs(self.failures));
+        self.failures = self.failures.saturating_add(1);
+        self.status = status;
+    }
+}
+
+/// How long failed tiles wait after `failures` failed probes in a row.
+fn retry_after_secs(failures: u32) -> f64 {
+    (RETRY_SECS * 2f64.powi(failures.min(10) as i32)).min(RETRY_MAX_SECS)
 }
 
 impl Tiles for OnlineTiles {
@@ -316,6 +374,15 @@ fn reason_for_status(status: u16) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn failed_tiles_back_off_to_ten_minutes() {
+        assert_eq!(retry_after_secs(0), 30.0);
+        assert_eq!(retry_after_secs(1), 60.0);
+        assert_eq!(retry_after_secs(4), 480.0);
+        assert_eq!(retry_after_secs(5), RETRY_MAX_SECS);
+        assert_eq!(retry_after_secs(u32::MAX), RETRY_MAX_SECS);
+    }
 
     #[test]
     fn url_templates() {

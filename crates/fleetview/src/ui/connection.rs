@@ -42,6 +42,12 @@ struct SignInFields {
 }
 
 impl ConnectionView {
+    /// The Connections window is open (a form: letters typed are the
+    /// user's, not shortcuts).
+    pub fn is_open(&self) -> bool {
+        self.open
+    }
+
     fn edit(&mut self, index: Option<usize>, profile: Profile) {
         (self.sign_in.use_api_key, self.sign_in.key_name) = match &profile.auth {
             AuthMethod::ApiKey { name } => (true, name.clone()),

@@ -110,9 +110,14 @@ fn chip_hover(report: &Report, figures: &[Figure]) -> String {
 
 /// The strip: the chips in as few rows of equal columns as the width
 /// allows (at least [`theme::FIGURE_CHIP_MIN_WIDTH`] each).
-pub fn figures_strip_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
-    let loadable = &state.figures().report;
-    let report = loadable.value();
+/// At most `max_rows` rows of chips: past that (a short window) they
+/// scroll sideways in one row rather than take the plots' room.
+pub fn figures_strip_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    max_rows: usize,
+    actions: &mut Vec<Action>,
+) {
     let gap = theme::GAP;
     let width = ui.available_width();
     // The figures' chips, then the events'.
@@ -120,8 +125,36 @@ pub fn figures_strip_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<A
     let most = (((width + gap) / (theme::FIGURE_CHIP_MIN_WIDTH + gap)) as usize).clamp(1, chips);
     // Rows as even as they can be (5 and 5, not 8 and 2).
     let rows = chips.div_ceil(most);
-    let columns = chips.div_ceil(rows);
-    let chip_width = ((width - gap * (columns - 1) as f32) / columns as f32).floor();
+    if rows > max_rows.max(1) {
+        egui::ScrollArea::horizontal()
+            .id_salt("figures_strip")
+            .show(ui, |ui| {
+                chip_rows_ui(ui, state, chips, theme::FIGURE_CHIP_MIN_WIDTH, actions);
+            });
+    } else {
+        let columns = chips.div_ceil(rows);
+        let chip_width = ((width - gap * (columns - 1) as f32) / columns as f32).floor();
+        chip_rows_ui(ui, state, columns, chip_width, actions);
+    }
+    let loadable = &state.figures().report;
+    if let Some(e) = loadable.error().filter(|_| loadable.value().is_none()) {
+        ui.colored_label(
+            theme::ink(ui, theme::ERROR),
+            "Figures could not be computed",
+        )
+        .on_hover_text(e);
+    }
+}
+
+/// The chips, `columns` to a row, each `chip_width` wide.
+fn chip_rows_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    columns: usize,
+    chip_width: f32,
+    actions: &mut Vec<Action>,
+) {
+    let gap = theme::GAP;
     let all: Vec<Option<&(&str, &[Figure])>> = CHIPS.iter().map(Some).chain([None]).collect();
     for row in all.chunks(columns) {
         ui.horizontal(|ui| {
@@ -143,13 +176,6 @@ pub fn figures_strip_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<A
                 );
             }
         });
-    }
-    if let Some(e) = loadable.error().filter(|_| report.is_none()) {
-        ui.colored_label(
-            theme::ink(ui, theme::ERROR),
-            "Figures could not be computed",
-        )
-        .on_hover_text(e);
     }
 }
 

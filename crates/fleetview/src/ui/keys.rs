@@ -198,9 +198,12 @@ pub fn tip(ctx: &egui::Context, text: &str, command: KeyCommand) -> String {
 /// pressed quickly, or held, can come several to a frame). Read before any
 /// panel is drawn, so a key a shortcut takes (Space, the arrows) does not
 /// also press a focused button or move a table's row. None while a modal
-/// dialog is open (a confirmation): the keys are its.
-pub fn pressed(ctx: &egui::Context) -> Vec<KeyCommand> {
-    let typing = ctx.text_edit_focused();
+/// dialog is open (a confirmation): the keys are its. While a text field
+/// has the focus or `form_open` (a form is shown, whose field may have
+/// just lost the focus to a click beside it), only the shortcuts that work
+/// while typing.
+pub fn pressed(ctx: &egui::Context, form_open: bool) -> Vec<KeyCommand> {
+    let typing = form_open || ctx.text_edit_focused();
     if ctx.memory(|m| m.top_modal_layer().is_some()) {
         return Vec::new();
     }
@@ -253,7 +256,8 @@ pub fn help_ui(ctx: &egui::Context, open: &mut bool) {
             ui.label(
                 egui::RichText::new(
                     "Letters, digits, Space and the arrows work while no text field has the \
-                     focus. Escape closes this list, About and the notices.",
+                     focus and no form is open (Connections, Integrations). Escape closes \
+                     this list, About and the notices.",
                 )
                 .small()
                 .weak(),

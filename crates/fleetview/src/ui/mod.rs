@@ -11,10 +11,12 @@ mod faults;
 mod figures;
 pub mod format;
 mod history;
+mod input;
 pub mod keys;
 pub mod map;
 mod menu;
 pub mod overview;
+mod panes;
 pub mod plots;
 mod replay;
 mod status;
@@ -22,8 +24,11 @@ pub mod theme;
 mod widgets;
 mod window;
 
+pub use input::InputOrder;
+pub use panes::PanelShare;
+
 use crate::app::MachineAction;
-use crate::app::{Action, AppState, Tab};
+use crate::app::{Action, AppState, PaneShares, Tab};
 
 /// What the panels remember between frames that is not app state.
 #[derive(Debug, Default)]
@@ -44,35 +49,6 @@ pub struct ViewState {
     pub menu: menu::MenuView,
 }
 
-/// A resizable panel's share of the room it is in (the map's of the width
-/// beside the plots, the tables' of the page's height), so a window made
-/// smaller and then larger again gives it back its size.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct PanelShare {
-    share: Option<f32>,
-    room: f32,
-}
-
-impl PanelShare {
-    /// `panel` sized to its share if the room changed (the window or a
-    /// panel beside it resized); dragging its edge sets a new share.
-    fn apply(&self, panel: egui::Panel, room: f32, min: f32, max: f32) -> egui::Panel {
-        match self.share {
-            Some(share) if (room - self.room).abs() > 0.5 => {
-                panel.exact_size((share * room).clamp(min, max.max(min)))
-            }
-            _ => panel,
-        }
-    }
-
-    fn shown(&mut self, size: f32, room: f32) {
-        *self = Self {
-            share: Some(size / room.max(1.0)),
-            room,
-        };
-    }
-}
-
 /// Applies the shortcuts pressed this frame: those that move a view here,
 /// the others as actions.
 fn shortcuts(
@@ -85,7 +61,8 @@ fn shortcuts(
     // Machines stepped through this frame: one move, by all of them (each
     // from the machine open would land on the same one).
     let mut machine_step = 0;
-    for command in keys::pressed(ctx) {
+    let form_open = view.connection.is_open() || state.tab() == Tab::Catalog;
+    for command in keys::pressed(ctx, form_open) {
         match command {
             KeyCommand::Help => view.menu.help_open = !view.menu.help_open,
             KeyCommand::FocusSearch => view.picker.focus_search(),
@@ -208,7 +185,11 @@ fn machine_page_ui(
     });
     tables_pane_ui(ui, state, view, actions);
     replay::replay_ui(ui, state, actions);
-    figures::figures_strip_ui(ui, state, actions);
+    // The strip's rows give way to the map and the plots on a short
+    // window.
+    let room = ui.available_height() - theme::MAP_AND_PLOTS_MIN;
+    let strip_rows = (room / (theme::FIGURE_CHIP_HEIGHT + theme::GAP)).floor();
+    figures::figures_strip_ui(ui, state, strip_rows.max(1.0) as usize, actions);
     map_and_plots_ui(ui, state, view, actions);
 }
 
@@ -219,24 +200,29 @@ fn tables_pane_ui(
     view: &mut ViewState,
     actions: &mut Vec<Action>,
 ) {
-    // A third of the height at first (260 px at most): a small window
+    // A third of the height at first (300 px at most): a small window
     // keeps room for the map and the plots (the daily charts show once the
-    // pane has room for them and a few days).
-    let tables_height = (ui.available_height() / 3.0).clamp(150.0, 260.0);
+    // pane has room for them and a few days). Never less than five rows.
+    let page_height = ui.available_height();
+    let floor = tables_pane_floor();
+    let tables_height = (page_height / 3.0).min(300.0).max(floor);
     // Dragged up (or restored from a larger window), the pane leaves the
     // strip, the map and the plots their room: it never covers them.
-    let tables_max = (ui.available_height() - theme::PAGE_ABOVE_TABLES_MIN)
-        .max(tables_height)
-        .max(120.0);
-    let page_height = ui.available_height();
+    let tables_max = (page_height - theme::PAGE_ABOVE_TABLES_MIN).max(floor);
     let tables_panel = egui::Panel::bottom("tables")
         .resizable(true)
-        .default_size(tables_height)
-        .min_size(120.0)
+        .default_size(tables_height.min(tables_max))
+        .min_size(floor)
         .max_size(tables_max);
     let tables = view
         .tables_share
-        .apply(tables_panel, page_height, 120.0, tables_max)
+        .apply(
+            state.panes().tables,
+            tables_panel,
+            page_height,
+            floor,
+            tables_max,
+        )
         .show(ui, |ui| {
             // The pane keeps the size it was given (or dragged to): a panel
             // shrinks to its content otherwise, and the page above would
@@ -252,8 +238,27 @@ fn tables_pane_ui(
                 Tab::Catalog | Tab::Fleet => {}
             }
         });
-    view.tables_share
-        .shown(tables.response.rect.height(), page_height);
+    if let Some(share) = view
+        .tables_share
+        .shown(tables.response.rect.height(), page_height)
+    {
+        actions.push(Action::SetPaneShares(PaneShares {
+            tables: Some(share),
+            ..state.panes()
+        }));
+    }
+}
+
+/// The tables pane's height at its smallest: the tabs, the lines a tab
+/// shows above its table (the most any tab has: filters, the count, the
+/// header) and five rows. One floor for every tab, so switching tabs
+/// moves nothing.
+fn tables_pane_floor() -> f32 {
+    let lines_above_rows = 4.0;
+    theme::TABLE_TABS_HEIGHT
+        + lines_above_rows * theme::PANE_LINE_HEIGHT
+        + theme::TABLE_ROWS_MIN * theme::TABLE_ROW_PITCH
+        + theme::GAP
 }
 
 /// The tabs of the tables' pane.
@@ -301,11 +306,16 @@ fn map_and_plots_ui(
         .max_size(map_max);
     let shown = view
         .map_share
-        .apply(map_panel, room, 200.0, map_max)
+        .apply(state.panes().map, map_panel, room, 200.0, map_max)
         .show(ui, |ui| {
             map::map_ui(ui, state, &mut view.map, actions);
         });
-    view.map_share.shown(shown.response.rect.width(), room);
+    if let Some(share) = view.map_share.shown(shown.response.rect.width(), room) {
+        actions.push(Action::SetPaneShares(PaneShares {
+            map: Some(share),
+            ..state.panes()
+        }));
+    }
     egui::CentralPanel::default().show(ui, |ui| {
         plots::plots_ui(ui, state, &mut view.plots, actions);
     });

@@ -66,7 +66,12 @@ fn activity_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<
                 ui.label("trying the service");
             } else {
                 if let Some(t) = o.next_retry {
-                    ui.label(format!("next try in {} s", (t - now).max(0)));
+                    // A time, not a countdown: a countdown would need a
+                    // frame every second.
+                    ui.label(format!(
+                        "next try at {}",
+                        format::format_in_zone(t, state.local_time(), "%H:%M:%S")
+                    ));
                 }
                 if ui.small_button("Retry now").clicked() {
                     actions.push(ConnectionAction::RetryNow.into());

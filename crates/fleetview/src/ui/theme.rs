@@ -61,7 +61,10 @@ pub const MAP_MARGIN: f32 = 8.0;
 pub const DAILY_CHART_HEIGHT: f32 = 110.0;
 pub const DAILY_CHART_MIN_HEIGHT: f32 = 64.0;
 pub const DAILY_CHART_LEGEND_HEIGHT: f32 = 88.0;
-pub const DAILY_TABLE_ROOM: f32 = 3.0 * ROW_HEIGHT;
+/// What the daily table keeps under the charts: its title line, its header
+/// and three days (the charts give way first; at the pane's floor they
+/// show none, and the table its five days).
+pub const DAILY_TABLE_ROOM: f32 = 2.0 * PANE_LINE_HEIGHT + 3.0 * TABLE_ROW_PITCH;
 /// Working hours (under) and idle hours (stacked on them), as the engine
 /// states' lanes colour running and idle.
 pub const WORKING: Color32 = Color32::from_rgb(0x3C, 0xA8, 0x5E);
@@ -327,6 +330,24 @@ pub fn figure_chip(ui: &egui::Ui, name: &str, value: &str, stale: bool) -> egui:
 /// dragged: the replay bar, the figures strip (two rows) and a map and plots
 /// still worth looking at.
 pub const PAGE_ABOVE_TABLES_MIN: f32 = 330.0;
+
+/// The tables pane's tabs and the line under them.
+pub const TABLE_TABS_HEIGHT: f32 = 34.0;
+/// A line of a pane above its table (a filter, a count, the header).
+pub const PANE_LINE_HEIGHT: f32 = 24.0;
+/// From one table row to the next.
+pub const TABLE_ROW_PITCH: f32 = 25.0;
+/// The rows a table pane always has room for.
+pub const TABLE_ROWS_MIN: f32 = 5.0;
+
+/// The plots' column keeps this much for the plots themselves (a plot, or
+/// most of one) whatever the Measure tool's pane takes.
+pub const PLOTS_MIN_HEIGHT: f32 = 120.0;
+
+/// The map and plots' row at its smallest before the figures strip gives
+/// up rows: the plots' toolbar (two lines when narrow), the plots' floor
+/// and the Measure pane's.
+pub const MAP_AND_PLOTS_MIN: f32 = 2.0 * PANE_LINE_HEIGHT + PLOTS_MIN_HEIGHT + 60.0;
 
 /// The Events table's Kind column: its longest chip ("Suspected drain") on
 /// one line.

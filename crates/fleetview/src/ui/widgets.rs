@@ -12,14 +12,24 @@ use egui_extras::{Column, Table, TableBuilder};
 use super::theme;
 
 /// A label, then the field `add` puts after it, which a screen reader (and a
-/// test looking widgets up by label) names by the label's text.
+/// test looking widgets up by label) names by the label's text. A click on
+/// the label gives the field the focus, as in a desktop form (typing then
+/// goes to the field, not to the shortcuts).
 pub fn labelled_with_ui(
     ui: &mut egui::Ui,
     label: impl Into<egui::WidgetText>,
     add: impl FnOnce(&mut egui::Ui) -> egui::Response,
 ) -> egui::Response {
-    let label = ui.label(label);
-    add(ui).labelled_by(label.id)
+    let label = ui.add(
+        egui::Label::new(label)
+            .selectable(false)
+            .sense(egui::Sense::click()),
+    );
+    let field = add(ui).labelled_by(label.id);
+    if label.clicked() && field.enabled() {
+        field.request_focus();
+    }
+    field
 }
 
 /// `field` after its label, named by it (see [`labelled_with_ui`]).

@@ -110,6 +110,9 @@ fn clicking_a_daily_bar_moves_the_cursor_to_that_day_and_hovering_marks_its_row(
 #[test]
 fn estimated_fuel_is_named_in_the_fuel_charts_legend() {
     let mut h = common::ui::embedded_app();
+    // Charts tall enough for their legends (a shorter pane keeps the
+    // table's days first).
+    h.set_size(egui::vec2(1600.0, 1100.0));
     // A telehandler: no fuel telemetry, so its daily fuel is estimated.
     open_daily_history(&mut h, "TH-004 Manitou MT 1840 (Rotterdam)", "Last 7 days");
     let estimated = {
@@ -232,10 +235,12 @@ fn ten_years_of_days_draw_in_any_pane_without_a_panic() {
 
     // The charts alone, in panes from wide and short to a thumbnail; in
     // one too short, the table keeps the room.
+    let least =
+        fleetview::ui::theme::DAILY_TABLE_ROOM + fleetview::ui::theme::DAILY_CHART_MIN_HEIGHT;
     for size in [
-        egui::vec2(1400.0, 150.0),
+        egui::vec2(1400.0, least + 30.0),
         egui::vec2(200.0, 300.0),
-        egui::vec2(60.0, 160.0),
+        egui::vec2(60.0, least + 40.0),
         egui::vec2(1400.0, 100.0),
     ] {
         let (state, first) = ten_years();
@@ -250,7 +255,7 @@ fn ten_years_of_days_draw_in_any_pane_without_a_panic() {
             (state, DailyChartsView::default(), false),
         );
         h.run_steps(3);
-        if size.y < 120.0 {
+        if size.y < least {
             assert!(!h.state().2, "{size:?}: no room");
             assert!(h.query_by_label("Daily hours chart").is_none());
             continue;

@@ -104,9 +104,8 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
         "the fleet as last discovered"
     );
     assert!(s.title().ends_with("(offline)"), "{}", s.title());
-    // The app opens on the overview; the machine's page is a click away.
-    assert_eq!(s.tab(), fleetview::app::Tab::Fleet);
-    h.get_by_label("Machine history").click();
+    // The app reopens the page left: the machine's.
+    assert_eq!(s.tab(), fleetview::app::Tab::Faults);
     h.run_steps(3);
     let faults = online.0.unwrap_or_default();
     h.get_by_label_contains(&format!(

@@ -396,6 +396,15 @@ impl OverviewState {
     }
 
     /// Whether the 10-minute refresh is due.
+    /// When the snapshots are next refreshed (wall clock), if they will be.
+    pub fn next_refresh(&self) -> Option<i64> {
+        let waiting = !self.status.loading && !self.status.unsupported;
+        self.status
+            .requested_at
+            .filter(|_| waiting)
+            .map(|t| t + SNAPSHOT_REFRESH_SECS)
+    }
+
     pub fn refresh_due(&self, wall_now: i64) -> bool {
         !self.status.loading
             && !self.status.unsupported

@@ -202,13 +202,17 @@ fn bring_into_view(state: &AppState, view: &mut MapView, t: &Track, size: egui::
 }
 
 pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: &mut Vec<Action>) {
-    toolbar_ui(
+    let now_secs = ui.input(|i| i.time);
+    if toolbar_ui(
         ui,
         state,
         view.basemap.online_status(),
+        view.basemap.online_retry_in_secs(now_secs),
         &mut view.tile_url,
         actions,
-    );
+    ) {
+        view.basemap.retry_online();
+    }
     let track: Option<Arc<Track>> = state
         .timeline()
         .track

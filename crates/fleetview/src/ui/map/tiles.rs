@@ -25,6 +25,18 @@ impl Basemap {
         self.online.as_ref().map(OnlineTiles::status)
     }
 
+    /// When failed online tiles are tried again by themselves.
+    pub(crate) fn online_retry_in_secs(&self, now_secs: f64) -> Option<f64> {
+        self.online.as_ref()?.next_try_in_secs(now_secs)
+    }
+
+    /// Failed online tiles are asked for again now.
+    pub(crate) fn retry_online(&mut self) {
+        if let Some(o) = self.online.as_mut() {
+            o.retry_now();
+        }
+    }
+
     /// The map widget over this frame's layers (the online tiles when the
     /// settings switch them on), `home` its centre until it is moved; and
     /// the layers' attribution. The wheel zooms about the pointer

@@ -10,14 +10,18 @@ use crate::ui::theme;
 use fleetview_core::export::shown::{ExportContent, GeoFormat};
 
 /// The toolbar above the map. `online` is the online tiles' state when
-/// they are on; `tile_url` is the tile server URL being edited.
+/// they are on, `retry_in_secs` when failed ones are tried again by
+/// themselves; `tile_url` is the tile server URL being edited. Whether
+/// *Retry* was clicked.
 pub(super) fn toolbar_ui(
     ui: &mut egui::Ui,
     state: &AppState,
     online: Option<&OnlineStatus>,
+    retry_in_secs: Option<f64>,
     tile_url: &mut String,
     actions: &mut Vec<Action>,
-) {
+) -> bool {
+    let mut retry = false;
     ui.horizontal_wrapped(|ui| {
         // Whole buttons move to the next row rather than wrap their text.
         ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
@@ -53,11 +57,26 @@ pub(super) fn toolbar_ui(
     // Failures on a line of their own, cut to the map's width: the
     // technical detail on hover.
     if let Some(OnlineStatus::Failed { reason, detail }) = online {
-        note_ui(
-            ui,
-            &format!("Online tiles failed: {reason}"),
-            &format!("{detail}\n\nTried again every 30 s."),
-        );
+        ui.horizontal(|ui| {
+            retry = ui
+                .small_button("Retry")
+                .on_hover_text("Ask the tile server again now")
+                .clicked();
+            let when = retry_in_secs.map_or_else(
+                || "Trying again now.".to_owned(),
+                |secs| {
+                    format!(
+                        "Tried again by itself in {}.",
+                        format::format_duration(secs.ceil() as i64)
+                    )
+                },
+            );
+            note_ui(
+                ui,
+                &format!("Online tiles failed: {reason}"),
+                &format!("{detail}\n\n{when}"),
+            );
+        });
     }
     if state.timeline().track.error().is_some() {
         let (title, detail) = match &state.timeline().track_failure {
@@ -66,6 +85,7 @@ pub(super) fn toolbar_ui(
         };
         note_ui(ui, &format!("Positions not loaded: {title}"), detail);
     }
+    retry
 }
 
 /// Online tiles: the switch, their state in a word, and the tile server.

@@ -75,6 +75,9 @@ pub struct PlotsView {
     span: span::SpanView,
     /// The event lane's name, for the report (by address) it names.
     events_label: (usize, String),
+    /// The height the plots had last frame (the Measure pane's and the
+    /// toolbar's taken).
+    area_height: f32,
 }
 
 /// A history's address and the window it was read over.
@@ -179,6 +182,7 @@ pub fn plots_ui(
             did
         });
     let did = area.inner;
+    view.area_height = area.inner_rect.height();
     // Lines and gaps of kinds no longer plotted are forgotten.
     let plotted = &state.timeline().plot_kinds;
     view.lines.retain(|(k, _), _| plotted.contains(k));
@@ -223,12 +227,16 @@ fn span_pane_ui(
     if ui.input(|i| i.key_pressed(egui::Key::Escape)) {
         actions.push(TimelineAction::SetSpan(None).into());
     }
-    // A third of the column at first: the plots keep most of it.
-    let pane_height = (ui.available_height() * 0.35).clamp(90.0, 220.0);
+    // A third of the column at first: the plots keep most of it, and
+    // never less than their floor (the pane scrolls instead).
+    let room = ui.available_height();
+    let pane_max = (room - theme::PLOTS_MIN_HEIGHT).max(48.0);
+    let pane_height = (room * 0.35).clamp(90.0, 220.0).min(pane_max);
     egui::Panel::bottom("span_stats")
         .resizable(true)
         .default_size(pane_height)
-        .min_size(80.0)
+        .min_size(pane_max.min(80.0))
+        .max_size(pane_max)
         .show(ui, |ui| {
             span::span_stats_ui(ui, state, &mut view.span, actions);
         });
@@ -279,6 +287,12 @@ impl Gathered {
 }
 
 impl PlotsView {
+    /// The height the plots had last frame, below the toolbar and above
+    /// the Measure pane.
+    pub fn area_height(&self) -> f32 {
+        self.area_height
+    }
+
     /// How this frame's plots share the time axis, the cursor and the
     /// span; a seek since the last frame moves them.
     fn column(&mut self, ui: &egui::Ui, state: &AppState, window: TimeWindow) -> Column {

@@ -146,7 +146,7 @@ fn extent(t: &Track, f: &MapFrame, range: std::ops::Range<usize>) -> Rect {
 #[test]
 fn a_fitted_track_is_fitted_again_to_a_new_size_until_moved() {
     let mut h = harness(embedded());
-    h.set_size(vec2(900.0, 600.0));
+    h.set_size(vec2(1100.0, 760.0));
     wait_until(&mut h, "the fleet", fleet_of(60));
     open(&mut h, "RT-", "Last 7 days");
     let t = track(&h);

@@ -216,6 +216,8 @@ fn daily_kinds_are_bars() {
 #[test]
 fn legends_and_axes_read_as_names() {
     let mut h = harness(embedded());
+    // Two plots at least in view under the tables' pane.
+    h.set_size(egui::vec2(1600.0, 1000.0));
     let kinds = [
         DataKind::DailyCo2,
         DataKind::CumulativeDistance,
