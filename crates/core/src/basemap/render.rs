@@ -9,8 +9,9 @@ pub const TILE_SIZE: u32 = 256;
 /// From this zoom on, the detailed (1:10m) outlines are used.
 pub const DETAIL_ZOOM: u8 = 5;
 
-/// The colours of the basemap.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// The colours of the basemap: [`Palette::DARK`] under a dark theme,
+/// [`Palette::LIGHT`] under a light one. Tiles are cached per palette.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Palette {
     pub(crate) water: [u8; 4],
     pub(crate) land: [u8; 4],
@@ -19,11 +20,33 @@ pub struct Palette {
 
 impl Default for Palette {
     fn default() -> Self {
-        Self {
-            water: [0x1d, 0x2b, 0x3a, 0xff],
-            land: [0x3a, 0x3f, 0x44, 0xff],
-            border: [0x6a, 0x70, 0x76, 0xff],
-        }
+        Self::DARK
+    }
+}
+
+impl Palette {
+    /// Slate land on a deep blue sea, for a dark theme.
+    pub const DARK: Palette = Palette {
+        water: [0x1d, 0x2b, 0x3a, 0xff],
+        land: [0x3a, 0x3f, 0x44, 0xff],
+        border: [0x6a, 0x70, 0x76, 0xff],
+    };
+    /// Pale land on a light blue sea, as printed maps are, for a light
+    /// theme: the track's and the marks' colours, outlined, read on both.
+    pub const LIGHT: Palette = Palette {
+        water: [0xaa, 0xd3, 0xdf, 0xff],
+        land: [0xf2, 0xef, 0xe9, 0xff],
+        border: [0x9a, 0x94, 0xa6, 0xff],
+    };
+
+    /// The sea's colour (RGBA).
+    pub fn water(&self) -> [u8; 4] {
+        self.water
+    }
+
+    /// The land's colour (RGBA).
+    pub fn land(&self) -> [u8; 4] {
+        self.land
     }
 }
 
@@ -157,5 +180,43 @@ mod tests {
             palette,
         );
         assert_eq!(pixel(&tile, 128, 128), palette.water);
+    }
+
+    /// Relative luminance (0 to 1) of an sRGB colour.
+    fn luminance([r, g, b, _]: [u8; 4]) -> f64 {
+        let lin = |v: u8| {
+            let v = f64::from(v) / 255.0;
+            if v <= 0.040_45 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+    }
+
+    #[test]
+    fn the_light_palette_draws_light_land_and_light_water_apart() {
+        let outlines = Outlines::coarse().expect("outlines");
+        let at = |lat: f64, lon: f64, palette: Palette| {
+            let p = mercator(lat, lon).expect("finite");
+            let (tx, ty) = ((p[0] * 16.0) as u32, (p[1] * 16.0) as u32);
+            let tile = render_tile(&outlines, tx, ty, 4, palette);
+            let px = ((p[0] * 16.0).fract() * 256.0) as u32;
+            let py = ((p[1] * 16.0).fract() * 256.0) as u32;
+            pixel(&tile, px, py)
+        };
+        // Lyon is land, the mid-Atlantic water.
+        let lyon = |palette| at(45.75, 4.85, palette);
+        let sea = |palette| at(30.0, -40.0, palette);
+        let (land, water) = (lyon(Palette::LIGHT), sea(Palette::LIGHT));
+        assert_ne!(land, water);
+        for (what, c) in [("land", land), ("water", water)] {
+            assert!(luminance(c) > 0.5, "light {what}: {c:?}");
+        }
+        for (what, c) in [("land", lyon(Palette::DARK)), ("water", sea(Palette::DARK))] {
+            assert!(luminance(c) < 0.1, "dark {what}: {c:?}");
+        }
+        assert_eq!((land, water), (Palette::LIGHT.land, Palette::LIGHT.water));
     }
 }

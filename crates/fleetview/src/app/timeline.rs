@@ -352,8 +352,8 @@ impl TimelineState {
         let mut t = start.saturating_add(step as i64);
         if self.replay.skip_engine_off {
             let off = match self.track.value() {
-                _ if !engine.is_empty() => engine_off_end(engine, t),
-                Some(track) => position_gap_end(track, t),
+                _ if !engine.is_empty() => engine_off_end(engine, t, until),
+                Some(track) => position_gap_end(track, t, since, until),
                 None => None,
             };
             if let Some(end) = off {
@@ -369,22 +369,38 @@ impl TimelineState {
     }
 }
 
-/// If `t` is in a period with the engine off, when that period ends.
-fn engine_off_end(events: &[EngineConditionRow], t: i64) -> Option<i64> {
+/// If the engine is off at `t` (D10), when it next starts, or `until`
+/// (the window's end) if it does not start again: after a stop, and
+/// before the first event when that event is a start (the engine was off
+/// until then), as a machine parked overnight is at a day's both ends.
+fn engine_off_end(events: &[EngineConditionRow], t: i64, until: i64) -> Option<i64> {
     let k = events.partition_point(|e| e.date.0 <= t);
-    let last = events.get(k.checked_sub(1)?)?;
-    if last.is_start() {
-        return None; // started: running now
+    let off = match k.checked_sub(1) {
+        Some(last) => events[last].is_stop(),
+        None => events.first().is_some_and(EngineConditionRow::is_start),
+    };
+    if !off {
+        return None;
     }
-    // Stopped: off until the next start (or the end of what is known).
-    events[k..].iter().find(|e| e.is_start()).map(|e| e.date.0)
+    Some(
+        events[k..]
+            .iter()
+            .find(|e| e.is_start())
+            .map_or(until, |e| e.date.0),
+    )
 }
 
-/// If `t` is inside a long pause between positions, when it ends.
-fn position_gap_end(track: &Track, t: i64) -> Option<i64> {
+/// If `t` is inside a long pause between positions, when it ends: the
+/// window's start and end count as positions, so a long wait for the
+/// first one or after the last one is a pause too.
+fn position_gap_end(track: &Track, t: i64, since: i64, until: i64) -> Option<i64> {
     let k = track.samples.partition_point(|s| s.time <= t);
-    let (before, after) = (track.samples.get(k.checked_sub(1)?)?, track.samples.get(k)?);
-    (after.time - before.time > POSITION_GAP_SECS).then_some(after.time)
+    let before = k
+        .checked_sub(1)
+        .and_then(|i| track.samples.get(i))
+        .map_or(since, |s| s.time.max(since));
+    let after = track.samples.get(k).map_or(until, |s| s.time.min(until));
+    (after > t && after - before > POSITION_GAP_SECS).then_some(after)
 }
 
 #[cfg(test)]
@@ -481,15 +497,66 @@ mod tests {
             EngineConditionRow::stopped_at(200),
             EngineConditionRow::started_at(900),
         ];
-        assert_eq!(engine_off_end(&events, 150), None);
-        assert_eq!(engine_off_end(&events, 250), Some(900));
-        assert_eq!(engine_off_end(&events, 50), None);
+        assert_eq!(engine_off_end(&events, 150, 5000), None);
+        assert_eq!(engine_off_end(&events, 250, 5000), Some(900));
+        assert_eq!(engine_off_end(&events, 950, 5000), None, "running");
         let mut s = TimelineState::default();
         s.replay.speed = 10.0;
         s.replay.playing = true;
         s.cursor = Some(195);
         s.advance_replay(1.0, 0, 5000, &events);
         assert_eq!(s.cursor, Some(900));
+    }
+
+    #[test]
+    fn replay_skips_the_parked_hours_at_the_windows_both_ends() {
+        // Parked until 100, ran until 200; parked from then on.
+        let day = [
+            EngineConditionRow::started_at(100),
+            EngineConditionRow::stopped_at(200),
+        ];
+        assert_eq!(engine_off_end(&day, 0, 5000), Some(100), "before the start");
+        assert_eq!(engine_off_end(&day, 50, 5000), Some(100));
+        assert_eq!(engine_off_end(&day, 100, 5000), None, "started");
+        assert_eq!(
+            engine_off_end(&day, 200, 5000),
+            Some(5000),
+            "after the stop"
+        );
+        // Running past midnight: the first event is a stop.
+        let night = [EngineConditionRow::stopped_at(300)];
+        assert_eq!(engine_off_end(&night, 0, 5000), None);
+        assert_eq!(engine_off_end(&night, 400, 5000), Some(5000));
+
+        // Played from the window's start: at the start at once, and at the
+        // end (and stopped) from the last stop.
+        let mut s = TimelineState::default();
+        s.replay.speed = 600.0;
+        s.replay.playing = true;
+        s.cursor = Some(0);
+        assert!(s.advance_replay(1.0 / 60.0, 0, 5000, &day));
+        assert_eq!(s.cursor, Some(100));
+        s.cursor = Some(195);
+        assert!(!s.advance_replay(1.0 / 60.0, 0, 5000, &day));
+        assert_eq!(s.cursor, Some(5000));
+    }
+
+    #[test]
+    fn without_engine_events_long_waits_for_positions_are_skipped_at_the_ends_too() {
+        use fleetview_core::series::track::TrackSample;
+        let gap = POSITION_GAP_SECS;
+        let samples = [10 * gap, 10 * gap + 60, 20 * gap]
+            .map(|t| TrackSample::at(t, 52.0, 4.0))
+            .to_vec();
+        let track = Track::new(samples);
+        let until = 30 * gap;
+        assert_eq!(position_gap_end(&track, 0, 0, until), Some(10 * gap));
+        assert_eq!(position_gap_end(&track, 10 * gap + 30, 0, until), None);
+        assert_eq!(position_gap_end(&track, 15 * gap, 0, until), Some(20 * gap));
+        assert_eq!(position_gap_end(&track, 25 * gap, 0, until), Some(until));
+        assert_eq!(position_gap_end(&track, until, 0, until), None, "the end");
+        // A short wait at the start is not skipped.
+        assert_eq!(position_gap_end(&track, 0, 10 * gap - 60, until), None);
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! walkers' `Tiles` over the offline basemap: tiles are rasterised on a
-//! thread of their own, newest request first; until a tile is ready its
-//! nearest rendered ancestor is shown, magnified, so the map is never blank.
-//! It also tells whether the tiles in view show anything at all.
+//! thread of their own, newest request first, in the palette of the theme
+//! (kept per palette, so switching back and forth renders nothing twice);
+//! until a tile is ready its nearest rendered ancestor of that palette is
+//! shown, magnified, so the map is never blank. It also tells whether the
+//! tiles in view show anything at all.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::mpsc;
@@ -21,17 +23,22 @@ const MAX_TEXTURES: usize = 384;
 /// Requests waiting to be rendered; older ones are dropped (panned past).
 const MAX_QUEUE: usize = 48;
 
+/// A tile in a palette: what is rendered and kept.
+type Key = (TileId, Palette);
+
 /// The offline basemap as walkers tiles.
 pub struct OfflineTiles {
     ctx: egui::Context,
-    requests: mpsc::Sender<TileId>,
-    rendered: mpsc::Receiver<(TileId, Vec<u8>, TileDetail)>,
-    textures: HashMap<TileId, (TextureHandle, TileDetail)>,
+    requests: mpsc::Sender<Key>,
+    rendered: mpsc::Receiver<(Key, Vec<u8>, TileDetail)>,
+    textures: HashMap<Key, (TextureHandle, TileDetail)>,
     /// Insertion order, for eviction.
-    order: VecDeque<TileId>,
-    pending: HashSet<TileId>,
+    order: VecDeque<Key>,
+    pending: HashSet<Key>,
     /// What the tiles served since [`OfflineTiles::begin_pass`] showed.
     seen: Seen,
+    /// The palette tiles are served in.
+    palette: Palette,
 }
 
 /// What the tiles served in one pass of the map showed.
@@ -54,13 +61,14 @@ impl std::fmt::Debug for OfflineTiles {
 
 impl OfflineTiles {
     /// Starts the render thread; the outlines are decoded there too.
+    /// Tiles are served in `palette` until [`OfflineTiles::set_palette`].
     pub fn new(ctx: egui::Context, palette: Palette) -> Self {
-        let (req_tx, req_rx) = mpsc::channel::<TileId>();
+        let (req_tx, req_rx) = mpsc::channel::<Key>();
         let (out_tx, out_rx) = mpsc::channel();
         let wake = ctx.clone();
         let spawned = std::thread::Builder::new()
             .name("fleetview-basemap".into())
-            .spawn(move || render_loop(req_rx, out_tx, palette, wake));
+            .spawn(move || render_loop(req_rx, out_tx, wake));
         if let Err(e) = spawned {
             tracing::warn!("the offline basemap cannot start: {e}");
         }
@@ -72,7 +80,19 @@ impl OfflineTiles {
             order: VecDeque::new(),
             pending: HashSet::new(),
             seen: Seen::default(),
+            palette,
         }
+    }
+
+    /// The colours the tiles are served in.
+    pub fn palette(&self) -> Palette {
+        self.palette
+    }
+
+    /// Serves the tiles in `palette` from now on (another theme): those
+    /// of the other palette stay cached, for a switch back.
+    pub fn set_palette(&mut self, palette: Palette) {
+        self.palette = palette;
     }
 
     /// Starts a pass of the map: what its tiles show is counted afresh.
@@ -87,17 +107,22 @@ impl OfflineTiles {
     }
 
     fn receive(&mut self) {
-        while let Ok((id, rgba, detail)) = self.rendered.try_recv() {
-            self.pending.remove(&id);
+        while let Ok((key, rgba, detail)) = self.rendered.try_recv() {
+            self.pending.remove(&key);
             let size = TILE_SIZE as usize;
             if rgba.len() != size * size * 4 {
                 continue;
             }
             let image = egui::ColorImage::from_rgba_premultiplied([size, size], &rgba);
-            let name = format!("basemap-{}-{}-{}", id.zoom, id.x, id.y);
+            let (id, palette) = key;
+            let [r, g, b, _] = palette.land();
+            let name = format!(
+                "basemap-{}-{}-{}-{r:02x}{g:02x}{b:02x}",
+                id.zoom, id.x, id.y
+            );
             let texture = self.ctx.load_texture(name, image, TextureOptions::LINEAR);
-            self.textures.insert(id, (texture, detail));
-            self.order.push_back(id);
+            self.textures.insert(key, (texture, detail));
+            self.order.push_back(key);
             while self.order.len() > MAX_TEXTURES {
                 if let Some(old) = self.order.pop_front() {
                     self.textures.remove(&old);
@@ -133,7 +158,9 @@ pub(super) fn ancestor(id: TileId, levels: u8) -> (TileId, Rect) {
 impl Tiles for OfflineTiles {
     fn at(&mut self, id: TileId) -> Option<TilePiece> {
         self.receive();
+        let palette = self.palette;
         let (own, own_uv) = ancestor(id, id.zoom.saturating_sub(MAX_RENDER_ZOOM));
+        let own = (own, palette);
         if let Some((t, detail)) = self.textures.get(&own) {
             self.seen.detail |= detail.shows_detail(own_uv);
             return Some(TilePiece::new(Tile::Raster(t.clone()), own_uv));
@@ -142,11 +169,12 @@ impl Tiles for OfflineTiles {
         if self.pending.insert(own) && self.requests.send(own).is_err() {
             self.pending.remove(&own);
         }
-        // Meanwhile, the nearest rendered ancestor, magnified.
+        // Meanwhile, the nearest rendered ancestor, magnified (of this
+        // palette: another theme's tile is not shown).
         (1..=id.zoom).find_map(|up| {
             let (a, uv) = ancestor(id, up);
             self.textures
-                .get(&a)
+                .get(&(a, palette))
                 .map(|(t, _)| TilePiece::new(Tile::Raster(t.clone()), uv))
         })
     }
@@ -166,9 +194,8 @@ impl Tiles for OfflineTiles {
 }
 
 fn render_loop(
-    requests: mpsc::Receiver<TileId>,
-    out: mpsc::Sender<(TileId, Vec<u8>, TileDetail)>,
-    palette: Palette,
+    requests: mpsc::Receiver<Key>,
+    out: mpsc::Sender<(Key, Vec<u8>, TileDetail)>,
     wake: egui::Context,
 ) {
     let coarse = match Outlines::coarse() {
@@ -178,7 +205,7 @@ fn render_loop(
             Outlines::default()
         }
     };
-    let mut queue: VecDeque<TileId> = VecDeque::new();
+    let mut queue: VecDeque<Key> = VecDeque::new();
     loop {
         // Wait for work, then take everything asked for meanwhile.
         if queue.is_empty() {
@@ -191,7 +218,10 @@ fn render_loop(
         while queue.len() > MAX_QUEUE {
             queue.pop_front();
         }
-        let Some(id) = queue.pop_back() else { continue };
+        let Some(key) = queue.pop_back() else {
+            continue;
+        };
+        let (id, palette) = key;
         let outlines = if id.zoom >= DETAIL_ZOOM {
             Outlines::detailed_shared()
         } else {
@@ -199,7 +229,7 @@ fn render_loop(
         };
         let rgba = render_tile(outlines, id.x, id.y, id.zoom, palette);
         let detail = TileDetail::of(&rgba);
-        if out.send((id, rgba, detail)).is_err() {
+        if out.send((key, rgba, detail)).is_err() {
             return;
         }
         wake.request_repaint();

@@ -44,11 +44,50 @@ pub const ESTIMATED: Color32 = Color32::from_rgb(0xFF, 0x8C, 0x42);
 /// Start and end of the track.
 pub const TRACK_START: Color32 = Color32::from_rgb(0x3C, 0xC8, 0x6E);
 pub const TRACK_END: Color32 = Color32::from_rgb(0xE5, 0x48, 0x4D);
-/// Under a selected activity's part of the track.
+/// Under a selected activity's part of the track: light on the dark
+/// basemap, a deep blue on the light one.
 pub const ACTIVITY_HALO: Color32 = Color32::from_rgb(0xF0, 0xF0, 0xF0);
+pub const ACTIVITY_HALO_ON_LIGHT: Color32 = Color32::from_rgb(0x2A, 0x6C, 0xB0);
 /// Behind what is written on the map (legend, labels, notes), readable on
 /// dark and light tiles alike.
 pub const MAP_OVERLAY_BG: Color32 = Color32::from_black_alpha(190);
+/// The offline basemap's colours under `visuals`: light land and sea in
+/// a light theme, dark in a dark one.
+pub fn basemap_palette(visuals: &egui::Visuals) -> fleetview_core::basemap::Palette {
+    use fleetview_core::basemap::Palette;
+    if visuals.dark_mode {
+        Palette::DARK
+    } else {
+        Palette::LIGHT
+    }
+}
+
+/// Around what is drawn on the map (the track's ends, the events' marks,
+/// the point hovered): white on the dark basemap, near black on the light
+/// one, so a mark's edge shows on land and sea alike.
+pub fn map_outline(visuals: &egui::Visuals) -> Color32 {
+    if visuals.dark_mode {
+        Color32::WHITE
+    } else {
+        Color32::from_gray(40)
+    }
+}
+
+/// Under the track on the light basemap, where its lighter speed colours
+/// (drawn for the dark one) would fade into the land: a dark edge.
+pub fn track_casing(visuals: &egui::Visuals) -> Option<Color32> {
+    (!visuals.dark_mode).then(|| Color32::from_black_alpha(170))
+}
+
+/// Under the selected part of the track.
+pub fn activity_halo(visuals: &egui::Visuals) -> Color32 {
+    if visuals.dark_mode {
+        ACTIVITY_HALO
+    } else {
+        ACTIVITY_HALO_ON_LIGHT
+    }
+}
+
 /// Space between the map's edge and what sits on it.
 pub const MAP_MARGIN: f32 = 8.0;
 
@@ -236,6 +275,11 @@ pub const STOP_MAX_RADIUS: f32 = 14.0;
 /// [`MAX_EVENT_MARKS`] a frame.
 pub const EVENT_MERGE_PX: f32 = 12.0;
 pub const MAX_EVENT_MARKS: usize = 2_000;
+/// A map mark's badge (the count of its most telling kind): its height.
+pub const EVENT_BADGE_HEIGHT: f32 = 13.0;
+/// Marks holding several events named for accessibility, at most, the
+/// most telling first.
+pub const MAX_NAMED_MARKS: usize = 64;
 
 /// A stop's dot radius: its area grows with its duration (square root),
 /// from a 5-min stop's at [`STOP_MIN_RADIUS`] to a day's at
@@ -440,6 +484,34 @@ mod tests {
         }
         let missing = contrast_ratio(speed_color(f32::NAN), plate);
         assert!(missing >= GRAPHIC_CONTRAST, "no speed: {missing:.2}");
+    }
+
+    #[test]
+    fn the_track_and_the_marks_edges_stand_out_on_either_basemap() {
+        for visuals in [egui::Visuals::dark(), egui::Visuals::light()] {
+            let palette = basemap_palette(&visuals);
+            for [r, g, b, _] in [palette.land(), palette.water()] {
+                let ground = Color32::from_rgb(r, g, b);
+                let edge = contrast_ratio(map_outline(&visuals), ground);
+                assert!(edge >= GRAPHIC_CONTRAST, "edges on {ground:?}: {edge:.2}");
+                let halo = contrast_ratio(activity_halo(&visuals), ground);
+                assert!(halo >= GRAPHIC_CONTRAST, "halo on {ground:?}: {halo:.2}");
+                // The casing (premultiplied black) over the ground.
+                let cased = track_casing(&visuals).map(|c| {
+                    let keep = 1.0 - f32::from(c.a()) / 255.0;
+                    let dim = |v: u8| (f32::from(v) * keep).round() as u8;
+                    contrast_ratio(Color32::from_rgb(dim(r), dim(g), dim(b)), ground)
+                });
+                for k in 0..=20 {
+                    let c = speed_color(k as f32 / 20.0);
+                    let line = contrast_ratio(c, ground);
+                    assert!(
+                        line >= GRAPHIC_CONTRAST || cased.is_some_and(|x| x >= GRAPHIC_CONTRAST),
+                        "speed {k}/20 {c:?} on {ground:?}: {line:.2}, casing {cased:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //! with their duration, refuels and suspected drains as fuel pumps (a
 //! drain in the warning colour), faults as warning triangles coloured by
 //! level. Marks closer than a few points are drawn as one, whatever their
-//! kinds, looking like the most telling (its hover lists them all, the
-//! most telling first), and a frame draws a bounded number, however many
-//! events.
+//! kinds, looking like the most telling: its badge counts the events of
+//! that kind ("4" for 4 drains among 385 stops and refuels), its hover
+//! says the other kinds' counts and lists the events, the most telling
+//! first. A frame draws a bounded number of marks, however many events.
 //! Hovering a mark says what happened; clicking it moves the cursor there.
 
 use fleetview_core::analysis::UnitSystem;
@@ -14,7 +15,7 @@ use egui::{Align2, Color32, FontId, Painter, Pos2, Shape, Stroke, pos2, vec2};
 use walkers::{MapMemory, Plugin, Projector};
 
 use super::frame::MapFrame;
-use crate::ui::events::kinds::{EventStyle, MapIcon, MapMark, event_style, telling_rank};
+use crate::ui::events::kinds::{EventStyle, MapIcon, MapMark, counted, event_style, telling_rank};
 use crate::ui::events::text;
 use crate::ui::theme;
 use fleetview_api::geo::mercator;
@@ -36,6 +37,63 @@ pub(super) struct Mark {
     pub(super) reach: f32,
     pub(super) color: Color32,
     pub(super) members: Vec<usize>,
+    /// What its badge says, when it holds more than one event.
+    pub(super) badge: Option<Badge>,
+}
+
+/// What a mark holding several events says: the most telling kind with
+/// its own count on its badge, the other kinds counted in its hover.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Badge {
+    pub(super) kind: EventKind,
+    pub(super) count: usize,
+    /// The other kinds and their counts, the most telling first.
+    pub(super) rest: Vec<(EventKind, usize)>,
+}
+
+impl Badge {
+    /// The badge of a mark whose `members` (of `events`) are the most
+    /// telling first; none for a single event.
+    pub(super) fn of(events: &[Event], members: &[usize]) -> Option<Badge> {
+        if members.len() < 2 {
+            return None;
+        }
+        let mut counts: Vec<(EventKind, usize)> = Vec::new();
+        for e in members.iter().filter_map(|i| events.get(*i)) {
+            match counts.iter_mut().find(|(k, _)| *k == e.kind) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((e.kind, 1)),
+            }
+        }
+        counts.sort_by_key(|(k, _)| telling_rank(*k));
+        let mut counts = counts.into_iter();
+        let (kind, count) = counts.next()?;
+        Some(Badge {
+            kind,
+            count,
+            rest: counts.collect(),
+        })
+    }
+
+    /// What the badge shows: the count of its kind.
+    pub(super) fn text(&self) -> String {
+        self.count.to_string()
+    }
+
+    /// Its kind counted, `4 suspected drains`: what it is named.
+    pub(super) fn label(&self) -> String {
+        counted(self.kind, self.count)
+    }
+
+    /// The first lines of the mark's hover: its kind counted, then the
+    /// others.
+    fn summary(&self) -> String {
+        let mut out = format!("{} here", self.label());
+        if !self.rest.is_empty() {
+            out.push_str(&format!("\nAlso here: {}", text::counts_text(&self.rest)));
+        }
+        out
+    }
 }
 
 /// How bad a fault level is, for a merged mark's colour (the worst).
@@ -94,6 +152,7 @@ pub(super) fn place_marks(
                     reach: 0.0,
                     color: Color32::TRANSPARENT,
                     members: vec![i],
+                    badge: None,
                 });
             }
             None => {}
@@ -108,6 +167,7 @@ pub(super) fn place_marks(
             )
         });
         let first = &events[m.members[0]];
+        m.badge = Badge::of(events, &m.members);
         m.kind = first.kind;
         m.icon = icon_of(first.kind).unwrap_or(m.icon);
         m.color = mark_color(first, m.icon);
@@ -125,11 +185,11 @@ pub(super) fn place_marks(
     marks
 }
 
-/// A fuel pump `size` points tall, centred on `c`.
-pub(super) fn fuel_pump(painter: &Painter, c: Pos2, size: f32, fill: Color32) {
+/// A fuel pump `size` points tall, centred on `c`, edged in `outline`.
+pub(super) fn fuel_pump(painter: &Painter, c: Pos2, size: f32, fill: Color32, outline: Color32) {
     let body = egui::Rect::from_center_size(c + vec2(-size * 0.12, 0.0), vec2(size * 0.55, size));
-    let outline = Stroke::new(1.5, Color32::WHITE);
-    painter.rect(body, 1.5, fill, outline, egui::StrokeKind::Outside);
+    let edge = Stroke::new(1.5, outline);
+    painter.rect(body, 1.5, fill, edge, egui::StrokeKind::Outside);
     let window = egui::Rect::from_min_size(
         body.min + vec2(size * 0.1, size * 0.12),
         vec2(body.width() - size * 0.2, size * 0.25),
@@ -141,12 +201,13 @@ pub(super) fn fuel_pump(painter: &Painter, c: Pos2, size: f32, fill: Color32) {
         pos2(body.right() + size * 0.2, body.top() + size * 0.4),
         pos2(body.right() + size * 0.2, body.bottom() - size * 0.15),
     ];
-    painter.add(Shape::line(hose.to_vec(), Stroke::new(2.5, Color32::WHITE)));
+    painter.add(Shape::line(hose.to_vec(), Stroke::new(2.5, outline)));
     painter.add(Shape::line(hose.to_vec(), Stroke::new(1.2, fill)));
 }
 
-/// A warning triangle `size` points tall, centred on `c`.
-pub(super) fn warning(painter: &Painter, c: Pos2, size: f32, fill: Color32) {
+/// A warning triangle `size` points tall, centred on `c`, edged in
+/// `outline`.
+pub(super) fn warning(painter: &Painter, c: Pos2, size: f32, fill: Color32, outline: Color32) {
     let h = size / 2.0;
     let points = vec![
         c + vec2(0.0, -h),
@@ -156,7 +217,7 @@ pub(super) fn warning(painter: &Painter, c: Pos2, size: f32, fill: Color32) {
     painter.add(Shape::convex_polygon(
         points,
         fill,
-        Stroke::new(1.5, Color32::WHITE),
+        Stroke::new(1.5, outline),
     ));
     painter.text(
         c + vec2(0.0, h * 0.3),
@@ -167,7 +228,7 @@ pub(super) fn warning(painter: &Painter, c: Pos2, size: f32, fill: Color32) {
     );
 }
 
-fn draw(painter: &Painter, m: &Mark, hovered: bool) {
+fn draw(painter: &Painter, m: &Mark, hovered: bool, outline: Color32) {
     let size = theme::EVENT_ICON_SIZE;
     match m.icon {
         MapIcon::Dot => {
@@ -175,26 +236,45 @@ fn draw(painter: &Painter, m: &Mark, hovered: bool) {
                 m.pos,
                 m.reach,
                 m.color.gamma_multiply(0.85),
-                Stroke::new(1.5, Color32::WHITE),
+                Stroke::new(1.5, outline),
             );
         }
-        MapIcon::FuelPump => fuel_pump(painter, m.pos, size, m.color),
-        MapIcon::Warning => warning(painter, m.pos, size, m.color),
+        MapIcon::FuelPump => fuel_pump(painter, m.pos, size, m.color, outline),
+        MapIcon::Warning => warning(painter, m.pos, size, m.color, outline),
     }
-    if m.members.len() > 1 {
+    if let Some(badge) = &m.badge {
+        // A pill as wide as its count, on the same plate as the map's
+        // labels.
         let at = m.pos + vec2(m.reach, -m.reach);
-        let text = m.members.len().to_string();
-        painter.circle_filled(at, 6.5, theme::MAP_OVERLAY_BG);
-        painter.text(
-            at,
-            Align2::CENTER_CENTER,
-            text,
-            FontId::proportional(9.0),
-            Color32::WHITE,
-        );
+        let galley =
+            painter.layout_no_wrap(badge.text(), FontId::proportional(9.0), Color32::WHITE);
+        let height = theme::EVENT_BADGE_HEIGHT;
+        let width = (galley.size().x + height / 2.0).max(height);
+        let rect = egui::Rect::from_center_size(at, vec2(width, height));
+        painter.rect_filled(rect, height / 2.0, theme::MAP_OVERLAY_BG);
+        painter.galley(rect.center() - galley.size() / 2.0, galley, Color32::WHITE);
     }
     if hovered {
         painter.circle_stroke(m.pos, m.reach + 3.0, Stroke::new(2.0, theme::MARKER_HOVER));
+    }
+}
+
+/// Each badged mark named for accessibility (hovering it shows the map's
+/// own hover of the mark), the most telling first, a bounded number.
+fn badges_ui(ui: &egui::Ui, marks: &[Mark]) {
+    let badged = marks
+        .iter()
+        .rev()
+        .filter_map(|m| Some((m, m.badge.as_ref()?)));
+    for (m, badge) in badged.take(theme::MAX_NAMED_MARKS) {
+        let rect = egui::Rect::from_center_size(m.pos, egui::Vec2::splat(2.0 * m.reach));
+        let label = format!("Map mark: {}", badge.label());
+        ui.interact(
+            rect,
+            ui.scope_id().with(("event_mark", m.members[0])),
+            egui::Sense::hover(),
+        )
+        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &label));
     }
 }
 
@@ -205,16 +285,18 @@ pub(super) fn mark_at(marks: &[Mark], pointer: Pos2) -> Option<usize> {
         .find(|k| marks[*k].pos.distance(pointer) <= marks[*k].reach + 2.0)
 }
 
-/// What hovering a mark says: each of its events, a few at most.
+/// What hovering a mark says: its badge's kinds counted, and each of its
+/// events, a few at most.
 fn describe(events: &[Event], m: &Mark, local: bool, units: UnitSystem) -> String {
     const SHOWN: usize = 4;
-    let mut parts: Vec<String> = m
-        .members
-        .iter()
-        .take(SHOWN)
-        .filter_map(|i| events.get(*i))
-        .map(|e| text::hover_text(e, local, units))
-        .collect();
+    let mut parts: Vec<String> = m.badge.iter().map(Badge::summary).collect();
+    parts.extend(
+        m.members
+            .iter()
+            .take(SHOWN)
+            .filter_map(|i| events.get(*i))
+            .map(|e| text::hover_text(e, local, units)),
+    );
     if m.members.len() > SHOWN {
         parts.push(format!("and {} more here", m.members.len() - SHOWN));
     }
@@ -270,8 +352,9 @@ pub(super) fn legend_ui(
                 let r = theme::STOP_MIN_RADIUS + 1.5;
                 painter.circle(c, r, style.color, Stroke::new(1.5, Color32::WHITE));
             }
-            MapIcon::FuelPump => fuel_pump(&painter, c, icon, style.color),
-            MapIcon::Warning => warning(&painter, c, icon, style.color),
+            // On the legend's dark plate, whatever the basemap.
+            MapIcon::FuelPump => fuel_pump(&painter, c, icon, style.color, Color32::WHITE),
+            MapIcon::Warning => warning(&painter, c, icon, style.color, Color32::WHITE),
         }
         painter.text(
             c + vec2(icon / 2.0 + 5.0, 0.0),
@@ -329,9 +412,11 @@ impl Plugin for EventsLayer<'_> {
         );
         let hovered = response.hover_pos().and_then(|p| mark_at(self.marks, p));
         let painter = ui.painter().with_clip_rect(clip);
+        let outline = theme::map_outline(ui.visuals());
         for (k, m) in self.marks.iter().enumerate() {
-            draw(&painter, m, hovered == Some(k));
+            draw(&painter, m, hovered == Some(k), outline);
         }
+        badges_ui(ui, self.marks);
         let Some(m) = hovered.map(|k| &self.marks[k]) else {
             return;
         };
@@ -405,6 +490,50 @@ mod tests {
         let capped = place_marks(&events, at, 12.0, 2);
         assert_eq!(capped.len(), 2);
         assert!(place_marks(&events, |_| None, 12.0, 100).is_empty());
+    }
+
+    #[test]
+    fn a_crowded_marks_badge_counts_its_most_telling_kind_and_its_hover_the_rest() {
+        let fuel = EventDetail::Fuel {
+            from_percent: 60.0,
+            to_percent: 40.0,
+            litres: None,
+        };
+        let mut events: Vec<Event> = (0..300)
+            .map(|t| event(EventKind::Stop, t, Some(t + 600), EventDetail::Stop))
+            .collect();
+        events.extend((300..385).map(|t| event(EventKind::Refuel, t, Some(t + 60), fuel.clone())));
+        events
+            .extend((400..404).map(|t| event(EventKind::FuelDrop, t, Some(t + 60), fuel.clone())));
+        let marks = place_marks(&events, |_| Some(pos2(3.0, 3.0)), 12.0, 100);
+        assert_eq!(marks.len(), 1, "one place, one mark");
+        assert_eq!(marks[0].kind, EventKind::FuelDrop);
+        let badge = marks[0].badge.clone().expect("a badge");
+        assert_eq!(
+            badge,
+            Badge {
+                kind: EventKind::FuelDrop,
+                count: 4,
+                rest: vec![(EventKind::Refuel, 85), (EventKind::Stop, 300)],
+            }
+        );
+        assert_eq!(badge.text(), "4", "the drains' own count, not 389");
+        assert_eq!(badge.label(), "4 suspected drains");
+        let said = describe(&events, &marks[0], false, UnitSystem::Metric);
+        assert!(
+            said.starts_with("4 suspected drains here\nAlso here: 85 refuels · 300 stops\n"),
+            "{said}"
+        );
+        assert!(said.ends_with("and 385 more here"), "{said}");
+        // One event: no badge; one kind: its count.
+        let one = place_marks(&events[..1], |_| Some(pos2(3.0, 3.0)), 12.0, 100);
+        assert_eq!(one[0].badge, None);
+        let stops = place_marks(&events[..3], |_| Some(pos2(3.0, 3.0)), 12.0, 100);
+        let badge = stops[0].badge.clone().expect("a badge");
+        assert_eq!((badge.label(), badge.rest), ("3 stops".to_owned(), vec![]));
+        assert!(
+            describe(&events, &stops[0], false, UnitSystem::Metric).starts_with("3 stops here\n\n")
+        );
     }
 
     #[test]

@@ -100,8 +100,9 @@ fn label_ui(ui: &egui::Ui, painter: &Painter, rect: Rect, text: &str) {
 /// The track's start and end, labelled.
 pub(super) fn ends_ui(ui: &egui::Ui, painter: &Painter, frame: &MapFrame, t: &Track) {
     let (start, end) = (frame.to_screen(t.xy[0]), frame.to_screen(t.xy[t.len() - 1]));
+    let outline = theme::map_outline(ui.visuals());
     for (p, color) in [(start, theme::TRACK_START), (end, theme::TRACK_END)] {
-        painter.circle(p, END_RADIUS, color, Stroke::new(2.0, Color32::WHITE));
+        painter.circle(p, END_RADIUS, color, Stroke::new(2.0, outline));
     }
     let size = |text: &str| {
         let galley = painter.layout_no_wrap(
@@ -181,10 +182,11 @@ pub(super) fn hovered_ui(
     point: &TrackPoint,
     (local, units): (bool, UnitSystem),
 ) {
+    let outline = theme::map_outline(&response.ctx.global_style().visuals);
     painter.circle_stroke(
         frame.to_screen(point.xy),
         END_RADIUS,
-        Stroke::new(2.0, Color32::WHITE),
+        Stroke::new(2.0, outline),
     );
     let text = describe(t, point, local, units);
     egui::Tooltip::for_widget(response)

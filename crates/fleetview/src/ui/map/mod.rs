@@ -91,6 +91,11 @@ impl MapView {
         self.memory.zoom()
     }
 
+    /// The colours the offline basemap was last drawn in, if drawn.
+    pub fn basemap_palette(&self) -> Option<fleetview_core::basemap::Palette> {
+        self.basemap.palette()
+    }
+
     /// Screen <-> Web Mercator of the last frame drawn.
     pub fn frame(&self) -> Option<MapFrame> {
         self.shown

@@ -1,7 +1,8 @@
-//! The maps' tiles: the offline basemap (always, made once) and online
-//! tiles over it when switched on (made again when their URL changes). The
-//! machine's map and the fleet map both draw on them, with the same
-//! settings, attribution and note when the basemap shows nothing.
+//! The maps' tiles: the offline basemap (always, made once, drawn in the
+//! theme's palette) and online tiles over it when switched on (made again
+//! when their URL changes). The machine's map and the fleet map both draw
+//! on them, with the same settings, attribution and note when the basemap
+//! shows nothing.
 
 use egui::Rect;
 use walkers::{Map, MapMemory, Tiles, lat_lon};
@@ -9,6 +10,7 @@ use walkers::{Map, MapMemory, Tiles, lat_lon};
 use super::overlays;
 use crate::app::{Action, AppState, MapSettings};
 use crate::basemap::{OfflineTiles, OnlineStatus, OnlineTiles};
+use crate::ui::theme;
 use fleetview_api::geo::unmercator;
 use fleetview_core::basemap::Palette;
 
@@ -20,6 +22,11 @@ pub(crate) struct Basemap {
 }
 
 impl Basemap {
+    /// The colours of the offline tiles last drawn, if any.
+    pub(crate) fn palette(&self) -> Option<Palette> {
+        self.offline.as_ref().map(OfflineTiles::palette)
+    }
+
     /// The online tiles' state when they are on.
     pub(crate) fn online_status(&self) -> Option<&OnlineStatus> {
         self.online.as_ref().map(OnlineTiles::status)
@@ -48,9 +55,11 @@ impl Basemap {
         memory: &'a mut MapMemory,
         home: [f64; 2],
     ) -> (Map<'a, 'a, 'p>, String) {
+        let palette = theme::basemap_palette(&ctx.global_style().visuals);
         let offline = self
             .offline
-            .get_or_insert_with(|| OfflineTiles::new(ctx.clone(), Palette::default()));
+            .get_or_insert_with(|| OfflineTiles::new(ctx.clone(), palette));
+        offline.set_palette(palette);
         if !state.map().online_tiles {
             // Off: forgotten, so switching on again starts afresh (failed
             // tiles asked for again).

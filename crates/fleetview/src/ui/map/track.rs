@@ -43,7 +43,7 @@ pub fn track_mesh(
     track: &Track,
     frame: &MapFrame,
     zoom: f64,
-    highlight: Option<std::ops::Range<usize>>,
+    highlight: Option<(std::ops::Range<usize>, Color32)>,
     segments: &mut Vec<Segment>,
 ) -> Mesh {
     track.visible_segments(&frame.view, zoom, MAX_SEGMENTS, segments);
@@ -57,16 +57,30 @@ pub fn track_mesh(
             frame.to_screen(track.xy[s.b as usize]),
         )
     };
-    if let Some(range) = highlight {
+    if let Some((range, halo)) = highlight {
         for (a, b) in segments.iter().filter_map(|s| inside(s, &range)) {
             let (p, q) = (frame.to_screen(track.xy[a]), frame.to_screen(track.xy[b]));
-            add_segment(&mut mesh, p, q, TRACK_WIDTH + 5.0, theme::ACTIVITY_HALO);
+            add_segment(&mut mesh, p, q, TRACK_WIDTH + 5.0, halo);
         }
     }
     for s in segments.iter() {
         let (p, q) = ends(s);
         let color = theme::speed_color(s.speed_kmh / scale);
         add_segment(&mut mesh, p, q, TRACK_WIDTH, color);
+    }
+    mesh
+}
+
+/// A dark edge under the track's `segments` (as [`track_mesh`] left
+/// them), for a light basemap.
+fn casing_mesh(track: &Track, frame: &MapFrame, segments: &[Segment], color: Color32) -> Mesh {
+    let mut mesh = Mesh::default();
+    for s in segments {
+        let (p, q) = (
+            frame.to_screen(track.xy[s.a as usize]),
+            frame.to_screen(track.xy[s.b as usize]),
+        );
+        add_segment(&mut mesh, p, q, TRACK_WIDTH + 2.0, color);
     }
     mesh
 }
@@ -104,7 +118,14 @@ impl Plugin for TrackLayer<'_> {
         };
         let t = self.track;
         let painter = ui.painter().with_clip_rect(projector.clip_rect());
-        let mesh = track_mesh(t, &frame, projector.zoom(), self.highlight, self.segments);
+        let visuals = ui.visuals().clone();
+        let highlight = self
+            .highlight
+            .map(|range| (range, theme::activity_halo(&visuals)));
+        let mesh = track_mesh(t, &frame, projector.zoom(), highlight, self.segments);
+        if let Some(casing) = theme::track_casing(&visuals) {
+            painter.add(Shape::mesh(casing_mesh(t, &frame, self.segments, casing)));
+        }
         painter.add(Shape::mesh(mesh));
         markers::ends_ui(ui, &painter, &frame, t);
         if let Some(p) = self.cursor.and_then(|c| t.position_at(c)) {
