@@ -121,6 +121,11 @@ impl OverviewState {
         fleet_len.saturating_sub(ready)
     }
 
+    /// Where the snapshots last placed a machine, if anywhere.
+    pub fn last_position(&self, id: i64) -> Option<fleetview_api::geo::LatLon> {
+        self.snapshots.get(&id).and_then(rows::snapshot_position)
+    }
+
     pub fn figures_of(&self, id: i64) -> Option<&Loadable<MachineFigures>> {
         self.figures.get(&id)
     }
