@@ -74,16 +74,30 @@ impl TaskCtx {
 
     /// The service is away: the fleet as last discovered, if kept.
     fn fleet_as_kept(&self, e: ApiError) -> Result<(), ApiError> {
+        if self.send_kept_fleet()? {
+            tracing::warn!("{e}; showing the fleet as last discovered");
+            Ok(())
+        } else {
+            Err(e)
+        }
+    }
+
+    /// The fleet as last discovered, if kept; nothing said otherwise.
+    pub(crate) fn kept_fleet(&self) -> Result<(), ApiError> {
+        self.send_kept_fleet().map(|_| ())
+    }
+
+    /// Sends the fleet as last discovered; whether one was kept.
+    fn send_kept_fleet(&self) -> Result<bool, ApiError> {
         let Some((equipments, fetched_at)) = self.kept_list(FLEET_KIND, "fleet")? else {
-            return Err(e);
+            return Ok(false);
         };
-        tracing::warn!("{e}; showing the fleet as last discovered");
         self.emit(FleetEvent::Cached {
             request: self.id,
             equipments,
             fetched_at,
         });
-        Ok(())
+        Ok(true)
     }
 }
 

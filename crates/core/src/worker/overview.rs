@@ -58,16 +58,30 @@ impl TaskCtx {
     }
 
     fn snapshots_as_kept(&self, e: ApiError) -> Result<(), ApiError> {
+        if self.send_kept_snapshots()? {
+            tracing::warn!("{e}; showing the snapshots as last read");
+            Ok(())
+        } else {
+            Err(e)
+        }
+    }
+
+    /// The snapshots as last read, if kept; nothing said otherwise.
+    pub(crate) fn kept_snapshots(&self) -> Result<(), ApiError> {
+        self.send_kept_snapshots().map(|_| ())
+    }
+
+    /// Sends the snapshots as last read; whether any were kept.
+    fn send_kept_snapshots(&self) -> Result<bool, ApiError> {
         let Some((snapshots, fetched_at)) = self.kept_list(SNAPSHOTS_KIND, "snapshots")? else {
-            return Err(e);
+            return Ok(false);
         };
-        tracing::warn!("{e}; showing the snapshots as last read");
         self.emit(OverviewEvent::SnapshotsCached {
             request: self.id,
             snapshots,
             fetched_at,
         });
-        Ok(())
+        Ok(true)
     }
 
     /// One machine's figures over a window.

@@ -42,6 +42,12 @@ struct SignInFields {
 }
 
 impl ConnectionView {
+    /// Opens the Connections window (asked from another page).
+    pub fn open_window(&mut self) {
+        self.open = true;
+        self.place_window = true;
+    }
+
     fn edit(&mut self, index: Option<usize>, profile: Profile) {
         (self.sign_in.use_api_key, self.sign_in.key_name) = match &profile.auth {
             AuthMethod::ApiKey { name } => (true, name.clone()),

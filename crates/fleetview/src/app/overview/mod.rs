@@ -61,7 +61,8 @@ pub struct SnapshotStatus {
     pub error: Option<String>,
     /// The service has no snapshots (404): the overview shows identities.
     pub unsupported: bool,
-    /// Shown from the cache (service away): when they were read.
+    /// Shown from the cache (service away, or signed out): when they were
+    /// read.
     pub cached_at: Option<i64>,
     /// When the last reading started (wall clock), for the 10-minute
     /// refresh.
@@ -202,7 +203,7 @@ impl OverviewState {
                 self.on_snapshots_cached(snapshots, fetched_at);
                 intake
                     .conn
-                    .went_offline(Some(fetched_at), "the snapshots could not be read".into());
+                    .shown_from_cache(fetched_at, "the snapshots could not be read");
             }
             OverviewEvent::Figures {
                 equipment,

@@ -245,3 +245,70 @@ fn laptop_offline_a_machine_opened_again_keeps_its_figures() {
         );
     }
 }
+
+#[test]
+fn laptop_signed_out_after_a_restart_shows_the_cached_fleet() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let now = common::now();
+    let service = Service::start(dir.path(), now);
+    let cache = dir.path().join("cache.sqlite");
+
+    // Signed in once: the fleet and its snapshots are read (and cached).
+    let mut h = harness(service.options(&cache, now));
+    wait_until(&mut h, "the fleet and its snapshots", |app| {
+        let s = app.state();
+        s.fleet().equipments.len() == 60
+            && !s.overview().status.loading
+            && !s.overview().snapshots.is_empty()
+    });
+    let listed = equipment_name(h.state(), FIRST_ID);
+    let mut settings = h.state().state().settings();
+    drop(h);
+
+    // Restarted on a saved profile whose API key was kept for that session
+    // only: nothing to sign in with now.
+    settings.profiles = vec![fleetview::app::Profile {
+        name: "Depot".into(),
+        base_url: service.sb.base.clone(),
+        sandbox_url: String::new(),
+        use_sandbox: false,
+        allow_insecure_http: false,
+        auth: fleetview_api::AuthMethod::ApiKey {
+            name: "ops-laptop".into(),
+        },
+    }];
+    settings.active_profile = Some(0);
+    let mut h = harness(AppOptions {
+        settings: Some(settings),
+        cache_path: Some(cache.clone()),
+        clock: Some(now),
+        ..AppOptions::default()
+    });
+    wait_until(&mut h, "the cached fleet, signed out", |app| {
+        let s = app.state();
+        s.conn().needs_secret() && s.fleet().equipments.len() == 60
+    });
+    let s = h.state().state();
+    assert!(s.fleet().cached_at.is_some(), "marked as from the cache");
+    assert!(
+        s.offline().is_none(),
+        "the service is there: signed out, not offline"
+    );
+    assert!(
+        h.query_by_label_contains("No machines in this fleet")
+            .is_none()
+    );
+    h.get_by_label("60 of 60 machines shown");
+    common::ui::in_list(&h, &listed);
+    h.get_by_label_contains("From the cache, read ");
+    assert!(
+        h.query_by_label("Choose where fleetview gets its data.")
+            .is_none(),
+        "Connections is closed"
+    );
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Sign in to refresh")
+        .click();
+    h.run_steps(4);
+    h.get_by_label("Choose where fleetview gets its data.");
+    service.stop();
+}
