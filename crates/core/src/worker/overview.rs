@@ -58,7 +58,7 @@ impl TaskCtx {
     }
 
     fn snapshots_as_kept(&self, e: ApiError) -> Result<(), ApiError> {
-        if self.send_kept_snapshots()? {
+        if self.send_kept_snapshots(&self.cache_scope)? {
             tracing::warn!("{e}; showing the snapshots as last read");
             Ok(())
         } else {
@@ -66,14 +66,17 @@ impl TaskCtx {
         }
     }
 
-    /// The snapshots as last read, if kept; nothing said otherwise.
-    pub(crate) fn kept_snapshots(&self) -> Result<(), ApiError> {
-        self.send_kept_snapshots().map(|_| ())
+    /// The snapshots as last read of the service cached under `scope`, if
+    /// kept; nothing said otherwise.
+    pub(crate) fn kept_snapshots(&self, scope: &str) -> Result<(), ApiError> {
+        self.send_kept_snapshots(scope).map(|_| ())
     }
 
     /// Sends the snapshots as last read; whether any were kept.
-    fn send_kept_snapshots(&self) -> Result<bool, ApiError> {
-        let Some((snapshots, fetched_at)) = self.kept_list(SNAPSHOTS_KIND, "snapshots")? else {
+    fn send_kept_snapshots(&self, scope: &str) -> Result<bool, ApiError> {
+        let Some((snapshots, fetched_at)) =
+            self.kept_list_of(scope, SNAPSHOTS_KIND, "snapshots")?
+        else {
             return Ok(false);
         };
         self.emit(OverviewEvent::SnapshotsCached {

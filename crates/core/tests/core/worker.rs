@@ -547,15 +547,21 @@ async fn with_the_service_gone_the_last_history_and_fleet_are_served_marked_offl
 }
 
 /// With nothing to sign in with, the fleet and its snapshots as last read
-/// come from the cache alone (the service is not asked); with none kept,
-/// nothing is said.
+/// come from the cache alone (the service is not asked), those of the
+/// service asked for (not the one the worker last connected to); with none
+/// kept, nothing is said.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_kept_fleet_is_read_from_the_cache_alone() {
     let sb = start_with(common::fixed_config().fleet_size(7)).await;
     let (_dir, cache) = temp_cache();
-    let kept = |worker: Worker| {
-        worker.send(Command::KeptFleet);
-        worker.send(Command::KeptSnapshots);
+    let scope = sb.base.clone();
+    let kept = move |worker: Worker| {
+        worker.send(Command::KeptFleet {
+            scope: scope.clone(),
+        });
+        worker.send(Command::KeptSnapshots {
+            scope: scope.clone(),
+        });
         let deadline = Instant::now() + Duration::from_secs(2);
         let mut events = Vec::new();
         while Instant::now() < deadline {
@@ -565,7 +571,7 @@ async fn the_kept_fleet_is_read_from_the_cache_alone() {
     };
     let signed_out = |cache: &Arc<Cache>| {
         let config = WorkerConfig {
-            client: Some(ClientConfig::new(sb.base.clone())),
+            client: Some(ClientConfig::new("http://127.0.0.1:9")),
             cache: Some(cache.clone()),
             offline: false,
             save_dialog: None,
@@ -573,7 +579,7 @@ async fn the_kept_fleet_is_read_from_the_cache_alone() {
         Worker::spawn(config, Arc::new(|| {})).expect("worker")
     };
     let none = tokio::task::spawn_blocking({
-        let worker = signed_out(&cache);
+        let (worker, kept) = (signed_out(&cache), kept.clone());
         move || kept(worker)
     })
     .await

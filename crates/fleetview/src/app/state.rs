@@ -612,13 +612,15 @@ impl AppState {
             return Vec::new();
         }
         // Nothing to sign in with (a key kept for a session only, after a
-        // restart) is no reason for an empty page.
+        // restart) is no reason for an empty page. The service chosen's,
+        // which the failed connection did not put in use.
+        let scope = || self.conn.current.config.cache_scope().to_owned();
         let mut out = Vec::new();
         if self.fleet.equipments.is_empty() {
-            out.push(Command::KeptFleet);
+            out.push(Command::KeptFleet { scope: scope() });
         }
         if self.overview.snapshots.is_empty() {
-            out.push(Command::KeptSnapshots);
+            out.push(Command::KeptSnapshots { scope: scope() });
         }
         out
     }
@@ -793,7 +795,8 @@ mod tests {
         assert!(
             matches!(
                 kept.as_slice(),
-                [Command::KeptFleet, Command::KeptSnapshots]
+                [Command::KeptFleet { scope }, Command::KeptSnapshots { .. }]
+                    if scope == s.connection().config.cache_scope()
             ),
             "{kept:?}"
         );
