@@ -289,28 +289,22 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
     }
 }
 
-/// Read, and nothing in it, or nothing to be had: said, rather than an
-/// empty map left without a word.
+/// Read, and nothing in it, or offline and nothing cached: said, rather
+/// than an empty map left without a word (why a read failed is the
+/// toolbar's line).
 fn no_track_note(state: &AppState) -> Option<String> {
-    let name = || state.fleet().name_of(state.selected().unwrap_or_default());
-    match &state.timeline().track {
-        Loadable::Ready(t) if t.is_empty() && state.offline().is_some() => Some(format!(
-            "No positions of {} in the cache for this window.",
-            name()
-        )),
-        Loadable::Ready(t) if t.is_empty() => {
-            Some("No position in this window: nothing to draw on the map.".to_owned())
-        }
-        Loadable::Failed { previous: None, .. } if state.offline().is_some() => Some(format!(
-            "No positions of {} in the cache for this window; the service cannot be \
-             reached.",
-            name()
-        )),
-        Loadable::Failed { previous: None, .. } => {
-            Some(format!("The positions of {} could not be read.", name()))
-        }
-        _ => None,
+    let (empty, failed) = match &state.timeline().track {
+        Loadable::Ready(t) => (t.is_empty(), false),
+        Loadable::Failed { previous: None, .. } => (false, true),
+        _ => return None,
+    };
+    if (empty || failed) && state.offline().is_some() {
+        let name = state.fleet().name_of(state.selected()?);
+        return Some(format!(
+            "No positions of {name} in the cache for this window."
+        ));
     }
+    empty.then(|| "No position in this window: nothing to draw on the map.".to_owned())
 }
 
 /// The part of the track to highlight: the span measured on the plots,
