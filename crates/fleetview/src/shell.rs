@@ -486,7 +486,7 @@ impl eframe::App for FleetApp {
                 return;
             }
         }
-        let page = crate::ui::page_ui(ui, &self.state, &mut self.view);
+        let page = crate::ui::page_ui(ui, &self.state, &mut self.view, self.wall_clock.now());
         self.apply(page);
     }
 

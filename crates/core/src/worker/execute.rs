@@ -35,6 +35,8 @@ impl TaskCtx {
             | Command::FetchHistory { .. } => self.read_window(command).await,
             Command::DiscoverFleet { window } => self.discover_fleet(window).await,
             Command::FetchSnapshots => self.fetch_snapshots().await,
+            Command::KeptFleet { scope } => self.kept_fleet(&scope),
+            Command::KeptSnapshots { scope } => self.kept_snapshots(&scope),
             Command::FetchFigures { equipment, window } => {
                 self.fetch_figures(equipment, window).await
             }

@@ -74,16 +74,31 @@ impl TaskCtx {
 
     /// The service is away: the fleet as last discovered, if kept.
     fn fleet_as_kept(&self, e: ApiError) -> Result<(), ApiError> {
-        let Some((equipments, fetched_at)) = self.kept_list(FLEET_KIND, "fleet")? else {
-            return Err(e);
+        if self.send_kept_fleet(&self.cache_scope)? {
+            tracing::warn!("{e}; showing the fleet as last discovered");
+            Ok(())
+        } else {
+            Err(e)
+        }
+    }
+
+    /// The fleet as last discovered of the service cached under `scope`,
+    /// if kept; nothing said otherwise.
+    pub(crate) fn kept_fleet(&self, scope: &str) -> Result<(), ApiError> {
+        self.send_kept_fleet(scope).map(|_| ())
+    }
+
+    /// Sends the fleet as last discovered; whether one was kept.
+    fn send_kept_fleet(&self, scope: &str) -> Result<bool, ApiError> {
+        let Some((equipments, fetched_at)) = self.kept_list_of(scope, FLEET_KIND, "fleet")? else {
+            return Ok(false);
         };
-        tracing::warn!("{e}; showing the fleet as last discovered");
         self.emit(FleetEvent::Cached {
             request: self.id,
             equipments,
             fetched_at,
         });
-        Ok(())
+        Ok(true)
     }
 }
 

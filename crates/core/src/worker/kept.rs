@@ -34,17 +34,19 @@ impl TaskCtx {
         }
     }
 
-    /// The list kept under `kind` and when it was read; `Ok(None)` if none
-    /// is kept.
-    pub(crate) fn kept_list<T: DeserializeOwned>(
+    /// The list kept under `kind` for the service whose data is cached
+    /// under `scope`, and when it was read; `Ok(None)` if none is kept.
+    pub(crate) fn kept_list_of<T: DeserializeOwned>(
         &self,
+        scope: &str,
         kind: &str,
         what: &str,
     ) -> Result<Option<(Vec<T>, i64)>, ApiError> {
+        let key = CacheKey::new(scope, 0, kind);
         let kept = self
             .cache
             .as_deref()
-            .and_then(|c| read_or_warn(c.get_document(&self.kept_key(kind), KEPT_WINDOW)));
+            .and_then(|c| read_or_warn(c.get_document(&key, KEPT_WINDOW)));
         let Some(doc) = kept else { return Ok(None) };
         let list = serde_json::from_slice(&doc.rows_json).map_err(|d| ApiError::Decode {
             endpoint: format!("cached {what}"),

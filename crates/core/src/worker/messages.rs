@@ -153,6 +153,19 @@ pub enum Command {
     },
     /// Every page of the fleet's snapshots (D2), each sent as it comes.
     FetchSnapshots,
+    /// The fleet as last discovered, from the cache alone (there is
+    /// nothing to sign in with), of the service whose data is cached under
+    /// `scope` (the one chosen, which a failed connection did not put in
+    /// use): said as `FleetEvent::Cached`, or nothing if none is kept.
+    KeptFleet {
+        scope: String,
+    },
+    /// The snapshots as last read, from the cache alone, as `KeptFleet`:
+    /// said as `OverviewEvent::SnapshotsCached`, or nothing if none are
+    /// kept.
+    KeptSnapshots {
+        scope: String,
+    },
     /// One machine's figures over a window (its `/history` and `/faults`
     /// through the cache), for the fleet overview.
     FetchFigures {
@@ -215,8 +228,8 @@ impl Command {
             Command::FetchTrack { .. } => Target::Track,
             Command::ReadAhead { .. } => Target::ReadAhead,
             Command::FetchHistory { .. } => Target::History,
-            Command::DiscoverFleet { .. } => Target::Fleet,
-            Command::FetchSnapshots => Target::Snapshots,
+            Command::DiscoverFleet { .. } | Command::KeptFleet { .. } => Target::Fleet,
+            Command::FetchSnapshots | Command::KeptSnapshots { .. } => Target::Snapshots,
             Command::FetchFigures { equipment, .. } => Target::Figures(*equipment),
             Command::ComputeReport { .. }
             | Command::PageReport { .. }

@@ -58,16 +58,33 @@ impl TaskCtx {
     }
 
     fn snapshots_as_kept(&self, e: ApiError) -> Result<(), ApiError> {
-        let Some((snapshots, fetched_at)) = self.kept_list(SNAPSHOTS_KIND, "snapshots")? else {
-            return Err(e);
+        if self.send_kept_snapshots(&self.cache_scope)? {
+            tracing::warn!("{e}; showing the snapshots as last read");
+            Ok(())
+        } else {
+            Err(e)
+        }
+    }
+
+    /// The snapshots as last read of the service cached under `scope`, if
+    /// kept; nothing said otherwise.
+    pub(crate) fn kept_snapshots(&self, scope: &str) -> Result<(), ApiError> {
+        self.send_kept_snapshots(scope).map(|_| ())
+    }
+
+    /// Sends the snapshots as last read; whether any were kept.
+    fn send_kept_snapshots(&self, scope: &str) -> Result<bool, ApiError> {
+        let Some((snapshots, fetched_at)) =
+            self.kept_list_of(scope, SNAPSHOTS_KIND, "snapshots")?
+        else {
+            return Ok(false);
         };
-        tracing::warn!("{e}; showing the snapshots as last read");
         self.emit(OverviewEvent::SnapshotsCached {
             request: self.id,
             snapshots,
             fetched_at,
         });
-        Ok(())
+        Ok(true)
     }
 
     /// One machine's figures over a window.

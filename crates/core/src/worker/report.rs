@@ -352,8 +352,11 @@ impl TaskCtx {
     }
 
     /// The daily idle fuel of the window (day start, litres), if the
-    /// machine gives any and it could be read whole: the figures go without
-    /// the working/idle fuel split otherwise, and say so by a dash.
+    /// machine gives any: the figures go without the working/idle fuel
+    /// split otherwise, and say so by a dash. Offline, the days the cache
+    /// holds (the last minutes of today never are): the split is made on
+    /// the days with idle fuel only, so a day missing takes nothing away
+    /// from the others.
     async fn idle_fuel(
         &self,
         req: ReportRequest,
@@ -361,8 +364,7 @@ impl TaskCtx {
     ) -> (Option<Vec<(i64, f64)>>, OfflineSince) {
         let source = SeriesSource::Kind(DataKind::DailyIdleFuel);
         let fetched = match self.fetch(req.equipment, source, req.window, offline).await {
-            Ok(f) if f.missing.is_empty() => f,
-            Ok(_) => return (None, None),
+            Ok(f) => f,
             Err(e) => {
                 tracing::warn!("daily idle fuel of equipment {}: {e}", req.equipment);
                 return (None, None);

@@ -546,6 +546,85 @@ async fn with_the_service_gone_the_last_history_and_fleet_are_served_marked_offl
     assert_eq!(fleet, Some(7), "the fleet as last discovered");
 }
 
+/// With nothing to sign in with, the fleet and its snapshots as last read
+/// come from the cache alone (the service is not asked), those of the
+/// service asked for (not the one the worker last connected to); with none
+/// kept, nothing is said.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_kept_fleet_is_read_from_the_cache_alone() {
+    let sb = start_with(common::fixed_config().fleet_size(7)).await;
+    let (_dir, cache) = temp_cache();
+    let scope = sb.base.clone();
+    let kept = move |worker: Worker| {
+        worker.send(Command::KeptFleet {
+            scope: scope.clone(),
+        });
+        worker.send(Command::KeptSnapshots {
+            scope: scope.clone(),
+        });
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let mut events = Vec::new();
+        while Instant::now() < deadline {
+            events.extend(worker.recv_timeout(Duration::from_millis(50)));
+        }
+        events
+    };
+    let signed_out = |cache: &Arc<Cache>| {
+        let config = WorkerConfig {
+            client: Some(ClientConfig::new("http://127.0.0.1:9")),
+            cache: Some(cache.clone()),
+            offline: false,
+            save_dialog: None,
+        };
+        Worker::spawn(config, Arc::new(|| {})).expect("worker")
+    };
+    let none = tokio::task::spawn_blocking({
+        let (worker, kept) = (signed_out(&cache), kept.clone());
+        move || kept(worker)
+    })
+    .await
+    .expect("join");
+    assert!(none.is_empty(), "nothing kept, nothing said: {none:?}");
+
+    let s = worker_for(&sb, Some(cache.clone()));
+    tokio::task::spawn_blocking(move || {
+        s.worker.send(Command::FetchSnapshots);
+        collect_until(&s.worker, Duration::from_secs(30), |e| {
+            matches!(
+                e,
+                Event::Overview(OverviewEvent::SnapshotPage { finished: true, .. })
+            )
+        });
+        s.worker.send(Command::DiscoverFleet { window: days(1) });
+        collect_until(&s.worker, Duration::from_secs(30), |e| {
+            matches!(e, Event::Fleet(FleetEvent::Page { finished: true, .. }))
+        });
+    })
+    .await
+    .expect("join");
+    let asked = sb.running.request_count();
+    let events = tokio::task::spawn_blocking({
+        let worker = signed_out(&cache);
+        move || kept(worker)
+    })
+    .await
+    .expect("join");
+    let fleet = events.iter().find_map(|e| match e {
+        Event::Fleet(FleetEvent::Cached { equipments, .. }) => Some(equipments.len()),
+        _ => None,
+    });
+    let snapshots = events.iter().find_map(|e| match e {
+        Event::Overview(OverviewEvent::SnapshotsCached { snapshots, .. }) => Some(snapshots.len()),
+        _ => None,
+    });
+    assert_eq!((fleet, snapshots), (Some(7), Some(7)), "{events:?}");
+    assert_eq!(
+        sb.running.request_count(),
+        asked,
+        "the service was not asked"
+    );
+}
+
 /// Switching service drops what the last one was still answering: a slow
 /// fleet discovery of the first service delivers nothing once the second is
 /// chosen (it used to fill the new service's empty list with the old fleet).

@@ -450,6 +450,15 @@ impl ConnectionState {
         )
     }
 
+    /// Something was shown from the cache, read at `fetched_at`, for want
+    /// of an answer: offline, unless the service needs a token or key from
+    /// the user (it was not the service that was away).
+    pub fn shown_from_cache(&mut self, fetched_at: i64, reason: &str) {
+        if !self.needs_secret() {
+            self.went_offline(Some(fetched_at), reason.to_owned());
+        }
+    }
+
     /// Notes that the service could not be reached; `fetched_at` is when
     /// the cached data now shown was fetched.
     pub fn went_offline(&mut self, fetched_at: Option<i64>, reason: String) {

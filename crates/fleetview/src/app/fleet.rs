@@ -1,5 +1,6 @@
 //! The fleet as discovered (D2): the machines to pick from, how far the
-//! discovery has come, and the list last kept when the service is away.
+//! discovery has come, and the list last kept when the service is away or
+//! there is nothing to sign in with.
 
 use super::failure::Failure;
 use super::intake::Intake;
@@ -19,7 +20,8 @@ pub struct FleetState {
     pub total: i64,
     pub loading: bool,
     pub error: Option<String>,
-    /// Shown from the cache (service away): when it was discovered.
+    /// Shown from the cache (service away, or signed out): when it was
+    /// discovered.
     pub cached_at: Option<i64>,
     /// Where the list shown was found.
     pub source: FleetSource,
@@ -77,7 +79,7 @@ impl FleetState {
         self.loading = !finished;
     }
 
-    /// The service is away: the fleet as last discovered.
+    /// The service is away, or signed out: the fleet as last discovered.
     pub fn on_cached(&mut self, equipments: Vec<EquipmentSummary>, fetched_at: i64) {
         let n = equipments.len() as i64;
         *self = FleetState {
@@ -115,7 +117,7 @@ impl FleetState {
                 self.on_cached(equipments, fetched_at);
                 intake
                     .conn
-                    .went_offline(Some(fetched_at), "the fleet could not be discovered".into());
+                    .shown_from_cache(fetched_at, "the fleet could not be discovered");
             }
         }
     }

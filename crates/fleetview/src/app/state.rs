@@ -479,7 +479,8 @@ impl AppState {
     pub fn tick(&mut self, now: i64) -> Vec<Command> {
         self.notifications.expire(now);
         let mut out: Vec<Command> = self.conn.tick(now).into_iter().collect();
-        let online = self.conn.offline.is_none();
+        // Signed out, the service would refuse every read.
+        let online = self.conn.offline.is_none() && !self.conn.needs_secret();
         if online && self.overview.refresh_due(now) {
             out.push(self.overview.fetch_snapshots(now));
         }
@@ -573,7 +574,7 @@ impl AppState {
             Event::Progress {
                 target, progress, ..
             } => intake.progressed(target, progress),
-            Event::Failed { target, error, .. } => self.failed(target, &error),
+            Event::Failed { target, error, .. } => return self.failed(target, &error),
         }
         Vec::new()
     }
@@ -586,8 +587,11 @@ impl AppState {
         let mut out = Vec::new();
         if self.fleet.equipments.is_empty() {
             out.push(self.fleet.discover(self.now()));
+        } else if self.fleet.cached_at.is_some() {
+            // Shown from the cache while signed out: read afresh.
+            out.push(self.fleet.rediscover(self.now()));
         }
-        if self.overview.snapshots.is_empty() {
+        if self.overview.snapshots.is_empty() || self.overview.status.cached_at.is_some() {
             out.extend(self.start_overview());
         }
         out.extend(self.fetch_selected());
@@ -615,7 +619,8 @@ impl AppState {
     }
 
     /// Hands a failure to its feature; told as a notice unless it said it.
-    fn failed(&mut self, target: Target, error: &ApiError) {
+    /// A connection that fails shows the fleet the cache holds.
+    fn failed(&mut self, target: Target, error: &ApiError) -> Vec<Command> {
         self.progress.remove(&target);
         let failure = match &target {
             Target::Probe | Target::Connection => self.conn.on_failed(&target, error),
@@ -638,6 +643,21 @@ impl AppState {
         if failure == Failure::Notice {
             tell_failure(&mut self.conn, &mut self.notifications, &target, error);
         }
+        if target != Target::Connection {
+            return Vec::new();
+        }
+        // Nothing to sign in with (a key kept for a session only, after a
+        // restart) is no reason for an empty page. The service chosen's,
+        // which the failed connection did not put in use.
+        let scope = || self.conn.current.config.cache_scope().to_owned();
+        let mut out = Vec::new();
+        if self.fleet.equipments.is_empty() {
+            out.push(Command::KeptFleet { scope: scope() });
+        }
+        if self.overview.snapshots.is_empty() {
+            out.push(Command::KeptSnapshots { scope: scope() });
+        }
+        out
     }
 }
 
@@ -796,7 +816,7 @@ mod tests {
     #[test]
     fn a_key_profile_with_no_key_kept_asks_for_the_key_and_the_notice_goes_once_connected() {
         let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(1_750_000_000));
-        s.on_event(Event::Failed {
+        let kept = s.on_event(Event::Failed {
             target: Target::Connection,
             request: 1,
             error: ApiError::NoToken,
@@ -807,13 +827,46 @@ mod tests {
             s.notifications()[0].title,
             "No API key is kept for this service on this computer"
         );
-        s.on_event(Event::Connection(ConnectionEvent::Connected {
+        // The fleet the cache holds shows meanwhile, not as offline.
+        assert!(
+            matches!(
+                kept.as_slice(),
+                [Command::KeptFleet { scope }, Command::KeptSnapshots { .. }]
+                    if scope == s.connection().config.cache_scope()
+            ),
+            "{kept:?}"
+        );
+        let machine = fleetview_api::model::EquipmentSummary {
+            id: 1003,
+            ..Default::default()
+        };
+        s.on_event(Event::Fleet(fleetview_core::worker::FleetEvent::Cached {
+            request: 3,
+            equipments: vec![machine],
+            fetched_at: 1_749_000_000,
+        }));
+        assert_eq!(s.fleet.equipments.len(), 1);
+        assert!(s.offline().is_none(), "signed out, not offline");
+        assert!(
+            s.tick(1_750_000_000).is_empty(),
+            "nothing is asked of a service that refuses"
+        );
+        let read = s.on_event(Event::Connection(ConnectionEvent::Connected {
             request: 2,
             base_url: "x".into(),
             token_place: None,
             user: None,
         }));
         assert!(s.notifications().is_empty(), "{:?}", s.notifications());
+        // Signed in: what the cache showed is read afresh.
+        assert!(
+            read.iter()
+                .any(|c| matches!(c, Command::DiscoverFleet { .. }))
+        );
+        assert!(
+            s.fleet.loading && s.fleet.equipments.len() == 1,
+            "kept until it comes"
+        );
     }
 
     #[test]

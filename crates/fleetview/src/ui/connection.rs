@@ -42,10 +42,17 @@ struct SignInFields {
 }
 
 impl ConnectionView {
+<<<<<<< HEAD
     /// The Connections window is open (a form: letters typed are the
     /// user's, not shortcuts).
     pub fn is_open(&self) -> bool {
         self.open
+=======
+    /// Opens the Connections window (asked from another page).
+    pub fn open_window(&mut self) {
+        self.open = true;
+        self.place_window = true;
+>>>>>>> pages
     }
 
     fn edit(&mut self, index: Option<usize>, profile: Profile) {

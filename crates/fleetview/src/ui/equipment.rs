@@ -82,7 +82,7 @@ pub fn equipment_ui(
     let fleet = &state.fleet();
     source_line_ui(ui, fleet);
     progress_line_ui(ui, fleet);
-    fleet_notices_ui(ui, fleet, actions);
+    fleet_notices_ui(ui, fleet, state.conn().needs_secret(), actions);
     view.search_ui(ui, state, actions);
     view.manual_id_ui(ui, actions);
     view.refresh_filter(state);
@@ -142,13 +142,19 @@ fn progress_line_ui(ui: &mut egui::Ui, fleet: &FleetState) {
     }
 }
 
-/// The fleet shown as last discovered (offline), or why the discovery
-/// failed and a retry.
-fn fleet_notices_ui(ui: &mut egui::Ui, fleet: &FleetState, actions: &mut Vec<Action>) {
+/// The fleet shown as last discovered (offline, or `signed_out`), or why
+/// the discovery failed and a retry.
+fn fleet_notices_ui(
+    ui: &mut egui::Ui,
+    fleet: &FleetState,
+    signed_out: bool,
+    actions: &mut Vec<Action>,
+) {
     if fleet.cached_at.is_some() && !fleet.loading {
+        let why = if signed_out { "Signed out" } else { "Offline" };
         ui.colored_label(
             theme::ink(ui, theme::OFFLINE),
-            "Offline: the fleet as last discovered on this computer.",
+            format!("{why}: the fleet as last discovered on this computer."),
         );
     }
     if let Some(e) = &fleet.error {

@@ -82,7 +82,7 @@ fn shortcuts(
 /// The whole window; `now` is the wall clock, for ages and "today".
 pub fn app_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i64) -> Vec<Action> {
     let mut actions = chrome_ui(ui, state, view, now);
-    actions.append(&mut page_ui(ui, state, view));
+    actions.append(&mut page_ui(ui, state, view, now));
     actions
 }
 
@@ -122,8 +122,9 @@ pub fn chrome_ui(
     actions
 }
 
-/// Everything after [`chrome_ui`]: the notices and the page of the tab.
-pub fn page_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState) -> Vec<Action> {
+/// Everything after [`chrome_ui`]: the notices and the page of the tab;
+/// `now` is the wall clock.
+pub fn page_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i64) -> Vec<Action> {
     let mut actions = Vec::new();
     status::toasts_ui(ui.ctx(), state, &mut actions);
     status::history_ui(ui.ctx(), state, &mut view.status, &mut actions);
@@ -134,10 +135,15 @@ pub fn page_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState) -> Vec
         ui.separator();
         match state.tab() {
             Tab::Catalog => catalog::catalog_ui(ui, state, &mut view.catalog, &mut actions),
-            Tab::Fleet => overview::overview_ui(ui, state, &mut view.overview, &mut actions),
+            Tab::Fleet => overview::overview_ui(ui, state, &mut view.overview, now, &mut actions),
             _ => machine_page_ui(ui, state, view, &mut actions),
         }
     });
+    if std::mem::take(&mut view.overview.sign_in_asked) {
+        // Drawn with the top bar, at the next frame.
+        view.connection.open_window();
+        ui.ctx().request_repaint();
+    }
     actions
 }
 

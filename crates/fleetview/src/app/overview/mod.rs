@@ -61,7 +61,8 @@ pub struct SnapshotStatus {
     pub error: Option<String>,
     /// The service has no snapshots (404): the overview shows identities.
     pub unsupported: bool,
-    /// Shown from the cache (service away): when they were read.
+    /// Shown from the cache (service away, or signed out): when they were
+    /// read.
     pub cached_at: Option<i64>,
     /// When the last reading started (wall clock), for the 10-minute
     /// refresh.
@@ -119,6 +120,11 @@ impl OverviewState {
             .filter(|f| matches!(f, Loadable::Ready(_) | Loadable::Failed { .. }))
             .count();
         fleet_len.saturating_sub(ready)
+    }
+
+    /// Where the snapshots last placed a machine, if anywhere.
+    pub fn last_position(&self, id: i64) -> Option<fleetview_api::geo::LatLon> {
+        self.snapshots.get(&id).and_then(rows::snapshot_position)
     }
 
     pub fn figures_of(&self, id: i64) -> Option<&Loadable<MachineFigures>> {
@@ -197,7 +203,7 @@ impl OverviewState {
                 self.on_snapshots_cached(snapshots, fetched_at);
                 intake
                     .conn
-                    .went_offline(Some(fetched_at), "the snapshots could not be read".into());
+                    .shown_from_cache(fetched_at, "the snapshots could not be read");
             }
             OverviewEvent::Figures {
                 equipment,

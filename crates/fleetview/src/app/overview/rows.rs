@@ -166,6 +166,24 @@ pub struct FleetRow {
     pub position: Option<LatLon>,
 }
 
+/// Where a snapshot last placed its machine, if that is a place on Earth
+/// (0, 0 is a tracker's "no fix").
+pub fn snapshot_position(snapshot: &EquipmentSnapshot) -> Option<LatLon> {
+    let p = snapshot.last_position.as_ref()?;
+    match (p.latitude, p.longitude) {
+        (Some(lat), Some(lon))
+            if lat.is_finite()
+                && lon.is_finite()
+                && lat.abs() <= 90.0
+                && lon.abs() <= 180.0
+                && !(lat == 0.0 && lon == 0.0) =>
+        {
+            Some(LatLon { lat, lon })
+        }
+        _ => None,
+    }
+}
+
 /// What the rows are made from.
 #[derive(Debug)]
 pub struct RowInputs<'a> {
@@ -190,20 +208,7 @@ impl RowInputs<'_> {
         let snapshot = self.snapshots.get(&e.id);
         let figures = self.figures(e.id);
         let last = snapshot.and_then(last_report);
-        let position = snapshot
-            .and_then(|s| s.last_position.as_ref())
-            .and_then(|p| match (p.latitude, p.longitude) {
-                (Some(lat), Some(lon))
-                    if lat.is_finite()
-                        && lon.is_finite()
-                        && lat.abs() <= 90.0
-                        && lon.abs() <= 180.0
-                        && !(lat == 0.0 && lon == 0.0) =>
-                {
-                    Some(LatLon { lat, lon })
-                }
-                _ => None,
-            });
+        let position = snapshot.and_then(snapshot_position);
         let state = if snapshot.is_none() && self.snapshots_pending {
             MachineState::Pending
         } else {

@@ -44,6 +44,10 @@ pub struct MapView {
     /// The machine and window whose track was last fitted into view: a
     /// refresh of the same (back online, *Refresh*) keeps the user's view.
     fitted: Option<(i64, TimeWindow)>,
+    /// The machine whose place the map shows (its track fitted, or its
+    /// last known place while it has none): another one selected moves
+    /// the map, track or not.
+    placed: Option<i64>,
     /// The activity last fitted into view.
     activity: Option<usize>,
     /// What was last fitted into view and for which size of the map: while
@@ -73,6 +77,7 @@ impl Default for MapView {
             memory: europe(),
             basemap: Basemap::default(),
             fitted: None,
+            placed: None,
             activity: None,
             framed: None,
             fit_requested: false,
@@ -148,6 +153,44 @@ impl MapView {
         self.framed = Some((bounds, size));
     }
 }
+
+/// The zoom a machine's last known place is shown at, its track not to
+/// be had: a town and its roads.
+const LAST_PLACE_ZOOM: f64 = 11.0;
+
+/// The zoom of the world view shown for a machine with no known place.
+const WORLD_ZOOM: f64 = 2.0;
+
+impl MapView {
+    /// Another machine and no track of it (yet, or to be had): the map
+    /// leaves the last one's place for this one's last known place (its
+    /// snapshot), else the world.
+    fn place_without_track(&mut self, state: &AppState) {
+        let Some(id) = state.selected() else {
+            return;
+        };
+        let another = self.placed.replace(id).is_some();
+        // Its track, when it comes, is fitted; a resize fits nothing.
+        self.fitted = None;
+        self.framed = None;
+        let place = state
+            .overview()
+            .last_position(id)
+            .and_then(|p| mercator(p.lat, p.lon));
+        let (zoom, centre) = match place {
+            Some(p) => (LAST_PLACE_ZOOM, p),
+            // The first machine shown: the map's first view stays.
+            None if !another => return,
+            None => (WORLD_ZOOM, WORLD_CENTRE),
+        };
+        let _ = self.memory.set_zoom(zoom);
+        center_at(&mut self.memory, centre);
+    }
+}
+
+/// Where the world view is centred: the middle of the map's width, at the
+/// latitude of Europe (where the basemap has most detail).
+const WORLD_CENTRE: [f64; 2] = [0.5, 0.35];
 
 pub(crate) fn center_at(memory: &mut MapMemory, p: [f64; 2]) {
     let (lat, lon) = unmercator(p);
@@ -227,6 +270,9 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
     let size = ui.available_size();
     if let Some(t) = &track {
         bring_into_view(state, view, t, size);
+        view.placed = state.selected();
+    } else if state.selected() != view.placed {
+        view.place_without_track(state);
     }
     view.fit_requested = false;
     view.last_seek = state.timeline().seek;
@@ -240,11 +286,9 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         // Moved by hand: what the user sees stays.
         view.framed = None;
     }
-    // Read, and nothing in it: said, rather than an empty map (or the last
-    // machine's place) left without a word.
-    let nothing = matches!(&state.timeline().track, Loadable::Ready(t) if t.is_empty())
-        .then_some("No position in this window: nothing to draw on the map.");
-    view.basemap.after_ui(ui, state, rect, nothing, actions);
+    let nothing = no_track_note(state);
+    view.basemap
+        .after_ui(ui, state, rect, nothing.as_deref(), actions);
     view.buttons_ui(ui, rect, track.is_some());
     view.shown = shown.inner;
     if let Some(e) = clicked_event.and_then(|i| report?.events.get(i)) {
@@ -252,6 +296,24 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
     } else if let (Some(p), Some(t)) = (picked.clicked, &track) {
         actions.push(TimelineAction::SeekTo(t.time_at(&p)).into());
     }
+}
+
+/// Read, and nothing in it, or offline and nothing cached: said, rather
+/// than an empty map left without a word (why a read failed is the
+/// toolbar's line).
+fn no_track_note(state: &AppState) -> Option<String> {
+    let (empty, failed) = match &state.timeline().track {
+        Loadable::Ready(t) => (t.is_empty(), false),
+        Loadable::Failed { previous: None, .. } => (false, true),
+        _ => return None,
+    };
+    if (empty || failed) && state.offline().is_some() {
+        let name = state.fleet().name_of(state.selected()?);
+        return Some(format!(
+            "No positions of {name} in the cache for this window."
+        ));
+    }
+    empty.then(|| "No position in this window: nothing to draw on the map.".to_owned())
 }
 
 /// The part of the track to highlight: the span measured on the plots,
@@ -289,7 +351,7 @@ impl MapView {
             event_marks,
             ..
         } = self;
-        let home = track.map_or([0.5, 0.35], |t| t.bounds.center());
+        let home = track.map_or(WORLD_CENTRE, |t| t.bounds.center());
         let (mut map, attribution) = basemap.map(ui.ctx(), state, memory, home);
         let mut picked = Picked::default();
         if let Some(t) = track {

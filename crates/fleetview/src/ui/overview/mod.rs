@@ -33,17 +33,22 @@ pub struct OverviewView {
     /// The filters' choices (categories, companies, makes) and the rows'
     /// generation they were made for: made again only when the fleet is.
     choices: Option<(u64, [Vec<String>; 3])>,
+    /// *Sign in to refresh* was clicked: the Connections window is to open.
+    pub sign_in_asked: bool,
 }
 
+/// The Fleet page; `now` is the wall clock, for the age of what the cache
+/// shows.
 pub fn overview_ui(
     ui: &mut egui::Ui,
     state: &AppState,
     view: &mut OverviewView,
+    now: i64,
     actions: &mut Vec<Action>,
 ) {
     let o = &state.overview();
     let fleet = &state.fleet().equipments;
-    header_ui(ui, state, actions);
+    header_ui(ui, state, now, &mut view.sign_in_asked, actions);
     let generation = o.generation;
     if view.choices.as_ref().is_none_or(|(g, _)| *g != generation) {
         view.choices = Some((
@@ -73,6 +78,8 @@ pub fn overview_ui(
         if fleet.is_empty() {
             ui.label(if state.fleet().loading {
                 "Discovering the fleet…"
+            } else if state.conn().needs_secret() {
+                "Nothing of this fleet is cached on this computer: sign in to see it."
             } else {
                 "No machines in this fleet."
             });
@@ -82,11 +89,31 @@ pub fn overview_ui(
     });
 }
 
+/// When what the page shows was read, if it is shown from the cache for
+/// want of a sign-in (the oldest of the fleet and its snapshots).
+fn cached_signed_out(state: &AppState) -> Option<i64> {
+    let fleet = state.fleet().cached_at;
+    let snapshots = state.overview().status.cached_at;
+    let oldest = match (fleet, snapshots) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    oldest.filter(|_| state.conn().needs_secret())
+}
+
 /// Counts, how far the reads are, refresh and exports: on one line that
-/// fits beside the list at 1000x700.
-fn header_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+/// fits beside the list at 1000x700. Signed out, what the cache shows is
+/// marked, and *Refresh* asks to sign in (`sign_in_asked`).
+fn header_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    now: i64,
+    sign_in_asked: &mut bool,
+    actions: &mut Vec<Action>,
+) {
     let o = &state.overview();
     let fleet = &state.fleet().equipments;
+    let cached = cached_signed_out(state);
     // Wrapped: a row wider than the page widened the map and the table
     // past the window's edge.
     ui.horizontal_wrapped(|ui| {
@@ -102,13 +129,27 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
             egui::Label::new(count).truncate(),
         );
         ui.separator();
-        progress_ui(ui, state);
-        if ui
-            .add_enabled(!o.status.loading, egui::Button::new("Refresh"))
-            .on_hover_text("Read the snapshots and the window's figures again")
-            .clicked()
-        {
-            actions.push(OverviewAction::Refresh.into());
+        match cached {
+            Some(at) => {
+                cached_mark_ui(ui, state, now - at);
+                if ui
+                    .button("Sign in to refresh")
+                    .on_hover_text("Open Connections to sign in to the service")
+                    .clicked()
+                {
+                    *sign_in_asked = true;
+                }
+            }
+            None => {
+                progress_ui(ui, state);
+                if ui
+                    .add_enabled(!o.status.loading, egui::Button::new("Refresh"))
+                    .on_hover_text("Read the snapshots and the window's figures again")
+                    .clicked()
+                {
+                    actions.push(OverviewAction::Refresh.into());
+                }
+            }
         }
         let any = !o.rows().is_empty();
         ui.add_enabled_ui(any, |ui| {
@@ -132,6 +173,24 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
             });
         });
     });
+}
+
+/// The fleet shown as the cache holds it, `age_secs` old, for want of a
+/// sign-in: in the progress' box.
+fn cached_mark_ui(ui: &mut egui::Ui, state: &AppState, age_secs: i64) {
+    let size = egui::vec2(210.0, ui.spacing().interact_size.y);
+    let text = format!("From the cache, read {}", format::format_age(age_secs));
+    ui.add_sized(
+        size,
+        egui::Label::new(egui::RichText::new(&text).color(theme::ink(ui, theme::OFFLINE)))
+            .truncate(),
+    )
+    .on_hover_text(format!(
+        "{text}: the fleet and its snapshots as last read on this computer. No {} is \
+         kept for {}; sign in to read them again.",
+        state.connection().auth.secret_label(),
+        state.connection().label
+    ));
 }
 
 /// The snapshots' reading, else the window figures', else how things
