@@ -252,7 +252,8 @@ impl ConnectionView {
                 ui.colored_label(theme::ink(ui, theme::INFO), m);
             }
             Some(Err(e)) => {
-                ui.colored_label(theme::ink(ui, theme::ERROR), e);
+                ui.colored_label(theme::ink(ui, theme::ERROR), &e.title)
+                    .on_hover_text(e.hover_text());
             }
             None => {}
         }

@@ -149,7 +149,7 @@ pub fn figures_strip_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<A
             theme::ink(ui, theme::ERROR),
             "Figures could not be computed",
         )
-        .on_hover_text(e);
+        .on_hover_text(e.hover_text());
     }
 }
 

@@ -3,3 +3,5 @@
 //! words, pages that keep what the cache holds, files written somewhere
 //! when there is no dialog, a layout that fits a small screen, and maps
 //! that read in both themes. `cargo test -- laptop` runs them all.
+
+mod words;
