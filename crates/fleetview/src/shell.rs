@@ -466,7 +466,7 @@ impl eframe::App for FleetApp {
             .state
             .notifications()
             .iter()
-            .any(|n| n.level != crate::app::Level::Error);
+            .any(crate::app::Notification::goes_by_itself);
         if self.state.offline().is_some() || news {
             // The retry countdown, the next try and news going need frames.
             ctx.request_repaint_after(std::time::Duration::from_secs(1));

@@ -44,6 +44,14 @@ pub struct Notification {
     pub sources: Vec<Target>,
 }
 
+impl Notification {
+    /// News that goes [`NEWS_SECS`] after it was shown (problems, and news
+    /// with a folder to open, stay until dismissed).
+    pub fn goes_by_itself(&self) -> bool {
+        self.level != Level::Error && self.folder.is_none()
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Notifications {
     list: Vec<Notification>,
@@ -149,11 +157,8 @@ impl Notifications {
                 }
             }
         }
-        self.list.retain(|n| {
-            n.level == Level::Error
-                || n.folder.is_some()
-                || n.shown_at.is_none_or(|t| now - t < NEWS_SECS)
-        });
+        self.list
+            .retain(|n| !n.goes_by_itself() || n.shown_at.is_none_or(|t| now - t < NEWS_SECS));
     }
 
     pub fn dismiss(&mut self, id: u64) {
