@@ -27,7 +27,7 @@ use serde::de::DeserializeOwned;
 
 use super::config::{ClientConfig, USER_AGENT};
 use super::equipment::{ApiKeyLogin, LoginAnswer, UserInfo};
-use super::error::ApiError;
+use super::error::{ApiError, NetworkCause};
 use super::limits::{MAX_REDIRECTS, RedirectRefused, redirect_policy};
 use super::model::{ErrorBody, SecretValue};
 
@@ -302,6 +302,8 @@ impl ApiClient {
                     endpoint: endpoint.to_owned(),
                     message: format!("more than {MAX_REDIRECTS} redirects"),
                     refused: false,
+                    address: self.address(e),
+                    cause: NetworkCause::Other,
                 },
             };
         }
@@ -309,6 +311,7 @@ impl ApiClient {
             ApiError::Timeout {
                 endpoint: endpoint.to_owned(),
                 timeout_secs: self.config.request_timeout.as_secs(),
+                address: self.address(e),
             }
         } else {
             // reqwest's message may hold the URL; ours have no secrets in it.
@@ -316,7 +319,25 @@ impl ApiClient {
                 endpoint: endpoint.to_owned(),
                 message: error_chain(e),
                 refused: e.is_connect(),
+                address: self.address(e),
+                cause: network_cause(e),
             }
+        }
+    }
+
+    /// `host:port` of the request that failed (else of the base URL).
+    fn address(&self, e: &reqwest::Error) -> String {
+        let url = e
+            .url()
+            .cloned()
+            .or_else(|| reqwest::Url::parse(&self.config.base_url).ok());
+        match url {
+            Some(u) => match (u.host_str(), u.port_or_known_default()) {
+                (Some(host), Some(port)) => format!("{host}:{port}"),
+                (Some(host), None) => host.to_owned(),
+                _ => self.config.base_url.clone(),
+            },
+            None => self.config.base_url.clone(),
         }
     }
 
@@ -493,6 +514,34 @@ fn source_of<'a, T: std::error::Error + 'static>(
         next = err.source();
     }
     None
+}
+
+/// Why nothing answered: the system's error where there is one (refused,
+/// no route); the connector's own words where there is none (a failed
+/// name lookup, a certificate refused).
+fn network_cause(e: &reqwest::Error) -> NetworkCause {
+    use std::io::ErrorKind;
+    if let Some(io) = source_of::<std::io::Error>(e) {
+        match io.kind() {
+            ErrorKind::ConnectionRefused => return NetworkCause::Refused,
+            ErrorKind::HostUnreachable | ErrorKind::NetworkUnreachable => {
+                return NetworkCause::NoRoute;
+            }
+            ErrorKind::ConnectionReset
+            | ErrorKind::ConnectionAborted
+            | ErrorKind::BrokenPipe
+            | ErrorKind::UnexpectedEof => return NetworkCause::Dropped,
+            _ => {}
+        }
+    }
+    let chain = error_chain(e).to_ascii_lowercase();
+    if chain.contains("dns error") || chain.contains("failed to lookup address") {
+        NetworkCause::NoSuchHost
+    } else if chain.contains("certificate") || chain.contains("tls") {
+        NetworkCause::Tls
+    } else {
+        NetworkCause::Other
+    }
 }
 
 fn error_chain(e: &dyn std::error::Error) -> String {

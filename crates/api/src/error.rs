@@ -29,9 +29,18 @@ pub enum ApiError {
         /// host): the service is down, and waiting through the back-off
         /// would only keep the user from the cache.
         refused: bool,
+        /// Where it was sent: `host:port` (no path, no query).
+        address: String,
+        /// What went wrong, as far as the error's sources tell.
+        cause: NetworkCause,
     },
     #[error("{endpoint}: no answer within {timeout_secs} s")]
-    Timeout { endpoint: String, timeout_secs: u64 },
+    Timeout {
+        endpoint: String,
+        timeout_secs: u64,
+        /// Where it was sent: `host:port`.
+        address: String,
+    },
     /// The body could not be read as the expected JSON. `transient` marks a
     /// body that was cut short or garbled (worth another try), as opposed to
     /// one of an unexpected shape.
@@ -79,6 +88,23 @@ pub enum ApiError {
         "the system keychain did not answer within {timeout_secs} s: enter the token again (it is then kept for this session)"
     )]
     KeychainTimeout { timeout_secs: u64 },
+}
+
+/// Why a request got no answer, read from the error's sources, so it can
+/// be said in a sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NetworkCause {
+    /// The host is there, but nothing listens on the port.
+    Refused,
+    /// The host name could not be looked up.
+    NoSuchHost,
+    /// No network route to the host (this computer offline, or a firewall).
+    NoRoute,
+    /// The secure connection was not set up (certificate, TLS).
+    Tls,
+    /// The connection was cut while talking.
+    Dropped,
+    Other,
 }
 
 /// A byte count as people read a limit: whole megabytes when it is some.

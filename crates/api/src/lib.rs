@@ -36,6 +36,6 @@ pub use chunks::{RowsChunk, rows_span};
 pub use client::ApiClient;
 pub use config::{ApiKey, AuthMethod, ClientConfig, RetryPolicy};
 pub use data_kind::{DataKind, KindPack, UnknownDataKind};
-pub use error::ApiError;
+pub use error::{ApiError, NetworkCause};
 pub use fleet::SeriesSource;
 pub use time::{TimeError, TimeWindow, Timestamp};

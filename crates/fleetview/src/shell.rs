@@ -12,7 +12,9 @@ use fleetview_api::model::SecretValue;
 use fleetview_api::time::now_secs;
 use fleetview_api::{ApiKey, AuthMethod};
 use fleetview_core::cache::{Cache, DEFAULT_CAP_BYTES};
-use fleetview_core::worker::{Command, SaveDialog, SaveRequest, Worker, WorkerConfig};
+use fleetview_core::worker::{
+    Command, SaveAnswer, SaveDialog, SaveDialogRef, SaveRequest, Worker, WorkerConfig,
+};
 use fleetview_sandbox::embedded::EmbeddedSandbox;
 use fleetview_sandbox::{Clock, SandboxConfig};
 use futures_util::future::BoxFuture;
@@ -85,6 +87,10 @@ pub struct AppOptions {
     pub tile_cache_dir: Option<PathBuf>,
     /// Save exports here without a dialog (`None`: ask with a dialog).
     pub export_dir: Option<PathBuf>,
+    /// Where exports go when no file dialog can open (the user's Downloads).
+    pub fallback_export_dir: Option<PathBuf>,
+    /// Asks where to save an export (`None`: the system's dialog).
+    pub save_dialog: Option<SaveDialogRef>,
     /// Settings to start from when eframe has no storage (tests, kiosks).
     pub settings: Option<Settings>,
     /// The computer's clock: ages, news going, retries.
@@ -176,6 +182,8 @@ impl AppOptions {
             tile_cache_dir: dirs::cache_dir().map(|d| d.join("fleetview").join("tiles")),
             log_dir: default_log_dir(),
             settings_dir: eframe::storage_dir(APP_ID),
+            fallback_export_dir: dirs::download_dir()
+                .or_else(|| dirs::data_dir().map(|d| d.join(APP_ID).join("exports"))),
             ..Self::default()
         }
     }
@@ -228,6 +236,36 @@ fn open_cache(path: Option<&PathBuf>, problems: &mut Vec<(String, String)>) -> O
     }
 }
 
+/// Starts the worker; one that cannot talk to its service is said, and a
+/// worker without one started instead (the user can fix the connection).
+fn spawn_worker(
+    config: WorkerConfig,
+    wake: &fleetview_core::worker::Wake,
+    problems: &mut Vec<(String, String)>,
+) -> Worker {
+    let offline = WorkerConfig {
+        client: None,
+        offline: true,
+        ..config.clone()
+    };
+    match Worker::spawn(config, wake.clone()) {
+        Ok(w) => w,
+        Err(e) => {
+            let said = match &e {
+                fleetview_core::worker::WorkerError::Client(api) => {
+                    crate::app::errors::explain(api).hover_text()
+                }
+                other => other.to_string(),
+            };
+            problems.push(("Could not connect".into(), said));
+            match Worker::spawn(offline, wake.clone()) {
+                Ok(w) => w,
+                Err(e) => panic!("the background worker cannot start: {e}"),
+            }
+        }
+    }
+}
+
 /// Starts the embedded sandbox; it always runs, so switching to it is
 /// instant.
 fn start_sandbox(
@@ -254,7 +292,7 @@ fn start_sandbox(
 impl FleetApp {
     pub fn new(cc: &eframe::CreationContext<'_>, options: AppOptions) -> Self {
         let ctx = cc.egui_ctx.clone();
-        let wake = Arc::new(move || ctx.request_repaint());
+        let wake: fleetview_core::worker::Wake = Arc::new(move || ctx.request_repaint());
         let mut problems: Vec<(String, String)> = Vec::new();
         let cache = open_cache(options.cache_path.as_ref(), &mut problems);
         let sandbox = start_sandbox(&options, &mut problems);
@@ -294,31 +332,18 @@ impl FleetApp {
 
         let mut client = connection.config.clone();
         (client.token, client.api_key) = secrets;
-        let worker = match Worker::spawn(
-            WorkerConfig {
-                client: Some(client),
-                cache: cache.clone(),
-                offline: false,
-                save_dialog: Some(Arc::new(NativeSaveDialog)),
-            },
-            wake.clone(),
-        ) {
-            Ok(w) => w,
-            Err(e) => {
-                problems.push(("Could not connect".into(), e.to_string()));
-                // Still run, without a service: the user can fix the connection.
-                let offline = WorkerConfig {
-                    client: None,
-                    cache,
-                    offline: true,
-                    save_dialog: Some(Arc::new(NativeSaveDialog)),
-                };
-                match Worker::spawn(offline, wake.clone()) {
-                    Ok(w) => w,
-                    Err(e) => panic!("the background worker cannot start: {e}"),
-                }
-            }
+        let config = WorkerConfig {
+            client: Some(client),
+            cache,
+            offline: false,
+            save_dialog: Some(
+                options
+                    .save_dialog
+                    .clone()
+                    .unwrap_or_else(|| Arc::new(NativeSaveDialog)),
+            ),
         };
+        let worker = spawn_worker(config, &wake, &mut problems);
 
         let mut state = AppState::new(connection, options.clock);
         state.set_up(crate::app::Setup {
@@ -326,6 +351,7 @@ impl FleetApp {
             online_tiles: options.online_tiles,
             tile_cache_dir: options.tile_cache_dir.clone(),
             export_dir: options.export_dir.clone(),
+            fallback_export_dir: options.fallback_export_dir.clone(),
             places: crate::app::Places {
                 settings: options.settings_dir.clone(),
                 cache: options.cache_path.clone(),
@@ -495,22 +521,87 @@ impl eframe::App for FleetApp {
     }
 }
 
-/// The system's own save dialog (the desktop portal, else GTK or zenity),
-/// which the worker awaits off the UI thread.
+/// The system's own save dialog (the desktop portal, else zenity), which
+/// the worker awaits off the UI thread. rfd answers "nothing chosen" both
+/// when the user cancels and when no dialog could open; the two are told
+/// apart here, so an export with no dialog goes to a folder of its own
+/// rather than nowhere.
 #[derive(Debug)]
 struct NativeSaveDialog;
 
+/// An answer sooner than this with no file is no dialog at all: nobody
+/// cancels a dialog that fast.
+const NO_DIALOG_WITHIN: std::time::Duration = std::time::Duration::from_millis(300);
+
 impl SaveDialog for NativeSaveDialog {
-    fn choose(&self, request: SaveRequest) -> BoxFuture<'static, Option<std::path::PathBuf>> {
+    fn choose(&self, request: SaveRequest) -> BoxFuture<'static, SaveAnswer> {
+        if let Some(why) = no_dialog_reason() {
+            return Box::pin(async move { SaveAnswer::Unavailable(why) });
+        }
         let dialog = rfd::AsyncFileDialog::new()
             .set_title(request.title)
             .set_file_name(request.file_name)
             .add_filter(request.extension.to_uppercase(), &[request.extension]);
         Box::pin(async move {
-            dialog
-                .save_file()
-                .await
-                .map(|file| file.path().to_path_buf())
+            let asked = std::time::Instant::now();
+            match dialog.save_file().await {
+                Some(file) => SaveAnswer::Chosen(file.path().to_path_buf()),
+                None if asked.elapsed() < NO_DIALOG_WITHIN && !on_path("zenity") => {
+                    SaveAnswer::Unavailable(
+                        "the desktop portal opened no file chooser and zenity is not installed"
+                            .to_owned(),
+                    )
+                }
+                None => SaveAnswer::Cancelled,
+            }
         })
     }
+}
+
+/// Why no save dialog can open on this system, if none can: on Linux rfd
+/// asks the desktop portal over the session bus, else runs zenity.
+#[cfg(all(unix, not(target_os = "macos")))]
+fn no_dialog_reason() -> Option<String> {
+    if on_path("zenity") {
+        return None;
+    }
+    let runtime_bus = std::env::var_os("XDG_RUNTIME_DIR")
+        .is_some_and(|d| std::path::Path::new(&d).join("bus").exists());
+    let bus = std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some() || runtime_bus;
+    match (bus, portal_installed()) {
+        (true, true) => None,
+        (true, false) => Some("no desktop portal is installed and zenity is not".to_owned()),
+        (false, _) => Some(
+            "no desktop session (for the file chooser portal) and zenity is not installed"
+                .to_owned(),
+        ),
+    }
+}
+
+#[cfg(not(all(unix, not(target_os = "macos"))))]
+fn no_dialog_reason() -> Option<String> {
+    None
+}
+
+/// Whether the desktop portal's service is installed (D-Bus starts it
+/// when asked).
+#[cfg(all(unix, not(target_os = "macos")))]
+fn portal_installed() -> bool {
+    let home = dirs::data_dir();
+    let system = std::env::var("XDG_DATA_DIRS")
+        .ok()
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| "/usr/local/share:/usr/share".to_owned());
+    home.into_iter()
+        .chain(system.split(':').map(PathBuf::from))
+        .any(|d| {
+            d.join("dbus-1/services/org.freedesktop.portal.Desktop.service")
+                .exists()
+        })
+}
+
+/// Whether a program of that name is on the PATH.
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(program).is_file()))
 }

@@ -16,9 +16,20 @@ pub struct SaveRequest {
     pub extension: &'static str,
 }
 
-/// Asks the user where to save; `None` when they cancel.
+/// What the dialog answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SaveAnswer {
+    Chosen(PathBuf),
+    /// The user closed the dialog without choosing.
+    Cancelled,
+    /// No dialog can open on this system (no desktop portal, no zenity):
+    /// why, in a sentence. The export then goes to a folder of its own.
+    Unavailable(String),
+}
+
+/// Asks the user where to save.
 pub trait SaveDialog: Send + Sync + std::fmt::Debug {
-    fn choose(&self, request: SaveRequest) -> BoxFuture<'static, Option<PathBuf>>;
+    fn choose(&self, request: SaveRequest) -> BoxFuture<'static, SaveAnswer>;
 }
 
 pub type SaveDialogRef = Arc<dyn SaveDialog>;

@@ -1,31 +1,23 @@
 //! Writing what the app shows: ask where to save (the dialog the app gave
 //! the worker), then write the file on a blocking thread.
 
-use super::dialog::{SaveDialog, SaveRequest};
+use super::dialog::{SaveAnswer, SaveDialog, SaveRequest};
 use super::messages::{ExportJob, ExportOutcome};
 use crate::export::{Replace, write_file};
 
+/// Where a file goes: a path the user chose (who confirmed a
+/// replacement), or a folder where it takes the first free name.
+enum Place {
+    Chosen(std::path::PathBuf),
+    Folder(std::path::PathBuf),
+    /// The folder when no dialog could open, and why none did.
+    Fallback(std::path::PathBuf, String),
+}
+
 pub(crate) async fn export_file(job: ExportJob, dialog: Option<&dyn SaveDialog>) -> ExportOutcome {
-    // Without a dialog nobody confirms a replacement: the file goes under
-    // the first free name, found by the write itself (no probe beforehand
-    // that another export could race).
-    let chosen = match &job.directory {
-        Some(_) => None,
-        None => {
-            // Without a dialog nobody can say where: as if cancelled.
-            let Some(dialog) = dialog else {
-                return ExportOutcome::Cancelled;
-            };
-            let request = SaveRequest {
-                title: format!("Export {}", job.content.describe()),
-                file_name: job.file_name.clone(),
-                extension: job.content.extension(),
-            };
-            let Some(path) = dialog.choose(request).await else {
-                return ExportOutcome::Cancelled;
-            };
-            Some(path)
-        }
+    let place = match where_to(&job, dialog).await {
+        Ok(place) => place,
+        Err(outcome) => return outcome,
     };
     let written = tokio::task::spawn_blocking(move || {
         let mut bytes = Vec::new();
@@ -33,23 +25,67 @@ pub(crate) async fn export_file(job: ExportJob, dialog: Option<&dyn SaveDialog>)
             .content
             .write(&mut bytes, job.units)
             .map_err(|e| e.to_string())?;
-        let path = match (chosen, &job.directory) {
-            (Some(path), _) => {
+        Ok::<_, String>(match place {
+            Place::Chosen(path) => {
                 // The dialog asked before replacing a file.
                 write_file(&path, &bytes, Replace::Allowed)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
-                path
+                ExportOutcome::Saved { path, rows }
             }
-            (None, Some(dir)) => save_unused(dir, &job.file_name, &bytes)?,
-            (None, None) => return Err("no file to write".to_owned()),
-        };
-        Ok::<_, String>(ExportOutcome::Saved { path, rows })
+            Place::Folder(dir) => ExportOutcome::Saved {
+                path: save_unused(&dir, &job.file_name, &bytes)?,
+                rows,
+            },
+            Place::Fallback(dir, why) => {
+                std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                ExportOutcome::SavedWithoutDialog {
+                    path: save_unused(&dir, &job.file_name, &bytes)?,
+                    rows,
+                    why,
+                }
+            }
+        })
     })
     .await;
     match written {
         Ok(Ok(saved)) => saved,
         Ok(Err(e)) => ExportOutcome::Failed(e),
         Err(e) => ExportOutcome::Failed(e.to_string()),
+    }
+}
+
+/// The job's folder (`--export-dir`), else what the dialog answers; with
+/// no dialog, the fallback folder. Without a dialog nobody confirms a
+/// replacement: in a folder the file goes under the first free name, found
+/// by the write itself (no probe beforehand that another export could race).
+async fn where_to(
+    job: &ExportJob,
+    dialog: Option<&dyn SaveDialog>,
+) -> Result<Place, ExportOutcome> {
+    if let Some(dir) = &job.directory {
+        return Ok(Place::Folder(dir.clone()));
+    }
+    let answer = match dialog {
+        Some(dialog) => {
+            dialog
+                .choose(SaveRequest {
+                    title: format!("Export {}", job.content.describe()),
+                    file_name: job.file_name.clone(),
+                    extension: job.content.extension(),
+                })
+                .await
+        }
+        None => SaveAnswer::Unavailable("no file dialog was given to the app".to_owned()),
+    };
+    match answer {
+        SaveAnswer::Chosen(path) => Ok(Place::Chosen(path)),
+        SaveAnswer::Cancelled => Err(ExportOutcome::Cancelled),
+        SaveAnswer::Unavailable(why) => match &job.fallback_directory {
+            Some(dir) => Ok(Place::Fallback(dir.clone(), why)),
+            None => Err(ExportOutcome::Failed(format!(
+                "No file dialog can open ({why}) and there is no folder to save in"
+            ))),
+        },
     }
 }
 

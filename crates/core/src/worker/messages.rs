@@ -15,6 +15,8 @@ pub struct ExportJob {
     pub file_name: String,
     /// Save there without asking (`--export-dir`); `None`: a save dialog.
     pub directory: Option<std::path::PathBuf>,
+    /// Where to save when no dialog can open (the user's Downloads).
+    pub fallback_directory: Option<std::path::PathBuf>,
     /// The units of the tables' values (as the app shows them).
     pub units: crate::analysis::UnitSystem,
 }
@@ -25,6 +27,13 @@ pub enum ExportOutcome {
     Saved {
         path: std::path::PathBuf,
         rows: usize,
+    },
+    /// No dialog could open, so it was saved in the fallback folder.
+    SavedWithoutDialog {
+        path: std::path::PathBuf,
+        rows: usize,
+        /// Why no dialog opened.
+        why: String,
     },
     /// No file was chosen.
     Cancelled,

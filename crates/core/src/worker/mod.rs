@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc as tmpsc;
 
-pub use dialog::{SaveDialog, SaveDialogRef, SaveRequest};
+pub use dialog::{SaveAnswer, SaveDialog, SaveDialogRef, SaveRequest};
 pub use events::{
     CatalogChange, CatalogEvent, ConnectionEvent, Event, ExportEvent, FiguresEvent, FleetEvent,
     FleetSource, MachineEvent, OverviewEvent, TimelineEvent,

@@ -269,6 +269,33 @@ async fn each_error_type_is_told_apart() {
         matches!(err, ApiError::Network { refused: true, .. }) && err.is_unreachable(),
         "{err:?}"
     );
+    // Why, and where, so the app can say it in words.
+    let ApiError::Network { address, cause, .. } = &err else {
+        unreachable!("matched above")
+    };
+    assert_eq!(
+        (address.as_str(), *cause),
+        (
+            format!("127.0.0.1:{port}").as_str(),
+            fleetview_api::NetworkCause::Refused
+        )
+    );
+    // A name nobody has: a failed lookup, told apart from a refusal.
+    let mut cfg = ClientConfig::new("https://no-such-host.invalid:8443").token("t");
+    cfg.retry = RetryPolicy {
+        max_retries: 0,
+        ..fast_retry()
+    };
+    let unnamed = ApiClient::new(cfg).expect("client");
+    let err = unnamed.integrations().await.expect_err("no such host");
+    assert!(
+        matches!(
+            &err,
+            ApiError::Network { address, cause: fleetview_api::NetworkCause::NoSuchHost, .. }
+                if address == "no-such-host.invalid:8443"
+        ),
+        "{err:?}"
+    );
     // A refused connection is tried once more, not through the whole
     // back-off: with minutes of back-off it still answers at once (it kept
     // the app from its cache for seconds when the service died).

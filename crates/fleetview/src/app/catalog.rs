@@ -36,6 +36,9 @@ pub struct CatalogState {
     /// clears (and wipes) what was typed.
     pub created: u64,
     pub updated: u64,
+    /// Counts every write that succeeded: a form's own complaint (checked
+    /// before sending) goes once something was done since.
+    pub succeeded: u64,
     /// The list shown is the one last read (the service is away): when.
     pub cached_at: Option<i64>,
 }
@@ -122,7 +125,7 @@ impl CatalogState {
             Target::Integration(id) => self.write_failed(Some(*id), error),
             Target::CatalogCreate => self.write_failed(None, error),
             _ => {
-                self.integrations.fail(error.to_string());
+                self.integrations.fail(super::errors::explain_read(error));
                 return Failure::Notice;
             }
         }
@@ -147,6 +150,18 @@ impl CatalogState {
 
     /// A write succeeded; every change is followed by a fresh list.
     pub fn on_changed(&mut self, change: CatalogChange) -> Vec<Command> {
+        self.succeeded += 1;
+        // What failed before on the form or row that now succeeded is stale.
+        match change {
+            CatalogChange::Created { .. } => self.create_error = None,
+            CatalogChange::Updated { id }
+            | CatalogChange::Deleted { id }
+            | CatalogChange::StatusSet { id, .. } => {
+                if self.write_error.as_ref().is_some_and(|(e, _)| *e == id) {
+                    self.write_error = None;
+                }
+            }
+        }
         match change {
             CatalogChange::Created { id } => {
                 self.creating = false;
@@ -177,7 +192,7 @@ impl CatalogState {
             ApiError::BadRequest { message, .. }
             | ApiError::NotFound { message, .. }
             | ApiError::Server { message, .. } => message.clone(),
-            other => other.to_string(),
+            other => super::errors::explain(other).title,
         };
         match integration {
             Some(id) => {

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::errors::{Problem, explain, unreachable};
 use super::failure::Failure;
 use fleetview_api::address::host_label;
 use fleetview_api::equipment::UserInfo;
@@ -160,6 +161,9 @@ pub struct Offline {
     pub data_fetched_at: Option<i64>,
     /// The last error met.
     pub reason: String,
+    /// The last error met, in words (`None`: data was served from the
+    /// cache, no error said why).
+    pub problem: Option<Problem>,
     /// When the service is tried next (wall clock; `None`: at the next tick).
     pub next_retry: Option<i64>,
     pub retries: u32,
@@ -240,7 +244,7 @@ pub struct ConnectionState {
     /// Who is logged in (from the API-key login's answer).
     pub user: Option<UserInfo>,
     /// The last connection test: what the service said, or the error.
-    pub test_result: Option<Result<String, String>>,
+    pub test_result: Option<Result<String, Problem>>,
     /// The notice of the last failure to connect, dismissed once connected.
     pub failure_note: Option<u64>,
 }
@@ -369,7 +373,7 @@ impl ConnectionState {
                             }
                             None => format!("The service answered: {n} integrations."),
                         })
-                        .map_err(|e| e.to_string()),
+                        .map_err(|e| explain(&e)),
                 );
             }
             ConnectionEvent::TokenStored {
@@ -396,9 +400,12 @@ impl ConnectionState {
     pub fn on_failed(&mut self, target: &Target, error: &ApiError) -> Failure {
         if *target == Target::Probe {
             self.probe_failed(error.to_string());
+            if let Some(o) = &mut self.offline {
+                o.problem = Some(explain(error));
+            }
             return Failure::Said;
         }
-        self.current.status = ConnStatus::Failed(error.to_string());
+        self.current.status = ConnStatus::Failed(explain(error).title);
         Failure::Notice
     }
 
@@ -424,7 +431,7 @@ impl ConnectionState {
         self.token_note = Some(place.describe(method.secret_label()));
     }
 
-    pub fn tested(&mut self, result: Result<String, String>) {
+    pub fn tested(&mut self, result: Result<String, Problem>) {
         self.test_result = Some(result);
     }
 
@@ -475,12 +482,31 @@ impl ConnectionState {
                 self.offline = Some(Offline {
                     data_fetched_at: fetched_at,
                     reason,
+                    problem: None,
                     next_retry: None,
                     retries: 0,
                     probing: false,
                 });
             }
         }
+    }
+
+    /// The service could not be reached: offline, for this reason.
+    pub fn cannot_reach(&mut self, problem: Problem) {
+        self.went_offline(None, problem.detail.clone());
+        if let Some(o) = &mut self.offline {
+            o.problem = Some(problem);
+        }
+    }
+
+    /// Why the service is out of reach, in words: the last error met, else
+    /// its address.
+    pub fn offline_problem(&self) -> Option<Problem> {
+        let o = self.offline.as_ref()?;
+        Some(o.problem.clone().unwrap_or_else(|| Problem {
+            detail: o.reason.clone(),
+            ..unreachable(&self.current.base_url)
+        }))
     }
 
     /// A probe failed: still offline, for this reason.

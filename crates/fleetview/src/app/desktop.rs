@@ -45,6 +45,8 @@ pub struct Setup {
     pub tile_cache_dir: Option<PathBuf>,
     /// Exports are saved here without asking.
     pub export_dir: Option<PathBuf>,
+    /// Exports go here when no file dialog can open.
+    pub fallback_export_dir: Option<PathBuf>,
     pub places: Places,
 }
 

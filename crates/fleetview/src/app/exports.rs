@@ -14,6 +14,8 @@ pub struct Exports {
     pub under_way: Vec<(ExportKey, String)>,
     /// Saved here without a dialog (`--export-dir`).
     pub directory: Option<std::path::PathBuf>,
+    /// Saved here when no file dialog can open (the user's Downloads).
+    pub fallback_directory: Option<std::path::PathBuf>,
 }
 
 impl Exports {
@@ -37,6 +39,7 @@ impl Exports {
             content,
             file_name,
             directory: self.directory.clone(),
+            fallback_directory: self.fallback_directory.clone(),
             units,
         })]
     }
@@ -63,12 +66,26 @@ impl Exports {
                 format!("Exported {what}"),
                 format!("{rows} rows written to {}", path.display()),
             ),
+            ExportOutcome::SavedWithoutDialog { path, rows, why } => {
+                let folder = path.parent().map(std::path::Path::to_path_buf);
+                notes.notify_with_folder(
+                    format!("Exported {what} to {}", path.display()),
+                    format!(
+                        "{rows} rows written. No file dialog can open on this computer ({why}), \
+                         so exports go to this folder; start fleetview with --export-dir DIR \
+                         to choose another."
+                    ),
+                    folder,
+                )
+            }
             ExportOutcome::Cancelled => notes.notify(
                 Level::Info,
                 format!("No file chosen: {what} not exported"),
-                "Where no file dialog can open, start fleetview with --export-dir DIR to save exports there.",
+                "",
             ),
-            ExportOutcome::Failed(e) => notes.notify(Level::Error, format!("Could not export {what}"), e),
+            ExportOutcome::Failed(e) => {
+                notes.notify(Level::Error, format!("Could not export {what}"), e)
+            }
         };
     }
 

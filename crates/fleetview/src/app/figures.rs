@@ -148,7 +148,7 @@ impl FiguresState {
     }
 
     pub fn on_failed(&mut self, error: &ApiError) -> Failure {
-        self.report.fail(error.to_string());
+        self.report.fail(super::errors::explain_read(error));
         Failure::Notice
     }
 

@@ -20,6 +20,8 @@ pub struct Intake<'a> {
     pub shown: Option<(i64, TimeWindow)>,
     pub progress: &'a mut HashMap<Target, Progress>,
     pub conn: &'a mut ConnectionState,
+    /// The requests answered: the notices of their failures go.
+    pub answered: Vec<Target>,
 }
 
 impl Intake<'_> {
@@ -38,6 +40,7 @@ impl Intake<'_> {
             return false;
         }
         self.progress.remove(&target);
+        self.answered.push(target);
         // An answer not marked offline may still come wholly from the
         // cache (settled windows): it says nothing of the service.
         if let Some(t) = offline {
@@ -69,17 +72,18 @@ pub fn tell_failure(
         return;
     }
     let catalog_write = matches!(target, Target::CatalogCreate | Target::Integration(_));
+    let problem = explain(error);
     if error.is_unreachable() && !catalog_write {
         // The offline mark says it (and retries), not one note per panel.
-        conn.went_offline(None, error.to_string());
+        conn.cannot_reach(problem);
         return;
     }
-    let (title, detail) = explain(error, failed_what(target));
     if *target == Target::Connection {
         // Its own title: the connection's notice is dismissed once connected.
-        conn.failure_note = Some(notes.notify(Level::Error, "Could not connect", title));
+        let detail = format!("{}\n\nDetails: {}", problem.title, problem.detail);
+        conn.failure_note = Some(notes.notify(Level::Error, "Could not connect", detail));
     } else {
-        notes.notify(Level::Error, title, detail);
+        notes.notify_for(target.clone(), Level::Error, problem.title, problem.detail);
     }
 }
 
@@ -111,18 +115,4 @@ fn ask_for_secret(
         conn.failure_note = Some(notes.notify(Level::Error, title, detail));
     }
     true
-}
-
-/// What a request of `target` was reading, as a notice says it.
-fn failed_what(target: &Target) -> &'static str {
-    match target {
-        Target::Fleet => "the fleet",
-        Target::Faults => "the faults",
-        Target::Activities => "the activities",
-        Target::History => "the daily history",
-        Target::Plot(_) => "a plotted data kind",
-        Target::Track => "the positions",
-        Target::Catalog => "the integrations",
-        _ => "a request",
-    }
 }

@@ -1,6 +1,8 @@
 //! An async value as the UI sees it. While a refresh is pending or after it
 //! failed, the previous value is kept, so the screen never blanks.
 
+use super::errors::Problem;
+
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum Loadable<T> {
     #[default]
@@ -10,7 +12,8 @@ pub enum Loadable<T> {
     },
     Ready(T),
     Failed {
-        error: String,
+        /// In words: the panel's line, the cause, the technical text.
+        error: Problem,
         previous: Option<T>,
     },
 }
@@ -29,7 +32,7 @@ impl<T> Loadable<T> {
         matches!(self, Loadable::Pending { .. })
     }
 
-    pub fn error(&self) -> Option<&str> {
+    pub fn error(&self) -> Option<&Problem> {
         match self {
             Loadable::Failed { error, .. } => Some(error),
             _ => None,
@@ -58,7 +61,7 @@ impl<T> Loadable<T> {
         *self = Loadable::Pending { previous };
     }
 
-    pub fn fail(&mut self, error: impl Into<String>) {
+    pub fn fail(&mut self, error: impl Into<Problem>) {
         let previous = std::mem::take(self).take_value();
         *self = Loadable::Failed {
             error: error.into(),
@@ -81,7 +84,10 @@ mod tests {
         l.start();
         assert_eq!((l.value(), l.is_pending()), (Some(&1), true));
         l.fail("boom");
-        assert_eq!((l.value(), l.error()), (Some(&1), Some("boom")));
+        assert_eq!(
+            (l.value(), l.error().map(|e| e.short.as_str())),
+            (Some(&1), Some("boom"))
+        );
         l = Loadable::Ready(2);
         assert_eq!(l.value(), Some(&2));
         l.clear();

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::errors::explain_read;
 use super::failure::Failure;
 use super::intake::Intake;
 use super::loadable::Loadable;
@@ -194,10 +195,10 @@ impl MachineView {
 
     /// A table could not be read: it says so.
     pub fn on_failed(&mut self, target: &Target, error: &ApiError) -> Failure {
-        let message = error.to_string();
+        let message = explain_read(error);
         match target {
-            Target::Faults => self.faults.fail(message),
-            Target::Activities => self.activities.fail(message),
+            Target::Faults => self.faults.fail(message.clone()),
+            Target::Activities => self.activities.fail(message.clone()),
             Target::History => self.history.fail(message),
             _ => {}
         }

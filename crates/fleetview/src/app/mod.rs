@@ -28,6 +28,7 @@ pub use action::Action;
 pub use catalog::{CatalogAction, CatalogState};
 pub use connection::{ConnStatus, Connection, ConnectionAction, EmbeddedLogin, Offline, Profile};
 pub use desktop::{Places, Setup, ThemeChoice, sandbox_data_dir};
+pub use errors::Problem;
 pub use figures::{FiguresAction, FiguresState};
 pub use fleet::{DISCOVERY_WINDOW_SECS, FleetState};
 pub use loadable::Loadable;

@@ -1,10 +1,15 @@
 //! Messages for the user: dismissable, each with detail for those who want
 //! it; the list stays short (the oldest go first). News goes by itself after
-//! a while; a problem stays until dismissed or its cause is gone. Every
+//! a while, unless it offers something to do (a folder to open); a problem
+//! stays until dismissed or its cause is gone: a notice of what a panel or
+//! an action failed to do goes when that panel or action next succeeds. Every
 //! notice shown is also kept in a history (for the session), so one that
 //! went can be read again.
 
 use std::collections::VecDeque;
+use std::path::PathBuf;
+
+use fleetview_core::worker::Target;
 
 /// Notifications kept at once.
 const KEPT: usize = 6;
@@ -31,6 +36,20 @@ pub struct Notification {
     /// When it was first there at a tick (Unix seconds): news goes
     /// [`NEWS_SECS`] later.
     pub shown_at: Option<i64>,
+    /// A folder to open from the notice (where a file was written); such a
+    /// notice stays until dismissed.
+    pub folder: Option<PathBuf>,
+    /// The panels and actions whose failure it tells: it goes once each
+    /// of them has since succeeded (empty: not tied to any).
+    pub sources: Vec<Target>,
+}
+
+impl Notification {
+    /// News that goes [`NEWS_SECS`] after it was shown (problems, and news
+    /// with a folder to open, stay until dismissed).
+    pub fn goes_by_itself(&self) -> bool {
+        self.level != Level::Error && self.folder.is_none()
+    }
 }
 
 #[derive(Debug, Default)]
@@ -52,24 +71,78 @@ impl Notifications {
         title: impl Into<String>,
         detail: impl Into<String>,
     ) -> u64 {
-        let (title, detail) = (title.into(), detail.into());
+        self.add(Notification {
+            id: 0,
+            level,
+            title: title.into(),
+            detail: detail.into(),
+            shown_at: None,
+            folder: None,
+            sources: Vec::new(),
+        })
+    }
+
+    /// A failure of `source` (a panel, an action): said once per cause,
+    /// and gone when every source it tells has since succeeded.
+    pub fn notify_for(
+        &mut self,
+        source: Target,
+        level: Level,
+        title: impl Into<String>,
+        detail: impl Into<String>,
+    ) -> u64 {
+        let id = self.notify(level, title, detail);
+        if let Some(n) = self.list.iter_mut().find(|n| n.id == id)
+            && !n.sources.contains(&source)
+        {
+            n.sources.push(source);
+        }
+        id
+    }
+
+    /// News with a folder to open: it stays until dismissed.
+    pub fn notify_with_folder(
+        &mut self,
+        title: impl Into<String>,
+        detail: impl Into<String>,
+        folder: Option<PathBuf>,
+    ) -> u64 {
+        self.add(Notification {
+            id: 0,
+            level: Level::Info,
+            title: title.into(),
+            detail: detail.into(),
+            shown_at: None,
+            folder,
+            sources: Vec::new(),
+        })
+    }
+
+    fn add(&mut self, mut new: Notification) -> u64 {
         if let Some(same) = self.list.iter().find(|n| {
-            n.level == level && n.title == title && (level != Level::Info || n.detail == detail)
+            n.level == new.level
+                && n.title == new.title
+                && (new.level != Level::Info || n.detail == new.detail)
         }) {
             return same.id;
         }
         self.next_id += 1;
-        self.list.push(Notification {
-            id: self.next_id,
-            level,
-            title,
-            detail,
-            shown_at: None,
-        });
+        new.id = self.next_id;
+        self.list.push(new);
         if self.list.len() > KEPT {
             self.list.remove(0);
         }
         self.next_id
+    }
+
+    /// `source` succeeded: the notices of its failure go once none of
+    /// their sources still fails.
+    pub fn resolved(&mut self, source: &Target) {
+        self.list.retain_mut(|n| {
+            let before = n.sources.len();
+            n.sources.retain(|s| s != source);
+            !(before > 0 && n.sources.is_empty())
+        });
     }
 
     /// Called with the wall clock: dates what is new, and lets news go once
@@ -85,7 +158,7 @@ impl Notifications {
             }
         }
         self.list
-            .retain(|n| n.level == Level::Error || n.shown_at.is_none_or(|t| now - t < NEWS_SECS));
+            .retain(|n| !n.goes_by_itself() || n.shown_at.is_none_or(|t| now - t < NEWS_SECS));
     }
 
     /// When the next piece of news goes (wall clock), so the app asks for
@@ -93,7 +166,7 @@ impl Notifications {
     pub fn next_expiry(&self) -> Option<i64> {
         self.list
             .iter()
-            .filter(|n| n.level != Level::Error)
+            .filter(|n| n.goes_by_itself())
             .filter_map(|n| n.shown_at.map(|t| t + NEWS_SECS))
             .min()
     }
@@ -201,5 +274,28 @@ mod tests {
         n.dismiss(id);
         assert!(n.list().iter().all(|x| x.id != id));
         assert_eq!(n.list().len(), KEPT - 1);
+    }
+
+    #[test]
+    fn a_failure_goes_when_each_of_its_sources_next_succeeds() {
+        let mut n = Notifications::default();
+        n.notify_for(Target::Faults, Level::Error, "Down", "faults");
+        n.notify_for(Target::Activities, Level::Error, "Down", "activities");
+        n.notify(Level::Error, "Untied", "");
+        assert_eq!(n.list().len(), 2, "one notice per cause");
+        n.resolved(&Target::Faults);
+        assert_eq!(n.list().len(), 2, "the activities still fail");
+        n.resolved(&Target::Activities);
+        let titles: Vec<_> = n.list().iter().map(|x| x.title.as_str()).collect();
+        assert_eq!(titles, ["Untied"]);
+    }
+
+    #[test]
+    fn news_with_a_folder_to_open_stays() {
+        let mut n = Notifications::default();
+        n.notify_with_folder("Exported", "a.csv", Some(PathBuf::from("/tmp")));
+        n.expire(100);
+        n.expire(100 + 10 * NEWS_SECS);
+        assert_eq!(n.list().len(), 1);
     }
 }

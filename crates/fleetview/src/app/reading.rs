@@ -93,11 +93,16 @@ impl AppState {
         self.conn.offline.as_ref()
     }
 
+    /// Why the service is out of reach, in words (`None`: online).
+    pub fn offline_problem(&self) -> Option<super::errors::Problem> {
+        self.conn.offline_problem()
+    }
+
     pub fn profiles(&self) -> &[Profile] {
         &self.conn.profiles
     }
 
-    pub fn test_result(&self) -> Option<&Result<String, String>> {
+    pub fn test_result(&self) -> Option<&Result<String, super::errors::Problem>> {
         self.conn.test_result.as_ref()
     }
 

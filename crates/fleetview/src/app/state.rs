@@ -27,7 +27,9 @@ use super::settings::{Settings, Tab};
 use super::timeline::{MapSettings, Replay, TimelineAction, TimelineState};
 use fleetview_api::ApiError;
 use fleetview_api::time::now_secs;
-use fleetview_core::worker::{Command, Event, Progress, Target};
+use fleetview_core::worker::{
+    CatalogChange, CatalogEvent, Command, Event, FleetEvent, Progress, Target,
+};
 
 #[derive(Debug)]
 pub struct AppState {
@@ -101,6 +103,7 @@ impl AppState {
         self.map.online_tiles = setup.online_tiles;
         self.tile_cache_dir = setup.tile_cache_dir;
         self.exports.directory = setup.export_dir;
+        self.exports.fallback_directory = setup.fallback_export_dir;
         self.places = setup.places;
     }
 
@@ -547,12 +550,37 @@ impl AppState {
     }
 
     /// Hands each feature its events; what crosses features is done here.
+    /// A request answered takes the notices of its failures with it.
     fn apply_event(&mut self, event: Event) -> Vec<Command> {
+        let mut answered = Vec::new();
+        let out = self.route_event(event, &mut answered);
+        for target in &answered {
+            self.notifications.resolved(target);
+        }
+        out
+    }
+
+    fn route_event(&mut self, event: Event, answered: &mut Vec<Target>) -> Vec<Command> {
+        match &event {
+            Event::Fleet(FleetEvent::Page { finished: true, .. } | FleetEvent::Cached { .. }) => {
+                answered.push(Target::Fleet);
+            }
+            Event::Catalog(CatalogEvent::Loaded { .. }) => answered.push(Target::Catalog),
+            Event::Catalog(CatalogEvent::Changed { change, .. }) => answered.push(match change {
+                CatalogChange::Created { .. } => Target::CatalogCreate,
+                CatalogChange::Updated { id }
+                | CatalogChange::Deleted { id }
+                | CatalogChange::StatusSet { id, .. } => Target::Integration(*id),
+            }),
+            _ => {}
+        }
         let mut intake = Intake {
             shown: self.machine.selected.zip(self.machine.window),
             progress: &mut self.progress,
             conn: &mut self.conn,
+            answered: Vec::new(),
         };
+        let mut out = Vec::new();
         match event {
             Event::Connection(e) => {
                 return match self.conn.on_event(e) {
@@ -569,14 +597,15 @@ impl AppState {
             Event::Machine(e) => self.machine.on_event(e, &mut intake),
             Event::Timeline(e) => self.timeline.on_event(e, &mut intake),
             Event::Figures(e) => self.figures.on_event(e, &mut intake),
-            Event::Catalog(e) => return self.catalog.on_event(e, &mut intake),
+            Event::Catalog(e) => out = self.catalog.on_event(e, &mut intake),
             Event::Export(e) => self.exports.on_event(e, &mut self.notifications),
             Event::Progress {
                 target, progress, ..
             } => intake.progressed(target, progress),
             Event::Failed { target, error, .. } => return self.failed(target, &error),
         }
-        Vec::new()
+        answered.append(&mut intake.answered);
+        out
     }
 
     /// Connected: the last failure's notice goes; what is not shown is read.
@@ -1004,6 +1033,8 @@ mod tests {
                 endpoint: "GET /x".into(),
                 message: "connection refused".into(),
                 refused: true,
+                address: "127.0.0.1:1".into(),
+                cause: fleetview_api::NetworkCause::Refused,
             },
         });
         assert!(s.offline().is_some());
@@ -1023,6 +1054,7 @@ mod tests {
             error: ApiError::Timeout {
                 endpoint: "GET /catalog/dataSources".into(),
                 timeout_secs: 60,
+                address: "127.0.0.1:1".into(),
             },
         });
         assert!(s.tick(114).is_empty());

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::errors::explain;
+use super::errors::explain_read;
 use super::failure::Failure;
 use super::intake::Intake;
 use super::loadable::Loadable;
@@ -99,9 +99,6 @@ pub struct TimelineState {
     pub plot_kinds: Vec<DataKind>,
     pub plots: BTreeMap<DataKind, Loadable<Arc<PlotSeries>>>,
     pub track: Loadable<Arc<Track>>,
-    /// Why the track last failed to load: a short title in plain words
-    /// and the technical detail (shown while `track` is failed).
-    pub track_failure: Option<(String, String)>,
     /// The time everything points at, if any.
     pub cursor: Option<i64>,
     /// Bumped when plots and map should bring the cursor into view.
@@ -268,11 +265,12 @@ impl TimelineState {
     /// A plotted kind or the track could not be read: it says so.
     pub fn on_failed(&mut self, target: &Target, error: &ApiError) -> Failure {
         match target {
-            Target::Plot(kind) => self.plots.entry(*kind).or_default().fail(error.to_string()),
-            Target::Track => {
-                self.track.fail(error.to_string());
-                self.track_failure = Some(explain(error, "the positions"));
-            }
+            Target::Plot(kind) => self
+                .plots
+                .entry(*kind)
+                .or_default()
+                .fail(explain_read(error)),
+            Target::Track => self.track.fail(explain_read(error)),
             _ => {}
         }
         Failure::Notice

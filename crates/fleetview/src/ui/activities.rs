@@ -13,7 +13,7 @@ use fleetview_core::export::shown::ExportContent;
 
 pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     if let Some(e) = state.activities().error() {
-        ui.colored_label(theme::ink(ui, theme::ERROR), e);
+        super::widgets::problem_ui(ui, "Activities: ", e);
     }
     let rows: &[_] = state.activities().value().map_or(&[], |a| a.as_slice());
     if state.activities().is_pending() && rows.is_empty() {

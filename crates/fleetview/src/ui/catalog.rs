@@ -34,6 +34,8 @@ pub struct CatalogView {
     edit_creds: BTreeMap<String, Zeroizing<String>>,
     edit_problem: Option<String>,
     seen_updated: u64,
+    /// The catalog's count of writes that succeeded, when last drawn.
+    seen_succeeded: u64,
     /// The integration waiting for a delete confirmation.
     confirm_delete: Option<i64>,
 }
@@ -83,6 +85,12 @@ pub fn catalog_ui(
         wipe(&mut view.creds);
         view.create_problem = None;
     }
+    if cat.succeeded != view.seen_succeeded {
+        // A write succeeded since a form complained: the complaint is stale.
+        view.seen_succeeded = cat.succeeded;
+        view.create_problem = None;
+        view.edit_problem = None;
+    }
     if cat.updated != view.seen_updated {
         view.seen_updated = cat.updated;
         // The name stays as saved: the list shows it once refreshed.
@@ -98,7 +106,7 @@ pub fn catalog_ui(
         }
     });
     if let Some(e) = cat.integrations.error() {
-        ui.colored_label(theme::ink(ui, theme::ERROR), e);
+        super::widgets::problem_ui(ui, "Integrations: ", e);
     }
     egui::ScrollArea::vertical()
         .id_salt("catalog_scroll")

@@ -42,17 +42,16 @@ struct SignInFields {
 }
 
 impl ConnectionView {
-<<<<<<< HEAD
     /// The Connections window is open (a form: letters typed are the
     /// user's, not shortcuts).
     pub fn is_open(&self) -> bool {
         self.open
-=======
+    }
+
     /// Opens the Connections window (asked from another page).
     pub fn open_window(&mut self) {
         self.open = true;
         self.place_window = true;
->>>>>>> pages
     }
 
     fn edit(&mut self, index: Option<usize>, profile: Profile) {
@@ -265,7 +264,8 @@ impl ConnectionView {
                 ui.colored_label(theme::ink(ui, theme::INFO), m);
             }
             Some(Err(e)) => {
-                ui.colored_label(theme::ink(ui, theme::ERROR), e);
+                ui.colored_label(theme::ink(ui, theme::ERROR), &e.title)
+                    .on_hover_text(e.hover_text());
             }
             None => {}
         }

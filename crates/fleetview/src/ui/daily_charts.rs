@@ -305,7 +305,7 @@ pub fn daily_charts_ui(
         ui.allocate_ui(egui::vec2(width, height), |ui| {
             ui.set_min_size(egui::vec2(width, height));
             if let Some(e) = figures.error() {
-                ui.colored_label(theme::ink(ui, theme::ERROR), format!("Daily figures: {e}"));
+                super::widgets::problem_ui(ui, "Daily figures: ", e);
             } else {
                 ui.horizontal(|ui| {
                     ui.spinner();

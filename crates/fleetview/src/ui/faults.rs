@@ -89,7 +89,7 @@ pub fn faults_ui(
     actions: &mut Vec<Action>,
 ) {
     if let Some(e) = state.faults().error() {
-        ui.colored_label(theme::ink(ui, theme::ERROR), e);
+        super::widgets::problem_ui(ui, "Faults: ", e);
     }
     let empty = Vec::new();
     let rows = state.faults().value().unwrap_or(&empty);

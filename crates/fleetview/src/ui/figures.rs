@@ -142,7 +142,7 @@ pub fn figures_strip_ui(
             theme::ink(ui, theme::ERROR),
             "Figures could not be computed",
         )
-        .on_hover_text(e);
+        .on_hover_text(e.hover_text());
     }
 }
 

@@ -219,7 +219,7 @@ pub fn history_ui(
     actions: &mut Vec<Action>,
 ) {
     if let Some(e) = state.history().error() {
-        ui.colored_label(theme::ink(ui, theme::ERROR), e);
+        super::widgets::problem_ui(ui, "Daily history: ", e);
     }
     let Some(h) = state.history().value() else {
         if state.history().is_pending() {

@@ -51,16 +51,8 @@ pub fn status_bar_ui(
 /// exports, or "Ready".
 fn activity_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<Action>) {
     {
-        if let Some(o) = &state.offline() {
-            let age = o.data_fetched_at.map_or_else(
-                || "nothing cached for this view".to_owned(),
-                |t| format!("data fetched {}", format::format_age(now - t)),
-            );
-            ui.colored_label(
-                theme::ink(ui, theme::OFFLINE),
-                format!("Offline: showing cached data, {age}"),
-            )
-            .on_hover_text(format!("The service could not be reached: {}", o.reason));
+        if let (Some(o), Some(problem)) = (state.offline(), state.offline_problem()) {
+            offline_ui(ui, o.data_fetched_at, &problem, now);
             if o.probing {
                 ui.spinner();
                 ui.label("trying the service");
@@ -133,6 +125,34 @@ fn activity_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<
             )
             .on_hover_text(all.replace("; ", "\n"));
         }
+    }
+}
+
+/// The one notice of the service out of reach: why, in words (the panels
+/// say only "Not in the cache"), what is shown instead, and the technical
+/// text under Details.
+fn offline_ui(
+    ui: &mut egui::Ui,
+    data_fetched_at: Option<i64>,
+    problem: &crate::app::Problem,
+    now: i64,
+) {
+    let age = data_fetched_at.map_or_else(
+        || "nothing cached for this view".to_owned(),
+        |t| format!("data fetched {}", format::format_age(now - t)),
+    );
+    ui.colored_label(
+        theme::ink(ui, theme::OFFLINE),
+        format!(
+            "Offline. {}. Showing what the cache holds ({age}).",
+            problem.title
+        ),
+    );
+    if !problem.detail.is_empty() {
+        ui.menu_button("Details", |ui| {
+            ui.set_max_width(theme::TOAST_WIDTH);
+            ui.add(egui::Label::new(&problem.detail).wrap());
+        });
     }
 }
 
@@ -247,6 +267,14 @@ pub fn toasts_ui(ctx: &egui::Context, state: &AppState, actions: &mut Vec<Action
                                 );
                             });
                         });
+                        if let Some(folder) = &n.folder
+                            && ui
+                                .button("Open folder")
+                                .on_hover_text(folder.display().to_string())
+                                .clicked()
+                        {
+                            actions.push(Action::OpenFolder(folder.clone()));
+                        }
                         if !n.detail.is_empty() {
                             egui::CollapsingHeader::new("Details")
                                 .id_salt(("notification", n.id))

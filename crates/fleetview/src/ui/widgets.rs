@@ -141,6 +141,20 @@ pub fn sort_button_ui(
         .clicked()
 }
 
+/// A panel's failure: its short line in the error colour, the cause and
+/// the technical text on hover (never the headline).
+pub fn problem_ui(
+    ui: &mut egui::Ui,
+    prefix: &str,
+    problem: &crate::app::Problem,
+) -> egui::Response {
+    ui.colored_label(
+        theme::ink(ui, theme::ERROR),
+        format!("{prefix}{}", problem.short),
+    )
+    .on_hover_text(problem.hover_text())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -112,7 +112,7 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
         "{} shown of {faults} in the window",
         fleetview::ui::format::count(faults as usize, "fault", "faults")
     ));
-    h.get_by_label_contains("Offline: showing cached data, data fetched ");
+    h.get_by_label_contains("Showing what the cache holds (data fetched ");
     h.get_by_label("offline");
     h.get_by_label_contains("the fleet as last discovered");
     assert!(h.query_all_by_label(&name).count() >= 2, "listed and shown");
@@ -146,6 +146,9 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
     assert!(s.fleet().cached_at.is_none() && s.fleet().equipments.len() == 60);
     assert!(!s.title().contains("offline"));
     h.get_by_label("Back online");
-    assert!(h.query_by_label_contains("Offline: showing").is_none());
+    assert!(
+        h.query_by_label_contains("Showing what the cache holds")
+            .is_none()
+    );
     h.get_by_label("online");
 }

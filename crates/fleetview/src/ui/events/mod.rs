@@ -73,7 +73,7 @@ fn no_report_ui(ui: &mut egui::Ui, state: &AppState) -> bool {
             theme::ink(ui, theme::ERROR),
             "The events could not be worked out.",
         )
-        .on_hover_text(e);
+        .on_hover_text(e.hover_text());
     }
     if report.value().is_some() {
         return false;

@@ -78,12 +78,8 @@ pub(super) fn toolbar_ui(
             );
         });
     }
-    if state.timeline().track.error().is_some() {
-        let (title, detail) = match &state.timeline().track_failure {
-            Some((title, detail)) => (title.as_str(), detail.as_str()),
-            None => ("Not loaded", ""),
-        };
-        note_ui(ui, &format!("Positions not loaded: {title}"), detail);
+    if let Some(e) = state.timeline().track.error() {
+        note_ui(ui, &format!("Positions not loaded: {e}"), &e.hover_text());
     }
     retry
 }

@@ -340,7 +340,7 @@ impl PlotsView {
         ui.add_space(theme::GAP);
         ui.label(egui::RichText::new(kind.display_name()).strong());
         if let Some(e) = loadable.error() {
-            ui.colored_label(theme::ink(ui, theme::ERROR), e.to_string());
+            crate::ui::widgets::problem_ui(ui, "", e);
         }
         let Some(series) = loadable.value() else {
             // A failed fetch shows its error alone: nothing is coming (it
