@@ -172,6 +172,11 @@ fn replay_at_1x_moves_one_second_per_second() {
     h.get_by_label("1x").click();
     h.run_steps(2);
     assert_eq!(h.state().state().timeline().replay.speed, 1.0);
+    // Machine time as it runs, parked hours included (skipped, the parked
+    // night before the first start is jumped over).
+    h.get_by_label("Skip engine-off").click();
+    h.run_steps(2);
+    assert!(!h.state().state().timeline().replay.skip_engine_off);
     h.get_by_label("Play").click();
     h.step();
     let start = h.state().state().timeline().cursor.expect("a cursor");

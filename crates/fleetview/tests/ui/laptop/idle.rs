@@ -96,7 +96,7 @@ fn left_alone_offline_with_tiles_failing_it_asks_for_no_frames() {
     let s = h.state().state();
     assert_eq!(s.tab(), Tab::Faults, "the machine's page, with its map");
     assert!(
-        h.query_by_label_contains("Offline: showing cached data")
+        h.query_by_label_contains("Showing what the cache holds")
             .is_some(),
         "the offline notice shows while idle"
     );
