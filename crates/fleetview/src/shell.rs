@@ -42,6 +42,9 @@ pub fn native_options() -> eframe::NativeOptions {
             .with_app_id(APP_ID)
             .with_icon(window_icon())
             .with_inner_size([1400.0, 900.0]),
+        // The app adds the system's fonts itself (`FleetApp::new`), so its
+        // tests draw with them too.
+        system_font_fallback: false,
         ..Default::default()
     }
 }
@@ -292,6 +295,12 @@ fn start_sandbox(
 impl FleetApp {
     pub fn new(cc: &eframe::CreationContext<'_>, options: AppOptions) -> Self {
         let ctx = cc.egui_ctx.clone();
+        // A machine's name can be in any script: what the bundled fonts
+        // lack comes from the system's fonts (looked up on a thread of
+        // their own, and only for a character missing).
+        ctx.add_font_provider(Arc::new(
+            egui_system_font_provider::SystemFontProvider::new(),
+        ));
         let wake: fleetview_core::worker::Wake = Arc::new(move || ctx.request_repaint());
         let mut problems: Vec<(String, String)> = Vec::new();
         let cache = open_cache(options.cache_path.as_ref(), &mut problems);

@@ -4,6 +4,7 @@
 //! when there is no dialog, a layout that fits a small screen, and maps
 //! that read in both themes. `cargo test -- laptop` runs them all.
 
+mod desktop;
 mod idle;
 mod layout;
 mod maps;
