@@ -137,16 +137,20 @@ fn offline_ui(
     problem: &crate::app::Problem,
     now: i64,
 ) {
-    let age = data_fetched_at.map_or_else(
-        || "nothing cached for this view".to_owned(),
-        |t| format!("data fetched {}", format::format_age(now - t)),
+    // What is shown instead: the cache's data and its age, or nothing
+    // for this view (said, not left to a reader to infer).
+    let instead = data_fetched_at.map_or_else(
+        || "Showing what the cache holds: nothing for this view.".to_owned(),
+        |t| {
+            format!(
+                "Showing what the cache holds (data fetched {}).",
+                format::format_age(now - t)
+            )
+        },
     );
     ui.colored_label(
         theme::ink(ui, theme::OFFLINE),
-        format!(
-            "Offline. {}. Showing what the cache holds ({age}).",
-            problem.title
-        ),
+        format!("Offline. {}. {instead}", problem.title),
     );
     if !problem.detail.is_empty() {
         ui.menu_button("Details", |ui| {

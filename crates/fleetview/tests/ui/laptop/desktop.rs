@@ -8,25 +8,13 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::app::{Settings, Tab};
-use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
-use fleetview_api::model::SecretValue;
+use fleetview::shell::{AppOptions, FleetApp};
 use fleetview_sandbox::auth::{DEMO_API_KEY, DEMO_API_KEY_NAME};
 use fleetview_sandbox::simulate::FIRST_ID;
 
+use super::closed_service;
 use crate::common;
 use common::ui::{type_into, wait_until};
-
-fn closed_service() -> ServiceOptions {
-    let closed = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port");
-    ServiceOptions {
-        base_url: format!("http://{closed}/"),
-        token: Some(SecretValue::new("a token".to_owned())),
-        api_key: None,
-        allow_insecure_http: true,
-    }
-}
 
 #[test]
 fn a_machine_named_in_chinese_and_arabic_is_drawn_in_the_systems_fonts() {

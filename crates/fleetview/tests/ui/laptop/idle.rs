@@ -11,14 +11,8 @@ use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
 use fleetview_api::model::SecretValue;
 use fleetview_sandbox::simulate::FIRST_ID;
 
+use super::closed_address;
 use crate::common;
-
-/// A loopback address where nothing listens.
-fn closed_address() -> std::net::SocketAddr {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-}
 
 /// The delay before the frame the app asked for after its last frame.
 fn repaint_delay(h: &Harness<'static, FleetApp>) -> Duration {
@@ -96,8 +90,7 @@ fn left_alone_offline_with_tiles_failing_it_asks_for_no_frames() {
     let s = h.state().state();
     assert_eq!(s.tab(), Tab::Faults, "the machine's page, with its map");
     assert!(
-        h.query_by_label_contains("Showing what the cache holds")
-            .is_some(),
+        h.query_by_label_contains("Offline. Can't reach").is_some(),
         "the offline notice shows while idle"
     );
     // Left alone: 20 s of frames (the tiles' next try is 30 s after they

@@ -10,22 +10,15 @@ use fleetview::app::Tab;
 use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
 use fleetview_api::model::SecretValue;
 
+use super::closed_service;
 use crate::common;
 use common::ui::{equipment_name, pick, wait_until};
 
 /// The app against a service where nothing listens (the forms do not
 /// need one).
 fn offline_app() -> Harness<'static, FleetApp> {
-    let closed = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port");
     let options = AppOptions {
-        service: Some(ServiceOptions {
-            base_url: format!("http://{closed}/"),
-            token: Some(SecretValue::new("a token".to_owned())),
-            api_key: None,
-            allow_insecure_http: true,
-        }),
+        service: Some(closed_service()),
         clock: Some(common::now()),
         ..AppOptions::default()
     };
