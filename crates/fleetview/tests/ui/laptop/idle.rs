@@ -2,12 +2,14 @@
 //! notice showing, asks for no frames (and so uses no CPU) until something
 //! is due: the next try of the service or of the tiles.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::app::{MapSettings, Settings, Tab};
-use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
+use fleetview::shell::{AppOptions, FleetApp, ServiceOptions, WallClock};
 use fleetview_api::model::SecretValue;
 use fleetview_sandbox::simulate::FIRST_ID;
 
@@ -27,6 +29,9 @@ fn left_alone_offline_with_tiles_failing_it_asks_for_no_frames() {
     let dir = tempfile::tempdir().expect("tempdir");
     let service = closed_address();
     let tiles = closed_address();
+    // The computer's clock, moved on by the test once the app is left
+    // alone (as its frames' clock is).
+    let ahead_secs = Arc::new(AtomicI64::new(0));
     let options = AppOptions {
         service: Some(ServiceOptions {
             base_url: format!("http://{service}/"),
@@ -36,6 +41,10 @@ fn left_alone_offline_with_tiles_failing_it_asks_for_no_frames() {
         }),
         cache_path: Some(dir.path().join("cache.sqlite")),
         clock: Some(common::now()),
+        wall_clock: WallClock::new({
+            let ahead_secs = ahead_secs.clone();
+            move || fleetview_api::time::now_secs() + ahead_secs.load(Ordering::SeqCst)
+        }),
         online_tiles: true,
         ..AppOptions::default()
     };
@@ -93,14 +102,40 @@ fn left_alone_offline_with_tiles_failing_it_asks_for_no_frames() {
         h.query_by_label_contains("Offline. Can't reach").is_some(),
         "the offline notice shows while idle"
     );
-    // Left alone: 20 s of frames (the tiles' next try is 30 s after they
-    // failed) asks for none.
-    let asked: Vec<Duration> = (0..20)
-        .map(|_| {
+    // Left alone for two minutes, a frame drawn only when one is asked
+    // for, as eframe draws them: each when the delay it asked for is over
+    // (the clocks moved on by it). The tiles' next try (30 s after they
+    // failed, then a minute later) and the service's are a few wakes; a
+    // repaint every 500 ms was 240. While a try is in flight its spinner
+    // asks for frames at once: those are polled in real time, and must
+    // stop.
+    let mut t = h.ctx.input(|i| i.time);
+    let end = t + 120.0;
+    let mut wakes = Vec::new();
+    let mut in_flight_since = Instant::now();
+    loop {
+        let delay = repaint_delay(&h).as_secs_f64();
+        if delay == 0.0 {
+            assert!(
+                in_flight_since.elapsed() < Duration::from_secs(10),
+                "frames asked for at once for 10 s after the wakes {wakes:?}"
+            );
+            std::thread::sleep(Duration::from_millis(10));
             h.step();
-            repaint_delay(&h)
-        })
-        .filter(|d| *d < quiet)
-        .collect();
-    assert!(asked.is_empty(), "frames asked for while idle: {asked:?}");
+            continue;
+        }
+        if t + delay > end {
+            break;
+        }
+        t += delay;
+        ahead_secs.fetch_add(delay.ceil() as i64, Ordering::SeqCst);
+        wakes.push(delay);
+        assert!(
+            wakes.len() <= 8,
+            "woken in two minutes left alone, after these delays: {wakes:?}"
+        );
+        h.input_mut().time = Some(t);
+        h.step();
+        in_flight_since = Instant::now();
+    }
 }
