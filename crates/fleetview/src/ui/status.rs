@@ -54,8 +54,10 @@ fn activity_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<
         if let (Some(o), Some(problem)) = (state.offline(), state.offline_problem()) {
             offline_ui(ui, o.data_fetched_at, &problem, now);
             if o.probing {
-                ui.spinner();
-                ui.label("trying the service");
+                // Words, not a spinner: a try of a service that is down
+                // can take a second of retries, and a spinner draws every
+                // frame of it (on a laptop offline, at every try).
+                ui.label("trying the service…");
             } else {
                 if let Some(t) = o.next_retry {
                     // A time, not a countdown: a countdown would need a

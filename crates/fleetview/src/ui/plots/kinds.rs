@@ -21,13 +21,13 @@ pub(super) fn kind_picker_ui(
     MenuButton::new(format!("Data kinds ({picked})"))
         .config(config)
         .ui(ui, |ui| {
-            let label = ui.label("Find");
-            ui.add(
+            crate::ui::widgets::labelled_ui(
+                ui,
+                "Find",
                 egui::TextEdit::singleline(search)
                     .hint_text("e.g. fuel, battery")
                     .desired_width(200.0),
-            )
-            .labelled_by(label.id);
+            );
             let query = search.to_lowercase();
             // A dozen rows at least, wherever the menu opens (it shrank to
             // two or three near the window's bottom).

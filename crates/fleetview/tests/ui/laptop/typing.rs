@@ -189,3 +189,27 @@ fn letters_typed_in_an_open_form_with_no_field_focused_are_no_shortcuts() {
     h.run_steps(2);
     assert_eq!(h.state().state().tab(), Tab::Events);
 }
+
+#[test]
+fn letters_typed_in_the_data_kinds_search_after_a_click_on_its_label_are_text() {
+    let (mut h, _sb, _rt) = machine_open();
+    let preset = h.state().state().machine().preset;
+    h.get_by_label_contains("Data kinds").click();
+    h.run_steps(3);
+    let label = h
+        .get_by(|n| n.role() == Role::Label && n.value().as_deref() == Some("Find"))
+        .rect();
+    slow_frame(&mut h, click_events(label));
+    h.run_steps(2);
+    for key in [egui::Key::Space, egui::Key::Num2] {
+        h.key_press(key);
+        h.run_steps(2);
+    }
+    h.get_by_role_and_label(Role::TextInput, "Find")
+        .type_text("battery");
+    h.run_steps(2);
+    let s = h.state().state();
+    assert!(!s.timeline().replay.playing, "Space started no replay");
+    assert_eq!(s.machine().preset, preset, "2 chose no window");
+    assert!(field_value(&h, "Find").ends_with("battery"));
+}
