@@ -388,6 +388,11 @@ pub const TABLE_ROWS_MIN: f32 = 5.0;
 /// most of one) whatever the Measure tool's pane takes.
 pub const PLOTS_MIN_HEIGHT: f32 = 120.0;
 
+/// The Measure tool's statistics at their smallest in their pane under the
+/// plots (the span's line, a header and two rows); with less room they
+/// float in a window of their own.
+pub const SPAN_PANE_MIN_HEIGHT: f32 = 4.0 * PANE_LINE_HEIGHT + 14.0;
+
 /// The map and plots' row at its smallest before the figures strip gives
 /// up rows: the plots' toolbar (two lines when narrow), the plots' floor
 /// and the Measure pane's.

@@ -228,18 +228,49 @@ fn span_pane_ui(
         actions.push(TimelineAction::SetSpan(None).into());
     }
     // A third of the column at first: the plots keep most of it, and
-    // never less than their floor (the pane scrolls instead).
+    // never less than their floor.
     let room = ui.available_height();
-    let pane_max = (room - theme::PLOTS_MIN_HEIGHT).max(48.0);
-    let pane_height = (room * 0.35).clamp(90.0, 220.0).min(pane_max);
+    let pane_max = room - theme::PLOTS_MIN_HEIGHT;
+    if pane_max < theme::SPAN_PANE_MIN_HEIGHT {
+        // No room for both (a laptop): the statistics float over the
+        // plots' bottom right, whole, rather than squeeze both.
+        span_window_ui(ui, state, view, actions);
+        return;
+    }
+    let pane_height = (room * 0.35).clamp(theme::SPAN_PANE_MIN_HEIGHT, 220.0);
     egui::Panel::bottom("span_stats")
         .resizable(true)
-        .default_size(pane_height)
-        .min_size(pane_max.min(80.0))
+        .default_size(pane_height.min(pane_max))
+        .min_size(theme::SPAN_PANE_MIN_HEIGHT)
         .max_size(pane_max)
         .show(ui, |ui| {
             span::span_stats_ui(ui, state, &mut view.span, actions);
         });
+}
+
+/// The span's statistics in a window of their own over the plots, closed
+/// with the span.
+fn span_window_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut PlotsView,
+    actions: &mut Vec<Action>,
+) {
+    let mut open = true;
+    let column = ui.max_rect();
+    egui::Window::new("Measured span")
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(true)
+        .default_width((column.width() - 2.0 * theme::GAP).max(200.0))
+        .pivot(egui::Align2::RIGHT_BOTTOM)
+        .default_pos(column.right_bottom() - egui::vec2(theme::GAP, theme::GAP))
+        .show(ui.ctx(), |ui| {
+            span::span_stats_ui(ui, state, &mut view.span, actions);
+        });
+    if !open {
+        actions.push(TimelineAction::SetSpan(None).into());
+    }
 }
 
 /// What every plot of the column is drawn with this frame.
