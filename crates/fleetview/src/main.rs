@@ -176,7 +176,10 @@ fn run_app(cli: Cli) -> anyhow::Result<()> {
     eframe::run_native(
         fleetview::shell::APP_ID,
         fleetview::shell::native_options(),
-        Box::new(move |cc| Ok(Box::new(FleetApp::new(cc, options)))),
+        Box::new(move |cc| {
+            fleetview::shell::close_on_terminate(&cc.egui_ctx);
+            Ok(Box::new(FleetApp::new(cc, options)))
+        }),
     )
     .map_err(|e| anyhow::anyhow!("the window could not be opened: {e}"))
 }

@@ -34,6 +34,46 @@ pub fn window_icon() -> egui::IconData {
     eframe::icon_data::from_png_bytes(PNG).unwrap_or_default()
 }
 
+/// Closes the window as its close button does (the settings saved) when the
+/// system asks the app to end (SIGTERM at logout or shutdown, SIGHUP):
+/// killed there, the last half minute's choices were lost.
+pub fn close_on_terminate(ctx: &egui::Context) {
+    #[cfg(unix)]
+    {
+        let ctx = ctx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("fleetview-signals".into())
+            .spawn(move || {
+                let runtime = match tokio::runtime::Builder::new_current_thread()
+                    .enable_io()
+                    .build()
+                {
+                    Ok(r) => r,
+                    Err(e) => return tracing::warn!("no signal handling: {e}"),
+                };
+                runtime.block_on(async {
+                    use tokio::signal::unix::{SignalKind, signal};
+                    let (Ok(mut term), Ok(mut hup)) = (
+                        signal(SignalKind::terminate()),
+                        signal(SignalKind::hangup()),
+                    ) else {
+                        return tracing::warn!("no signal handling");
+                    };
+                    tokio::select! {
+                        _ = term.recv() => {}
+                        _ = hup.recv() => {}
+                    }
+                    tracing::info!("asked to end: closing the window (settings saved)");
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                    ctx.request_repaint();
+                });
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("no signal handling: {e}");
+        }
+    }
+}
+
 /// How the desktop window opens: its title, first size, icon and app id.
 pub fn native_options() -> eframe::NativeOptions {
     eframe::NativeOptions {
