@@ -483,7 +483,7 @@ impl FleetApp {
         while let Ok((path, error)) = self.open_failures.1.try_recv() {
             self.state.notify(
                 Level::Error,
-                "The folder could not be opened",
+                format!("The folder {} could not be opened", path.display()),
                 format!("{}: {error}", path.display()),
             );
         }

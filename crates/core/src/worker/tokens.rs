@@ -23,11 +23,10 @@ impl TokenPlace {
     pub fn describe(&self, what: &str) -> String {
         match self {
             TokenPlace::Keychain => format!("The {what} is kept in the system keychain."),
-            TokenPlace::SessionOnly(why) => {
-                format!(
-                    "No usable keychain ({why}): the {what} is kept in memory for this session only."
-                )
-            }
+            // Why the keychain failed is in the log, not in the sentence.
+            TokenPlace::SessionOnly(_) => format!(
+                "No keychain on this computer: the {what} is kept in memory for this session only."
+            ),
         }
     }
 }
@@ -59,7 +58,10 @@ impl TokenStore {
         match keyring::Entry::new(KEYRING_SERVICE, key).and_then(|e| e.set_password(token.expose()))
         {
             Ok(()) => TokenPlace::Keychain,
-            Err(e) => TokenPlace::SessionOnly(e.to_string()),
+            Err(e) => {
+                tracing::info!("no keychain, the secret kept for this session: {e}");
+                TokenPlace::SessionOnly(e.to_string())
+            }
         }
     }
 

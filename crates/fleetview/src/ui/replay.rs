@@ -2,6 +2,7 @@
 //! time with optional skipping of engine-off periods and a follow camera.
 
 use super::format;
+use super::theme;
 use crate::app::TimelineAction;
 use crate::app::{Action, AppState, REPLAY_SPEEDS, Replay};
 
@@ -21,7 +22,14 @@ pub fn replay_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>)
             ("Play", "Replay the window from the cursor")
         };
         let hint = super::keys::tip(ui.ctx(), hint, super::keys::KeyCommand::PlayPause);
-        if ui.button(text).on_hover_text(hint).clicked() {
+        // As wide as "Pause" whatever it says: the controls after it stay
+        // put under the mouse.
+        let size = egui::vec2(theme::PLAY_BUTTON_WIDTH, ui.spacing().interact_size.y);
+        if ui
+            .add_sized(size, egui::Button::new(text))
+            .on_hover_text(hint)
+            .clicked()
+        {
             set(
                 actions,
                 Replay {

@@ -5,6 +5,8 @@ use egui::Color32;
 
 /// Space between groups of controls.
 pub const GAP: f32 = 6.0;
+/// The replay's Play/Pause button (fits "Pause").
+pub const PLAY_BUTTON_WIDTH: f32 = 56.0;
 /// Height of a table or list row.
 pub const ROW_HEIGHT: f32 = 22.0;
 /// Notices float this far from the window's bottom right corner (above the

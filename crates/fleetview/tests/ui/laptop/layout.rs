@@ -147,3 +147,22 @@ fn measuring_leaves_the_plots_their_room_on_a_laptop() {
         assert!(height >= 120.0, "at {size:?}: the plots have {height} px");
     }
 }
+
+/// Found on the walk-through: Play became the wider Pause and moved the
+/// controls after it under the mouse.
+#[test]
+fn play_and_pause_move_nothing_in_the_replay_bar() {
+    let mut h = app(egui::vec2(1366.0, 768.0), None, None);
+    wait_until(&mut h, "the fleet", |app| {
+        !app.state().fleet().loading && !app.state().fleet().equipments.is_empty()
+    });
+    let id = h.state().state().fleet().equipments[0].id;
+    pick(&h, &equipment_name(h.state(), id));
+    wait_until(&mut h, "the machine", loaded);
+    let skip = |h: &Harness<'static, FleetApp>| h.get_by_label("Skip engine-off").rect();
+    let before = skip(&h);
+    h.get_by_label("Play").click();
+    h.run_steps(2);
+    assert!(h.state().state().timeline().replay.playing);
+    assert_eq!(skip(&h), before, "Skip engine-off stayed put");
+}
