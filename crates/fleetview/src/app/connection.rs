@@ -15,9 +15,10 @@ use fleetview_api::{ApiError, ApiKey, AuthMethod, ClientConfig};
 use fleetview_core::worker::{Command, ConnectionEvent, Target, TokenPlace};
 
 /// Offline, the service is tried again after this, then twice as long each
-/// time, up to the maximum.
+/// time, up to the maximum (each try draws a few frames: a laptop offline
+/// for hours tries every 5 minutes, or at once with *Retry now*).
 const RETRY_FIRST_SECS: i64 = 5;
-const RETRY_MAX_SECS: i64 = 60;
+const RETRY_MAX_SECS: i64 = 300;
 const EMBEDDED_LABEL: &str = "Embedded sandbox";
 /// What the embedded sandbox's data is cached under: its port changes at
 /// each start, its data only with the app's version.
@@ -579,8 +580,9 @@ mod tests {
         assert_eq!(Offline::backoff_secs(0), 5);
         assert_eq!(Offline::backoff_secs(1), 10);
         assert_eq!(Offline::backoff_secs(3), 40);
-        assert_eq!(Offline::backoff_secs(4), 60);
-        assert_eq!(Offline::backoff_secs(u32::MAX), 60);
+        assert_eq!(Offline::backoff_secs(5), 160);
+        assert_eq!(Offline::backoff_secs(6), 300);
+        assert_eq!(Offline::backoff_secs(u32::MAX), 300);
     }
 
     #[test]

@@ -502,11 +502,13 @@ impl AppState {
     /// offline. The shell asks for a frame then and none before, so an
     /// app left alone uses no CPU.
     pub fn next_wake(&self, now: i64) -> Option<i64> {
-        let offline = self.conn.offline.as_ref().map(|o| {
-            let retry = if o.probing { None } else { o.next_retry };
-            // "data fetched 5 min ago" stays true to the minute.
-            retry.map_or(now + 60, |t| t.min(now + 60))
-        });
+        // (Offline, the status bar says when the data was fetched, not how
+        // long ago: an age would need a frame a minute.)
+        let offline = self
+            .conn
+            .offline
+            .as_ref()
+            .and_then(|o| if o.probing { None } else { o.next_retry });
         let refresh = self
             .overview
             .next_refresh()

@@ -52,7 +52,7 @@ pub fn status_bar_ui(
 fn activity_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<Action>) {
     {
         if let (Some(o), Some(problem)) = (state.offline(), state.offline_problem()) {
-            offline_ui(ui, o.data_fetched_at, &problem, now);
+            offline_ui(ui, o.data_fetched_at, &problem, now, state.local_time());
             if o.probing {
                 // Words, not a spinner: a try of a service that is down
                 // can take a second of retries, and a spinner draws every
@@ -138,16 +138,19 @@ fn offline_ui(
     data_fetched_at: Option<i64>,
     problem: &crate::app::Problem,
     now: i64,
+    local: bool,
 ) {
-    // What is shown instead: the cache's data and its age, or nothing
+    // What is shown instead: the cache's data and when it was fetched, or nothing
     // for this view (said, not left to a reader to infer).
     let instead = data_fetched_at.map_or_else(
         || "Showing what the cache holds: nothing for this view.".to_owned(),
         |t| {
-            format!(
-                "Showing what the cache holds (data fetched {}).",
-                format::format_age(now - t)
-            )
+            // When, not how long ago: an age would need a frame a minute.
+            let same_day =
+                format::format_in_zone(t, local, "%F") == format::format_in_zone(now, local, "%F");
+            let when =
+                format::format_in_zone(t, local, if same_day { "%H:%M" } else { "%F %H:%M" });
+            format!("Showing what the cache holds (data fetched at {when}).")
         },
     );
     ui.colored_label(
