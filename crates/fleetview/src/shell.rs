@@ -523,7 +523,7 @@ impl eframe::App for FleetApp {
         let now = self.wall_clock.now();
         let commands = self.state.tick(now);
         self.send(commands);
-        if let Some(at) = self.state.next_wake(now) {
+        if let Some(at) = self.state.next_wake() {
             // Not sooner than a second: the wall clock counts seconds.
             let secs = u64::try_from((at - now).max(1)).unwrap_or(1);
             ctx.request_repaint_after(std::time::Duration::from_secs(secs));

@@ -501,7 +501,7 @@ impl AppState {
     /// of the service, news going, the fleet's refresh, the ages shown
     /// offline. The shell asks for a frame then and none before, so an
     /// app left alone uses no CPU.
-    pub fn next_wake(&self, now: i64) -> Option<i64> {
+    pub fn next_wake(&self) -> Option<i64> {
         // (Offline, the status bar says when the data was fetched, not how
         // long ago: an age would need a frame a minute.)
         let offline = self
@@ -1163,19 +1163,19 @@ mod tests {
     fn an_app_left_alone_wakes_only_when_something_is_due() {
         let now = 1_750_000_000;
         let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(now));
-        assert_eq!(s.next_wake(now), None, "nothing due: no frame");
+        assert_eq!(s.next_wake(), None, "nothing due: no frame");
         s.notify(Level::Info, "Exported", "faults.csv");
         s.tick(now);
-        assert_eq!(s.next_wake(now), Some(now + NEWS_SECS), "the news goes");
+        assert_eq!(s.next_wake(), Some(now + NEWS_SECS), "the news goes");
         s.tick(now + NEWS_SECS);
-        assert_eq!(s.next_wake(now + NEWS_SECS), None);
+        assert_eq!(s.next_wake(), None);
         s.notify(Level::Error, "Failed", "");
         s.tick(now + NEWS_SECS);
-        assert_eq!(s.next_wake(now + NEWS_SECS), None, "a problem stays");
+        assert_eq!(s.next_wake(), None, "a problem stays");
         s.conn.went_offline(None, "no network".into());
         s.tick(now);
         let retry = s.offline().and_then(|o| o.next_retry);
         assert!(retry.is_some_and(|t| t > now));
-        assert_eq!(s.next_wake(now), retry, "the next try");
+        assert_eq!(s.next_wake(), retry, "the next try");
     }
 }
