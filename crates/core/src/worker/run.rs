@@ -39,8 +39,11 @@ struct Session {
 
 impl Session {
     /// Makes a new client the one in use and says so, or says why not.
+    /// Failed with no client in use, the cache of the service chosen
+    /// (`scope`) is the one read from then on (signed out, it is shown).
     fn install(
         &mut self,
+        scope: String,
         result: Result<Connected, ApiError>,
         token_place: Option<TokenPlace>,
         shared: &Shared,
@@ -60,15 +63,20 @@ impl Session {
                 };
                 shared.emit(target, id, event);
             }
-            Err(error) => shared.emit(
-                target,
-                id,
-                Event::Failed {
-                    target: target.clone(),
-                    request: id,
-                    error,
-                },
-            ),
+            Err(error) => {
+                if self.client.is_none() {
+                    self.cache_scope = scope;
+                }
+                shared.emit(
+                    target,
+                    id,
+                    Event::Failed {
+                        target: target.clone(),
+                        request: id,
+                        error,
+                    },
+                );
+            }
         }
     }
 }
@@ -78,6 +86,8 @@ impl Session {
 /// in flight until then.
 struct ConnectionReady {
     id: RequestId,
+    /// The cache scope of the service chosen.
+    scope: String,
     result: Result<Connected, ApiError>,
     token_place: Option<TokenPlace>,
     _guard: InFlight,
@@ -143,7 +153,7 @@ impl CommandLoop {
             let (result, place) = (done.result, done.token_place);
             let target = Target::Connection;
             self.session
-                .install(result, place, &self.shared, &target, done.id);
+                .install(done.scope, result, place, &self.shared, &target, done.id);
         }
     }
 
@@ -182,24 +192,24 @@ impl CommandLoop {
         let handle = match command {
             Command::Cancel(_) | Command::CancelReads => return None,
             Command::Connect(cfg) if cfg.api_key.is_none() => {
+                let scope = cfg.cache_scope().to_owned();
                 let result = ApiClient::new(cfg).map(|c| (c, None));
-                self.session.install(result, None, &self.shared, target, id);
+                self.session
+                    .install(scope, result, None, &self.shared, target, id);
                 return None;
             }
             // The login and the keychain may take long: in tasks of their
             // own, their outcome sent back to this loop.
             Command::Connect(cfg) => {
-                self.connecting(
-                    id,
-                    guard,
-                    async move { (connect::connect(cfg).await, None) },
-                )
+                self.connecting(id, cfg.cache_scope().to_owned(), guard, async move {
+                    (connect::connect(cfg).await, None)
+                })
             }
             Command::UseProfile {
                 config,
                 method,
                 secret,
-            } => self.connecting(id, guard, async move {
+            } => self.connecting(id, config.cache_scope().to_owned(), guard, async move {
                 let (result, place) = connect::use_profile(store, config, method, secret).await;
                 (result, Some(place))
             }),
@@ -237,6 +247,7 @@ impl CommandLoop {
     fn connecting(
         &self,
         id: RequestId,
+        scope: String,
         guard: InFlight,
         work: impl Future<Output = (Result<Connected, ApiError>, Option<TokenPlace>)> + Send + 'static,
     ) -> JoinHandle<()> {
@@ -245,6 +256,7 @@ impl CommandLoop {
             let (result, token_place) = work.await;
             let _ = done.send(ConnectionReady {
                 id,
+                scope,
                 result,
                 token_place,
                 _guard: guard,

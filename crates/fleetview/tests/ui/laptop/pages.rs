@@ -312,3 +312,121 @@ fn laptop_signed_out_after_a_restart_shows_the_cached_fleet() {
     h.get_by_label("Choose where fleetview gets its data.");
     service.stop();
 }
+
+/// A saved profile for `base` whose API key was kept for the last session
+/// only: nothing to sign in with after a restart.
+fn key_profile_settings(
+    mut settings: fleetview::app::Settings,
+    base: &str,
+) -> fleetview::app::Settings {
+    settings.profiles = vec![fleetview::app::Profile {
+        name: "Depot".into(),
+        base_url: base.to_owned(),
+        sandbox_url: String::new(),
+        use_sandbox: false,
+        allow_insecure_http: false,
+        auth: fleetview_api::AuthMethod::ApiKey {
+            name: "ops-laptop".into(),
+        },
+    }];
+    settings.active_profile = Some(0);
+    settings
+}
+
+/// The machines whose Fleet page figures are shown, with their hours in
+/// the window.
+fn window_hours(app: &FleetApp) -> Vec<(i64, Option<f64>)> {
+    let o = app.state().overview();
+    let mut out: Vec<(i64, Option<f64>)> = o
+        .figures
+        .iter()
+        .filter_map(|(id, f)| f.value().map(|v| (*id, v.engine_hours_h)))
+        .collect();
+    out.sort_by_key(|p| p.0);
+    out
+}
+
+/// Every machine of the fleet has its window cells settled: figures, or
+/// "not in the cache".
+fn window_cells_settled(app: &FleetApp) -> bool {
+    let s = app.state();
+    let o = s.overview();
+    s.fleet().equipments.len() == 60
+        && s.fleet()
+            .equipments
+            .iter()
+            .all(|e| o.not_cached(e.id) || matches!(o.figures_of(e.id), Some(Loadable::Ready(_))))
+}
+
+#[test]
+fn laptop_offline_and_signed_out_the_fleet_table_shows_the_cached_window_figures() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let now = common::now();
+    let service = Service::start(dir.path(), now);
+    let cache = dir.path().join("cache.sqlite");
+
+    // Online: some machines' window figures are read (and cached), not all.
+    let mut h = harness(service.options(&cache, now));
+    wait_until(&mut h, "a few machines' window figures", |app| {
+        app.state().fleet().equipments.len() == 60 && window_hours(app).len() >= 8
+    });
+    let online = window_hours(h.state());
+    let settings = h.state().state().settings();
+    drop(h);
+    let base = service.sb.base.clone();
+    service.stop();
+
+    for signed_out in [false, true] {
+        let what = if signed_out { "signed out" } else { "offline" };
+        let options = if signed_out {
+            AppOptions {
+                settings: Some(key_profile_settings(settings.clone(), &base)),
+                cache_path: Some(cache.clone()),
+                clock: Some(now),
+                ..AppOptions::default()
+            }
+        } else {
+            AppOptions {
+                service: Some(ServiceOptions {
+                    base_url: base.clone(),
+                    token: Some(SecretValue::new("a token".to_owned())),
+                    api_key: None,
+                    allow_insecure_http: false,
+                }),
+                cache_path: Some(cache.clone()),
+                clock: Some(now),
+                ..AppOptions::default()
+            }
+        };
+        let mut h = harness(options);
+        wait_until(
+            &mut h,
+            &format!("every window cell settled, {what}"),
+            window_cells_settled,
+        );
+        h.run_steps(3);
+        let shown = window_hours(h.state());
+        for (id, hours) in &online {
+            let kept = shown.iter().find(|p| p.0 == *id).map(|p| p.1);
+            assert_eq!(
+                kept,
+                Some(*hours),
+                "{what}: machine {id}'s hours in the window"
+            );
+        }
+        assert!(
+            h.query_all_by_label("…").next().is_none(),
+            "{what}: no cell shows a loading mark"
+        );
+        assert!(
+            h.query_all_by_label(fleetview::ui::format::NULL).count() > 0
+                && h.state()
+                    .state()
+                    .fleet()
+                    .equipments
+                    .iter()
+                    .any(|e| { h.state().state().overview().not_cached(e.id) }),
+            "{what}: the machines never read say the cache lacks them"
+        );
+    }
+}
