@@ -39,8 +39,10 @@ struct Session {
 
 impl Session {
     /// Makes a new client the one in use and says so, or says why not.
-    /// Failed with no client in use, the cache of the service chosen
-    /// (`scope`) is the one read from then on (signed out, it is shown).
+    /// Failed with no client in use, or one of the same service with
+    /// nothing to sign in with (started on a profile whose key is not
+    /// kept), the cache of the service chosen (`scope`) is read alone from
+    /// then on: signed out, it is shown.
     fn install(
         &mut self,
         scope: String,
@@ -64,7 +66,14 @@ impl Session {
                 shared.emit(target, id, event);
             }
             Err(error) => {
-                if self.client.is_none() {
+                let keyless = self.client.as_ref().is_none_or(|c| {
+                    let config = c.config();
+                    config.cache_scope() == scope
+                        && config.token.is_none()
+                        && config.api_key.is_none()
+                });
+                if keyless {
+                    self.client = None;
                     self.cache_scope = scope;
                 }
                 shared.emit(

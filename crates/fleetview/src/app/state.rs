@@ -697,6 +697,11 @@ impl AppState {
         if self.overview.snapshots.is_empty() {
             out.push(Command::KeptSnapshots { scope: scope() });
         }
+        // The machine page left, as the cache holds it (read once: the
+        // reads answered are not asked again).
+        if self.conn.needs_secret() && matches!(self.machine.history, Loadable::Idle) {
+            out.extend(self.fetch_selected());
+        }
         out
     }
 }

@@ -430,3 +430,65 @@ fn laptop_offline_and_signed_out_the_fleet_table_shows_the_cached_window_figures
         );
     }
 }
+
+#[test]
+fn laptop_signed_out_after_a_restart_a_machine_page_shows_the_cache() {
+    // A clock at about now, as on a laptop: the last minutes of the window
+    // are never cached.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let now = now_minute();
+    let service = Service::start(dir.path(), now);
+    let cache = dir.path().join("cache.sqlite");
+    let mut h = harness(service.options(&cache, now));
+    wait_until(&mut h, "the fleet", |app| {
+        app.state().fleet().equipments.len() == 60
+    });
+    let a = FIRST_ID + 1;
+    common::ui::pick(&h, &equipment_name(h.state(), a));
+    wait_until(&mut h, "machine A's page", |app| all_loaded(app, a));
+    let online_track = h.state().state().timeline().track.value().cloned();
+    let a_place = online_track
+        .filter(|t| !t.is_empty())
+        .expect("A has positions")
+        .bounds
+        .center();
+    let online_days = h
+        .state()
+        .state()
+        .history()
+        .value()
+        .map(|d| d.daily_usages.rows.len());
+    let settings = h.state().state().settings();
+    drop(h);
+
+    // Restarted on the machine's page with nothing to sign in with.
+    let mut h = harness(AppOptions {
+        settings: Some(key_profile_settings(settings, &service.sb.base)),
+        cache_path: Some(cache.clone()),
+        clock: Some(now),
+        ..AppOptions::default()
+    });
+    wait_until(
+        &mut h,
+        "machine A's page from the cache, signed out",
+        |app| app.state().conn().needs_secret() && all_loaded(app, a),
+    );
+    h.run_steps(3);
+    let s = h.state().state();
+    assert!(s.offline().is_none(), "signed out, not offline");
+    assert_eq!(
+        s.history().value().map(|d| d.daily_usages.rows.len()),
+        online_days,
+        "the daily history the cache holds"
+    );
+    assert!(
+        s.timeline().track.value().is_some_and(|t| !t.is_empty()),
+        "the track the cache holds"
+    );
+    let centre = map_centre(h.state());
+    assert!(
+        !far_apart(centre, a_place),
+        "the map shows A's track: {centre:?} (A at {a_place:?})"
+    );
+    service.stop();
+}
