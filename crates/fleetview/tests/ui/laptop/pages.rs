@@ -492,3 +492,89 @@ fn laptop_signed_out_after_a_restart_a_machine_page_shows_the_cache() {
     );
     service.stop();
 }
+
+#[test]
+fn laptop_a_key_typed_while_the_service_is_away_is_used_when_it_answers() {
+    use egui::accesskit::Role;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let now = common::now();
+    let service = Service::start(dir.path(), now);
+    let cache = dir.path().join("cache.sqlite");
+    let mut h = harness(service.options(&cache, now));
+    wait_until(&mut h, "the fleet and its snapshots", |app| {
+        let s = app.state();
+        s.fleet().equipments.len() == 60 && !s.overview().status.loading
+    });
+    let settings = h.state().state().settings();
+    drop(h);
+    let (base, addr) = (service.sb.base.clone(), service.sb.running.addr());
+    let Service { rt, sb } = service;
+    rt.block_on(sb.running.shutdown());
+
+    // Restarted with the key kept for the last session only, the service
+    // away: the key typed under the top bar, and Enter.
+    let mut settings = key_profile_settings(settings, &base);
+    settings.profiles[0].auth = fleetview_api::AuthMethod::ApiKey {
+        name: "demo".into(),
+    };
+    let mut h = harness(AppOptions {
+        settings: Some(settings),
+        cache_path: Some(cache.clone()),
+        clock: Some(now),
+        ..AppOptions::default()
+    });
+    wait_until(&mut h, "the cached fleet, signed out", |app| {
+        let s = app.state();
+        s.conn().needs_secret() && s.fleet().equipments.len() == 60
+    });
+    let tab = h.state().state().tab();
+    h.get_by_role_and_label(Role::PasswordInput, "API key")
+        .click();
+    h.run_steps(1);
+    h.get_by_role_and_label(Role::PasswordInput, "API key")
+        .type_text("demo");
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    wait_until(&mut h, "the service found away", |app| {
+        app.state().offline().is_some()
+    });
+    h.run_steps(3);
+    let s = h.state().state();
+    assert_eq!(s.tab(), tab, "the page stays");
+    assert_eq!(s.fleet().equipments.len(), 60, "the cached fleet stays");
+    assert!(
+        h.query_by_label_contains("No API key or access token")
+            .is_none(),
+        "the key typed is not forgotten"
+    );
+
+    // The service back at the same address: Retry now signs in with the
+    // key typed, and the fleet is read afresh.
+    let _back = rt.block_on(common::start_with(
+        fleetview_sandbox::SandboxConfig::default()
+            .clock(Clock::Fixed(now))
+            .data_dir(dir.path().join("service"))
+            .listen(addr),
+    ));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while h.state().state().offline().is_some() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "never came back online: {:?}, {:?}",
+            h.state().state().connection().status,
+            h.state().state().offline()
+        );
+        if let Some(retry) = h.query_by_label("Retry now") {
+            retry.click();
+        }
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    wait_until(&mut h, "the fleet read afresh, signed in", |app| {
+        let s = app.state();
+        !s.fleet().loading && s.fleet().cached_at.is_none() && s.fleet().equipments.len() == 60
+    });
+    let s = h.state().state();
+    assert_eq!(s.connection().status, fleetview::app::ConnStatus::Connected);
+    assert_eq!(s.tab(), tab, "the page stays");
+}
