@@ -384,7 +384,9 @@ impl AppState {
             Action::Timeline(a) => self.timeline_action(a),
             Action::Connection(a) => self.connection_action(a),
             Action::Catalog(a) => self.catalog.on_action(a),
-            Action::ReloadFleet => vec![self.fleet.discover(self.now())],
+            // The list shown stays until the new one comes (or the cache's,
+            // offline): a reload that fails leaves it.
+            Action::ReloadFleet => vec![self.fleet.rediscover(self.now())],
             Action::Export(content) if content.is_fleet() => {
                 let window = self
                     .overview

@@ -547,6 +547,18 @@ fn laptop_a_key_typed_while_the_service_is_away_is_used_when_it_answers() {
             .is_none(),
         "the key typed is not forgotten"
     );
+    // Reload fleet, the service still away: the fleet the cache holds.
+    h.get_by_role_and_label(Role::Button, "Reload fleet")
+        .click();
+    wait_until(&mut h, "the fleet reloaded, offline", |app| {
+        !app.state().fleet().loading
+    });
+    assert_eq!(
+        h.state().state().fleet().equipments.len(),
+        60,
+        "Reload fleet keeps the cached fleet: {:?}",
+        h.state().state().notifications()
+    );
 
     // The service back at the same address: Retry now signs in with the
     // key typed, and the fleet is read afresh.
