@@ -528,6 +528,10 @@ fn laptop_a_key_typed_while_the_service_is_away_is_used_when_it_answers() {
         s.conn().needs_secret() && s.fleet().equipments.len() == 60
     });
     let tab = h.state().state().tab();
+    // A row of the Fleet page marked from the keyboard (Enter would open
+    // it, but not the Enter of a field).
+    h.key_press(egui::Key::ArrowDown);
+    h.run_steps(2);
     h.get_by_role_and_label(Role::PasswordInput, "API key")
         .click();
     h.run_steps(1);
