@@ -136,6 +136,12 @@ pub enum OverviewEvent {
         figures: MachineFigures,
         offline: OfflineSince,
     },
+    /// Read from the cache alone, which does not hold the machine's window.
+    NotCached {
+        request: RequestId,
+        equipment: i64,
+        window: TimeWindow,
+    },
 }
 
 /// A machine's rows over a window: its tables, and raw rows for exports.
@@ -278,7 +284,8 @@ impl OverviewEvent {
         match self {
             Self::SnapshotPage { request, .. }
             | Self::SnapshotsCached { request, .. }
-            | Self::Figures { request, .. } => *request,
+            | Self::Figures { request, .. }
+            | Self::NotCached { request, .. } => *request,
         }
     }
 }

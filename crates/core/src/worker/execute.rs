@@ -37,9 +37,11 @@ impl TaskCtx {
             Command::FetchSnapshots => self.fetch_snapshots().await,
             Command::KeptFleet { scope } => self.kept_fleet(&scope),
             Command::KeptSnapshots { scope } => self.kept_snapshots(&scope),
-            Command::FetchFigures { equipment, window } => {
-                self.fetch_figures(equipment, window).await
-            }
+            Command::FetchFigures {
+                equipment,
+                window,
+                offline,
+            } => self.fetch_figures(equipment, window, offline).await,
             Command::ComputeReport { request, data } => self.compute_report(request, data).await,
             Command::PageReport { request } => self.page_report(request).await,
             Command::ReadAhead { equipment, window } => {

@@ -39,6 +39,8 @@ impl TaskCtx {
         offline: bool,
     ) -> Result<(Vec<u8>, OfflineSince, usize), ApiError> {
         check_window(window)?;
+        // No client (signed out): the cache alone.
+        let offline = offline || self.client.is_none();
         let settled = CacheKey::new(&self.cache_scope, equipment, HISTORY_KIND);
         let latest = CacheKey::new(&self.cache_scope, equipment, HISTORY_SNAPSHOT_KIND);
         let cache = self.cache.as_deref();

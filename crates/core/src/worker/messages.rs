@@ -180,6 +180,9 @@ pub enum Command {
     FetchFigures {
         equipment: i64,
         window: TimeWindow,
+        /// Read only the cache (offline, or signed out): a window it does
+        /// not hold is said as `OverviewEvent::NotCached`.
+        offline: bool,
     },
     /// The machine page's window figures from what it has read (only the
     /// daily idle fuel is read besides).

@@ -87,25 +87,43 @@ impl TaskCtx {
         Ok(true)
     }
 
-    /// One machine's figures over a window.
+    /// One machine's figures over a window; `offline`, from the cache
+    /// alone (as without a client), saying when it lacks the window.
     pub(crate) async fn fetch_figures(
         &self,
         equipment: i64,
         window: TimeWindow,
+        offline: bool,
     ) -> Result<(), ApiError> {
+        let offline = offline || self.client.is_none();
         let (history, faults, hours) = futures_util::future::join3(
-            self.history_body(equipment, window, false),
-            self.fetch(equipment, SeriesSource::Faults, window, false),
+            self.history_body(equipment, window, offline),
+            self.fetch(equipment, SeriesSource::Faults, window, offline),
             self.fetch(
                 equipment,
                 SeriesSource::Kind(DataKind::CumulativeOperatingHours),
                 window,
-                false,
+                offline,
             ),
         )
         .await;
-        let (body, history_offline, _) = history?;
+        let not_cached = OverviewEvent::NotCached {
+            request: self.id,
+            equipment,
+            window,
+        };
+        let (body, history_offline, _) = match history {
+            Err(ApiError::NotConnected) if offline => {
+                self.emit(not_cached);
+                return Ok(());
+            }
+            h => h?,
+        };
         let faults = faults?;
+        if offline && faults.pieces.is_empty() && !faults.missing.is_empty() {
+            self.emit(not_cached);
+            return Ok(());
+        }
         // Without the counter, no reset is flagged; the rest still shows.
         let hours = hours
             .inspect_err(|e| tracing::warn!("operating hours of equipment {equipment}: {e}"))

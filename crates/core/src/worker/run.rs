@@ -39,8 +39,15 @@ struct Session {
 
 impl Session {
     /// Makes a new client the one in use and says so, or says why not.
+    /// Failed with no client in use, or one of the same service with
+    /// nothing to sign in with (started on a profile whose key is not
+    /// kept), the cache of the service chosen is read alone from then on:
+    /// signed out, it is shown. Failed for want of the service, the
+    /// client of the key typed is kept: it signs in when the service
+    /// answers (a probe).
     fn install(
         &mut self,
+        chosen: Chosen,
         result: Result<Connected, ApiError>,
         token_place: Option<TokenPlace>,
         shared: &Shared,
@@ -60,15 +67,50 @@ impl Session {
                 };
                 shared.emit(target, id, event);
             }
-            Err(error) => shared.emit(
-                target,
-                id,
-                Event::Failed {
-                    target: target.clone(),
-                    request: id,
-                    error,
-                },
-            ),
+            Err(error) => {
+                let keyless = self.client.as_ref().is_none_or(|c| {
+                    let config = c.config();
+                    config.cache_scope() == chosen.scope
+                        && config.token.is_none()
+                        && config.api_key.is_none()
+                });
+                let waiting = chosen
+                    .waiting
+                    .filter(|_| error.is_unreachable())
+                    .and_then(|config| ApiClient::new(config).ok());
+                if let Some(c) = waiting {
+                    self.client = Some(Arc::new(c));
+                    self.cache_scope = chosen.scope;
+                } else if keyless {
+                    self.client = None;
+                    self.cache_scope = chosen.scope;
+                }
+                shared.emit(
+                    target,
+                    id,
+                    Event::Failed {
+                        target: target.clone(),
+                        request: id,
+                        error,
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// The service a connection command chose: its cache scope and, for a
+/// login, the configuration to keep if the service cannot be reached.
+struct Chosen {
+    scope: String,
+    waiting: Option<ClientConfig>,
+}
+
+impl Chosen {
+    fn of(config: &ClientConfig, keep_if_away: bool) -> Self {
+        Self {
+            scope: config.cache_scope().to_owned(),
+            waiting: keep_if_away.then(|| config.clone()),
         }
     }
 }
@@ -78,6 +120,7 @@ impl Session {
 /// in flight until then.
 struct ConnectionReady {
     id: RequestId,
+    chosen: Chosen,
     result: Result<Connected, ApiError>,
     token_place: Option<TokenPlace>,
     _guard: InFlight,
@@ -143,7 +186,7 @@ impl CommandLoop {
             let (result, place) = (done.result, done.token_place);
             let target = Target::Connection;
             self.session
-                .install(result, place, &self.shared, &target, done.id);
+                .install(done.chosen, result, place, &self.shared, &target, done.id);
         }
     }
 
@@ -182,24 +225,24 @@ impl CommandLoop {
         let handle = match command {
             Command::Cancel(_) | Command::CancelReads => return None,
             Command::Connect(cfg) if cfg.api_key.is_none() => {
+                let chosen = Chosen::of(&cfg, false);
                 let result = ApiClient::new(cfg).map(|c| (c, None));
-                self.session.install(result, None, &self.shared, target, id);
+                self.session
+                    .install(chosen, result, None, &self.shared, target, id);
                 return None;
             }
             // The login and the keychain may take long: in tasks of their
             // own, their outcome sent back to this loop.
             Command::Connect(cfg) => {
-                self.connecting(
-                    id,
-                    guard,
-                    async move { (connect::connect(cfg).await, None) },
-                )
+                self.connecting(id, Chosen::of(&cfg, true), guard, async move {
+                    (connect::connect(cfg).await, None)
+                })
             }
             Command::UseProfile {
                 config,
                 method,
                 secret,
-            } => self.connecting(id, guard, async move {
+            } => self.connecting(id, Chosen::of(&config, false), guard, async move {
                 let (result, place) = connect::use_profile(store, config, method, secret).await;
                 (result, Some(place))
             }),
@@ -237,6 +280,7 @@ impl CommandLoop {
     fn connecting(
         &self,
         id: RequestId,
+        chosen: Chosen,
         guard: InFlight,
         work: impl Future<Output = (Result<Connected, ApiError>, Option<TokenPlace>)> + Send + 'static,
     ) -> JoinHandle<()> {
@@ -245,6 +289,7 @@ impl CommandLoop {
             let (result, token_place) = work.await;
             let _ = done.send(ConnectionReady {
                 id,
+                chosen,
                 result,
                 token_place,
                 _guard: guard,

@@ -775,6 +775,7 @@ async fn snapshots_come_page_by_page_and_are_kept_and_figures_follow_the_history
     let figures = s.worker.send(Command::FetchFigures {
         equipment: FIRST_ID + 2,
         window,
+        offline: false,
     });
     let (events, worker) = tokio::task::spawn_blocking(move || {
         let mut answered = 0;

@@ -248,6 +248,10 @@ pub struct ConnectionState {
     pub test_result: Option<Result<String, Problem>>,
     /// The notice of the last failure to connect, dismissed once connected.
     pub failure_note: Option<u64>,
+    /// The connection failed for want of the service: the worker keeps
+    /// its client (with the key typed), which signs in once the service
+    /// answers; that answer is then the connection's.
+    sign_in_waits: bool,
 }
 
 impl ConnectionState {
@@ -262,6 +266,7 @@ impl ConnectionState {
             user: None,
             test_result: None,
             failure_note: None,
+            sign_in_waits: false,
         }
     }
 
@@ -390,6 +395,10 @@ impl ConnectionState {
             }
             ConnectionEvent::Reachable { .. } => {
                 if self.back_online() {
+                    if std::mem::take(&mut self.sign_in_waits) {
+                        let failure_note = self.connected(None, None);
+                        return ConnectionNews::Connected { failure_note };
+                    }
                     return ConnectionNews::BackOnline;
                 }
             }
@@ -406,7 +415,13 @@ impl ConnectionState {
             }
             return Failure::Said;
         }
-        self.current.status = ConnStatus::Failed(explain(error).title);
+        self.sign_in_waits = *target == Target::Connection && error.is_unreachable();
+        self.current.status = if self.sign_in_waits {
+            // Offline says it; the probes sign in once it answers.
+            ConnStatus::Connecting
+        } else {
+            ConnStatus::Failed(explain(error).title)
+        };
         Failure::Notice
     }
 

@@ -42,10 +42,11 @@ impl Intake<'_> {
         self.progress.remove(&target);
         self.answered.push(target);
         // An answer not marked offline may still come wholly from the
-        // cache (settled windows): it says nothing of the service.
+        // cache (settled windows): it says nothing of the service. Nor
+        // does one served signed out, for want of a key.
         if let Some(t) = offline {
             self.conn
-                .went_offline(Some(t), format!("{what} served from the cache"));
+                .shown_from_cache(t, &format!("{what} served from the cache"));
         }
         true
     }

@@ -384,7 +384,9 @@ impl AppState {
             Action::Timeline(a) => self.timeline_action(a),
             Action::Connection(a) => self.connection_action(a),
             Action::Catalog(a) => self.catalog.on_action(a),
-            Action::ReloadFleet => vec![self.fleet.discover(self.now())],
+            // The list shown stays until the new one comes (or the cache's,
+            // offline): a reload that fails leaves it.
+            Action::ReloadFleet => vec![self.fleet.rediscover(self.now())],
             Action::Export(content) if content.is_fleet() => {
                 let window = self
                     .overview
@@ -490,9 +492,10 @@ impl AppState {
         self.overview
             .refresh_rows(&self.fleet.equipments, self.now());
         // Figures are read while the overview shows, so they never slow
-        // down a machine's own page.
-        if online && self.tab == Tab::Fleet {
-            out.extend(self.overview.pump(&self.fleet.equipments));
+        // down a machine's own page; offline or signed out, what the cache
+        // holds of them.
+        if self.tab == Tab::Fleet {
+            out.extend(self.overview.pump(&self.fleet.equipments, !online));
         }
         out
     }
@@ -622,8 +625,14 @@ impl AppState {
             // Shown from the cache while signed out: read afresh.
             out.push(self.fleet.rediscover(self.now()));
         }
-        if self.overview.snapshots.is_empty() || self.overview.status.cached_at.is_some() {
+        let from_cache = self.overview.status.cached_at.is_some();
+        if self.overview.snapshots.is_empty() || from_cache {
             out.extend(self.start_overview());
+        }
+        // The figures read from the cache alone, signed out: from the
+        // service now.
+        if from_cache {
+            out.extend(self.overview.refresh_figures());
         }
         out.extend(self.fetch_selected());
         // Restarted on the integrations tab: show them.
@@ -642,6 +651,8 @@ impl AppState {
         );
         let mut out = vec![self.fleet.rediscover(self.now())];
         out.push(self.overview.fetch_snapshots(now_secs()));
+        // Those read from the cache alone: from the service now.
+        out.extend(self.overview.refresh_figures());
         out.extend(self.fetch_selected());
         if self.tab == Tab::Catalog {
             out.extend(self.catalog.load());
@@ -680,13 +691,20 @@ impl AppState {
         // Nothing to sign in with (a key kept for a session only, after a
         // restart) is no reason for an empty page. The service chosen's,
         // which the failed connection did not put in use.
+        // The Fleet page's figures, as the cache holds them.
+        let window = self.selected_window();
+        let mut out = self.overview.set_window(window);
         let scope = || self.conn.current.config.cache_scope().to_owned();
-        let mut out = Vec::new();
         if self.fleet.equipments.is_empty() {
             out.push(Command::KeptFleet { scope: scope() });
         }
         if self.overview.snapshots.is_empty() {
             out.push(Command::KeptSnapshots { scope: scope() });
+        }
+        // The machine page left, as the cache holds it (read once: the
+        // reads answered are not asked again).
+        if self.conn.needs_secret() && matches!(self.machine.history, Loadable::Idle) {
+            out.extend(self.fetch_selected());
         }
         out
     }
@@ -878,9 +896,15 @@ mod tests {
         }));
         assert_eq!(s.fleet.equipments.len(), 1);
         assert!(s.offline().is_none(), "signed out, not offline");
+        // Nothing is asked of a service that refuses: the Fleet page's
+        // figures come from the cache alone.
+        let asked = s.tick(1_750_000_000);
         assert!(
-            s.tick(1_750_000_000).is_empty(),
-            "nothing is asked of a service that refuses"
+            !asked.is_empty()
+                && asked
+                    .iter()
+                    .all(|c| matches!(c, Command::FetchFigures { offline: true, .. })),
+            "{asked:?}"
         );
         let read = s.on_event(Event::Connection(ConnectionEvent::Connected {
             request: 2,

@@ -206,7 +206,9 @@ impl ConnectionView {
                 .password(true)
                 .desired_width(260.0),
         );
-        let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        // Taken, so it does not also open the Fleet page's marked row.
+        let entered = edit.lost_focus()
+            && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
         let clicked = ui
             .add_enabled(!self.token.trim().is_empty(), egui::Button::new(button))
             .clicked();

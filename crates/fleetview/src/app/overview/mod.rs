@@ -77,6 +77,9 @@ pub struct OverviewState {
     /// The window the figures are for.
     pub window: Option<TimeWindow>,
     pub figures: HashMap<i64, Loadable<MachineFigures>>,
+    /// Machines whose window the cache does not hold (read offline or
+    /// signed out): said so in their cells, read again once connected.
+    not_cached: HashSet<i64>,
     in_flight: HashSet<i64>,
     in_view: Vec<i64>,
     /// Every machine's figures have been asked for: the next pump has
@@ -129,6 +132,12 @@ impl OverviewState {
 
     pub fn figures_of(&self, id: i64) -> Option<&Loadable<MachineFigures>> {
         self.figures.get(&id)
+    }
+
+    /// Whether the cache lacks the machine's window (read without the
+    /// service).
+    pub fn not_cached(&self, id: i64) -> bool {
+        self.not_cached.contains(&id)
     }
 
     pub fn mark_dirty(&mut self) {
@@ -212,13 +221,18 @@ impl OverviewState {
                 offline,
                 ..
             } => {
+                // Signed out, the cache answers for want of a key, not of
+                // the service.
                 if let Some(t) = offline {
                     intake
                         .conn
-                        .went_offline(Some(t), "figures served from the cache".into());
+                        .shown_from_cache(t, "figures served from the cache");
                 }
                 self.on_figures(equipment, window, figures);
             }
+            OverviewEvent::NotCached {
+                equipment, window, ..
+            } => self.on_not_cached(equipment, window),
         }
     }
 
@@ -230,9 +244,15 @@ impl OverviewState {
             self.snapshots_failed(message, not_found);
             return Failure::Notice;
         };
-        self.figures_failed(*id, message);
         if error.is_unreachable() {
+            // Read again from the cache, offline.
+            self.in_flight.remove(id);
+            if self.figures.get(id).is_some_and(|f| f.value().is_none()) {
+                self.figures.remove(id);
+            }
             self.stop_reads();
+        } else {
+            self.figures_failed(*id, message);
         }
         // Said in its row, not as one notice per machine.
         if error.is_unauthorized() || error.is_unreachable() {
@@ -260,6 +280,7 @@ impl OverviewState {
         }
         self.window = Some(window);
         self.figures.clear();
+        self.not_cached.clear();
         self.drained = false;
         self.dirty = true;
         self.in_flight
@@ -268,8 +289,10 @@ impl OverviewState {
             .collect()
     }
 
-    /// Reads the window's figures again, keeping those shown meanwhile.
+    /// Reads the window's figures again, keeping those shown meanwhile
+    /// (those the cache lacked too).
     pub fn refresh_figures(&mut self) -> Vec<Command> {
+        self.not_cached.clear();
         let out = self
             .in_flight
             .drain()
@@ -288,6 +311,21 @@ impl OverviewState {
         }
         self.in_flight.remove(&equipment);
         self.figures.insert(equipment, Loadable::Ready(figures));
+        self.dirty = true;
+    }
+
+    /// The cache, read alone, lacks the machine's window: said in its
+    /// cells, not asked again until a refresh.
+    pub fn on_not_cached(&mut self, equipment: i64, window: TimeWindow) {
+        if self.window != Some(window) {
+            return;
+        }
+        self.in_flight.remove(&equipment);
+        self.not_cached.insert(equipment);
+        self.figures
+            .entry(equipment)
+            .or_default()
+            .fail("Not in the cache");
         self.dirty = true;
     }
 
@@ -329,8 +367,8 @@ impl OverviewState {
 
     /// The next machines whose figures to read: those in view first, then
     /// the rows as shown, then the rest of the fleet; never more than
-    /// `FIGURES_AT_ONCE` at once.
-    pub fn pump(&mut self, fleet: &[EquipmentSummary]) -> Vec<Command> {
+    /// `FIGURES_AT_ONCE` at once. `offline`: from the cache alone.
+    pub fn pump(&mut self, fleet: &[EquipmentSummary], offline: bool) -> Vec<Command> {
         let Some(window) = self.window else {
             return Vec::new();
         };
@@ -368,6 +406,7 @@ impl OverviewState {
                 Command::FetchFigures {
                     equipment: id,
                     window,
+                    offline,
                 }
             })
             .collect()
@@ -454,24 +493,30 @@ mod tests {
     fn figures_are_read_a_few_at_a_time_rows_in_view_first() {
         let fleet = fleet(10);
         let mut o = OverviewState::default();
-        assert!(o.pump(&fleet).is_empty(), "no window, nothing to read");
+        assert!(
+            o.pump(&fleet, false).is_empty(),
+            "no window, nothing to read"
+        );
         o.set_window(WINDOW);
         o.refresh_rows(&fleet, 0);
         o.on_action(OverviewAction::InView(vec![7, 8]));
-        let first = asked(&o.pump(&fleet));
+        let first = asked(&o.pump(&fleet, false));
         assert_eq!(first, vec![7, 8, 1, 2]);
-        assert!(o.pump(&fleet).is_empty(), "never more than 4 at once");
+        assert!(
+            o.pump(&fleet, false).is_empty(),
+            "never more than 4 at once"
+        );
         o.on_figures(8, WINDOW, MachineFigures::default());
-        assert_eq!(asked(&o.pump(&fleet)), vec![3]);
+        assert_eq!(asked(&o.pump(&fleet, false)), vec![3]);
         // An answer for another window is not kept, and frees nothing.
         o.on_figures(
             7,
             TimeWindow { since: 1, ..WINDOW },
             MachineFigures::default(),
         );
-        assert!(o.pump(&fleet).is_empty());
+        assert!(o.pump(&fleet, false).is_empty());
         o.figures_failed(7, "boom".into());
-        assert_eq!(asked(&o.pump(&fleet)), vec![4]);
+        assert_eq!(asked(&o.pump(&fleet, false)), vec![4]);
         assert_eq!(o.figures_loading(fleet.len()), 8);
     }
 
@@ -480,23 +525,23 @@ mod tests {
         let fleet = fleet(3);
         let mut o = OverviewState::default();
         o.set_window(WINDOW);
-        assert_eq!(asked(&o.pump(&fleet)), vec![1, 2, 3]);
+        assert_eq!(asked(&o.pump(&fleet, false)), vec![1, 2, 3]);
         assert!(o.drained, "nothing left to look for");
         o.on_figures(1, WINDOW, MachineFigures::default());
-        assert!(o.pump(&fleet).is_empty());
+        assert!(o.pump(&fleet, false).is_empty());
         assert!(o.drained);
         // More machines: the queue looks again.
         let more = self::fleet(4);
         o.mark_dirty();
-        assert_eq!(asked(&o.pump(&more)), vec![4]);
+        assert_eq!(asked(&o.pump(&more, false)), vec![4]);
         // A refresh asks again for what was read.
         for id in 2..=4 {
             o.on_figures(id, WINDOW, MachineFigures::default());
         }
-        let _ = o.pump(&more);
+        let _ = o.pump(&more, false);
         assert!(o.drained);
         o.refresh_figures();
-        assert_eq!(asked(&o.pump(&more)), vec![1, 2, 3, 4]);
+        assert_eq!(asked(&o.pump(&more, false)), vec![1, 2, 3, 4]);
     }
 
     #[test]
@@ -504,7 +549,7 @@ mod tests {
         let fleet = fleet(3);
         let mut o = OverviewState::default();
         o.set_window(WINDOW);
-        let _ = o.pump(&fleet);
+        let _ = o.pump(&fleet, false);
         o.on_figures(1, WINDOW, MachineFigures::default());
         let stopped = o.set_window(TimeWindow {
             since: 86_400,
@@ -512,7 +557,7 @@ mod tests {
         });
         assert_eq!(stopped.len(), 2);
         assert!(o.figures.is_empty());
-        assert_eq!(asked(&o.pump(&fleet)), vec![1, 2, 3]);
+        assert_eq!(asked(&o.pump(&fleet, false)), vec![1, 2, 3]);
     }
 
     #[test]
@@ -520,16 +565,16 @@ mod tests {
         let fleet = fleet(2);
         let mut o = OverviewState::default();
         o.set_window(WINDOW);
-        let _ = o.pump(&fleet);
+        let _ = o.pump(&fleet, false);
         let figures = MachineFigures {
             engine_hours_h: Some(3.0),
             ..Default::default()
         };
         o.on_figures(1, WINDOW, figures.clone());
         o.on_figures(2, WINDOW, figures.clone());
-        assert!(o.pump(&fleet).is_empty());
+        assert!(o.pump(&fleet, false).is_empty());
         o.refresh_figures();
-        assert_eq!(asked(&o.pump(&fleet)), vec![1, 2]);
+        assert_eq!(asked(&o.pump(&fleet, false)), vec![1, 2]);
         assert_eq!(
             o.figures_of(1).and_then(Loadable::value),
             Some(&figures),

@@ -307,7 +307,9 @@ fn no_track_note(state: &AppState) -> Option<String> {
         Loadable::Failed { previous: None, .. } => (false, true),
         _ => return None,
     };
-    if (empty || failed) && state.offline().is_some() {
+    // Signed out, too, the cache is all there is.
+    let cache_only = state.offline().is_some() || state.conn().needs_secret();
+    if (empty || failed) && cache_only {
         let name = state.fleet().name_of(state.selected()?);
         return Some(format!(
             "No positions of {name} in the cache for this window."

@@ -248,7 +248,14 @@ fn cell_ui(
         | Column::IdlePercent
         | Column::Faults
         | Column::Flags
-        | Column::Source => window_cell_ui(ui, state.overview().figures_of(r.id), c),
+        | Column::Source => {
+            let o = state.overview();
+            if o.not_cached(r.id) {
+                ui.label(format::NULL).on_hover_text("Not in the cache");
+            } else {
+                window_cell_ui(ui, o.figures_of(r.id), c);
+            }
+        }
     }
     false
 }
