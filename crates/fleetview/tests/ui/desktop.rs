@@ -376,18 +376,17 @@ fn a_log_folder_that_cannot_be_opened_is_said() {
     wait_until(&mut h, "the fleet", fleet_loaded);
     open_about(&mut h);
     h.get_by_label("Open the log folder").click();
+    // The title names the folder.
+    let title = format!("The folder {} could not be opened", dir.path().display());
     wait_until(&mut h, "the failure said", |a| {
-        a.state()
-            .notifications()
-            .iter()
-            .any(|n| n.title == "The folder could not be opened")
+        a.state().notifications().iter().any(|n| n.title == title)
     });
     let n = h
         .state()
         .state()
         .notifications()
         .iter()
-        .find(|n| n.title == "The folder could not be opened")
+        .find(|n| n.title == title)
         .cloned()
         .expect("notice");
     assert!(n.detail.contains("no file manager here"), "{}", n.detail);
