@@ -11,4 +11,4 @@ mod outlines;
 mod render;
 
 pub use outlines::{BasemapError, Outlines, Polygon, Ring};
-pub use render::{DETAIL_ZOOM, Palette, TILE_SIZE, render_tile, tile_bounds};
+pub use render::{DETAIL_ZOOM, Palette, TILE_SIZE, relative_luminance, render_tile, tile_bounds};

@@ -149,6 +149,20 @@ pub fn render_tile(outlines: &Outlines, x: u32, y: u32, zoom: u8, palette: Palet
     pixmap.take()
 }
 
+/// Relative luminance (0 to 1) of an sRGB colour (alpha ignored), as WCAG
+/// defines it: the palettes' and the app's contrast checks share it.
+pub fn relative_luminance([r, g, b, _]: [u8; 4]) -> f32 {
+    let lin = |v: u8| {
+        let v = f32::from(v) / 255.0;
+        if v <= 0.040_45 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,19 +196,6 @@ mod tests {
         assert_eq!(pixel(&tile, 128, 128), palette.water);
     }
 
-    /// Relative luminance (0 to 1) of an sRGB colour.
-    fn luminance([r, g, b, _]: [u8; 4]) -> f64 {
-        let lin = |v: u8| {
-            let v = f64::from(v) / 255.0;
-            if v <= 0.040_45 {
-                v / 12.92
-            } else {
-                ((v + 0.055) / 1.055).powf(2.4)
-            }
-        };
-        0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
-    }
-
     #[test]
     fn the_light_palette_draws_light_land_and_light_water_apart() {
         let outlines = Outlines::coarse().expect("outlines");
@@ -212,10 +213,10 @@ mod tests {
         let (land, water) = (lyon(Palette::LIGHT), sea(Palette::LIGHT));
         assert_ne!(land, water);
         for (what, c) in [("land", land), ("water", water)] {
-            assert!(luminance(c) > 0.5, "light {what}: {c:?}");
+            assert!(relative_luminance(c) > 0.5, "light {what}: {c:?}");
         }
         for (what, c) in [("land", lyon(Palette::DARK)), ("water", sea(Palette::DARK))] {
-            assert!(luminance(c) < 0.1, "dark {what}: {c:?}");
+            assert!(relative_luminance(c) < 0.1, "dark {what}: {c:?}");
         }
         assert_eq!((land, water), (Palette::LIGHT.land, Palette::LIGHT.water));
     }

@@ -212,7 +212,7 @@ fn tables_pane_ui(
     // keeps room for the map and the plots (the daily charts show once the
     // pane has room for them and a few days). Never less than five rows.
     let page_height = ui.available_height();
-    let floor = tables_pane_floor();
+    let floor = theme::TABLES_PANE_MIN;
     let tables_height = (page_height / 3.0).min(300.0).max(floor);
     // Dragged up (or restored from a larger window), the pane leaves the
     // strip, the map and the plots their room: it never covers them.
@@ -255,18 +255,6 @@ fn tables_pane_ui(
             ..state.panes()
         }));
     }
-}
-
-/// The tables pane's height at its smallest: the tabs, the lines a tab
-/// shows above its table (the most any tab has: filters, the count, the
-/// header) and five rows. One floor for every tab, so switching tabs
-/// moves nothing.
-fn tables_pane_floor() -> f32 {
-    let lines_above_rows = 4.0;
-    theme::TABLE_TABS_HEIGHT
-        + lines_above_rows * theme::PANE_LINE_HEIGHT
-        + theme::TABLE_ROWS_MIN * theme::TABLE_ROW_PITCH
-        + theme::GAP
 }
 
 /// The tabs of the tables' pane.

@@ -333,17 +333,7 @@ pub fn line_ink(visuals: &egui::Visuals, color: Color32) -> Color32 {
 
 /// WCAG contrast ratio of two opaque colours (1 to 21).
 pub fn contrast_ratio(a: Color32, b: Color32) -> f32 {
-    fn luminance(c: Color32) -> f32 {
-        let lin = |v: u8| {
-            let v = f32::from(v) / 255.0;
-            if v <= 0.040_45 {
-                v / 12.92
-            } else {
-                ((v + 0.055) / 1.055).powf(2.4)
-            }
-        };
-        0.2126 * lin(c.r()) + 0.7152 * lin(c.g()) + 0.0722 * lin(c.b())
-    }
+    let luminance = |c: Color32| fleetview_core::basemap::relative_luminance(c.to_array());
     let (la, lb) = (luminance(a), luminance(b));
     (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
 }
@@ -385,6 +375,11 @@ pub const PANE_LINE_HEIGHT: f32 = 24.0;
 pub const TABLE_ROW_PITCH: f32 = 25.0;
 /// The rows a table pane always has room for.
 pub const TABLE_ROWS_MIN: f32 = 5.0;
+/// The tables pane at its smallest: the tabs, the most lines any tab shows
+/// above its table (filters, the count, the header: four) and five rows.
+/// One floor for every tab, so switching tabs moves nothing.
+pub const TABLES_PANE_MIN: f32 =
+    TABLE_TABS_HEIGHT + 4.0 * PANE_LINE_HEIGHT + TABLE_ROWS_MIN * TABLE_ROW_PITCH + GAP;
 
 /// The plots' column keeps this much for the plots themselves (a plot, or
 /// most of one) whatever the Measure tool's pane takes.

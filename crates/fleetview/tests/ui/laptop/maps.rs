@@ -10,6 +10,7 @@ use egui_kittest::kittest::Queryable;
 use fleetview::shell::FleetApp;
 use fleetview_api::time::TimeWindow;
 use fleetview_core::analysis::EventKind;
+use fleetview_core::basemap::relative_luminance;
 
 fn fleet_loaded(app: &FleetApp) -> bool {
     !app.state().fleet().loading && !app.state().fleet().equipments.is_empty()
@@ -100,19 +101,6 @@ fn basemap_colours(h: &Harness<'static, FleetApp>) -> ([u8; 4], [u8; 4]) {
     (palette.water(), palette.land())
 }
 
-/// Relative luminance (0 to 1) of an sRGB colour.
-fn luminance([r, g, b, _]: [u8; 4]) -> f32 {
-    let lin = |v: u8| {
-        let v = f32::from(v) / 255.0;
-        if v <= 0.040_45 {
-            v / 12.92
-        } else {
-            ((v + 0.055) / 1.055).powf(2.4)
-        }
-    };
-    0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
-}
-
 /// Item 12: in the light theme the map's basemap is drawn light (it
 /// stayed dark); back in the dark theme, dark again.
 #[test]
@@ -137,10 +125,10 @@ fn laptop_the_light_theme_draws_a_light_basemap() {
         assert_ne!(water, land, "land and water differ");
         for (what, c) in [("water", water), ("land", land)] {
             assert_eq!(
-                luminance(c) > 0.5,
+                relative_luminance(c) > 0.5,
                 light,
                 "{choice:?}: the basemap's {what} {c:?} (luminance {:.2})",
-                luminance(c)
+                relative_luminance(c)
             );
         }
     }
