@@ -10,15 +10,17 @@
 //! a redirect is followed only within the origin asked (see `limits.rs`).
 //! GETs are retried with exponential backoff and jitter on network errors,
 //! timeouts, 5xx, 429 and bodies cut short (bounded; a refused connection
-//! once, quickly: the service is down, the cache answers); POST, PATCH and DELETE
-//! are never retried. The operations live by what they reach: `fleet.rs`
-//! the equipments' series over time windows (long windows fetched as
+//! once, quickly: the service is down, the cache answers; a time-out once);
+//! POST, PATCH and DELETE are never retried, nor the login a GET needs
+//! first. The operations live by what they reach: `fleet.rs` the
+//! equipments' series over time windows (long windows fetched as
 //! grid-aligned chunks with bounded concurrency, returned in order: see
 //! [`ApiClient::chunk_bodies`]) and the fleet history, `catalog.rs` data
 //! sources and integrations; `config.rs` holds what the client is made from.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use reqwest::{Method, StatusCode, Url, header};
@@ -53,6 +55,10 @@ struct Session {
     user: RwLock<Option<UserInfo>>,
     /// Held while logging in, so requests refused together log in once.
     login: tokio::sync::Mutex<()>,
+    /// Logins tried, and how the last one failed: requests that waited
+    /// for a login that failed share its failure rather than send it again.
+    logins: AtomicU64,
+    login_failure: RwLock<Option<ApiError>>,
 }
 
 impl std::fmt::Debug for Session {
@@ -87,6 +93,7 @@ impl ApiClient {
         let mut builder = reqwest::Client::builder()
             .user_agent(USER_AGENT)
             .connect_timeout(config.connect_timeout)
+            .read_timeout(config.read_timeout)
             .timeout(config.request_timeout)
             .redirect(redirect_policy())
             .gzip(true);
@@ -153,6 +160,7 @@ impl ApiClient {
         endpoint: &str,
         token: Option<&SecretValue>,
     ) -> Result<Bytes, ApiError> {
+        let started = Instant::now();
         let mut req = self.http.request(method, url);
         if let Some(token) = token {
             req = req.header("x-access-token", token.expose());
@@ -163,7 +171,7 @@ impl ApiClient {
         let resp = req
             .send()
             .await
-            .map_err(|e| self.transport_error(endpoint, &e))?;
+            .map_err(|e| self.transport_error(endpoint, &e, started))?;
         let status = resp.status();
         let retry_after = resp
             .headers()
@@ -171,7 +179,7 @@ impl ApiClient {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
-        let bytes = self.read_body(resp, endpoint).await?;
+        let bytes = self.read_body(resp, endpoint, started).await?;
         if status.is_success() {
             return Ok(bytes);
         }
@@ -196,6 +204,7 @@ impl ApiClient {
         &self,
         mut resp: reqwest::Response,
         endpoint: &str,
+        started: Instant,
     ) -> Result<Bytes, ApiError> {
         let limit = self.config.max_body_bytes;
         let too_large = || ApiError::TooLarge {
@@ -210,7 +219,7 @@ impl ApiClient {
         while let Some(chunk) = resp
             .chunk()
             .await
-            .map_err(|e| self.transport_error(endpoint, &e))?
+            .map_err(|e| self.transport_error(endpoint, &e, started))?
         {
             let needed = body.len() + chunk.len();
             if needed as u64 > limit {
@@ -228,17 +237,18 @@ impl ApiClient {
 
     /// Sends a request with the token; with an API key, logs in first if
     /// there is no token, and again once if the token is refused, then
-    /// sends the request again.
+    /// sends the request again. A failed login is said so: it is a write,
+    /// which a GET's retries must not send again.
     async fn send_authed(
         &self,
         method: Method,
         url: Url,
         body: Option<Vec<u8>>,
         endpoint: &str,
-    ) -> Result<Bytes, ApiError> {
+    ) -> Result<Bytes, Failed> {
         let used = match self.session.token() {
             Some(t) => t,
-            None => self.log_in_again(None).await?,
+            None => self.log_in_again(None).await.map_err(Failed::login)?,
         };
         let first = self
             .send_once(
@@ -252,27 +262,56 @@ impl ApiClient {
         match first {
             Err(ApiError::Unauthorized { .. }) if self.config.api_key.is_some() => {
                 tracing::info!(%endpoint, "the token was refused; logging in again");
-                let fresh = self.log_in_again(Some(&used)).await?;
+                let fresh = self
+                    .log_in_again(Some(&used))
+                    .await
+                    .map_err(Failed::login)?;
                 self.send_once(method, url, body, endpoint, Some(&fresh))
                     .await
+                    .map_err(Failed::request)
             }
-            other => other,
+            other => other.map_err(Failed::request),
         }
     }
 
+    /// Whether the service takes this client's key or token, asked once
+    /// and never retried: with a key and no token, a login; else one small
+    /// request (the data sources), which a key renews a refused token for.
+    /// For a job that would otherwise trust its cache without asking.
+    pub async fn check_sign_in(&self) -> Result<(), ApiError> {
+        if self.config.api_key.is_some() && self.session.token().is_none() {
+            return self.log_in_with_key().await.map(|_| ());
+        }
+        let endpoint = "GET /catalog/dataSources";
+        let url = self.url("catalog/dataSources", &[])?;
+        self.send_authed(Method::GET, url, None, endpoint)
+            .await
+            .map(|_| ())
+            .map_err(|f| f.error)
+    }
+
     /// Logs in with the API key unless another request did so since
-    /// `refused` was sent (then its token is used): one login for all the
-    /// requests refused together.
+    /// `refused` was sent (then its token is used, or its failure said):
+    /// one login for all the requests refused together.
     async fn log_in_again(&self, refused: Option<&SecretValue>) -> Result<SecretValue, ApiError> {
         let key = self.config.api_key.as_ref().ok_or(ApiError::NoToken)?;
+        let tried_before = self.session.logins.load(Ordering::SeqCst);
         let _turn = self.session.login.lock().await;
         if let Some(current) = self.session.token()
             && Some(&current) != refused
         {
             return Ok(current);
         }
-        let answer = self.login(&key.name, &key.key).await?;
-        Ok(self.session.logged_in(&answer))
+        let failure = &self.session.login_failure;
+        if self.session.logins.load(Ordering::SeqCst) != tried_before
+            && let Some(e) = failure.read().unwrap_or_else(|e| e.into_inner()).clone()
+        {
+            return Err(e);
+        }
+        self.session.logins.fetch_add(1, Ordering::SeqCst);
+        let answer = self.login(&key.name, &key.key).await;
+        *failure.write().unwrap_or_else(|e| e.into_inner()) = answer.as_ref().err().cloned();
+        Ok(self.session.logged_in(&answer?))
     }
 
     /// Logs in with the client's API key now and uses the token from then
@@ -291,7 +330,9 @@ impl ApiClient {
         Ok(Some(answer.user()))
     }
 
-    fn transport_error(&self, endpoint: &str, e: &reqwest::Error) -> ApiError {
+    /// What went wrong on the way, in the client's terms; `started`, when
+    /// the request was sent, tells which time-out ran out.
+    fn transport_error(&self, endpoint: &str, e: &reqwest::Error, started: Instant) -> ApiError {
         if let Some(refused) = source_of::<RedirectRefused>(e) {
             return match refused {
                 RedirectRefused::OtherOrigin(location) => ApiError::Redirected {
@@ -308,10 +349,19 @@ impl ApiClient {
             };
         }
         if e.is_timeout() {
+            let connect = e.is_connect();
+            let limit = if connect {
+                self.config.connect_timeout
+            } else if started.elapsed() >= self.config.request_timeout {
+                self.config.request_timeout
+            } else {
+                self.config.read_timeout
+            };
             ApiError::Timeout {
                 endpoint: endpoint.to_owned(),
-                timeout_secs: self.config.request_timeout.as_secs(),
+                timeout_secs: limit.as_secs_f64().round() as u64,
                 address: self.address(e),
+                connect,
             }
         } else {
             // reqwest's message may hold the URL; ours have no secrets in it.
@@ -372,7 +422,8 @@ impl ApiClient {
                 .await
             {
                 Ok(bytes) => decode(&bytes, &endpoint),
-                Err(e) => Err(e),
+                Err(Failed { error, login: true }) => return Err(error),
+                Err(Failed { error, .. }) => Err(error),
             };
             match result {
                 Err(e)
@@ -419,7 +470,10 @@ impl ApiClient {
             })?),
             None => None,
         };
-        let bytes = self.send_authed(method, url, body, &endpoint).await?;
+        let bytes = self
+            .send_authed(method, url, body, &endpoint)
+            .await
+            .map_err(|f| f.error)?;
         decode_json(&bytes, &endpoint)
     }
 
@@ -445,6 +499,25 @@ impl ApiClient {
             )
             .await?;
         decode_json(&bytes, endpoint)
+    }
+}
+
+/// A request that failed, and whether it was the login before it.
+struct Failed {
+    error: ApiError,
+    login: bool,
+}
+
+impl Failed {
+    fn login(error: ApiError) -> Self {
+        Self { error, login: true }
+    }
+
+    fn request(error: ApiError) -> Self {
+        Self {
+            error,
+            login: false,
+        }
     }
 }
 

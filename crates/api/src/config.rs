@@ -19,6 +19,11 @@ pub(crate) const USER_AGENT: &str = concat!(
     " (desktop fleet telematics viewer)"
 );
 
+/// How long a connection may take to be set up, by default.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a request may wait with no bytes coming, by default.
+pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct RetryPolicy {
     pub max_retries: u32,
@@ -83,7 +88,13 @@ pub struct ClientConfig {
     pub api_key: Option<ApiKey>,
     /// D12: allow sending the token over plain http beyond loopback.
     pub allow_insecure_http: bool,
-    pub(crate) connect_timeout: Duration,
+    /// How long a connection may take to be set up.
+    pub connect_timeout: Duration,
+    /// How long a request may wait with no bytes coming (for the answer
+    /// to start, or between two parts of it): a service that accepts the
+    /// connection and says nothing is given up after this.
+    pub read_timeout: Duration,
+    /// How long a whole request may take, answer read.
     pub request_timeout: Duration,
     pub retry: RetryPolicy,
     /// Chunk requests in flight at once.
@@ -103,7 +114,8 @@ impl ClientConfig {
             token: None,
             api_key: None,
             allow_insecure_http: false,
-            connect_timeout: Duration::from_secs(5),
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            read_timeout: DEFAULT_READ_TIMEOUT,
             request_timeout: Duration::from_secs(60),
             retry: RetryPolicy::default(),
             concurrency: 4,

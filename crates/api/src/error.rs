@@ -34,12 +34,17 @@ pub enum ApiError {
         /// What went wrong, as far as the error's sources tell.
         cause: NetworkCause,
     },
-    #[error("{endpoint}: no answer within {timeout_secs} s")]
+    #[error(
+        "{endpoint}: the service at {address} {} within {timeout_secs} s",
+        if *connect { "did not take the connection" } else { "did not answer" }
+    )]
     Timeout {
         endpoint: String,
         timeout_secs: u64,
         /// Where it was sent: `host:port`.
         address: String,
+        /// The connection was not set up in time (else: no answer came).
+        connect: bool,
     },
     /// The body could not be read as the expected JSON. `transient` marks a
     /// body that was cut short or garbled (worth another try), as opposed to
@@ -130,10 +135,14 @@ impl ApiError {
     }
 
     /// How many times a GET failing so is tried again: a service that
-    /// refuses the connection once more, quickly; other failures per policy.
+    /// refuses the connection once more, quickly; one that kept it waiting
+    /// until a time-out once more (tens of seconds each: more would keep a
+    /// person waiting minutes); other failures per policy.
     pub(crate) fn retries(&self, max_retries: u32) -> u32 {
         match self {
-            ApiError::Network { refused: true, .. } => max_retries.min(1),
+            ApiError::Network { refused: true, .. } | ApiError::Timeout { .. } => {
+                max_retries.min(1)
+            }
             _ => max_retries,
         }
     }

@@ -670,7 +670,7 @@ async fn a_pending_login_holds_up_no_other_command_and_can_be_cancelled() {
     use fleetview_api::model::SecretValue;
     let sb = start().await;
     // A service that accepts connections and never answers: a login to it
-    // waits for the request timeout (60 s).
+    // waits for the time-out with no bytes coming (30 s).
     let silent = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");

@@ -126,6 +126,15 @@ fn words(error: &ApiError) -> (&'static str, String) {
         ApiError::Timeout {
             timeout_secs,
             address,
+            connect: true,
+            ..
+        } => (
+            "Can't reach the service",
+            format!("{address} did not take the connection within {timeout_secs} s"),
+        ),
+        ApiError::Timeout {
+            timeout_secs,
+            address,
             ..
         } => (
             "The service did not answer",

@@ -1081,6 +1081,7 @@ mod tests {
                 endpoint: "GET /catalog/dataSources".into(),
                 timeout_secs: 60,
                 address: "127.0.0.1:1".into(),
+                connect: false,
             },
         });
         assert!(s.tick(114).is_empty());

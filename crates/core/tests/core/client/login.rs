@@ -143,3 +143,43 @@ async fn a_token_given_with_a_key_is_used_until_it_is_refused() {
     client.integrations().await.expect("with a new token");
     assert_eq!(sb.running.login_count(), before + 1);
 }
+
+/// A service that accepts connections and never answers: the login a GET
+/// needs first is sent once (the GET's retries do not send it again), given
+/// up after the time-out with no bytes coming, and said with the host.
+#[tokio::test]
+async fn a_login_with_no_answer_is_sent_once_and_said_with_the_host() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let address = silent.local_addr().expect("addr").to_string();
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let counted = accepted.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((sock, _)) = silent.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+            held.push(sock);
+        }
+    });
+    let mut cfg = ClientConfig::new(format!("http://{address}")).api_key("demo", "demo");
+    cfg.retry = fast_retry();
+    cfg.read_timeout = Duration::from_secs(1);
+    let client = ApiClient::new(cfg).expect("client");
+    let started = Instant::now();
+    let err = client.data_sources().await.expect_err("no answer");
+    assert!(matches!(err, ApiError::Timeout { .. }), "{err:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(accepted.load(Ordering::SeqCst), 1, "one login");
+    assert_eq!(
+        err.to_string(),
+        format!("POST /login: the service at {address} did not answer within 1 s")
+    );
+}
