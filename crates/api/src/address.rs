@@ -9,6 +9,15 @@ pub fn host_label(base_url: &str) -> String {
         .unwrap_or_else(|| base_url.to_owned())
 }
 
+/// `host:port` of `base_url` (`fleet.example.com:443`), as the client's
+/// errors name where a request went; the URL itself when it has no host.
+pub fn host_port(base_url: &str) -> String {
+    reqwest::Url::parse(base_url)
+        .ok()
+        .and_then(|u| Some(format!("{}:{}", u.host_str()?, u.port_or_known_default()?)))
+        .unwrap_or_else(|| base_url.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -20,5 +29,10 @@ mod tests {
             "fleet.example.com"
         );
         assert_eq!(host_label("not a url"), "not a url");
+        assert_eq!(
+            host_port("https://fleet.example.com/api"),
+            "fleet.example.com:443"
+        );
+        assert_eq!(host_port("http://127.0.0.1:8080"), "127.0.0.1:8080");
     }
 }

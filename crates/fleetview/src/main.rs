@@ -9,8 +9,12 @@ use clap::{Parser, Subcommand};
 use fleetview::cli::args::{
     CacheArgs, EventArgs, LoginArgs, ServiceArgs, UnitsArg, WindowArgs, parse_now,
 };
-use fleetview::cli::export::{ExportArgs, ExportKind, ExportRequest, FormatArg, run_export};
-use fleetview::cli::report::{ReportArgs, ReportJob, parse_working_hours, run_report};
+use fleetview::cli::export::{
+    CliExportError, ExportArgs, ExportKind, ExportRequest, FormatArg, run_export,
+};
+use fleetview::cli::report::{
+    CliReportError, ReportArgs, ReportJob, parse_working_hours, run_report,
+};
 use fleetview::cli::report_writers::ReportFormat;
 use fleetview::cli::sandbox::SandboxArgs;
 use fleetview_api::model::SecretValue;
@@ -235,7 +239,32 @@ fn init_logging(
     guard
 }
 
-fn main() -> anyhow::Result<()> {
+/// The exit status of a refused API key or token (README: exit statuses);
+/// 1 is any other failure, 2 wrong usage (clap's).
+const EXIT_REFUSED: u8 = 3;
+
+/// The exit status for a failure.
+fn exit_status(e: &anyhow::Error) -> u8 {
+    let refused = e
+        .downcast_ref::<CliExportError>()
+        .is_some_and(CliExportError::is_refused)
+        || e.downcast_ref::<CliReportError>()
+            .is_some_and(CliReportError::is_refused);
+    if refused { EXIT_REFUSED } else { 1 }
+}
+
+#[allow(clippy::print_stderr)] // The error, as `anyhow` prints it from main.
+fn main() -> std::process::ExitCode {
+    match run() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("Error: {e:?}");
+            std::process::ExitCode::from(exit_status(&e))
+        }
+    }
+}
+
+fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
     // The desktop app's log is kept in files; commands log to stderr.
     let log_dir = cli

@@ -1,4 +1,5 @@
-//! Files and documents: a whole file written aside then renamed, and JSON.
+//! Files and documents: a whole file written aside then renamed (a pipe or
+//! a device written into), and JSON.
 
 use std::io::Write;
 use std::path::Path;
@@ -17,8 +18,38 @@ pub enum Replace {
 /// Writes a whole file aside and renames it (D14): a temporary file of its
 /// own in the same directory (two exports to one directory never share
 /// one), synced to the disk before the rename, so an error or a crash never
-/// leaves half a file, nor replaces a good one.
+/// leaves half a file, nor replaces a good one. Something there that is
+/// not a file (a named pipe, a device) is written into, when it may be
+/// replaced, never renamed over. An error never names the temporary file:
+/// the caller names the path it gave.
 pub fn write_file(path: &Path, bytes: &[u8], replace: Replace) -> std::io::Result<()> {
+    let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    let written = if special && replace == Replace::Allowed {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(bytes))
+    } else {
+        write_aside(path, bytes, replace)
+    };
+    written.map_err(without_paths)
+}
+
+/// `e` without the temporary file's path, which tempfile adds to its
+/// errors' words (" at path ..."; the system's error is not reachable
+/// under it), kind kept.
+fn without_paths(e: std::io::Error) -> std::io::Error {
+    if e.raw_os_error().is_some() {
+        return e;
+    }
+    let words = e.to_string();
+    let words = words
+        .split_once(" at path ")
+        .map_or(&*words, |(own, _)| own);
+    std::io::Error::new(e.kind(), words.to_owned())
+}
+
+fn write_aside(path: &Path, bytes: &[u8], replace: Replace) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -75,6 +106,15 @@ mod tests {
             .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names, ["a.csv"]);
+    }
+
+    #[test]
+    fn an_error_names_no_temporary_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("none").join("a.csv");
+        let e = write_file(&path, b"one", Replace::Allowed).expect_err("no folder");
+        assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
+        assert!(!e.to_string().contains(".partial"), "{e}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! `sandbox.rs`).
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use fleetview_api::model::SecretValue;
 use fleetview_api::time::{TimeError, TimeWindow, now_secs, parse_wire};
@@ -81,12 +82,24 @@ pub struct ServiceArgs {
     pub base_url: String,
     #[command(flatten)]
     pub login: LoginArgs,
+    /// Seconds a connection may take to be set up (default 10).
+    #[arg(long, hide = true, env = "FLEETVIEW_CONNECT_TIMEOUT_S")]
+    pub connect_timeout_s: Option<u64>,
+    /// Seconds a request may wait with no bytes coming (default 30).
+    #[arg(long, hide = true, env = "FLEETVIEW_READ_TIMEOUT_S")]
+    pub read_timeout_s: Option<u64>,
 }
 
 impl ServiceArgs {
     pub fn client(self) -> ClientConfig {
         let mut client = ClientConfig::new(self.base_url);
         self.login.apply(&mut client);
+        if let Some(s) = self.connect_timeout_s {
+            client.connect_timeout = Duration::from_secs(s.max(1));
+        }
+        if let Some(s) = self.read_timeout_s {
+            client.read_timeout = Duration::from_secs(s.max(1));
+        }
         client
     }
 }

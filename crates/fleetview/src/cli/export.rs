@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::args::{CacheArgs, EventArgs, ServiceArgs, UnitsArg, WindowArgs};
-use super::job::{ANSWER_TIMEOUT, start_worker, write_output};
+use super::job::{Waiting, check_sign_in, start_worker, write_output};
+use fleetview_api::limits::check_window;
 use fleetview_api::model::PositionRow;
 use fleetview_api::time::TimeWindow;
 use fleetview_api::{ApiError, ClientConfig, DataKind, SeriesSource};
@@ -100,6 +101,13 @@ pub enum CliExportError {
         format: &'static str,
         what: &'static str,
     },
+}
+
+impl CliExportError {
+    /// The service refused the API key or token (its own exit status).
+    pub fn is_refused(&self) -> bool {
+        matches!(self, CliExportError::Api(e) if e.is_unauthorized())
+    }
 }
 
 impl From<DecodeError> for CliExportError {
@@ -197,6 +205,11 @@ pub fn run_export(
             return Err(CliExportError::UnitsNotApplicable { format, what });
         }
     }
+    // A window refused online is refused offline, before anything is sent.
+    check_window(req.window)?;
+    let mut req = req.clone();
+    check_sign_in::<CliExportError>(&mut req.client, &mut req.offline, &mut note)?;
+    let req = &req;
     let worker = start_worker::<CliExportError>(
         &req.client,
         req.cache_path.as_deref(),
@@ -226,8 +239,10 @@ fn fetch_series(
         window: req.window,
         offline: req.offline,
     });
+    let what = format!("{} of equipment {}", source.name(), req.equipment);
+    let waiting = Waiting::new(&req.client, req.offline, what);
     let fetched = loop {
-        match worker.recv_timeout(ANSWER_TIMEOUT) {
+        match waiting.recv(worker, note) {
             Some(Event::Progress {
                 request, progress, ..
             }) if request == id => note(&format!(
@@ -312,8 +327,10 @@ fn export_history(
         keep_body: true,
         offline: req.offline,
     });
+    let what = format!("the history of equipment {}", req.equipment);
+    let waiting = Waiting::new(&req.client, req.offline, what);
     let (body, offline, requests) = loop {
-        match worker.recv_timeout(ANSWER_TIMEOUT) {
+        match waiting.recv(worker, note) {
             Some(Event::Machine(MachineEvent::History {
                 request,
                 body: Some(body),

@@ -1,18 +1,106 @@
-//! What every command-line job shares: the worker on the app's cache, and
-//! where the document goes.
+//! What every command-line job shares: the sign-in checked before the
+//! cache is trusted, the worker on the app's cache, saying what is waited
+//! for, and where the document goes.
 
 use std::io::Write as _;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use fleetview_api::ClientConfig;
+use fleetview_api::address::host_port;
+use fleetview_api::{ApiClient, ApiError, ClientConfig};
 use fleetview_core::cache::{Cache, CacheError, DEFAULT_CAP_BYTES};
 use fleetview_core::export::{Replace, write_file};
-use fleetview_core::worker::{Worker, WorkerConfig, WorkerError};
+use fleetview_core::worker::{Event, Worker, WorkerConfig, WorkerError};
 
 /// Waits this long at most for the worker's answer.
 pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(3600);
+/// After this long with no news from the service, what is waited for is
+/// said (a quick answer says nothing).
+const WAITING_NOTE_AFTER: Duration = Duration::from_secs(3);
+
+/// Before the cache is trusted, whether the service takes the key or token
+/// (a login, or one small request), sent once. A refusal is the error; a
+/// service that cannot be reached is said, and the job then reads the
+/// cache only (`offline`) rather than wait for it again. `--offline`, or
+/// nothing to sign in with, asks nothing. With a key, the token it got is
+/// used from then on (the job does not log in again).
+pub fn check_sign_in<E>(
+    client: &mut ClientConfig,
+    offline: &mut bool,
+    note: &mut impl FnMut(&str),
+) -> Result<(), E>
+where
+    E: From<ApiError> + From<std::io::Error>,
+{
+    if *offline || (client.token.is_none() && client.api_key.is_none()) {
+        return Ok(());
+    }
+    let api = ApiClient::new(client.clone())?;
+    let what = if client.token.is_none() {
+        "logging in"
+    } else {
+        "checking the access token"
+    };
+    let address = host_port(&client.base_url);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let checked = runtime.block_on(async {
+        let check = api.check_sign_in();
+        tokio::pin!(check);
+        tokio::select! {
+            done = &mut check => done,
+            () = tokio::time::sleep(WAITING_NOTE_AFTER) => {
+                note(&format!("waiting for {address} ({what})…"));
+                check.await
+            }
+        }
+    });
+    match checked {
+        Ok(()) => {
+            client.token = api.token();
+            Ok(())
+        }
+        Err(e) if e.is_unreachable() => {
+            note(&format!("{e}: reading the cache only"));
+            *offline = true;
+            Ok(())
+        }
+        Err(e) if e.is_unauthorized() => Err(e.into()),
+        // The service answered otherwise: the job asks it again, and says
+        // what fails then.
+        Err(_) => Ok(()),
+    }
+}
+
+/// Says what a job waits for from the service, once it has kept the job
+/// waiting a few seconds with no news.
+pub struct Waiting {
+    /// `host:port` of the service; `None` offline (nothing is waited for).
+    address: Option<String>,
+    what: String,
+}
+
+impl Waiting {
+    pub fn new(client: &ClientConfig, offline: bool, what: String) -> Self {
+        Self {
+            address: (!offline).then(|| host_port(&client.base_url)),
+            what,
+        }
+    }
+
+    /// The worker's next event (`None`: none within [`ANSWER_TIMEOUT`]).
+    pub fn recv(&self, worker: &Worker, note: &mut impl FnMut(&str)) -> Option<Event> {
+        if let Some(address) = &self.address {
+            if let Some(event) = worker.recv_timeout(WAITING_NOTE_AFTER) {
+                return Some(event);
+            }
+            note(&format!("waiting for {address} ({})…", self.what));
+        }
+        worker.recv_timeout(ANSWER_TIMEOUT)
+    }
+}
 
 /// Starts the worker on the service, through the cache file (none for
 /// `None`); with `offline`, the cache only. Cache warnings go to `note`.
@@ -46,11 +134,13 @@ where
     )?)
 }
 
-/// Writes the document to stdout, or to the file the user named (which
-/// replaces one already there).
+/// Writes the document to stdout (no file, or `-`), or to the file the
+/// user named (which replaces one already there; a pipe or a device is
+/// written into); an error names that path.
 pub fn write_output(output: Option<&Path>, bytes: &[u8]) -> std::io::Result<()> {
     match output {
-        None => std::io::stdout().lock().write_all(bytes),
-        Some(path) => write_file(path, bytes, Replace::Allowed),
+        Some(path) if path != Path::new("-") => write_file(path, bytes, Replace::Allowed)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
+        _ => std::io::stdout().lock().write_all(bytes),
     }
 }

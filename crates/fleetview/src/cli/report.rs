@@ -5,8 +5,9 @@
 use std::path::PathBuf;
 
 use super::args::{CacheArgs, EventArgs, ServiceArgs, UnitsArg, WindowArgs};
-use super::job::{ANSWER_TIMEOUT, start_worker, write_output};
+use super::job::{Waiting, check_sign_in, start_worker, write_output};
 use super::report_writers::{ReportDoc, ReportFormat, write_report};
+use fleetview_api::limits::check_window;
 use fleetview_api::time::{TimeWindow, format_wire};
 use fleetview_api::{ApiError, ClientConfig};
 use fleetview_core::analysis::{Expected, Report, WorkingHours};
@@ -91,6 +92,13 @@ pub enum CliReportError {
     WorkingHours(String),
     #[error("the tank capacity must be a number of litres above 0, not {0}")]
     TankCapacity(f64),
+}
+
+impl CliReportError {
+    /// The service refused the API key or token (its own exit status).
+    pub fn is_refused(&self) -> bool {
+        matches!(self, CliReportError::Api(e) if e.is_unauthorized())
+    }
 }
 
 const WEEKDAYS: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
@@ -203,6 +211,11 @@ pub fn run_report(
     if let Some(l) = req.tank_l.filter(|l| !(l.is_finite() && *l > 0.0)) {
         return Err(CliReportError::TankCapacity(l));
     }
+    // A window refused online is refused offline, before anything is sent.
+    check_window(req.window)?;
+    let mut req = req.clone();
+    check_sign_in::<CliReportError>(&mut req.client, &mut req.offline, &mut note)?;
+    let req = &req;
     let worker = start_worker::<CliReportError>(
         &req.client,
         req.cache_path.as_deref(),
@@ -220,8 +233,10 @@ pub fn run_report(
         },
         offline: req.offline,
     });
+    let what = format!("the report of equipment {}", req.equipment);
+    let waiting = Waiting::new(&req.client, req.offline, what);
     let (report, offline) = loop {
-        match worker.recv_timeout(ANSWER_TIMEOUT) {
+        match waiting.recv(&worker, &mut note) {
             Some(Event::Progress {
                 request, progress, ..
             }) if request == id => note(&format!(

@@ -590,8 +590,8 @@ mod limits {
         assert!(out.status.success(), "{err}");
         assert_eq!(
             (sb.running.request_count() - before) as usize,
-            split_window(w, HISTORY_CHUNK_SECS).len(),
-            "one request per chunk"
+            1 + split_window(w, HISTORY_CHUNK_SECS).len(),
+            "the token checked, then one request per chunk"
         );
         let history: Value = serde_json::from_str(&stdout).expect("json");
         assert_eq!(history["id"].as_i64(), Some(FIRST_ID));

@@ -7,3 +7,4 @@ mod package;
 mod report_cli;
 mod sandbox_durability;
 mod sandbox_process;
+mod trouble;
