@@ -8,6 +8,7 @@
 //! minutes before it was fetched. No token or credential is ever stored: the
 //! key's base URL is stripped of any user info.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -17,9 +18,12 @@ use rusqlite::{Connection, OptionalExtension, params};
 use fleetview_api::time::{TimeWindow, now_secs, parse_lenient};
 
 mod error;
+mod heal;
+mod notice;
 mod schema;
 
 pub use error::CacheError;
+pub use notice::{CacheNotice, OnNotice, Unwritable};
 
 /// Rows newer than this when fetched are not cached (late telemetry).
 pub const SETTLE_SECS: i64 = 300;
@@ -74,6 +78,8 @@ enum Replace {
 /// A cached window and its rows (a JSON array).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct CachedWindow {
+    /// Its row in the file (to drop it if its rows cannot be read).
+    pub(crate) id: i64,
     pub(crate) window: TimeWindow,
     pub(crate) rows_json: Vec<u8>,
     pub(crate) fetched_at: i64,
@@ -96,6 +102,11 @@ pub struct Cache {
     /// of the whole file), so it is only done once this passes the cap.
     upper_bytes: AtomicU64,
     path: Option<PathBuf>,
+    /// What is to be told the user.
+    notices: notice::Notices,
+    /// Windows whose rows could not be read: never served again, even if
+    /// they could not be deleted (a read-only file).
+    unreadable: Mutex<HashSet<i64>>,
 }
 
 impl Cache {
@@ -164,11 +175,23 @@ impl Cache {
             cap_bytes,
             upper_bytes: AtomicU64::new(0),
             path,
+            notices: notice::Notices::default(),
+            unreadable: Mutex::new(HashSet::new()),
         };
         cache
             .upper_bytes
             .store(cache.size_bytes()?, Ordering::Relaxed);
         Ok(cache)
+    }
+
+    /// What the cache has to tell since last asked.
+    pub fn take_notices(&self) -> Vec<CacheNotice> {
+        self.notices.take()
+    }
+
+    /// `wake` is called whenever there is something to tell.
+    pub fn on_notice(&self, wake: OnNotice) {
+        self.notices.on_notice(wake);
     }
 
     pub fn path(&self) -> Option<&Path> {
@@ -232,22 +255,21 @@ impl Cache {
         let rows = stmt.query_map(
             params![key.base_url, key.equipment, key.kind, w.since, w.until],
             |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    CachedWindow {
-                        window: TimeWindow {
-                            since: r.get(1)?,
-                            until: r.get(2)?,
-                        },
-                        fetched_at: r.get(3)?,
-                        rows_json: r.get(4)?,
+                Ok(CachedWindow {
+                    id: r.get(0)?,
+                    window: TimeWindow {
+                        since: r.get(1)?,
+                        until: r.get(2)?,
                     },
-                ))
+                    fetched_at: r.get(3)?,
+                    rows_json: r.get(4)?,
+                })
             },
         )?;
-        let found: Vec<(i64, CachedWindow)> = rows.collect::<Result<_, _>>()?;
-        self.touch(found.iter().map(|(id, _)| *id));
-        Ok(found.into_iter().map(|(_, c)| c).collect())
+        let mut found: Vec<CachedWindow> = rows.collect::<Result<_, _>>()?;
+        self.skip_unreadable(&mut found);
+        self.touch(found.iter().map(|c| c.id));
+        Ok(found)
     }
 
     /// The parts of `w` not cached yet, in order.
@@ -335,13 +357,12 @@ impl Cache {
                 "SELECT id, fetched_at, rows FROM windows
                  WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since = ?4 AND until = ?5",
                 params![key.base_url, key.equipment, key.kind, w.since, w.until],
-                |r| Ok((r.get::<_, i64>(0)?, CachedWindow { window: w, fetched_at: r.get(1)?, rows_json: r.get(2)? })),
+                |r| Ok(CachedWindow { id: r.get(0)?, window: w, fetched_at: r.get(1)?, rows_json: r.get(2)? }),
             )
             .optional()?;
-        Ok(found.map(|(id, doc)| {
-            self.touch([id]);
-            doc
-        }))
+        let mut found: Vec<CachedWindow> = found.into_iter().collect();
+        self.skip_unreadable(&mut found);
+        Ok(found.pop().inspect(|doc| self.touch([doc.id])))
     }
 
     /// Stores a window in one transaction with dropping the windows it
