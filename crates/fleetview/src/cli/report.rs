@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::args::{CacheArgs, EventArgs, ServiceArgs, UnitsArg, WindowArgs};
-use super::job::{ANSWER_TIMEOUT, start_worker, write_output};
+use super::job::{ANSWER_TIMEOUT, note_cache_notices, start_worker, write_output};
 use super::report_writers::{ReportDoc, ReportFormat, write_report};
 use fleetview_api::time::{TimeWindow, format_wire};
 use fleetview_api::{ApiError, ClientConfig};
@@ -239,6 +239,7 @@ pub fn run_report(
                 ..
             })) if request == id => break (report, offline),
             Some(Event::Failed { request, error, .. }) if request == id => {
+                note_cache_notices(&worker, &mut note);
                 return Err(match error {
                     // Offline, only the history's absence fails the report
                     // (the rest only leaves figures out).
@@ -253,6 +254,7 @@ pub fn run_report(
             None => return Err(CliReportError::NoAnswer),
         }
     };
+    note_cache_notices(&worker, &mut note);
     let notes = notes(&report, offline);
     for n in &notes {
         note(n);
