@@ -17,8 +17,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use fleetview_api::time::{TimeWindow, now_secs, parse_lenient};
 
+mod aside;
 mod error;
 mod heal;
+mod health;
 mod notice;
 mod schema;
 
@@ -107,6 +109,8 @@ pub struct Cache {
     /// Windows whose rows could not be read: never served again, even if
     /// they could not be deleted (a read-only file).
     unreadable: Mutex<HashSet<i64>>,
+    /// How writes have gone (a read-only or full disk).
+    health: health::Health,
 }
 
 impl Cache {
@@ -117,11 +121,20 @@ impl Cache {
 
     /// Opens (or creates) the cache file. A file that is corrupt or of
     /// another schema is moved aside and a new one made: the second value
-    /// is then a warning to show.
+    /// is then a warning to show. Of the files moved aside, only the newest
+    /// is kept.
     pub fn open(path: &Path, cap_bytes: u64) -> Result<(Self, Option<String>), CacheError> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| CacheError::Io(dir.to_owned(), e))?;
         }
+        let opened = Self::open_or_rebuild(path, cap_bytes);
+        // Only the newest corrupt file is kept (one moved aside now too).
+        aside::prune_corrupt(path);
+        opened
+    }
+
+    /// Opens the cache file, or moves it aside and makes a new one.
+    fn open_or_rebuild(path: &Path, cap_bytes: u64) -> Result<(Self, Option<String>), CacheError> {
         match Self::try_open(path, cap_bytes) {
             Ok(cache) => Ok((cache, None)),
             Err(e) => {
@@ -177,6 +190,7 @@ impl Cache {
             path,
             notices: notice::Notices::default(),
             unreadable: Mutex::new(HashSet::new()),
+            health: health::Health::default(),
         };
         cache
             .upper_bytes
@@ -366,8 +380,42 @@ impl Cache {
     }
 
     /// Stores a window in one transaction with dropping the windows it
-    /// supersedes, then keeps the cache under its cap.
+    /// supersedes, then keeps the cache under its cap. With the disk full,
+    /// room is made (the least used windows go) and it is tried again,
+    /// once. A failure is told by the cache itself ([`CacheError::NotKept`]).
     fn replace(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+        rows: &[u8],
+        fetched_at: i64,
+        old: Replace,
+    ) -> Result<(), CacheError> {
+        let mut written = self.write_window(key, w, rows, fetched_at, old);
+        if let Err(e) = &written
+            && health::unwritable(e) == Unwritable::Full
+        {
+            written = match self.make_room(rows.len()) {
+                Ok(freed) if freed > 0 => self.write_window(key, w, rows, fetched_at, old),
+                Ok(_) => written,
+                Err(e) => Err(e),
+            };
+        }
+        let kept = written.and_then(|()| {
+            self.upper_bytes
+                .fetch_add(rows.len() as u64, Ordering::Relaxed);
+            self.evict()
+        });
+        match kept {
+            Ok(()) => {
+                self.health.written();
+                Ok(())
+            }
+            Err(e) => Err(self.health.not_written(e, &self.notices)),
+        }
+    }
+
+    fn write_window(
         &self,
         key: &CacheKey,
         w: TimeWindow,
@@ -398,9 +446,7 @@ impl Cache {
             )?;
             tx.commit()?;
         }
-        self.upper_bytes
-            .fetch_add(rows.len() as u64, Ordering::Relaxed);
-        self.evict()
+        Ok(())
     }
 
     /// Bytes of row data held.
@@ -452,7 +498,7 @@ impl Drop for Cache {
         // What was read last is marked used for the next session's evictions.
         let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         if let Err(e) = self.mark_touched(&conn) {
-            tracing::warn!("could not mark cached windows used: {e}");
+            tracing::debug!("could not mark cached windows used: {e}");
         }
     }
 }
@@ -505,3 +551,5 @@ fn rows_until(rows_json: &[u8], until: i64) -> Result<Vec<u8>, CacheError> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod write_tests;

@@ -51,7 +51,9 @@ impl std::fmt::Debug for Batch {
 
 fn run(writes: Vec<Write>, decoded: bool) {
     for write in writes {
-        if let Err(e) = write(decoded) {
+        if let Err(e) = write(decoded)
+            && !e.is_told()
+        {
             tracing::warn!("could not cache what was read: {e}");
         }
     }
