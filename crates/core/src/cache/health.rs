@@ -1,15 +1,14 @@
 //! A cache that cannot be written (a read-only file or folder, a full
-//! disk): the app goes on with what it has, the user is told once, the log
-//! gets a line a minute at most, and a full disk gets room made in it (the
-//! least recently used windows go) before the write is tried again.
+//! disk): the app goes on with what it has, the user is told once, and the
+//! log gets a line a minute at most.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use rusqlite::ErrorCode;
 
+use super::error::CacheError;
 use super::notice::{CacheNotice, Notices, Unwritable};
-use super::{Cache, CacheError};
 
 /// Write failures are logged this often at most.
 const LOG_EVERY: Duration = Duration::from_secs(60);
@@ -87,44 +86,5 @@ pub(super) fn unwritable(error: &CacheError) -> Unwritable {
             _ => Unwritable::Other,
         },
         _ => Unwritable::Other,
-    }
-}
-
-impl Cache {
-    /// The disk is full: drops the least recently used windows, at least
-    /// twice `needed` bytes of rows (room for this write and the next), in
-    /// one transaction. Returns the bytes dropped.
-    pub(super) fn make_room(&self, needed: usize) -> Result<u64, CacheError> {
-        let conn = self.conn();
-        // What was read since counts as used; a failure to mark it (the
-        // disk is full) only makes the order less exact.
-        let _ = self.mark_touched(&conn);
-        let goal = 2 * needed as u64;
-        let tx = conn.unchecked_transaction()?;
-        let mut freed = 0u64;
-        {
-            let mut stmt = tx.prepare(
-                "SELECT w.id, LENGTH(w.rows) FROM windows w LEFT JOIN used u ON u.id = w.id
-                     ORDER BY MAX(w.last_used, COALESCE(u.last_used, 0)), w.id",
-            )?;
-            let victims: Vec<(i64, i64)> = stmt
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<Result<_, _>>()?;
-            let mut delete = tx.prepare("DELETE FROM windows WHERE id = ?1")?;
-            for (id, len) in victims {
-                if freed >= goal {
-                    break;
-                }
-                delete.execute([id])?;
-                freed += len.max(0) as u64;
-            }
-        }
-        tx.commit()?;
-        if freed > 0 {
-            tracing::info!(
-                "the local cache's disk is full: {freed} bytes of the least used windows dropped"
-            );
-        }
-        Ok(freed)
     }
 }

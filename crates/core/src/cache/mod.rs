@@ -22,6 +22,7 @@ mod error;
 mod heal;
 mod health;
 mod notice;
+mod room;
 mod schema;
 
 pub use error::CacheError;
