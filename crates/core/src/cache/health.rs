@@ -5,7 +5,7 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use rusqlite::ErrorCode;
+use rusqlite::{Connection, ErrorCode};
 
 use super::error::CacheError;
 use super::notice::{CacheNotice, Notices, Unwritable};
@@ -87,4 +87,23 @@ pub(super) fn unwritable(error: &CacheError) -> Unwritable {
         },
         _ => Unwritable::Other,
     }
+}
+
+/// Whether the database `conn` opened can only be read (SQLite opens a
+/// file it may not write so, silently).
+pub(super) fn refuses_writes(conn: &Connection) -> Result<(), CacheError> {
+    if conn.is_readonly(rusqlite::MAIN_DB)? {
+        return Err(sqlite_error(
+            rusqlite::ffi::SQLITE_READONLY,
+            "the cache file can only be read".to_owned(),
+        ));
+    }
+    Ok(())
+}
+
+pub(super) fn sqlite_error(code: i32, message: String) -> CacheError {
+    CacheError::Db(rusqlite::Error::SqliteFailure(
+        rusqlite::ffi::Error::new(code),
+        Some(message),
+    ))
 }

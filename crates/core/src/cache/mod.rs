@@ -22,6 +22,7 @@ mod error;
 mod heal;
 mod health;
 mod notice;
+mod read_only;
 mod room;
 mod schema;
 
@@ -138,6 +139,11 @@ impl Cache {
     fn open_or_rebuild(path: &Path, cap_bytes: u64) -> Result<(Self, Option<String>), CacheError> {
         match Self::try_open(path, cap_bytes) {
             Ok(cache) => Ok((cache, None)),
+            // Not corrupt, only not writable: read as it is (and said so).
+            Err(e) if health::unwritable(&e) == Unwritable::ReadOnly => {
+                tracing::info!("the cache file {} cannot be written: {e}", path.display());
+                Ok((Self::open_read_only(path, cap_bytes)?, None))
+            }
             Err(e) => {
                 let aside = path.with_extension(format!("corrupt-{}", now_secs()));
                 let warning = format!(
@@ -158,6 +164,7 @@ impl Cache {
 
     fn try_open(path: &Path, cap_bytes: u64) -> Result<Self, CacheError> {
         let conn = Connection::open(path)?;
+        health::refuses_writes(&conn)?;
         let check: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
         if check != "ok" {
             return Err(CacheError::Db(rusqlite::Error::SqliteFailure(
@@ -182,6 +189,15 @@ impl Cache {
         path: Option<PathBuf>,
     ) -> Result<Self, CacheError> {
         schema::prepare(&mut conn)?;
+        Self::with_conn(conn, cap_bytes, path)
+    }
+
+    /// The cache on a connection whose file has this build's tables.
+    fn with_conn(
+        conn: Connection,
+        cap_bytes: u64,
+        path: Option<PathBuf>,
+    ) -> Result<Self, CacheError> {
         let cache = Self {
             conn: Mutex::new(conn),
             reader: None,

@@ -223,3 +223,77 @@ fn only_the_newest_corrupt_file_is_kept() {
     assert_eq!(names.len(), 2, "{names:?}");
     assert!(names[0].starts_with("cache.corrupt-") && names[0] != "cache.corrupt-300");
 }
+
+/// Makes a file read-only for as long as it lives: by its mode, or (as
+/// root, whom modes do not stop) by the file system's immutable flag.
+struct ReadOnly(std::path::PathBuf, bool);
+
+impl ReadOnly {
+    /// `None` where neither stops a write (root on a file system without
+    /// the flag).
+    fn make(path: &std::path::Path) -> Option<Self> {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+        let writable = || std::fs::OpenOptions::new().append(true).open(path).is_ok();
+        if !writable() {
+            return Some(Self(path.to_owned(), false));
+        }
+        let flagged = std::process::Command::new("chattr")
+            .arg("+i")
+            .arg(path)
+            .status()
+            .is_ok_and(|s| s.success());
+        (!writable()).then(|| Self(path.to_owned(), flagged))
+    }
+}
+
+impl Drop for ReadOnly {
+    fn drop(&mut self) {
+        if self.1 {
+            let _ = std::process::Command::new("chattr")
+                .arg("-i")
+                .arg(&self.0)
+                .status();
+        }
+    }
+}
+
+#[test]
+fn a_cache_file_that_cannot_be_written_is_read_and_said_read_only() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("cache.sqlite");
+    {
+        let cache = file_cache(&dir);
+        cache.put(&key(1), W, &rows(100), 100_000).expect("put");
+    }
+    let guard = ReadOnly::make(&path);
+    let (cache, warning) = match &guard {
+        Some(_) => Cache::open(&path, DEFAULT_CAP_BYTES).expect("opens"),
+        // Nothing here stops root writing: SQLite's own read-only open, as
+        // the file opened read-only would be.
+        None => (
+            Cache::open_read_only(&path, DEFAULT_CAP_BYTES).expect("opens"),
+            None,
+        ),
+    };
+    assert_eq!(warning, None, "not taken for a corrupt file");
+    assert!(stored(&cache, 1), "what it holds is read");
+    let notices = cache.take_notices();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(
+        notices[0].title(),
+        "The local cache is read-only: new data is not kept"
+    );
+    let e = cache
+        .put(&key(2), W, &rows(100), 100_000)
+        .expect_err("not kept");
+    assert!(e.is_told(), "{e}");
+    assert!(cache.take_notices().is_empty(), "said once");
+    drop(cache);
+    drop(guard);
+    let moved = std::fs::read_dir(dir.path())
+        .expect("dir")
+        .filter_map(Result::ok)
+        .any(|e| e.file_name().to_string_lossy().contains("corrupt"));
+    assert!(!moved, "nothing moved aside");
+}
