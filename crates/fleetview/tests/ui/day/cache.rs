@@ -105,3 +105,83 @@ fn garbled_cached_rows_are_read_again_and_the_cache_is_blamed() {
         "the service is not blamed"
     );
 }
+
+/// Makes a file read-only while it lives: by its mode, or (as root, whom
+/// modes do not stop) by the file system's immutable flag; `None` where
+/// neither stops a write.
+struct ReadOnly(std::path::PathBuf, bool);
+
+impl ReadOnly {
+    fn make(path: &std::path::Path) -> Option<Self> {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+        let writable = || std::fs::OpenOptions::new().append(true).open(path).is_ok();
+        if !writable() {
+            return Some(Self(path.to_owned(), false));
+        }
+        let flagged = std::process::Command::new("chattr")
+            .arg("+i")
+            .arg(path)
+            .status()
+            .is_ok_and(|s| s.success());
+        (!writable()).then(|| Self(path.to_owned(), flagged))
+    }
+}
+
+impl Drop for ReadOnly {
+    fn drop(&mut self) {
+        if self.1 {
+            let _ = std::process::Command::new("chattr")
+                .arg("-i")
+                .arg(&self.0)
+                .status();
+        }
+    }
+}
+
+/// A cache file that cannot be written: machines still open (from the
+/// service), and the app says once, in words, that nothing new is kept.
+#[test]
+fn a_read_only_cache_is_said_once_and_machines_still_open() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sb = rt.block_on(common::start());
+    let cache = dir.path().join("cache.sqlite");
+    drop(fleetview_core::cache::Cache::open(&cache, 1 << 20).expect("a cache file"));
+    let Some(_read_only) = ReadOnly::make(&cache) else {
+        eprintln!("skipped: nothing here stops this user writing a file");
+        return;
+    };
+    let mut h = harness(AppOptions {
+        service: Some(ServiceOptions {
+            base_url: sb.base.clone(),
+            token: Some(SecretValue::new(sb.token.clone())),
+            api_key: None,
+            allow_insecure_http: false,
+        }),
+        cache_path: Some(cache.clone()),
+        clock: Some(common::now()),
+        ..AppOptions::default()
+    });
+    wait_until(&mut h, "the fleet", |app| {
+        !app.state().fleet().loading && !app.state().fleet().equipments.is_empty()
+    });
+    for id in [FIRST_ID, FIRST_ID + 1] {
+        common::ui::pick(&h, &equipment_name(h.state(), id));
+        h.step();
+        wait_until(&mut h, "the machine's data", |app| {
+            app.state().selected() == Some(id) && all_loaded(app)
+        });
+    }
+    h.run_steps(3);
+    let title = "The local cache is read-only: new data is not kept";
+    h.get_by_label_contains(title);
+    let told = h
+        .state()
+        .state()
+        .notifications()
+        .iter()
+        .filter(|n| n.title == title)
+        .count();
+    assert_eq!(told, 1);
+}
