@@ -480,6 +480,12 @@ impl FleetApp {
             let commands = self.state.on_event(event);
             self.send(commands);
         }
+        // The local cache's own trouble (rows it dropped, a read-only or
+        // full disk): its words, never the service's.
+        for notice in self.worker.cache_notices() {
+            self.state
+                .notify(Level::Warning, notice.title(), notice.detail());
+        }
         while let Ok((path, error)) = self.open_failures.1.try_recv() {
             self.state.notify(
                 Level::Error,

@@ -8,6 +8,7 @@
 //! minutes before it was fetched. No token or credential is ever stored: the
 //! key's base URL is stripped of any user info.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,10 +17,17 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use fleetview_api::time::{TimeWindow, now_secs, parse_lenient};
 
+mod aside;
 mod error;
+mod heal;
+mod health;
+mod notice;
+mod read_only;
+mod room;
 mod schema;
 
 pub use error::CacheError;
+pub use notice::{CacheNotice, OnNotice, Unwritable};
 
 /// Rows newer than this when fetched are not cached (late telemetry).
 pub const SETTLE_SECS: i64 = 300;
@@ -74,6 +82,8 @@ enum Replace {
 /// A cached window and its rows (a JSON array).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct CachedWindow {
+    /// Its row in the file (to drop it if its rows cannot be read).
+    pub(crate) id: i64,
     pub(crate) window: TimeWindow,
     pub(crate) rows_json: Vec<u8>,
     pub(crate) fetched_at: i64,
@@ -96,6 +106,13 @@ pub struct Cache {
     /// of the whole file), so it is only done once this passes the cap.
     upper_bytes: AtomicU64,
     path: Option<PathBuf>,
+    /// What is to be told the user.
+    notices: notice::Notices,
+    /// Windows whose rows could not be read: never served again, even if
+    /// they could not be deleted (a read-only file).
+    unreadable: Mutex<HashSet<i64>>,
+    /// How writes have gone (a read-only or full disk).
+    health: health::Health,
 }
 
 impl Cache {
@@ -106,13 +123,27 @@ impl Cache {
 
     /// Opens (or creates) the cache file. A file that is corrupt or of
     /// another schema is moved aside and a new one made: the second value
-    /// is then a warning to show.
+    /// is then a warning to show. Of the files moved aside, only the newest
+    /// is kept.
     pub fn open(path: &Path, cap_bytes: u64) -> Result<(Self, Option<String>), CacheError> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| CacheError::Io(dir.to_owned(), e))?;
         }
+        let opened = Self::open_or_rebuild(path, cap_bytes);
+        // Only the newest corrupt file is kept (one moved aside now too).
+        aside::prune_corrupt(path);
+        opened
+    }
+
+    /// Opens the cache file, or moves it aside and makes a new one.
+    fn open_or_rebuild(path: &Path, cap_bytes: u64) -> Result<(Self, Option<String>), CacheError> {
         match Self::try_open(path, cap_bytes) {
             Ok(cache) => Ok((cache, None)),
+            // Not corrupt, only not writable: read as it is (and said so).
+            Err(e) if health::unwritable(&e) == Unwritable::ReadOnly => {
+                tracing::info!("the cache file {} cannot be written: {e}", path.display());
+                Ok((Self::open_read_only(path, cap_bytes)?, None))
+            }
             Err(e) => {
                 let aside = path.with_extension(format!("corrupt-{}", now_secs()));
                 let warning = format!(
@@ -133,6 +164,7 @@ impl Cache {
 
     fn try_open(path: &Path, cap_bytes: u64) -> Result<Self, CacheError> {
         let conn = Connection::open(path)?;
+        health::refuses_writes(&conn)?;
         let check: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
         if check != "ok" {
             return Err(CacheError::Db(rusqlite::Error::SqliteFailure(
@@ -157,6 +189,15 @@ impl Cache {
         path: Option<PathBuf>,
     ) -> Result<Self, CacheError> {
         schema::prepare(&mut conn)?;
+        Self::with_conn(conn, cap_bytes, path)
+    }
+
+    /// The cache on a connection whose file has this build's tables.
+    fn with_conn(
+        conn: Connection,
+        cap_bytes: u64,
+        path: Option<PathBuf>,
+    ) -> Result<Self, CacheError> {
         let cache = Self {
             conn: Mutex::new(conn),
             reader: None,
@@ -164,11 +205,24 @@ impl Cache {
             cap_bytes,
             upper_bytes: AtomicU64::new(0),
             path,
+            notices: notice::Notices::default(),
+            unreadable: Mutex::new(HashSet::new()),
+            health: health::Health::default(),
         };
         cache
             .upper_bytes
             .store(cache.size_bytes()?, Ordering::Relaxed);
         Ok(cache)
+    }
+
+    /// What the cache has to tell since last asked.
+    pub fn take_notices(&self) -> Vec<CacheNotice> {
+        self.notices.take()
+    }
+
+    /// `wake` is called whenever there is something to tell.
+    pub fn on_notice(&self, wake: OnNotice) {
+        self.notices.on_notice(wake);
     }
 
     pub fn path(&self) -> Option<&Path> {
@@ -232,22 +286,21 @@ impl Cache {
         let rows = stmt.query_map(
             params![key.base_url, key.equipment, key.kind, w.since, w.until],
             |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    CachedWindow {
-                        window: TimeWindow {
-                            since: r.get(1)?,
-                            until: r.get(2)?,
-                        },
-                        fetched_at: r.get(3)?,
-                        rows_json: r.get(4)?,
+                Ok(CachedWindow {
+                    id: r.get(0)?,
+                    window: TimeWindow {
+                        since: r.get(1)?,
+                        until: r.get(2)?,
                     },
-                ))
+                    fetched_at: r.get(3)?,
+                    rows_json: r.get(4)?,
+                })
             },
         )?;
-        let found: Vec<(i64, CachedWindow)> = rows.collect::<Result<_, _>>()?;
-        self.touch(found.iter().map(|(id, _)| *id));
-        Ok(found.into_iter().map(|(_, c)| c).collect())
+        let mut found: Vec<CachedWindow> = rows.collect::<Result<_, _>>()?;
+        self.skip_unreadable(&mut found);
+        self.touch(found.iter().map(|c| c.id));
+        Ok(found)
     }
 
     /// The parts of `w` not cached yet, in order.
@@ -335,18 +388,51 @@ impl Cache {
                 "SELECT id, fetched_at, rows FROM windows
                  WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since = ?4 AND until = ?5",
                 params![key.base_url, key.equipment, key.kind, w.since, w.until],
-                |r| Ok((r.get::<_, i64>(0)?, CachedWindow { window: w, fetched_at: r.get(1)?, rows_json: r.get(2)? })),
+                |r| Ok(CachedWindow { id: r.get(0)?, window: w, fetched_at: r.get(1)?, rows_json: r.get(2)? }),
             )
             .optional()?;
-        Ok(found.map(|(id, doc)| {
-            self.touch([id]);
-            doc
-        }))
+        let mut found: Vec<CachedWindow> = found.into_iter().collect();
+        self.skip_unreadable(&mut found);
+        Ok(found.pop().inspect(|doc| self.touch([doc.id])))
     }
 
     /// Stores a window in one transaction with dropping the windows it
-    /// supersedes, then keeps the cache under its cap.
+    /// supersedes, then keeps the cache under its cap. With the disk full,
+    /// room is made (the least used windows go) and it is tried again,
+    /// once. A failure is told by the cache itself ([`CacheError::NotKept`]).
     fn replace(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+        rows: &[u8],
+        fetched_at: i64,
+        old: Replace,
+    ) -> Result<(), CacheError> {
+        let mut written = self.write_window(key, w, rows, fetched_at, old);
+        if let Err(e) = &written
+            && health::unwritable(e) == Unwritable::Full
+        {
+            written = match self.make_room(rows.len()) {
+                Ok(freed) if freed > 0 => self.write_window(key, w, rows, fetched_at, old),
+                Ok(_) => written,
+                Err(e) => Err(e),
+            };
+        }
+        let kept = written.and_then(|()| {
+            self.upper_bytes
+                .fetch_add(rows.len() as u64, Ordering::Relaxed);
+            self.evict()
+        });
+        match kept {
+            Ok(()) => {
+                self.health.written();
+                Ok(())
+            }
+            Err(e) => Err(self.health.not_written(e, &self.notices)),
+        }
+    }
+
+    fn write_window(
         &self,
         key: &CacheKey,
         w: TimeWindow,
@@ -377,9 +463,7 @@ impl Cache {
             )?;
             tx.commit()?;
         }
-        self.upper_bytes
-            .fetch_add(rows.len() as u64, Ordering::Relaxed);
-        self.evict()
+        Ok(())
     }
 
     /// Bytes of row data held.
@@ -431,7 +515,7 @@ impl Drop for Cache {
         // What was read last is marked used for the next session's evictions.
         let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         if let Err(e) = self.mark_touched(&conn) {
-            tracing::warn!("could not mark cached windows used: {e}");
+            tracing::debug!("could not mark cached windows used: {e}");
         }
     }
 }
@@ -484,3 +568,5 @@ fn rows_until(rows_json: &[u8], until: i64) -> Result<Vec<u8>, CacheError> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod write_tests;

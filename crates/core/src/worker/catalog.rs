@@ -41,8 +41,11 @@ impl TaskCtx {
                     let stored = serde_json::to_vec(&kept)
                         .map_err(|e| e.to_string())
                         .and_then(|json| {
-                            c.put_snapshot(&key, CATALOG_SNAPSHOT_WINDOW, &json, now_secs())
-                                .map_err(|e| e.to_string())
+                            match c.put_snapshot(&key, CATALOG_SNAPSHOT_WINDOW, &json, now_secs()) {
+                                // One the cache told of is not logged again.
+                                Err(e) if !e.is_told() => Err(e.to_string()),
+                                _ => Ok(()),
+                            }
                         });
                     if let Err(e) = stored {
                         tracing::warn!("could not keep the integrations for offline use: {e}");

@@ -13,7 +13,13 @@ use fleetview_api::ApiError;
 impl TaskCtx {
     pub(crate) async fn run(self, command: Command) {
         let page = page_read_of(&command);
-        if let Err(e) = self.execute(command).await {
+        let mut done = self.execute(command.clone()).await;
+        if done.is_err() && self.writes.take_unreadable() {
+            // Rows of the cache could not be read and were dropped (the
+            // user is told): read again, from the service, once.
+            done = self.execute(command).await;
+        }
+        if let Err(e) = done {
             // The page's figures wait for its reads: they end, failed.
             if let Some((equipment, window, failed)) = page {
                 self.page_read(equipment, window, failed);

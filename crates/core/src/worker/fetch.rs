@@ -3,6 +3,7 @@
 //! bounded concurrency, in order), and every settled chunk is stored.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bytes::Bytes;
 use futures_util::StreamExt;
@@ -41,6 +42,36 @@ pub struct Fetched {
     pub offline: bool,
     /// Requests made to the service.
     pub requests: usize,
+    /// Where the pieces read from the cache are stored (none for rows
+    /// made up elsewhere).
+    pub from_cache: Option<FromCache>,
+}
+
+/// The pieces of a read that came from the cache, and where they are
+/// stored: one whose rows cannot be read is dropped from it.
+#[derive(Clone)]
+pub struct FromCache {
+    cache: Arc<Cache>,
+    key: CacheKey,
+    /// Each cached piece's window and stored id.
+    windows: Vec<(TimeWindow, i64)>,
+    /// Set once one is dropped: the read is to be done again.
+    dropped: Arc<AtomicBool>,
+}
+
+impl std::fmt::Debug for FromCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FromCache")
+            .field("key", &self.key)
+            .field("windows", &self.windows.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for FromCache {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key && self.windows == other.windows
+    }
 }
 
 impl std::fmt::Debug for Fetched {
@@ -71,7 +102,7 @@ impl Fetched {
     /// The rows as columns, limited to the window.
     pub fn series(&self) -> Result<Series, serde_json::Error> {
         let mut out = Series::default();
-        for (w, rows) in &self.pieces {
+        self.each_piece(|w, rows| {
             let mut s = decode_rows(rows).map_err(|e| match e {
                 crate::series::DecodeError::Json(j) => j,
             })?;
@@ -80,7 +111,8 @@ impl Fetched {
                 w.until.min(self.window.until),
             );
             out.append(s);
-        }
+            Ok(())
+        })?;
         // Held as long as the plot is shown: no room left from appending.
         out.shrink_to_fit();
         Ok(out)
@@ -89,7 +121,7 @@ impl Fetched {
     /// The rows as typed values, limited to the window.
     pub fn typed<T: DeserializeOwned + Dated>(&self) -> Result<Vec<T>, serde_json::Error> {
         let mut out = Vec::new();
-        for (w, rows) in &self.pieces {
+        self.each_piece(|w, rows| {
             let piece: Vec<T> = serde_json::from_slice(rows)?;
             let (lo, hi) = (
                 w.since.max(self.window.since),
@@ -100,14 +132,15 @@ impl Fetched {
                     .into_iter()
                     .filter(|r| (lo..=hi).contains(&r.date_secs())),
             );
-        }
+            Ok(())
+        })?;
         Ok(out)
     }
 
     /// The rows as JSON values, limited to the window (for JSON export).
     pub fn json_rows(&self) -> Result<Vec<serde_json::Value>, serde_json::Error> {
         let mut out = Vec::new();
-        for (w, rows) in &self.pieces {
+        self.each_piece(|w, rows| {
             let piece: Vec<serde_json::Value> = serde_json::from_slice(rows)?;
             let (lo, hi) = (
                 w.since.max(self.window.since),
@@ -121,8 +154,52 @@ impl Fetched {
                 date.and_then(|d| parse_lenient(d).ok())
                     .is_some_and(|t| (lo..=hi).contains(&t))
             }));
-        }
+            Ok(())
+        })?;
         Ok(out)
+    }
+
+    /// Decodes each piece in order. A cached piece that cannot be read is
+    /// dropped from the cache, and the others still tried (so every bad one
+    /// goes at once); the first error is returned.
+    fn each_piece(
+        &self,
+        mut decode: impl FnMut(&TimeWindow, &Bytes) -> Result<(), serde_json::Error>,
+    ) -> Result<(), serde_json::Error> {
+        let mut failed = None;
+        for (w, rows) in &self.pieces {
+            if let Err(e) = decode(w, rows) {
+                if !self.unreadable(*w, &e) {
+                    // The service's rows: nothing to drop.
+                    return Err(e);
+                }
+                failed.get_or_insert(e);
+            }
+        }
+        failed.map_or(Ok(()), Err)
+    }
+
+    /// The piece over `w` could not be read: if it came from the cache it
+    /// is dropped there (to be read again from the service) and `true`.
+    pub(crate) fn unreadable(&self, w: TimeWindow, error: &dyn std::fmt::Display) -> bool {
+        let Some(from) = &self.from_cache else {
+            return false;
+        };
+        let Some(&(_, id)) = from.windows.iter().find(|(cached, _)| *cached == w) else {
+            return false;
+        };
+        from.cache
+            .drop_unreadable(id, &from.key, w, &error.to_string());
+        from.dropped.store(true, Ordering::Relaxed);
+        true
+    }
+
+    /// Whether rows of the cache were found unreadable and dropped: the
+    /// read is to be done again (it then comes from the service).
+    pub fn cache_dropped(&self) -> bool {
+        self.from_cache
+            .as_ref()
+            .is_some_and(|f| f.dropped.load(Ordering::Relaxed))
     }
 }
 
@@ -184,6 +261,12 @@ pub(crate) async fn fetch_series(
         .collect();
     let missing = crate::cache::gaps(req.window, &covered);
     let oldest_fetch = cached.iter().map(|c| c.fetched_at).min();
+    let from_cache = cache.filter(|_| !cached.is_empty()).map(|c| FromCache {
+        cache: Arc::clone(c),
+        key: key.clone(),
+        windows: cached.iter().map(|c| (c.window, c.id)).collect(),
+        dropped: writes.unreadable_flag(),
+    });
     let mut pieces: Vec<(TimeWindow, Bytes)> = cached
         .into_iter()
         .map(|c| (c.window, Bytes::from(c.rows_json)))
@@ -207,6 +290,7 @@ pub(crate) async fn fetch_series(
     let mut fetched = Fetched {
         window: req.window,
         oldest_fetch,
+        from_cache,
         ..Fetched::default()
     };
     // No client (signed out): what the cache holds, as offline.

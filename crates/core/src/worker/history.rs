@@ -3,6 +3,7 @@
 //! offline use), else, with the service away, that last answer.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use super::messages::OfflineSince;
 use super::task::{TaskCtx, read_or_warn};
@@ -17,6 +18,26 @@ pub const HISTORY_KIND: &str = "history";
 const HISTORY_SNAPSHOT_KIND: &str = "history/latest";
 
 impl TaskCtx {
+    /// A history that could not be read (`error`): if it came from the
+    /// cache, what the cache holds for the window is dropped (the task
+    /// reads it again, from the service).
+    pub(crate) fn history_unreadable(
+        &self,
+        equipment: i64,
+        window: TimeWindow,
+        from_cache: bool,
+        error: ApiError,
+    ) -> ApiError {
+        if let Some(cache) = self.cache.as_deref().filter(|_| from_cache) {
+            for kind in [HISTORY_KIND, HISTORY_SNAPSHOT_KIND] {
+                let key = CacheKey::new(&self.cache_scope, equipment, kind);
+                cache.drop_unreadable_document(&key, window, &error.to_string());
+            }
+            self.writes.unreadable_flag().store(true, Ordering::Relaxed);
+        }
+        error
+    }
+
     /// The history body of a window as the cache has it: the settled copy,
     /// else the last one seen. No request, nothing said.
     pub(crate) fn history_in_cache(&self, equipment: i64, window: TimeWindow) -> Option<Vec<u8>> {

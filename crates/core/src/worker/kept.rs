@@ -26,8 +26,11 @@ impl TaskCtx {
         let stored = serde_json::to_vec(all)
             .map_err(|e| e.to_string())
             .and_then(|json| {
-                c.put_snapshot(&self.kept_key(kind), KEPT_WINDOW, &json, now_secs())
-                    .map_err(|e| e.to_string())
+                // One the cache told of is not logged again.
+                match c.put_snapshot(&self.kept_key(kind), KEPT_WINDOW, &json, now_secs()) {
+                    Err(e) if !e.is_told() => Err(e.to_string()),
+                    _ => Ok(()),
+                }
             });
         if let Err(e) = stored {
             tracing::warn!("could not keep {what} for offline use: {e}");

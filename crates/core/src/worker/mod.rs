@@ -39,14 +39,14 @@ pub use events::{
     CatalogChange, CatalogEvent, ConnectionEvent, Event, ExportEvent, FiguresEvent, FleetEvent,
     FleetSource, MachineEvent, OverviewEvent, TimelineEvent,
 };
-pub use fetch::{Fetched, Progress, SeriesRequest};
+pub use fetch::{Fetched, FromCache, Progress, SeriesRequest};
 pub use history::HISTORY_KIND;
 pub use messages::{Command, ExportJob, ExportOutcome, OfflineSince, RequestId, Target};
 pub use report_data::{ReportData, ReportRequest, ReportSources};
 pub use shared::Wake;
 pub use tokens::{TokenPlace, TokenStore};
 
-use crate::cache::Cache;
+use crate::cache::{Cache, CacheNotice};
 use fleetview_api::{ApiClient, ApiError, ClientConfig};
 use shared::{Current, Envelope, Shared};
 
@@ -80,6 +80,8 @@ pub struct Worker {
     thread: Option<std::thread::JoinHandle<()>>,
     /// The cache's writer, waited for after the tasks end.
     storer: Option<std::thread::JoinHandle<()>>,
+    /// The cache, for what it has to tell.
+    cache: Option<Arc<Cache>>,
 }
 
 impl std::fmt::Debug for Worker {
@@ -103,6 +105,11 @@ impl Worker {
             .as_ref()
             .map(|c| c.cache_scope().to_owned())
             .unwrap_or_default();
+        let cache = config.cache.clone();
+        if let Some(c) = &cache {
+            let wake = wake.clone();
+            c.on_notice(Arc::new(move || wake()));
+        }
         let start = run::Start {
             client,
             cache_scope,
@@ -145,6 +152,7 @@ impl Worker {
             next_id: AtomicU64::new(1),
             thread: Some(thread),
             storer: Some(storer_thread),
+            cache,
         })
     }
 
@@ -201,6 +209,15 @@ impl Worker {
                 return Some(e);
             }
         }
+    }
+
+    /// What the cache has to tell the user since last asked (rows it
+    /// could not read and dropped; that it cannot keep new data).
+    pub fn cache_notices(&self) -> Vec<CacheNotice> {
+        self.cache
+            .as_ref()
+            .map(|c| c.take_notices())
+            .unwrap_or_default()
     }
 
     /// Whether `request` is still the current one for its target.

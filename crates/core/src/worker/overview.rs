@@ -112,7 +112,7 @@ impl TaskCtx {
             equipment,
             window,
         };
-        let (body, history_offline, _) = match history {
+        let (body, history_offline, requests) = match history {
             Err(ApiError::NotConnected) if offline => {
                 self.emit(not_cached);
                 return Ok(());
@@ -130,8 +130,13 @@ impl TaskCtx {
             .ok()
             .filter(|h| h.missing.is_empty());
         let offline = history_offline.or(faults.offline_since());
+        let from_cache = requests == 0 || history_offline.is_some();
+        let history = decode_off_thread("history", move || {
+            serde_json::from_slice::<Envelope<EquipmentHistory>>(&body).map(|e| e.data)
+        })
+        .await
+        .map_err(|e| self.history_unreadable(equipment, window, from_cache, e))?;
         let figures = decode_off_thread("history", move || {
-            let history = serde_json::from_slice::<Envelope<EquipmentHistory>>(&body)?.data;
             let faults = faults.typed::<FaultRow>()?;
             let hours = match hours {
                 Some(h) => super::report::operating_hours_of(&h)?,

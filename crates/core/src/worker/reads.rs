@@ -146,19 +146,32 @@ impl TaskCtx {
                     positions_in(&rows, w.since.max(window.since), w.until.min(window.until))
                         .map(TrackPiece::new)
                 });
-                pieces.push((w.since, tokio::spawn(decode)));
+                pieces.push((w, tokio::spawn(decode)));
             })
             .await?;
         let offline = fetched.offline_since();
-        drop(fetched);
-        pieces.sort_by_key(|p| p.0);
+        pieces.sort_by_key(|p| p.0.since);
         let mut decoded = Vec::with_capacity(pieces.len());
-        for (_, piece) in pieces {
-            decoded.push(piece.await.map_err(|e| ApiError::Decode {
-                endpoint: "positions".to_owned(),
-                message: e.to_string(),
-                transient: false,
-            })??);
+        let mut failed = None;
+        for (w, piece) in pieces {
+            let piece = piece.await.unwrap_or_else(|e| {
+                Err(ApiError::Decode {
+                    endpoint: "positions".to_owned(),
+                    message: e.to_string(),
+                    transient: false,
+                })
+            });
+            match piece {
+                Ok(p) => decoded.push(p),
+                // Cached rows that cannot be read are dropped (a delete,
+                // rarely); the other pieces are still tried.
+                Err(e) if fetched.unreadable(w, &e) => drop(failed.get_or_insert(e)),
+                Err(e) => return Err(e),
+            }
+        }
+        drop(fetched);
+        if let Some(e) = failed {
+            return Err(e);
         }
         self.writes.rows_decoded();
         let track = decode_off_thread("positions", move || Ok(Track::join(decoded))).await?;
@@ -193,7 +206,15 @@ impl TaskCtx {
             serde_json::from_slice::<Envelope<EquipmentHistory>>(&decoded)
                 .map(|e| split_history(e.data))
         })
-        .await?;
+        .await
+        .map_err(|e| {
+            self.history_unreadable(
+                equipment,
+                window,
+                requests == 0 || served_offline.is_some(),
+                e,
+            )
+        })?;
         self.shared
             .full_history
             .put(equipment, window, Arc::new(whole));

@@ -187,11 +187,13 @@ impl TaskCtx {
             ),
         )
         .await;
-        let (body, history_offline, _) = history?;
+        let (body, history_offline, requests) = history?;
+        let from_cache = requests == 0 || history_offline.is_some();
         let history = decode_off_thread("history", move || {
             serde_json::from_slice::<Envelope<EquipmentHistory>>(&body).map(|e| e.data)
         })
-        .await?;
+        .await
+        .map_err(|e| self.history_unreadable(req.equipment, req.window, from_cache, e))?;
         let activities = activities?;
         let mut offline_since = history_offline.or(activities.offline_since());
         let activities = if activities.missing.is_empty() {

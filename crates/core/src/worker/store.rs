@@ -6,7 +6,7 @@
 //! read is lost at exit (the command line's export closes at once).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, mpsc};
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 
 use crate::cache::CacheError;
@@ -51,7 +51,9 @@ impl std::fmt::Debug for Batch {
 
 fn run(writes: Vec<Write>, decoded: bool) {
     for write in writes {
-        if let Err(e) = write(decoded) {
+        if let Err(e) = write(decoded)
+            && !e.is_told()
+        {
             tracing::warn!("could not cache what was read: {e}");
         }
     }
@@ -64,6 +66,9 @@ pub(crate) struct Writes {
     todo: Mutex<Vec<Write>>,
     decoded: AtomicBool,
     storer: Storer,
+    /// Set when rows the task read from the cache could not be read and
+    /// were dropped: the task reads again.
+    unreadable: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for Writes {
@@ -79,7 +84,19 @@ impl Writes {
             todo: Mutex::new(Vec::new()),
             decoded: AtomicBool::new(false),
             storer,
+            unreadable: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// What a read sets when rows it had from the cache cannot be read.
+    pub(crate) fn unreadable_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.unreadable)
+    }
+
+    /// Whether rows read from the cache were found unreadable (and
+    /// dropped) since last asked.
+    pub(crate) fn take_unreadable(&self) -> bool {
+        self.unreadable.swap(false, Ordering::Relaxed)
     }
 
     /// `write` is to be done when the task has said what it had.
@@ -125,7 +142,6 @@ impl Writes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
     use std::sync::atomic::AtomicUsize;
 
     #[tokio::test]

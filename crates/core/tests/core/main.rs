@@ -4,6 +4,7 @@
 
 mod analysis_sandbox;
 mod analysis_tanks;
+mod cache_heal;
 mod client;
 mod events_sandbox;
 mod fuzz;

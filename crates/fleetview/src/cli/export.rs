@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::args::{CacheArgs, EventArgs, ServiceArgs, UnitsArg, WindowArgs};
-use super::job::{Waiting, check_sign_in, start_worker, write_output};
+use super::job::{Waiting, check_sign_in, note_cache_notices, start_worker, write_output};
 use fleetview_api::limits::check_window;
 use fleetview_api::model::PositionRow;
 use fleetview_api::time::TimeWindow;
@@ -216,15 +216,33 @@ pub fn run_export(
         req.offline,
         &mut note,
     )?;
-    let (bytes, summary) = match req.kind {
-        ExportKind::History => export_history(req, &worker, &mut note)?,
-        ExportKind::Series(source) => {
-            let fetched = fetch_series(req, source, &worker, &mut note)?;
-            write_series(req, &fetched, &mut note)?
-        }
+    let made = match req.kind {
+        ExportKind::History => export_history(req, &worker, &mut note),
+        ExportKind::Series(source) => export_series(req, source, &worker, &mut note),
     };
+    // Said even if the export failed.
+    note_cache_notices(&worker, &mut note);
+    let (bytes, summary) = made?;
     write_output(req.output.as_deref(), &bytes)?;
     Ok(summary)
+}
+
+/// A series fetched and written. Cached rows that could not be read are
+/// dropped as they are decoded: then read again (from the service), once.
+fn export_series(
+    req: &ExportRequest,
+    source: SeriesSource,
+    worker: &Worker,
+    note: &mut impl FnMut(&str),
+) -> Result<(Vec<u8>, ExportSummary), CliExportError> {
+    let fetched = fetch_series(req, source, worker, note)?;
+    match write_series(req, &fetched, note) {
+        Err(_) if fetched.cache_dropped() => {
+            let fetched = fetch_series(req, source, worker, note)?;
+            write_series(req, &fetched, note)
+        }
+        written => written,
+    }
 }
 
 fn fetch_series(

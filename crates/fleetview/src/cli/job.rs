@@ -134,6 +134,14 @@ where
     )?)
 }
 
+/// Says what the cache has to tell (rows it dropped and read again, that
+/// it cannot keep new data): its own trouble, not the service's.
+pub fn note_cache_notices(worker: &Worker, note: &mut impl FnMut(&str)) {
+    for notice in worker.cache_notices() {
+        note(&notice.to_string());
+    }
+}
+
 /// Writes the document to stdout (no file, or `-`), or to the file the
 /// user named (which replaces one already there; a pipe or a device is
 /// written into); an error names that path.

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::args::{CacheArgs, EventArgs, ServiceArgs, UnitsArg, WindowArgs};
-use super::job::{Waiting, check_sign_in, start_worker, write_output};
+use super::job::{Waiting, check_sign_in, note_cache_notices, start_worker, write_output};
 use super::report_writers::{ReportDoc, ReportFormat, write_report};
 use fleetview_api::limits::check_window;
 use fleetview_api::time::{TimeWindow, format_wire};
@@ -254,6 +254,7 @@ pub fn run_report(
                 ..
             })) if request == id => break (report, offline),
             Some(Event::Failed { request, error, .. }) if request == id => {
+                note_cache_notices(&worker, &mut note);
                 return Err(match error {
                     // Offline, only the history's absence fails the report
                     // (the rest only leaves figures out).
@@ -268,6 +269,7 @@ pub fn run_report(
             None => return Err(CliReportError::NoAnswer),
         }
     };
+    note_cache_notices(&worker, &mut note);
     let notes = notes(&report, offline);
     for n in &notes {
         note(n);

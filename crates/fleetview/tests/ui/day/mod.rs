@@ -1,3 +1,5 @@
-//! A day without a restart (issue 36), as a person meets it.
+//! A day without a restart (issue 36): what goes wrong over hours of use,
+//! met as a person meets it.
 
+mod cache;
 mod refused_key;

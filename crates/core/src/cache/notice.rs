@@ -1,0 +1,106 @@
+//! What the cache has to tell the user: rows it could not read and
+//! dropped, and that it cannot keep what is read (a read-only or full
+//! folder). Queued here, taken by whoever shows them.
+
+use std::sync::{Arc, Mutex};
+
+/// Something the cache tells, in plain words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CacheNotice {
+    /// Stored rows that could not be read were dropped, to be read again
+    /// from the service.
+    Repaired {
+        /// Which rows: the kind, the machine and the window.
+        what: String,
+        /// Why they could not be read (technical).
+        error: String,
+    },
+    /// New data is not kept: the cache cannot be written.
+    NotKept {
+        why: Unwritable,
+        /// The database's own words.
+        error: String,
+    },
+}
+
+/// Why the cache cannot be written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unwritable {
+    ReadOnly,
+    Full,
+    /// Any other failure to write.
+    Other,
+}
+
+impl CacheNotice {
+    /// The sentence shown as a notice's title.
+    pub fn title(&self) -> String {
+        match self {
+            CacheNotice::Repaired { .. } => {
+                "The local cache held data it could not read: it was dropped and read again from the service".to_owned()
+            }
+            CacheNotice::NotKept {
+                why: Unwritable::ReadOnly,
+                ..
+            } => "The local cache is read-only: new data is not kept".to_owned(),
+            CacheNotice::NotKept {
+                why: Unwritable::Full,
+                ..
+            } => "The local cache's disk is full: new data is not kept".to_owned(),
+            CacheNotice::NotKept { .. } => {
+                "The local cache cannot be written: new data is not kept".to_owned()
+            }
+        }
+    }
+
+    /// The technical text behind it.
+    pub fn detail(&self) -> String {
+        match self {
+            CacheNotice::Repaired { what, error } => format!("{what}: {error}"),
+            CacheNotice::NotKept { error, .. } => error.clone(),
+        }
+    }
+}
+
+impl std::fmt::Display for CacheNotice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.title(), self.detail())
+    }
+}
+
+/// Called when a notice is queued (the app's repaint).
+pub type OnNotice = Arc<dyn Fn() + Send + Sync>;
+
+/// The notices not yet taken.
+#[derive(Default)]
+pub(crate) struct Notices {
+    queue: Mutex<Vec<CacheNotice>>,
+    wake: Mutex<Option<OnNotice>>,
+}
+
+impl std::fmt::Debug for Notices {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Notices").finish_non_exhaustive()
+    }
+}
+
+impl Notices {
+    pub(crate) fn push(&self, notice: CacheNotice) {
+        self.queue
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(notice);
+        let wake = self.wake.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        if let Some(wake) = wake {
+            wake();
+        }
+    }
+
+    pub(crate) fn take(&self) -> Vec<CacheNotice> {
+        std::mem::take(&mut *self.queue.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    pub(crate) fn on_notice(&self, wake: OnNotice) {
+        *self.wake.lock().unwrap_or_else(|e| e.into_inner()) = Some(wake);
+    }
+}

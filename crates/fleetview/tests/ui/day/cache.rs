@@ -1,0 +1,187 @@
+//! The local cache gone wrong under the app: rows garbled in a sound file.
+
+use crate::common;
+
+use common::ui::{equipment_name, wait_until};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use fleetview::app::Loadable;
+use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
+use fleetview_api::model::SecretValue;
+use fleetview_sandbox::simulate::FIRST_ID;
+
+fn harness(options: AppOptions) -> Harness<'static, FleetApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_eframe(move |cc| FleetApp::new(cc, options))
+}
+
+fn all_loaded(app: &FleetApp) -> bool {
+    let s = app.state();
+    matches!(*s.faults(), Loadable::Ready(_))
+        && matches!(*s.activities(), Loadable::Ready(_))
+        && matches!(*s.history(), Loadable::Ready(_))
+        && matches!(s.timeline().track, Loadable::Ready(_))
+}
+
+fn any_failed(app: &FleetApp) -> bool {
+    let s = app.state();
+    matches!(*s.faults(), Loadable::Failed { .. })
+        || matches!(*s.activities(), Loadable::Failed { .. })
+        || matches!(*s.history(), Loadable::Failed { .. })
+        || matches!(s.timeline().track, Loadable::Failed { .. })
+}
+
+/// A machine's page read once, its cache file garbled (every stored
+/// window's rows, the file itself sound), the app started again: the page
+/// opens with the same data, read again, and the notice blames the cache.
+#[test]
+fn garbled_cached_rows_are_read_again_and_the_cache_is_blamed() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sb = rt.block_on(common::start());
+    let cache = dir.path().join("cache.sqlite");
+    let options = {
+        let (base, token, cache) = (sb.base.clone(), sb.token.clone(), cache.clone());
+        move || AppOptions {
+            service: Some(ServiceOptions {
+                base_url: base.clone(),
+                token: Some(SecretValue::new(token.clone())),
+                api_key: None,
+                allow_insecure_http: false,
+            }),
+            cache_path: Some(cache.clone()),
+            clock: Some(common::now()),
+            ..AppOptions::default()
+        }
+    };
+    let mut h = harness(options());
+    wait_until(&mut h, "the fleet", |app| {
+        !app.state().fleet().loading && !app.state().fleet().equipments.is_empty()
+    });
+    let id = FIRST_ID + 1;
+    common::ui::pick(&h, &equipment_name(h.state(), id));
+    h.step();
+    h.get_by_label("Last 30 days").click();
+    wait_until(&mut h, "the machine's data", all_loaded);
+    let shown = |app: &FleetApp| {
+        let s = app.state();
+        (
+            s.faults().value().cloned(),
+            s.activities().value().map(|a| a.len()),
+            s.timeline().track.value().map(|t| t.len()),
+            s.history().value().map(|h| h.daily_usages.rows.len()),
+        )
+    };
+    let first = shown(h.state());
+    let settings = h.state().state().settings();
+    drop(h);
+
+    let conn = rusqlite::Connection::open(&cache).expect("the cache file");
+    let garbled = conn
+        .execute(
+            &format!("UPDATE windows SET rows = CAST('xx{{' AS BLOB) WHERE equipment = {id}"),
+            [],
+        )
+        .expect("garble");
+    assert!(garbled >= 4, "the machine's windows were cached: {garbled}");
+    drop(conn);
+
+    let mut h = harness(AppOptions {
+        settings: Some(settings),
+        ..options()
+    });
+    wait_until(&mut h, "the machine's page again", |app| {
+        all_loaded(app) || any_failed(app)
+    });
+    assert!(all_loaded(h.state()), "a panel failed");
+    assert_eq!(shown(h.state()), first, "the same data, read again");
+    h.run_steps(3);
+    h.get_by_label_contains("The local cache held data it could not read");
+    assert!(
+        h.query_by_label_contains("The service's answer could not be read")
+            .is_none(),
+        "the service is not blamed"
+    );
+}
+
+/// Makes a file read-only while it lives: by its mode, or (as root, whom
+/// modes do not stop) by the file system's immutable flag; `None` where
+/// neither stops a write.
+struct ReadOnly(std::path::PathBuf, bool);
+
+impl ReadOnly {
+    fn make(path: &std::path::Path) -> Option<Self> {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+        let writable = || std::fs::OpenOptions::new().append(true).open(path).is_ok();
+        if !writable() {
+            return Some(Self(path.to_owned(), false));
+        }
+        let flagged = std::process::Command::new("chattr")
+            .arg("+i")
+            .arg(path)
+            .status()
+            .is_ok_and(|s| s.success());
+        (!writable()).then(|| Self(path.to_owned(), flagged))
+    }
+}
+
+impl Drop for ReadOnly {
+    fn drop(&mut self) {
+        if self.1 {
+            let _ = std::process::Command::new("chattr")
+                .arg("-i")
+                .arg(&self.0)
+                .status();
+        }
+    }
+}
+
+/// A cache file that cannot be written: machines still open (from the
+/// service), and the app says once, in words, that nothing new is kept.
+#[test]
+fn a_read_only_cache_is_said_once_and_machines_still_open() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sb = rt.block_on(common::start());
+    let cache = dir.path().join("cache.sqlite");
+    drop(fleetview_core::cache::Cache::open(&cache, 1 << 20).expect("a cache file"));
+    let Some(_read_only) = ReadOnly::make(&cache) else {
+        eprintln!("skipped: nothing here stops this user writing a file");
+        return;
+    };
+    let mut h = harness(AppOptions {
+        service: Some(ServiceOptions {
+            base_url: sb.base.clone(),
+            token: Some(SecretValue::new(sb.token.clone())),
+            api_key: None,
+            allow_insecure_http: false,
+        }),
+        cache_path: Some(cache.clone()),
+        clock: Some(common::now()),
+        ..AppOptions::default()
+    });
+    wait_until(&mut h, "the fleet", |app| {
+        !app.state().fleet().loading && !app.state().fleet().equipments.is_empty()
+    });
+    for id in [FIRST_ID, FIRST_ID + 1] {
+        common::ui::pick(&h, &equipment_name(h.state(), id));
+        h.step();
+        wait_until(&mut h, "the machine's data", |app| {
+            app.state().selected() == Some(id) && all_loaded(app)
+        });
+    }
+    h.run_steps(3);
+    let title = "The local cache is read-only: new data is not kept";
+    h.get_by_label_contains(title);
+    let told = h
+        .state()
+        .state()
+        .notifications()
+        .iter()
+        .filter(|n| n.title == title)
+        .count();
+    assert_eq!(told, 1);
+}
