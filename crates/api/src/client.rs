@@ -30,6 +30,7 @@ use super::equipment::{ApiKeyLogin, LoginAnswer, UserInfo};
 use super::error::{ApiError, NetworkCause};
 use super::limits::{MAX_REDIRECTS, RedirectRefused, redirect_policy};
 use super::model::{ErrorBody, SecretValue};
+use super::service_time::ServiceTime;
 
 /// The wait before trying a refused connection again (once).
 const REFUSED_RETRY_DELAY: Duration = Duration::from_millis(250);
@@ -53,6 +54,8 @@ struct Session {
     user: RwLock<Option<UserInfo>>,
     /// Held while logging in, so requests refused together log in once.
     login: tokio::sync::Mutex<()>,
+    /// The service's clock, as its answers tell it.
+    time: ServiceTime,
 }
 
 impl std::fmt::Debug for Session {
@@ -110,6 +113,15 @@ impl ApiClient {
         &self.config
     }
 
+    /// Now by the service's clock, as its last answers told it.
+    pub fn service_now(&self) -> Option<i64> {
+        self.session.time.now_secs()
+    }
+
+    pub(super) fn service_time(&self) -> &ServiceTime {
+        &self.session.time
+    }
+
     /// Who the last login was for (`None`: not logged in with an API key).
     pub fn user(&self) -> Option<UserInfo> {
         self.session.user()
@@ -165,6 +177,7 @@ impl ApiClient {
             .await
             .map_err(|e| self.transport_error(endpoint, &e))?;
         let status = resp.status();
+        self.session.time.saw_headers(resp.headers());
         let retry_after = resp
             .headers()
             .get(header::RETRY_AFTER)

@@ -7,4 +7,5 @@ mod analysis_tanks;
 mod client;
 mod events_sandbox;
 mod fuzz;
+mod service_clock;
 mod worker;
