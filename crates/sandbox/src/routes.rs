@@ -120,7 +120,7 @@ async fn authenticate_and_log(
             Some(Ok(token)) => match shared.auth.verify(token) {
                 Err(msg) => ApiError::unauthorized(msg).into_response(),
                 Ok(()) => match chaos.as_ref() {
-                    Some(c) if c.applies_to(&method) => c.apply(next.run(req)).await,
+                    Some(c) if c.applies_to(&method, &path) => c.apply(next.run(req)).await,
                     _ => next.run(req).await,
                 },
             },
