@@ -98,7 +98,7 @@ impl Failing {
 /// Steps the app until a label holding `text` shows (or fails the test).
 fn wait_for_words(h: &mut Harness<'static, FleetApp>, text: &str) {
     let deadline = Instant::now() + Duration::from_secs(60);
-    while h.query_by_label_contains(text).is_none() {
+    while h.query_all_by_label_contains(text).next().is_none() {
         assert!(
             Instant::now() < deadline,
             "timed out waiting for \"{text}\"; notifications {:?}",
@@ -127,7 +127,7 @@ fn figures_without_the_idle_fuel_say_so_and_retry_brings_it() {
     f.h.run_steps(2);
     wait_until(&mut f.h, "the figures read again", figures_ready);
     let deadline = Instant::now() + Duration::from_secs(30);
-    while f.h.query_by_label_contains(words).is_some() {
+    while f.h.query_all_by_label_contains(words).next().is_some() {
         assert!(Instant::now() < deadline, "the failure is still said");
         f.h.step();
         std::thread::sleep(Duration::from_millis(10));
@@ -183,10 +183,39 @@ fn the_fleet_page_says_whose_operating_hours_could_not_be_read_and_retry_reads_t
     f.h.get_by_role_and_label(Role::Button, "Retry").click();
     f.h.run_steps(2);
     let deadline = Instant::now() + Duration::from_secs(60);
-    while f.h.query_by_label_contains(words).is_some() || !figures_in(f.h.state()) {
+    while f.h.query_all_by_label_contains(words).next().is_some() || !figures_in(f.h.state()) {
         assert!(Instant::now() < deadline, "the failure is still said");
         f.h.step();
         std::thread::sleep(Duration::from_millis(10));
     }
     assert!(f.h.query_by_role_and_label(Role::Button, "Retry").is_none());
+}
+
+#[test]
+fn the_events_say_the_operating_hours_could_not_be_read_and_retry_reads_them() {
+    let mut f = failing("cumulativeOperatingHours").open_machine();
+    f.h.get_by_label("Events").click();
+    f.h.run_steps(2);
+    let words = "The operating hours could not be read (the service had a problem): counter resets are not flagged.";
+    wait_for_words(&mut f.h, words);
+    assert_eq!(
+        f.h.query_all_by_label_contains(words).count(),
+        1,
+        "said once, above the events"
+    );
+    assert!(
+        figures_ready(f.h.state()),
+        "the events found without them show"
+    );
+
+    f.heal();
+    f.h.get_by_role_and_label(Role::Button, "Retry").click();
+    f.h.run_steps(2);
+    wait_until(&mut f.h, "the figures read again", figures_ready);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while f.h.query_all_by_label_contains(words).next().is_some() {
+        assert!(Instant::now() < deadline, "the failure is still said");
+        f.h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
