@@ -3,6 +3,7 @@
 //! Debian package. One binary, one module per area.
 
 mod export_cli;
+mod export_clock;
 mod package;
 mod report_cli;
 mod sandbox_durability;
