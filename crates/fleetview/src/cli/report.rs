@@ -220,7 +220,7 @@ pub fn run_report(
         },
         offline: req.offline,
     });
-    let (report, offline) = loop {
+    let (report, offline, unread) = loop {
         match worker.recv_timeout(ANSWER_TIMEOUT) {
             Some(Event::Progress {
                 request, progress, ..
@@ -236,8 +236,9 @@ pub fn run_report(
                 request,
                 report,
                 offline,
+                unread,
                 ..
-            })) if request == id => break (report, offline),
+            })) if request == id => break (report, offline, unread),
             Some(Event::Failed { request, error, .. }) if request == id => {
                 return Err(match error {
                     // Offline, only the history's absence fails the report
@@ -253,7 +254,16 @@ pub fn run_report(
             None => return Err(CliReportError::NoAnswer),
         }
     };
-    let notes = notes(&report, offline);
+    let mut notes = notes(&report, offline);
+    // Parts that failed after their retries: said, not silently left out.
+    notes.extend(unread.iter().map(|u| {
+        format!(
+            "{} could not be read ({}): {}",
+            crate::ui::format::figures_part(u.part).to_lowercase(),
+            u.error,
+            crate::ui::format::figures_part_loss(u.part)
+        )
+    }));
     for n in &notes {
         note(n);
     }
