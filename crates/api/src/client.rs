@@ -32,6 +32,7 @@ use super::equipment::{ApiKeyLogin, LoginAnswer, UserInfo};
 use super::error::{ApiError, NetworkCause};
 use super::limits::{MAX_REDIRECTS, RedirectRefused, redirect_policy};
 use super::model::{ErrorBody, SecretValue};
+use super::service_time::ServiceTime;
 
 /// The wait before trying a refused connection again (once).
 const REFUSED_RETRY_DELAY: Duration = Duration::from_millis(250);
@@ -59,6 +60,8 @@ struct Session {
     /// for a login that failed share its failure rather than send it again.
     logins: AtomicU64,
     login_failure: RwLock<Option<ApiError>>,
+    /// The service's clock, as its answers tell it.
+    time: ServiceTime,
 }
 
 impl std::fmt::Debug for Session {
@@ -117,6 +120,15 @@ impl ApiClient {
         &self.config
     }
 
+    /// Now by the service's clock, as its last answers told it.
+    pub fn service_now(&self) -> Option<i64> {
+        self.session.time.now_secs()
+    }
+
+    pub(super) fn service_time(&self) -> &ServiceTime {
+        &self.session.time
+    }
+
     /// Who the last login was for (`None`: not logged in with an API key).
     pub fn user(&self) -> Option<UserInfo> {
         self.session.user()
@@ -173,6 +185,7 @@ impl ApiClient {
             .await
             .map_err(|e| self.transport_error(endpoint, &e, started))?;
         let status = resp.status();
+        self.session.time.saw_headers(resp.headers());
         let retry_after = resp
             .headers()
             .get(header::RETRY_AFTER)

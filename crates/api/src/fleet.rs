@@ -249,6 +249,9 @@ impl ApiClient {
                     } else {
                         self.rows_chunk(&path, w).await
                     };
+                    if let Ok(chunk) = &rows {
+                        self.service_time().saw_rows(&chunk.rows);
+                    }
                     (w, rows)
                 }
             })

@@ -7,7 +7,8 @@
 //! `fleet_list` the fleet's list and snapshots, `equipment` their wire
 //! types and the API-key login's, `placeholder` what feeds send for "no
 //! value",
-//! `catalog` its catalog calls, `error` its errors, `limits` what one
+//! `catalog` its catalog calls, `service_time` the service's clock as its
+//! answers tell it, `error` its errors, `limits` what one
 //! request may ask for and one answer hold (D13) and where a redirect may
 //! lead (D15); `model` holds serde types for every resource and body of
 //! `fleet-service.md`, `data_kind` the `{dataKind}` values, `time` the wire
@@ -29,6 +30,7 @@ pub mod geo;
 pub mod limits;
 pub mod model;
 pub mod placeholder;
+pub mod service_time;
 pub mod time;
 pub mod units;
 

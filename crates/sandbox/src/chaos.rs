@@ -28,6 +28,8 @@ pub struct ChaosConfig {
     pub include_writes: bool,
     /// Leave GETs alone (with `writes`: disturb writes only).
     pub skip_reads: bool,
+    /// Disturb only requests whose path contains this (e.g. one data kind).
+    pub path_contains: Option<String>,
 }
 
 impl ChaosConfig {
@@ -41,7 +43,7 @@ impl ChaosConfig {
     }
 
     /// Parses `key=value` pairs separated by commas, e.g.
-    /// `latency_ms=200,latency=0.3,500=0.1,503=0.05,429=0.05,truncate=0.05,malformed=0.05,seed=7,writes=1,reads=0`.
+    /// `latency_ms=200,latency=0.3,500=0.1,503=0.05,429=0.05,truncate=0.05,malformed=0.05,seed=7,writes=1,reads=0,path=dailyIdleFuel`.
     pub fn parse(spec: &str) -> Result<Self, String> {
         let mut c = ChaosConfig::default();
         for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -71,6 +73,7 @@ impl ChaosConfig {
                 "seed" => c.seed = v.parse().map_err(|_| format!("'{v}' is not a seed"))?,
                 "writes" => c.include_writes = matches!(v, "1" | "true" | "yes"),
                 "reads" => c.skip_reads = matches!(v, "0" | "false" | "no"),
+                "path" => c.path_contains = Some(v.to_owned()),
                 other => return Err(format!("unknown chaos key '{other}'")),
             }
         }
@@ -99,8 +102,13 @@ impl Chaos {
         }
     }
 
-    /// Whether a request with this method is disturbed.
-    pub(crate) fn applies_to(&self, method: &axum::http::Method) -> bool {
+    /// Whether a request with this method and path is disturbed.
+    pub(crate) fn applies_to(&self, method: &axum::http::Method, path: &str) -> bool {
+        if let Some(part) = &self.config.path_contains
+            && !path.contains(part.as_str())
+        {
+            return false;
+        }
         if method == axum::http::Method::GET {
             !self.config.skip_reads
         } else {
@@ -189,6 +197,10 @@ mod tests {
         assert!(c.is_active());
         assert!(ChaosConfig::parse("500=2").is_err());
         assert!(ChaosConfig::parse("bogus=1").is_err());
+        let one = Chaos::new(ChaosConfig::parse("500=1,path=dailyIdleFuel").expect("parses"));
+        let get = axum::http::Method::GET;
+        assert!(one.applies_to(&get, "/v2/fleet/equipments/1/dailyIdleFuel"));
+        assert!(!one.applies_to(&get, "/v2/fleet/equipments/1/faults"));
         assert!(!ChaosConfig::parse("").expect("empty is fine").is_active());
     }
 

@@ -10,7 +10,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
-use axum::http::{Method, StatusCode};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch, post};
@@ -24,6 +24,7 @@ use super::shared::Shared;
 use super::stream::streamed;
 use fleetview_api::limits::{MAX_EQUIPMENT_WINDOW_DAYS, MAX_FLEET_WINDOW_DAYS};
 use fleetview_api::model::*;
+use fleetview_api::service_time::format_http_date;
 
 /// Header carrying the JWT on every request.
 pub(crate) const TOKEN_HEADER: &str = "x-access-token";
@@ -119,12 +120,18 @@ async fn authenticate_and_log(
             Some(Ok(token)) => match shared.auth.verify(token) {
                 Err(msg) => ApiError::unauthorized(msg).into_response(),
                 Ok(()) => match chaos.as_ref() {
-                    Some(c) if c.applies_to(&method) => c.apply(next.run(req)).await,
+                    Some(c) if c.applies_to(&method, &path) => c.apply(next.run(req)).await,
                     _ => next.run(req).await,
                 },
             },
         }
     };
+    let mut resp = resp;
+    // The answer's date by the sandbox's clock (hyper would give the
+    // computer's): clients decide what is final by it.
+    if let Ok(date) = HeaderValue::from_str(&format_http_date(shared.sim.now())) {
+        resp.headers_mut().insert(header::DATE, date);
+    }
     tracing::debug!(%method, %path, status = resp.status().as_u16(), elapsed_ms = started.elapsed().as_millis() as u64, "request");
     resp
 }

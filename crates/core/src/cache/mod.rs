@@ -320,9 +320,8 @@ impl Cache {
         Ok(gaps(w, &covered))
     }
 
-    /// Stores the rows of a window fetched at `fetched_at`. Only the part
-    /// up to `fetched_at - SETTLE_SECS` is kept; windows it covers whole are
-    /// replaced. Returns the window actually cached, if any.
+    /// [`Self::put_as_of`] with both clocks at `fetched_at` (tests only).
+    #[cfg(test)]
     pub(crate) fn put(
         &self,
         key: &CacheKey,
@@ -330,7 +329,24 @@ impl Cache {
         rows_json: &[u8],
         fetched_at: i64,
     ) -> Result<Option<TimeWindow>, CacheError> {
-        let settled = fetched_at - SETTLE_SECS;
+        self.put_as_of(key, w, rows_json, fetched_at, fetched_at)
+    }
+
+    /// Stores the rows of a window fetched at `fetched_at` (this computer's
+    /// clock: the window's age) from a service whose clock then read
+    /// `service_now`. Only the part up to the earlier of the two, less
+    /// `SETTLE_SECS`, is kept: what is in the future of a service whose
+    /// clock is behind is not final yet, and is asked again. Windows it
+    /// covers whole are replaced. Returns the window actually cached.
+    pub(crate) fn put_as_of(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+        rows_json: &[u8],
+        fetched_at: i64,
+        service_now: i64,
+    ) -> Result<Option<TimeWindow>, CacheError> {
+        let settled = fetched_at.min(service_now).saturating_sub(SETTLE_SECS);
         if w.since > settled {
             return Ok(None);
         }
@@ -347,8 +363,9 @@ impl Cache {
         Ok(Some(covered))
     }
 
-    /// Stores a whole answer for exactly this window (for `/history`, which
-    /// is not a list of rows and cannot be merged). Kept only when settled.
+    /// [`Self::put_document_as_of`] with both clocks at `fetched_at` (tests
+    /// only).
+    #[cfg(test)]
     pub(crate) fn put_document(
         &self,
         key: &CacheKey,
@@ -356,7 +373,21 @@ impl Cache {
         body: &[u8],
         fetched_at: i64,
     ) -> Result<bool, CacheError> {
-        if w.until > fetched_at - SETTLE_SECS {
+        self.put_document_as_of(key, w, body, fetched_at, fetched_at)
+    }
+
+    /// Stores a whole answer for exactly this window (for `/history`, which
+    /// is not a list of rows and cannot be merged). Kept only when settled
+    /// by the earlier of the two clocks (see [`Self::put_as_of`]).
+    pub(crate) fn put_document_as_of(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+        body: &[u8],
+        fetched_at: i64,
+        service_now: i64,
+    ) -> Result<bool, CacheError> {
+        if w.until > fetched_at.min(service_now).saturating_sub(SETTLE_SECS) {
             return Ok(false);
         }
         self.replace(key, w, body, fetched_at, Replace::Exact)?;

@@ -135,6 +135,9 @@ pub enum OverviewEvent {
         window: TimeWindow,
         figures: MachineFigures,
         offline: OfflineSince,
+        /// What could not be read after its retries (the operating hours:
+        /// no counter reset is flagged without them).
+        unread: Vec<Unread>,
     },
     /// Read from the cache alone, which does not hold the machine's window.
     NotCached {
@@ -213,7 +216,38 @@ pub enum FiguresEvent {
         offline: OfflineSince,
         /// What the machine page had read that they come from.
         sources: Option<ReportSources>,
+        /// What they come from that could not be read after its retries:
+        /// the figures go without it, and the page says so.
+        unread: Vec<Unread>,
     },
+}
+
+/// A part of what figures come from that could not be read (after its
+/// retries), and why; the figures are computed without it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unread {
+    pub part: FiguresPart,
+    pub error: fleetview_api::ApiError,
+}
+
+impl Unread {
+    /// A part that failed; none when the service is away (the page is
+    /// then marked offline, which says it).
+    pub(crate) fn of(part: FiguresPart, error: fleetview_api::ApiError) -> Option<Self> {
+        let away = error.is_unreachable() || error == fleetview_api::ApiError::NotConnected;
+        (!away).then_some(Self { part, error })
+    }
+}
+
+/// What window figures read besides the page's tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FiguresPart {
+    /// `dailyIdleFuel`: the working/idle split of the fuel.
+    IdleFuel,
+    /// `cumulativeOperatingHours`: the counter's resets and gaps.
+    OperatingHours,
+    /// The history's positions: the events found from positions.
+    Positions,
 }
 
 /// Data sources and integrations.

@@ -323,7 +323,7 @@ pub(crate) async fn fetch_series(
         // A view into the answer: stored and handed on without a copy.
         let RowsChunk { rows, count } = body;
         if let Some(c) = cache {
-            store_chunk(c, writes, &key, w, &rows);
+            store_chunk(c, writes, &key, w, &rows, client.service_now());
         }
         on_piece(w, &rows);
         state.rows += count;
@@ -362,8 +362,19 @@ async fn read_cached(
 }
 
 /// Hands a chunk fetched to `writes`, to be stored in the cache once the
-/// task has handed it on.
-fn store_chunk(cache: &Arc<Cache>, writes: &Writes, key: &CacheKey, w: TimeWindow, rows: &Bytes) {
+/// task has handed it on; what is final in it is decided by the service's
+/// clock as it answered (`service_now`; unknown, nothing is).
+fn store_chunk(
+    cache: &Arc<Cache>,
+    writes: &Writes,
+    key: &CacheKey,
+    w: TimeWindow,
+    rows: &Bytes,
+    service_now: Option<i64>,
+) {
+    let Some(service_now) = service_now else {
+        return;
+    };
     let (c, key, stored) = (Arc::clone(cache), key.clone(), rows.clone());
     writes.start(move |decoded| {
         // Cut by a scan: rows no decoding has read are checked before they
@@ -372,7 +383,8 @@ fn store_chunk(cache: &Arc<Cache>, writes: &Writes, key: &CacheKey, w: TimeWindo
             tracing::warn!("not cached, the rows are not valid JSON: {e}");
             return Ok(());
         }
-        c.put(&key, w, &stored, now_secs()).map(|_| ())
+        c.put_as_of(&key, w, &stored, now_secs(), service_now)
+            .map(|_| ())
     });
 }
 

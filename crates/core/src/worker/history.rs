@@ -84,12 +84,20 @@ impl TaskCtx {
         };
         match answer {
             Ok(body) => {
+                // Settled by the service's clock as it answered: a window
+                // in its future is kept only as the last answer seen.
+                let service_now = self.client().ok().and_then(|c| c.service_now());
                 if let Some(c) = &self.cache {
                     // Stored while it is decoded and shown.
                     let (c, body) = (Arc::clone(c), body.clone());
                     self.writes.start(move |_| {
                         let now = now_secs();
-                        let kept = c.put_document(&settled, window, &body, now)?;
+                        let kept = match service_now {
+                            Some(service_now) => {
+                                c.put_document_as_of(&settled, window, &body, now, service_now)?
+                            }
+                            None => false,
+                        };
                         if kept {
                             Ok(())
                         } else {

@@ -36,8 +36,8 @@ use tokio::sync::mpsc as tmpsc;
 
 pub use dialog::{SaveAnswer, SaveDialog, SaveDialogRef, SaveRequest};
 pub use events::{
-    CatalogChange, CatalogEvent, ConnectionEvent, Event, ExportEvent, FiguresEvent, FleetEvent,
-    FleetSource, MachineEvent, OverviewEvent, TimelineEvent,
+    CatalogChange, CatalogEvent, ConnectionEvent, Event, ExportEvent, FiguresEvent, FiguresPart,
+    FleetEvent, FleetSource, MachineEvent, OverviewEvent, TimelineEvent, Unread,
 };
 pub use fetch::{Fetched, FromCache, Progress, SeriesRequest};
 pub use history::HISTORY_KIND;

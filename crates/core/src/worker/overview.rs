@@ -5,7 +5,7 @@
 
 use futures_util::StreamExt;
 
-use super::events::OverviewEvent;
+use super::events::{FiguresPart, OverviewEvent, Unread};
 use super::task::{TaskCtx, decode_off_thread};
 use crate::analysis::MachineFigures;
 use fleetview_api::equipment::EquipmentSnapshot;
@@ -124,11 +124,15 @@ impl TaskCtx {
             self.emit(not_cached);
             return Ok(());
         }
-        // Without the counter, no reset is flagged; the rest still shows.
-        let hours = hours
-            .inspect_err(|e| tracing::warn!("operating hours of equipment {equipment}: {e}"))
-            .ok()
-            .filter(|h| h.missing.is_empty());
+        // Without the counter, no reset is flagged; the rest still shows,
+        // and the page says what was not read.
+        let (hours, unread) = match hours {
+            Ok(h) => (Some(h).filter(|h| h.missing.is_empty()), None),
+            Err(e) => {
+                tracing::warn!("operating hours of equipment {equipment}: {e}");
+                (None, Unread::of(FiguresPart::OperatingHours, e))
+            }
+        };
         let offline = history_offline.or(faults.offline_since());
         let from_cache = requests == 0 || history_offline.is_some();
         let history = decode_off_thread("history", move || {
@@ -151,6 +155,7 @@ impl TaskCtx {
             window,
             figures,
             offline,
+            unread: unread.into_iter().collect(),
         });
         Ok(())
     }

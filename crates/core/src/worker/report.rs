@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::events::FiguresEvent;
+use super::events::{FiguresEvent, FiguresPart, Unread};
 use super::messages::OfflineSince;
 use super::report_data::{ReportData, ReportRequest, ReportSources};
 use super::shared::PageFigures;
@@ -72,15 +72,24 @@ impl TaskCtx {
     ) -> Result<(), ApiError> {
         let sources = Some(data.sources());
         self.shared.read_ahead.wait(req.equipment, req.window).await;
-        let ((idle_fuel, offline), hours, whole) = futures_util::future::join3(
-            self.idle_fuel(req, false),
-            self.operating_hours(req, false),
-            self.whole_history(req, &data.history),
-        )
-        .await;
+        let ((idle_fuel, offline, idle_unread), (hours, hours_unread), (whole, whole_unread)) =
+            futures_util::future::join3(
+                self.idle_fuel(req, false),
+                self.operating_hours(req, false),
+                self.whole_history(req, &data.history),
+            )
+            .await;
         data.history = whole;
-        self.report_from(req, data, idle_fuel, hours, offline, sources)
-            .await
+        let unread = [idle_unread, hours_unread, whole_unread]
+            .into_iter()
+            .flatten()
+            .collect();
+        let parts = Parts {
+            idle_fuel,
+            operating_hours: hours,
+            unread,
+        };
+        self.report_from(req, data, parts, offline, sources).await
     }
 
     /// The figures of the machine page, once its own reads have what they
@@ -94,17 +103,18 @@ impl TaskCtx {
     }
 
     /// The page's history with its positions: kept since the page read it,
-    /// else read again (the cache first), else the page's as it is.
+    /// else read again (the cache first), else the page's as it is (and
+    /// why its positions could not be read).
     async fn whole_history(
         &self,
         req: ReportRequest,
         page: &Arc<EquipmentHistory>,
-    ) -> Arc<EquipmentHistory> {
+    ) -> (Arc<EquipmentHistory>, Option<Unread>) {
         if let Some(whole) = self.shared.full_history.take(req.equipment, req.window) {
-            return whole;
+            return (whole, None);
         }
         if !page.positions.rows.is_empty() || page.positions.total == 0 {
-            return page.clone();
+            return (page.clone(), None);
         }
         let read = match self.history_in_cache(req.equipment, req.window) {
             Some(body) => Ok(body),
@@ -122,13 +132,16 @@ impl TaskCtx {
             }
             Err(e) => Err(e),
         };
-        decoded.map(Arc::new).unwrap_or_else(|e| {
-            tracing::warn!(
-                "the history of equipment {} could not be read again: {e}; figures without its positions",
-                req.equipment
-            );
-            page.clone()
-        })
+        match decoded {
+            Ok(whole) => (Arc::new(whole), None),
+            Err(error) => {
+                tracing::warn!(
+                    "the history of equipment {} could not be read again: {error}; figures without its positions",
+                    req.equipment
+                );
+                (page.clone(), Unread::of(FiguresPart::Positions, error))
+            }
+        }
     }
 
     /// The figures' own reads, sent with the page's (see [`ReadAhead`]):
@@ -233,20 +246,19 @@ impl TaskCtx {
             activities,
             track,
         };
-        let ((idle_fuel, idle_offline), hours) = futures_util::future::join(
-            self.idle_fuel(req, offline),
-            self.operating_hours(req, offline),
-        )
-        .await;
-        self.report_from(
-            req,
-            data,
+        let ((idle_fuel, idle_offline, idle_unread), (hours, hours_unread)) =
+            futures_util::future::join(
+                self.idle_fuel(req, offline),
+                self.operating_hours(req, offline),
+            )
+            .await;
+        let parts = Parts {
             idle_fuel,
-            hours,
-            offline_since.or(idle_offline),
-            None,
-        )
-        .await
+            operating_hours: hours,
+            unread: [idle_unread, hours_unread].into_iter().flatten().collect(),
+        };
+        self.report_from(req, data, parts, offline_since.or(idle_offline), None)
+            .await
     }
 
     /// Computes the figures off the async threads and sends them.
@@ -254,11 +266,15 @@ impl TaskCtx {
         &self,
         req: ReportRequest,
         data: ReportData,
-        idle_fuel: Option<Vec<(i64, f64)>>,
-        operating_hours: Option<Vec<(i64, f64)>>,
+        parts: Parts,
         offline: OfflineSince,
         sources: Option<ReportSources>,
     ) -> Result<(), ApiError> {
+        let Parts {
+            idle_fuel,
+            operating_hours,
+            unread,
+        } = parts;
         let report = decode_off_thread("report", move || {
             let h = &data.history;
             let positions: Vec<(i64, LatLon)> = h
@@ -330,27 +346,37 @@ impl TaskCtx {
             report: Arc::new(report),
             offline,
             sources,
+            unread,
         });
         Ok(())
     }
 
     /// The operating-hours counter's samples over the window (counter
-    /// resets, gaps and a cross-check), if it could be read whole.
-    async fn operating_hours(&self, req: ReportRequest, offline: bool) -> Option<Vec<(i64, f64)>> {
+    /// resets, gaps and a cross-check), if it could be read whole; why
+    /// not, if it failed (offline, the part not cached is no failure).
+    pub(super) async fn operating_hours(
+        &self,
+        req: ReportRequest,
+        offline: bool,
+    ) -> (Option<Vec<(i64, f64)>>, Option<Unread>) {
         let source = SeriesSource::Kind(DataKind::CumulativeOperatingHours);
+        let unread = |error| {
+            tracing::warn!("operating hours of equipment {}: {error}", req.equipment);
+            (None, Unread::of(FiguresPart::OperatingHours, error))
+        };
         let fetched = match self.fetch(req.equipment, source, req.window, offline).await {
             Ok(f) if f.missing.is_empty() => f,
-            Ok(_) => return None,
-            Err(e) => {
-                tracing::warn!("operating hours of equipment {}: {e}", req.equipment);
-                return None;
-            }
+            Ok(_) => return (None, None),
+            Err(e) => return unread(e),
         };
-        decode_off_thread("cumulativeOperatingHours", move || {
+        match decode_off_thread("cumulativeOperatingHours", move || {
             operating_hours_of(&fetched)
         })
         .await
-        .ok()
+        {
+            Ok(hours) => (Some(hours), None),
+            Err(e) => unread(e),
+        }
     }
 
     /// The daily idle fuel of the window (day start, litres), if the
@@ -363,19 +389,23 @@ impl TaskCtx {
         &self,
         req: ReportRequest,
         offline: bool,
-    ) -> (Option<Vec<(i64, f64)>>, OfflineSince) {
+    ) -> (Option<Vec<(i64, f64)>>, OfflineSince, Option<Unread>) {
         let source = SeriesSource::Kind(DataKind::DailyIdleFuel);
+        let unread = |error| {
+            tracing::warn!("daily idle fuel of equipment {}: {error}", req.equipment);
+            Unread::of(FiguresPart::IdleFuel, error)
+        };
         let fetched = match self.fetch(req.equipment, source, req.window, offline).await {
             Ok(f) => f,
-            Err(e) => {
-                tracing::warn!("daily idle fuel of equipment {}: {e}", req.equipment);
-                return (None, None);
-            }
+            Err(e) => return (None, None, unread(e)),
         };
         let offline = fetched.offline_since();
-        let rows = decode_off_thread("dailyIdleFuel", move || fetched.typed::<IdleFuelRow>())
+        let rows = match decode_off_thread("dailyIdleFuel", move || fetched.typed::<IdleFuelRow>())
             .await
-            .unwrap_or_default();
+        {
+            Ok(rows) => rows,
+            Err(e) => return (None, offline, unread(e)),
+        };
         let days: Vec<(i64, f64)> = rows
             .iter()
             .filter_map(|r| {
@@ -384,6 +414,14 @@ impl TaskCtx {
                 Some((r.date.0, litres(r.fuel_used?, unit)?))
             })
             .collect();
-        ((!days.is_empty()).then_some(days), offline)
+        ((!days.is_empty()).then_some(days), offline, None)
     }
+}
+
+/// What the figures read besides the page's tables, and what of it could
+/// not be read.
+struct Parts {
+    idle_fuel: Option<Vec<(i64, f64)>>,
+    operating_hours: Option<Vec<(i64, f64)>>,
+    unread: Vec<Unread>,
 }

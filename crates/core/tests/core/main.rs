@@ -8,4 +8,5 @@ mod cache_heal;
 mod client;
 mod events_sandbox;
 mod fuzz;
+mod service_clock;
 mod worker;

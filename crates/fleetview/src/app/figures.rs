@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::errors::Problem;
 use super::failure::Failure;
 use super::intake::Intake;
 use super::loadable::Loadable;
@@ -18,7 +19,7 @@ use fleetview_api::time::TimeWindow;
 use fleetview_core::analysis::{Expected, Report, WorkingHours};
 use fleetview_core::series::Track;
 use fleetview_core::worker::{
-    Command, FiguresEvent, ReportData, ReportRequest, ReportSources, Target,
+    Command, FiguresEvent, FiguresPart, ReportData, ReportRequest, ReportSources, Target,
 };
 
 #[derive(Debug, Clone, PartialEq)]
@@ -67,6 +68,9 @@ pub struct FiguresState {
     /// Asked with the page's reads: the worker computes them when those
     /// are in, from what it sends the page.
     with_reads: Option<Asked>,
+    /// What the figures shown come from that could not be read, and why:
+    /// they go without it, and the strip says so.
+    pub unread: Vec<(FiguresPart, Problem)>,
 }
 
 impl FiguresState {
@@ -137,10 +141,15 @@ impl FiguresState {
             report,
             offline,
             sources,
+            unread,
             ..
         } = event;
         if intake.accept(Target::Report, equipment, window, offline, "window figures") {
             self.report = Loadable::Ready(report);
+            self.unread = unread
+                .iter()
+                .map(|u| (u.part, super::errors::explain_read(&u.error)))
+                .collect();
             if let Some(sources) = sources {
                 self.computed(equipment, window, sources);
             }
@@ -211,8 +220,12 @@ impl FiguresState {
     }
 
     /// The figures shown and what they were computed from, if they are
-    /// those of `window` (for a page kept when switching away).
+    /// those of `window` and whole (for a page kept when switching away:
+    /// one with a part unread is read again when opened again).
     pub fn kept(&self, window: TimeWindow) -> Option<(Arc<Report>, Basis)> {
+        if !self.unread.is_empty() {
+            return None;
+        }
         match (&self.report, self.asked) {
             (Loadable::Ready(r), Some(basis)) if r.window == Some(window) => {
                 Some((r.clone(), basis))
@@ -225,6 +238,7 @@ impl FiguresState {
     /// too (same addresses), so they are not asked for again.
     pub fn restore(&mut self, report: Arc<Report>, basis: Basis) {
         self.report = Loadable::Ready(report);
+        self.unread.clear();
         self.asked = Some(basis);
         self.with_reads = None;
     }
@@ -232,6 +246,7 @@ impl FiguresState {
     /// Another machine or service: nothing of the last may show.
     pub fn clear(&mut self) {
         self.report.clear();
+        self.unread.clear();
         self.asked = None;
         self.with_reads = None;
     }

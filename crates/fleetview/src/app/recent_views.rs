@@ -242,6 +242,7 @@ mod tests {
             }),
             offline: None,
             sources: Some(from.sources()),
+            unread: Vec::new(),
         }));
         window
     }

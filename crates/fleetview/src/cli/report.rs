@@ -235,7 +235,7 @@ pub fn run_report(
     });
     let what = format!("the report of equipment {}", req.equipment);
     let waiting = Waiting::new(&req.client, req.offline, what);
-    let (report, offline) = loop {
+    let (report, offline, unread) = loop {
         match waiting.recv(&worker, &mut note) {
             Some(Event::Progress {
                 request, progress, ..
@@ -251,8 +251,9 @@ pub fn run_report(
                 request,
                 report,
                 offline,
+                unread,
                 ..
-            })) if request == id => break (report, offline),
+            })) if request == id => break (report, offline, unread),
             Some(Event::Failed { request, error, .. }) if request == id => {
                 note_cache_notices(&worker, &mut note);
                 return Err(match error {
@@ -270,7 +271,16 @@ pub fn run_report(
         }
     };
     note_cache_notices(&worker, &mut note);
-    let notes = notes(&report, offline);
+    let mut notes = notes(&report, offline);
+    // Parts that failed after their retries: said, not silently left out.
+    notes.extend(unread.iter().map(|u| {
+        format!(
+            "{} could not be read ({}): {}",
+            crate::ui::format::figures_part(u.part).to_lowercase(),
+            u.error,
+            crate::ui::format::figures_part_loss(u.part)
+        )
+    }));
     for n in &notes {
         note(n);
     }

@@ -13,7 +13,14 @@ use fleetview_core::export::shown::ExportContent;
 
 pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     if let Some(e) = state.activities().error() {
-        super::widgets::problem_ui(ui, "Activities: ", e);
+        let line = format!("Activities: {}", e.short);
+        super::widgets::failed_retry_ui(
+            ui,
+            &line,
+            e,
+            crate::app::Action::Machine(crate::app::MachineAction::Refresh),
+            actions,
+        );
     }
     let rows: &[_] = state.activities().value().map_or(&[], |a| a.as_slice());
     if state.activities().is_pending() && rows.is_empty() {

@@ -7,10 +7,11 @@
 //! has a fixed width, so the strip wraps by the window's width alone and
 //! nothing moves when the figures arrive.
 
-use crate::app::{Action, AppState, FiguresAction, Tab};
+use crate::app::{Action, AppState, FiguresAction, MachineAction, Tab};
 use crate::ui::events::{kinds, settings, text};
 use crate::ui::format;
 use crate::ui::theme;
+use crate::ui::widgets;
 use fleetview_core::analysis::events::counts;
 use fleetview_core::analysis::{Figure, Figures, Report, UnitSystem};
 
@@ -137,12 +138,19 @@ pub fn figures_strip_ui(
         chip_rows_ui(ui, state, columns, chip_width, actions);
     }
     let loadable = &state.figures().report;
+    let refresh = || Action::Machine(MachineAction::Refresh);
     if let Some(e) = loadable.error().filter(|_| loadable.value().is_none()) {
-        ui.colored_label(
-            theme::ink(ui, theme::ERROR),
-            "Figures could not be computed",
-        )
-        .on_hover_text(e.hover_text());
+        let line = format!("Figures could not be computed: {}", e.short);
+        widgets::failed_retry_ui(ui, &line, e, refresh(), actions);
+    }
+    for (part, problem) in &state.figures().unread {
+        let line = format!(
+            "{} could not be read ({}): {}.",
+            format::figures_part(*part),
+            problem.short.to_lowercase(),
+            format::figures_part_loss(*part)
+        );
+        widgets::failed_retry_ui(ui, &line, problem, refresh(), actions);
     }
 }
 

@@ -3,6 +3,7 @@
 //! names as words. Colours and sizes are in `theme.rs`.
 
 use fleetview_core::analysis::{Quantity, UnitSystem};
+use fleetview_core::worker::FiguresPart;
 
 /// What a missing value shows as.
 pub const NULL: &str = "—";
@@ -198,6 +199,24 @@ pub fn percent_share(p: f64) -> String {
         "<1 %".to_owned()
     } else {
         format!("{p:.0} %")
+    }
+}
+
+/// What a part of the figures' reads is, as a sentence starts with it.
+pub fn figures_part(part: FiguresPart) -> &'static str {
+    match part {
+        FiguresPart::IdleFuel => "The daily idle fuel",
+        FiguresPart::OperatingHours => "The operating hours",
+        FiguresPart::Positions => "The positions",
+    }
+}
+
+/// What the figures go without when a part could not be read.
+pub fn figures_part_loss(part: FiguresPart) -> &'static str {
+    match part {
+        FiguresPart::IdleFuel => "fuel is not split into working and idle",
+        FiguresPart::OperatingHours => "counter resets are not flagged",
+        FiguresPart::Positions => "no events are found from positions",
     }
 }
 

@@ -155,6 +155,32 @@ pub fn problem_ui(
     .on_hover_text(problem.hover_text())
 }
 
+/// A read's failure with a button that asks again: the short line in the
+/// error colour (cause and technical text on hover), then *Retry*, which
+/// pushes `retry`.
+pub fn failed_retry_ui(
+    ui: &mut egui::Ui,
+    line: &str,
+    problem: &crate::app::Problem,
+    retry: crate::app::Action,
+    actions: &mut Vec<crate::app::Action>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.colored_label(theme::ink(ui, theme::ERROR), line)
+            .on_hover_text(problem.hover_text());
+        if ui
+            .button(RETRY)
+            .on_hover_text("Ask the service again")
+            .clicked()
+        {
+            actions.push(retry);
+        }
+    });
+}
+
+/// The button that asks again for what could not be read.
+pub const RETRY: &str = "Retry";
+
 #[cfg(test)]
 mod tests {
     use super::*;

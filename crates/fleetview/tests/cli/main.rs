@@ -4,6 +4,7 @@
 
 mod cache_cli;
 mod export_cli;
+mod export_clock;
 mod package;
 mod report_cli;
 mod sandbox_durability;

@@ -658,3 +658,27 @@ async fn imperial_units_convert_the_figures_and_the_history_table_and_say_so() {
         "{err}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_part_that_could_not_be_read_is_said_in_the_notes() {
+    let chaos =
+        fleetview_sandbox::chaos::ChaosConfig::parse("500=1,path=dailyIdleFuel").expect("chaos");
+    let sb = common::start_with(common::fixed_config().chaos(chaos)).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cache = dir.path().join("cache.sqlite");
+    let today = common::now().div_euclid(DAY) * DAY;
+    let doc = json_report(&sb, &cache, FIRST_ID, today - 3 * DAY, today - 1).await;
+    let notes: Vec<&str> = doc["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("the daily idle fuel could not be read (")
+                && n.ends_with("fuel is not split into working and idle")),
+        "{notes:?}"
+    );
+}

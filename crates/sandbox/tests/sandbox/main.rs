@@ -3,6 +3,7 @@
 //! consistency of the simulated series (property tests), its limits and
 //! the queue of writes. One binary, one module per area.
 
+mod clock;
 mod consistency;
 mod equipments;
 mod http;

@@ -9,12 +9,13 @@
 mod files;
 mod rows;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
 pub use rows::{Column, Filters, FleetRow, RowInputs, Sort, choices, engine_hours, fuel_percent};
 
+use super::errors::{Problem, explain_read};
 use super::failure::Failure;
 use super::intake::Intake;
 use super::loadable::Loadable;
@@ -77,6 +78,10 @@ pub struct OverviewState {
     /// The window the figures are for.
     pub window: Option<TimeWindow>,
     pub figures: HashMap<i64, Loadable<MachineFigures>>,
+    /// Machines whose operating hours could not be read (after their
+    /// retries), and why: their figures flag no counter reset, and the
+    /// page says so.
+    pub hours_unread: BTreeMap<i64, Problem>,
     /// Machines whose window the cache does not hold (read offline or
     /// signed out): said so in their cells, read again once connected.
     not_cached: HashSet<i64>,
@@ -219,6 +224,7 @@ impl OverviewState {
                 window,
                 figures,
                 offline,
+                unread,
                 ..
             } => {
                 // Signed out, the cache answers for want of a key, not of
@@ -227,6 +233,16 @@ impl OverviewState {
                     intake
                         .conn
                         .shown_from_cache(t, "figures served from the cache");
+                }
+                if self.window == Some(window) {
+                    match unread.first() {
+                        Some(u) => {
+                            self.hours_unread.insert(equipment, explain_read(&u.error));
+                        }
+                        None => {
+                            self.hours_unread.remove(&equipment);
+                        }
+                    }
                 }
                 self.on_figures(equipment, window, figures);
             }
@@ -280,6 +296,7 @@ impl OverviewState {
         }
         self.window = Some(window);
         self.figures.clear();
+        self.hours_unread.clear();
         self.not_cached.clear();
         self.drained = false;
         self.dirty = true;

@@ -18,9 +18,10 @@ use std::collections::BTreeSet;
 
 use egui_extras::{Column, TableBuilder};
 
-use crate::app::{Action, AppState, TimelineAction};
+use crate::app::{Action, AppState, MachineAction, TimelineAction};
 use crate::ui::format;
 use crate::ui::theme;
+use crate::ui::widgets;
 use fleetview_core::analysis::events::counts;
 use fleetview_core::analysis::{Event, EventKind};
 use kinds::event_style;
@@ -66,14 +67,14 @@ pub fn kind_chip(kind: EventKind) -> egui::RichText {
 }
 
 /// Says why there is no table (loading, failed): whether there is none.
-fn no_report_ui(ui: &mut egui::Ui, state: &AppState) -> bool {
+/// What the events go without (a part unread) the figures' strip above
+/// says.
+fn no_report_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) -> bool {
     let report = &state.figures().report;
+    let refresh = || Action::Machine(MachineAction::Refresh);
     if let Some(e) = report.error() {
-        ui.colored_label(
-            theme::ink(ui, theme::ERROR),
-            "The events could not be worked out.",
-        )
-        .on_hover_text(e.hover_text());
+        let line = format!("The events could not be worked out: {}", e.short);
+        widgets::failed_retry_ui(ui, &line, e, refresh(), actions);
     }
     if report.value().is_some() {
         return false;
@@ -108,7 +109,7 @@ pub fn events_ui(
             settings::tank_ui(ui, state, &mut view.tank, actions);
         }
     });
-    if no_report_ui(ui, state) {
+    if no_report_ui(ui, state, actions) {
         return;
     }
     let Some(report) = state.figures().report.value() else {

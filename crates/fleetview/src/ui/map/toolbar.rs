@@ -79,7 +79,14 @@ pub(super) fn toolbar_ui(
         });
     }
     if let Some(e) = state.timeline().track.error() {
-        note_ui(ui, &format!("Positions not loaded: {e}"), &e.hover_text());
+        let line = format!("Positions not loaded: {e}");
+        crate::ui::widgets::failed_retry_ui(
+            ui,
+            &line,
+            e,
+            crate::app::Action::Machine(crate::app::MachineAction::Refresh),
+            actions,
+        );
     }
     retry
 }

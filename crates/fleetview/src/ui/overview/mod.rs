@@ -49,6 +49,7 @@ pub fn overview_ui(
     let o = &state.overview();
     let fleet = &state.fleet().equipments;
     header_ui(ui, state, now, &mut view.sign_in_asked, actions);
+    hours_unread_ui(ui, state, actions);
     let generation = o.generation;
     if view.choices.as_ref().is_none_or(|(g, _)| *g != generation) {
         view.choices = Some((
@@ -87,6 +88,27 @@ pub fn overview_ui(
         }
         table::table_ui(ui, state, &mut view.table, actions);
     });
+}
+
+/// Machines whose operating hours could not be read: said once for them
+/// all (the first one's cause), with *Retry*.
+fn hours_unread_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+    let unread = &state.overview().hours_unread;
+    let Some(problem) = unread.values().next() else {
+        return;
+    };
+    let line = format!(
+        "The operating hours of {} could not be read ({}): counter resets are not flagged for them.",
+        format::count(unread.len(), "machine", "machines"),
+        problem.short.to_lowercase()
+    );
+    crate::ui::widgets::failed_retry_ui(
+        ui,
+        &line,
+        problem,
+        OverviewAction::Refresh.into(),
+        actions,
+    );
 }
 
 /// When what the page shows was read, if it is shown from the cache for

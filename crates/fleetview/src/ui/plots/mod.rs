@@ -293,6 +293,8 @@ struct Gathered {
     /// An event's mark clicked on the lane.
     clicked_event: Option<usize>,
     drag: Option<(i64, i64)>,
+    /// *Retry* clicked under a kind that could not be read.
+    retry: Vec<Action>,
 }
 
 impl Gathered {
@@ -304,6 +306,7 @@ impl Gathered {
             clicked: false,
             clicked_event: None,
             drag: None,
+            retry: Vec::new(),
         }
     }
 
@@ -371,7 +374,8 @@ impl PlotsView {
         ui.add_space(theme::GAP);
         ui.label(egui::RichText::new(kind.display_name()).strong());
         if let Some(e) = loadable.error() {
-            crate::ui::widgets::problem_ui(ui, "", e);
+            let retry = Action::Machine(crate::app::MachineAction::Refresh);
+            crate::ui::widgets::failed_retry_ui(ui, &e.short, e, retry, &mut did.retry);
         }
         let Some(series) = loadable.value() else {
             // A failed fetch shows its error alone: nothing is coming (it
@@ -458,6 +462,7 @@ fn pointer_actions(
     actions: &mut Vec<Action>,
 ) {
     view.plot_rects = did.rects;
+    actions.extend(did.retry);
     let double_clicked = ui.input(|i| {
         i.pointer
             .button_double_clicked(egui::PointerButton::Primary)

@@ -2,4 +2,5 @@
 //! met as a person meets it.
 
 mod cache;
+mod failed;
 mod refused_key;
