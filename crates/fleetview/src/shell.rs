@@ -465,6 +465,7 @@ impl FleetApp {
     }
 
     fn apply(&mut self, actions: Vec<crate::app::Action>) {
+        self.state.set_service_now(self.worker.service_now());
         for action in actions {
             if let crate::app::Action::OpenFolder(path) = &action {
                 self.open_folder(path.clone());
@@ -476,6 +477,8 @@ impl FleetApp {
 
     /// Applies whatever the worker has said since the last frame.
     pub fn poll_worker(&mut self) {
+        // The reads the events lead to are dated with it.
+        self.state.set_service_now(self.worker.service_now());
         for event in self.worker.drain() {
             let commands = self.state.on_event(event);
             self.send(commands);

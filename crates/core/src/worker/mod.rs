@@ -82,6 +82,7 @@ pub struct Worker {
     storer: Option<std::thread::JoinHandle<()>>,
     /// The cache, for what it has to tell.
     cache: Option<Arc<Cache>>,
+    service_clock: shared::ServiceClock,
 }
 
 impl std::fmt::Debug for Worker {
@@ -106,6 +107,8 @@ impl Worker {
             .map(|c| c.cache_scope().to_owned())
             .unwrap_or_default();
         let cache = config.cache.clone();
+        let service_clock = shared::ServiceClock::default();
+        service_clock.set(client.clone());
         if let Some(c) = &cache {
             let wake = wake.clone();
             c.on_notice(Arc::new(move || wake()));
@@ -136,6 +139,7 @@ impl Worker {
             page: shared::PageReads::default(),
             storer,
             save_dialog: config.save_dialog,
+            service_clock: service_clock.clone(),
         };
         let thread = std::thread::Builder::new()
             .name("fleetview-worker".into())
@@ -153,6 +157,7 @@ impl Worker {
             thread: Some(thread),
             storer: Some(storer_thread),
             cache,
+            service_clock,
         })
     }
 
@@ -218,6 +223,12 @@ impl Worker {
             .as_ref()
             .map(|c| c.take_notices())
             .unwrap_or_default()
+    }
+
+    /// Now by the service in use, as its last answers told it (`None`:
+    /// not told yet, or no service). Never waits.
+    pub fn service_now(&self) -> Option<i64> {
+        self.service_clock.now_secs()
     }
 
     /// Whether `request` is still the current one for its target.

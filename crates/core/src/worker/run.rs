@@ -59,6 +59,9 @@ impl Session {
                 self.cache_scope = c.config().cache_scope().to_owned();
                 let base_url = c.config().base_url.clone();
                 self.client = Some(Arc::new(c));
+                // In place before it is said: the reads that follow are
+                // dated by this service's clock, never the last one's.
+                shared.service_clock.set(self.client.clone());
                 let event = ConnectionEvent::Connected {
                     request: id,
                     base_url,
@@ -85,6 +88,7 @@ impl Session {
                     self.client = None;
                     self.cache_scope = chosen.scope;
                 }
+                shared.service_clock.set(self.client.clone());
                 shared.emit(
                     target,
                     id,

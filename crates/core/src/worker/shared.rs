@@ -278,6 +278,30 @@ pub(crate) struct Shared {
     pub(crate) storer: super::store::Storer,
     /// Asks the user where to save an export (none: exports need a folder).
     pub(crate) save_dialog: Option<super::dialog::SaveDialogRef>,
+    /// The client in use, for its service's clock.
+    pub(crate) service_clock: ServiceClock,
+}
+
+/// The client in use, put here by the command loop whenever it changes,
+/// for the UI thread to read the service's time as its answers told it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ServiceClock(Arc<Mutex<Option<Arc<fleetview_api::ApiClient>>>>);
+
+impl ServiceClock {
+    pub(crate) fn set(&self, client: Option<Arc<fleetview_api::ApiClient>>) {
+        let old = std::mem::replace(
+            &mut *self.0.lock().unwrap_or_else(|e| e.into_inner()),
+            client,
+        );
+        // Dropped outside the lock.
+        drop(old);
+    }
+
+    /// Now by the service in use; unknown while the client is being
+    /// replaced (never waited for: the UI thread asks).
+    pub(crate) fn now_secs(&self) -> Option<i64> {
+        self.0.try_lock().ok()?.as_ref()?.service_now()
+    }
 }
 
 impl Shared {

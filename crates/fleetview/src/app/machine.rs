@@ -42,6 +42,9 @@ pub struct MachineView {
     pub faults: Loadable<Vec<FaultRow>>,
     pub activities: Loadable<Arc<Vec<ActivityRow>>>,
     pub history: Loadable<Arc<EquipmentHistory>>,
+    /// When the page's reads were sent, by the earlier of this computer's
+    /// clock and the service's (`None`: the service's was not known).
+    pub as_of: Option<i64>,
 }
 
 /// Why a custom window of these days (inclusive) is refused, if it is:
@@ -72,6 +75,7 @@ impl MachineView {
             faults: Loadable::Idle,
             activities: Loadable::Idle,
             history: Loadable::Idle,
+            as_of: None,
         }
     }
 

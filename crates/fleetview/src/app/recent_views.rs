@@ -1,7 +1,8 @@
 //! Machines' pages kept after switching away, so that coming back to one is
-//! instant. Only a settled window is shown again from here: what the cache
-//! holds of it cannot change (the cache settles by the same rule), so what
-//! was decoded is what a fetch would bring again. The rest is fetched.
+//! instant. Only a page whose window was settled when it was read is shown
+//! again from here: what the cache holds of it cannot change (the cache
+//! settles by the same rule), so what was decoded is what a fetch would
+//! bring again. The rest is fetched.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -34,6 +35,9 @@ pub struct KeptView {
     pub report: Arc<Report>,
     /// What the figures were computed from.
     pub basis: Basis,
+    /// When its data was read, by the earlier of this computer's clock
+    /// and the service's (`None`: the service's was not known).
+    pub as_of: Option<i64>,
 }
 
 impl KeptView {
@@ -50,10 +54,11 @@ impl KeptView {
     }
 }
 
-/// Whether `window` is settled at `wall_now` (the computer's clock, as the
-/// cache's): nothing in it can still change.
-pub fn settled(window: TimeWindow, wall_now: i64) -> bool {
-    window.until <= wall_now - SETTLE_SECS
+/// Whether `window` was settled for data read `as_of` (the earlier of
+/// this computer's clock and the service's, as the cache's rule): nothing
+/// in it could still change. An unknown service time settles nothing.
+pub fn settled(window: TimeWindow, as_of: Option<i64>) -> bool {
+    as_of.is_some_and(|t| window.until <= t.saturating_sub(SETTLE_SECS))
 }
 
 /// The pages last left, the newest first.
@@ -132,6 +137,7 @@ mod tests {
             plots: BTreeMap::new(),
             report: Arc::new(Report::default()),
             basis: Basis::default(),
+            as_of: None,
         }
     }
 
@@ -170,8 +176,9 @@ mod tests {
             since: 0,
             until: 1_000,
         };
-        assert!(settled(w, 1_000 + SETTLE_SECS));
-        assert!(!settled(w, 1_000 + SETTLE_SECS - 1));
+        assert!(settled(w, Some(1_000 + SETTLE_SECS)));
+        assert!(!settled(w, Some(1_000 + SETTLE_SECS - 1)));
+        assert!(!settled(w, None), "the service's time unknown");
     }
 
     /// The app's state with machine `id`'s page loaded whole over its
@@ -247,16 +254,95 @@ mod tests {
         window
     }
 
-    #[test]
-    fn back_to_a_machine_its_settled_page_shows_at_once_without_a_read() {
-        use crate::app::{AppState, Connection, Loadable, MachineAction};
-        use fleetview_core::worker::Command;
-        // Two days before the computer's clock: every window is settled.
-        let now = fleetview_api::time::now_secs() - 2 * 86_400;
+    /// Noon of a day: "yesterday" ended 12 hours before.
+    const NOON: i64 = 20_000 * 86_400 + 12 * 3600;
+
+    /// The app's state with this computer's clock at `now`, the service's
+    /// as the worker heard it at `service_now`, over `preset`'s window.
+    fn state_at(
+        now: i64,
+        service_now: Option<i64>,
+        preset: crate::app::Preset,
+    ) -> crate::app::AppState {
+        use crate::app::{AppState, Connection, MachineAction};
         let mut s = AppState::new(
             Connection::embedded("http://127.0.0.1:1", "demo"),
             Some(now),
         );
+        s.set_service_now(service_now);
+        s.on_action(MachineAction::SetPreset(preset).into());
+        s
+    }
+
+    /// Whether `commands` read machine 1003's page again.
+    fn read_again(commands: &[fleetview_core::worker::Command]) -> bool {
+        use fleetview_core::worker::Command;
+        let track = commands.iter().any(|c| {
+            matches!(
+                c,
+                Command::FetchTrack {
+                    equipment: 1003,
+                    ..
+                }
+            )
+        });
+        let faults = commands.iter().any(|c| {
+            matches!(
+                c,
+                Command::FetchFaults {
+                    equipment: 1003,
+                    ..
+                }
+            )
+        });
+        let history = commands.iter().any(|c| {
+            matches!(
+                c,
+                Command::FetchHistory {
+                    equipment: 1003,
+                    ..
+                }
+            )
+        });
+        track && faults && history
+    }
+
+    #[test]
+    fn a_page_read_before_its_window_settled_is_read_again_once_it_has() {
+        use crate::app::{MachineAction, Preset};
+        // Read while the service (its clock behind) still lived yesterday.
+        let mut s = state_at(NOON, Some(NOON - 14 * 3600), Preset::Yesterday);
+        s.on_action(MachineAction::Select(1003).into());
+        load_page(&mut s, 1003);
+        s.on_action(MachineAction::Select(1004).into());
+        // Settled now by both clocks, but not when it was read.
+        s.set_service_now(Some(NOON));
+        let back = s.on_action(MachineAction::Select(1003).into());
+        assert!(read_again(&back), "read again: {back:?}");
+        // Read again as settled: the next time it shows as kept.
+        load_page(&mut s, 1003);
+        s.on_action(MachineAction::Select(1004).into());
+        let back = s.on_action(MachineAction::Select(1003).into());
+        assert!(!read_again(&back), "kept: {back:?}");
+    }
+
+    #[test]
+    fn a_page_read_before_the_service_told_its_time_is_read_again() {
+        use crate::app::{MachineAction, Preset};
+        let mut s = state_at(NOON, None, Preset::Yesterday);
+        s.on_action(MachineAction::Select(1003).into());
+        load_page(&mut s, 1003);
+        s.on_action(MachineAction::Select(1004).into());
+        let back = s.on_action(MachineAction::Select(1003).into());
+        assert!(read_again(&back), "read again: {back:?}");
+    }
+
+    #[test]
+    fn back_to_a_machine_its_settled_page_shows_at_once_without_a_read() {
+        use crate::app::{Loadable, MachineAction, Preset};
+        use fleetview_core::worker::Command;
+        // Yesterday ended 12 hours before, by both clocks.
+        let mut s = state_at(NOON, Some(NOON), Preset::Yesterday);
         s.on_action(MachineAction::Select(1003).into());
         let window = load_page(&mut s, 1003);
         let shown = s.timeline.track.value().map(Arc::as_ptr);
@@ -296,59 +382,16 @@ mod tests {
 
     #[test]
     fn back_to_a_machine_whose_window_is_not_settled_its_page_shows_while_read_again() {
-        use crate::app::{AppState, Connection, Loadable, MachineAction};
-        use fleetview_core::worker::Command;
-        // Today's window is still being written.
-        let now = fleetview_api::time::now_secs();
-        let mut s = AppState::new(
-            Connection::embedded("http://127.0.0.1:1", "demo"),
-            Some(now),
-        );
+        use crate::app::{Loadable, MachineAction, Preset};
+        // Today's window is still being written by this computer's clock,
+        // the earlier one here.
+        let mut s = state_at(NOON, Some(NOON + 2 * 86_400), Preset::Today);
         s.on_action(MachineAction::Select(1003).into());
         let window = load_page(&mut s, 1003);
         let shown = s.timeline.track.value().map(Arc::as_ptr);
         s.on_action(MachineAction::Select(1004).into());
         let back = s.on_action(MachineAction::Select(1003).into());
-        for (what, asked) in [
-            (
-                "track",
-                back.iter().any(|c| {
-                    matches!(
-                        c,
-                        Command::FetchTrack {
-                            equipment: 1003,
-                            ..
-                        }
-                    )
-                }),
-            ),
-            (
-                "faults",
-                back.iter().any(|c| {
-                    matches!(
-                        c,
-                        Command::FetchFaults {
-                            equipment: 1003,
-                            ..
-                        }
-                    )
-                }),
-            ),
-            (
-                "history",
-                back.iter().any(|c| {
-                    matches!(
-                        c,
-                        Command::FetchHistory {
-                            equipment: 1003,
-                            ..
-                        }
-                    )
-                }),
-            ),
-        ] {
-            assert!(asked, "the {what} read again: {back:?}");
-        }
+        assert!(read_again(&back), "read again: {back:?}");
         // Meanwhile the page is the one kept, whole: nothing blank.
         assert_eq!(s.window(), Some(window));
         assert_eq!(
@@ -378,13 +421,9 @@ mod tests {
 
     #[test]
     fn back_to_a_page_whose_figures_settings_changed_meanwhile_they_are_computed_again() {
-        use crate::app::{AppState, Connection, FiguresAction, MachineAction};
+        use crate::app::{FiguresAction, MachineAction, Preset};
         use fleetview_core::worker::Command;
-        let now = fleetview_api::time::now_secs() - 2 * 86_400;
-        let mut s = AppState::new(
-            Connection::embedded("http://127.0.0.1:1", "demo"),
-            Some(now),
-        );
+        let mut s = state_at(NOON, Some(NOON), Preset::Yesterday);
         s.on_action(MachineAction::Select(1003).into());
         load_page(&mut s, 1003);
         s.on_action(MachineAction::Select(1004).into());

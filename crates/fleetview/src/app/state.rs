@@ -34,6 +34,8 @@ use fleetview_core::worker::{
 #[derive(Debug)]
 pub struct AppState {
     clock: Option<i64>,
+    /// Now by the service, as the worker last heard it.
+    service_now: Option<i64>,
     pub(super) conn: ConnectionState,
     pub(super) fleet: FleetState,
     pub(super) machine: MachineView,
@@ -73,6 +75,7 @@ impl AppState {
         let today = MachineView::today(clock.unwrap_or_else(now_secs));
         Self {
             clock,
+            service_now: None,
             conn: ConnectionState::new(connection),
             fleet: FleetState::default(),
             machine: MachineView::new(today),
@@ -110,6 +113,18 @@ impl AppState {
     /// "Now": the clock, or a fixed instant (tests, demos on a fixed sandbox).
     pub fn now(&self) -> i64 {
         self.clock.unwrap_or_else(now_secs)
+    }
+
+    /// The service's time as the worker last heard it (`None`: not yet).
+    pub fn set_service_now(&mut self, secs: Option<i64>) {
+        self.service_now = secs;
+    }
+
+    /// What data read now is final up to (less the settling time): the
+    /// earlier of this computer's clock and the service's; unknown while
+    /// the service's is.
+    fn as_of(&self) -> Option<i64> {
+        Some(self.now().min(self.service_now?))
     }
 
     // ---------------------------------------------------------- settings
@@ -268,6 +283,7 @@ impl AppState {
             plots,
             report,
             basis,
+            as_of: self.machine.as_of,
         })
     }
 
@@ -278,6 +294,7 @@ impl AppState {
         let equipment = self.machine.selected?;
         let window = self.selected_window();
         let view = self.recent_views.take(equipment, window)?;
+        let read_settled = settled(window, view.as_of);
         self.machine.window = Some(window);
         self.machine.faults = Loadable::Ready(view.faults);
         self.machine.activities = Loadable::Ready(view.activities);
@@ -309,12 +326,14 @@ impl AppState {
                 None => missing.push(kind),
             }
         }
-        if !settled(window, now_secs()) {
-            // Still being written: shown as kept while read again (what is
-            // pending keeps its value), the figures with the new answers.
+        if !read_settled {
+            // Still being written when read: shown as kept while read
+            // again (what is pending keeps its value), the figures with
+            // the new answers.
             out.extend(self.fetch_selected());
             return Some(out);
         }
+        self.machine.as_of = view.as_of;
         for kind in missing {
             out.push(self.timeline.fetch_plot(equipment, kind, window));
         }
@@ -329,6 +348,7 @@ impl AppState {
         let Some((equipment, window, mut out)) = self.machine.fetch(now) else {
             return Vec::new();
         };
+        self.machine.as_of = self.as_of();
         self.timeline.keep_within(window);
         out.extend(self.timeline.fetch(equipment, window));
         out.push(Command::ReadAhead { equipment, window });

@@ -3,4 +3,5 @@
 
 mod cache;
 mod failed;
+mod kept_clock;
 mod refused_key;
