@@ -13,14 +13,7 @@ use fleetview_core::export::shown::ExportContent;
 
 pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     if let Some(e) = state.activities().error() {
-        let line = format!("Activities: {}", e.short);
-        super::widgets::failed_retry_ui(
-            ui,
-            &line,
-            e,
-            crate::app::Action::Machine(crate::app::MachineAction::Refresh),
-            actions,
-        );
+        widgets::panel_failed_ui(ui, "Activities", e, actions);
     }
     let rows: &[_] = state.activities().value().map_or(&[], |a| a.as_slice());
     if state.activities().is_pending() && rows.is_empty() {

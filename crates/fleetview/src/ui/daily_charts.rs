@@ -305,14 +305,7 @@ pub fn daily_charts_ui(
         ui.allocate_ui(egui::vec2(width, height), |ui| {
             ui.set_min_size(egui::vec2(width, height));
             if let Some(e) = figures.error() {
-                let line = format!("Daily figures: {}", e.short);
-                super::widgets::failed_retry_ui(
-                    ui,
-                    &line,
-                    e,
-                    crate::app::Action::Machine(crate::app::MachineAction::Refresh),
-                    actions,
-                );
+                super::widgets::panel_failed_ui(ui, "Daily figures", e, actions);
             } else {
                 ui.horizontal(|ui| {
                     ui.spinner();

@@ -89,14 +89,7 @@ pub fn faults_ui(
     actions: &mut Vec<Action>,
 ) {
     if let Some(e) = state.faults().error() {
-        let line = format!("Faults: {}", e.short);
-        super::widgets::failed_retry_ui(
-            ui,
-            &line,
-            e,
-            crate::app::Action::Machine(crate::app::MachineAction::Refresh),
-            actions,
-        );
+        widgets::panel_failed_ui(ui, "Faults", e, actions);
     }
     let empty = Vec::new();
     let rows = state.faults().value().unwrap_or(&empty);

@@ -7,7 +7,7 @@
 //! has a fixed width, so the strip wraps by the window's width alone and
 //! nothing moves when the figures arrive.
 
-use crate::app::{Action, AppState, FiguresAction, MachineAction, Tab};
+use crate::app::{Action, AppState, FiguresAction, Tab};
 use crate::ui::events::{kinds, settings, text};
 use crate::ui::format;
 use crate::ui::theme;
@@ -138,19 +138,16 @@ pub fn figures_strip_ui(
         chip_rows_ui(ui, state, columns, chip_width, actions);
     }
     let loadable = &state.figures().report;
-    let refresh = || Action::Machine(MachineAction::Refresh);
     if let Some(e) = loadable.error().filter(|_| loadable.value().is_none()) {
-        let line = format!("Figures could not be computed: {}", e.short);
-        widgets::failed_retry_ui(ui, &line, e, refresh(), actions);
+        widgets::panel_failed_ui(ui, "Figures could not be computed", e, actions);
     }
     for (part, problem) in &state.figures().unread {
-        let line = format!(
-            "{} could not be read ({}): {}.",
+        let line = format::unread(
             format::figures_part(*part),
-            problem.short.to_lowercase(),
-            format::figures_part_loss(*part)
+            problem,
+            format::figures_part_loss(*part),
         );
-        widgets::failed_retry_ui(ui, &line, problem, refresh(), actions);
+        widgets::machine_failed_ui(ui, &line, problem, actions);
     }
 }
 

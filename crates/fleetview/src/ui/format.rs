@@ -211,6 +211,16 @@ pub fn figures_part(part: FiguresPart) -> &'static str {
     }
 }
 
+/// A part that could not be read, why (the problem's short line, in the
+/// sentence) and what goes without it: "`what` could not be read (why):
+/// `loss`."
+pub fn unread(what: &str, problem: &crate::app::Problem, loss: &str) -> String {
+    format!(
+        "{what} could not be read ({}): {loss}.",
+        problem.short.to_lowercase()
+    )
+}
+
 /// What the figures go without when a part could not be read.
 pub fn figures_part_loss(part: FiguresPart) -> &'static str {
     match part {

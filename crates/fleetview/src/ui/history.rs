@@ -219,14 +219,7 @@ pub fn history_ui(
     actions: &mut Vec<Action>,
 ) {
     if let Some(e) = state.history().error() {
-        let line = format!("Daily history: {}", e.short);
-        super::widgets::failed_retry_ui(
-            ui,
-            &line,
-            e,
-            crate::app::Action::Machine(crate::app::MachineAction::Refresh),
-            actions,
-        );
+        super::widgets::panel_failed_ui(ui, "Daily history", e, actions);
     }
     let Some(h) = state.history().value() else {
         if state.history().is_pending() {

@@ -178,6 +178,30 @@ pub fn failed_retry_ui(
     });
 }
 
+/// A machine panel's failure, "`panel`: short line", with *Retry*, which
+/// reads the machine's page again.
+pub fn panel_failed_ui(
+    ui: &mut egui::Ui,
+    panel: &str,
+    problem: &crate::app::Problem,
+    actions: &mut Vec<crate::app::Action>,
+) {
+    let line = format!("{panel}: {}", problem.short);
+    machine_failed_ui(ui, &line, problem, actions);
+}
+
+/// A failure of the machine page's reads said in `line`, with *Retry*,
+/// which reads the page again.
+pub fn machine_failed_ui(
+    ui: &mut egui::Ui,
+    line: &str,
+    problem: &crate::app::Problem,
+    actions: &mut Vec<crate::app::Action>,
+) {
+    let refresh = crate::app::Action::Machine(crate::app::MachineAction::Refresh);
+    failed_retry_ui(ui, line, problem, refresh, actions);
+}
+
 /// The button that asks again for what could not be read.
 pub const RETRY: &str = "Retry";
 

@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 
 use egui_extras::{Column, TableBuilder};
 
-use crate::app::{Action, AppState, MachineAction, TimelineAction};
+use crate::app::{Action, AppState, TimelineAction};
 use crate::ui::format;
 use crate::ui::theme;
 use crate::ui::widgets;
@@ -71,10 +71,8 @@ pub fn kind_chip(kind: EventKind) -> egui::RichText {
 /// says.
 fn no_report_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) -> bool {
     let report = &state.figures().report;
-    let refresh = || Action::Machine(MachineAction::Refresh);
     if let Some(e) = report.error() {
-        let line = format!("The events could not be worked out: {}", e.short);
-        widgets::failed_retry_ui(ui, &line, e, refresh(), actions);
+        widgets::panel_failed_ui(ui, "The events could not be worked out", e, actions);
     }
     if report.value().is_some() {
         return false;

@@ -79,14 +79,7 @@ pub(super) fn toolbar_ui(
         });
     }
     if let Some(e) = state.timeline().track.error() {
-        let line = format!("Positions not loaded: {e}");
-        crate::ui::widgets::failed_retry_ui(
-            ui,
-            &line,
-            e,
-            crate::app::Action::Machine(crate::app::MachineAction::Refresh),
-            actions,
-        );
+        crate::ui::widgets::panel_failed_ui(ui, "Positions not loaded", e, actions);
     }
     retry
 }

@@ -97,10 +97,13 @@ fn hours_unread_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action
     let Some(problem) = unread.values().next() else {
         return;
     };
-    let line = format!(
-        "The operating hours of {} could not be read ({}): counter resets are not flagged for them.",
-        format::count(unread.len(), "machine", "machines"),
-        problem.short.to_lowercase()
+    let line = format::unread(
+        &format!(
+            "The operating hours of {}",
+            format::count(unread.len(), "machine", "machines")
+        ),
+        problem,
+        "counter resets are not flagged for them",
     );
     crate::ui::widgets::failed_retry_ui(
         ui,

@@ -374,8 +374,8 @@ impl PlotsView {
         ui.add_space(theme::GAP);
         ui.label(egui::RichText::new(kind.display_name()).strong());
         if let Some(e) = loadable.error() {
-            let retry = Action::Machine(crate::app::MachineAction::Refresh);
-            crate::ui::widgets::failed_retry_ui(ui, &e.short, e, retry, &mut did.retry);
+            // The kind's name stands just above: the short line alone.
+            crate::ui::widgets::machine_failed_ui(ui, &e.short, e, &mut did.retry);
         }
         let Some(series) = loadable.value() else {
             // A failed fetch shows its error alone: nothing is coming (it
