@@ -109,6 +109,19 @@ fn wait_for_words(h: &mut Harness<'static, FleetApp>, text: &str) {
     }
 }
 
+/// Steps the app until no label holds `text` (or fails the test).
+fn wait_for_words_gone(h: &mut Harness<'static, FleetApp>, text: &str) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while h.query_all_by_label_contains(text).next().is_some() {
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for \"{text}\" to go: the failure is still said"
+        );
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 fn figures_ready(app: &FleetApp) -> bool {
     let s = app.state();
     matches!(s.figures().report, Loadable::Ready(_)) && !s.history().is_pending()
@@ -126,12 +139,7 @@ fn figures_without_the_idle_fuel_say_so_and_retry_brings_it() {
     f.h.get_by_role_and_label(Role::Button, "Retry").click();
     f.h.run_steps(2);
     wait_until(&mut f.h, "the figures read again", figures_ready);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while f.h.query_all_by_label_contains(words).next().is_some() {
-        assert!(Instant::now() < deadline, "the failure is still said");
-        f.h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_words_gone(&mut f.h, words);
     assert!(
         f.h.query_by_role_and_label(Role::Button, "Retry").is_none(),
         "nothing left to retry"
@@ -182,12 +190,8 @@ fn the_fleet_page_says_whose_operating_hours_could_not_be_read_and_retry_reads_t
     f.heal();
     f.h.get_by_role_and_label(Role::Button, "Retry").click();
     f.h.run_steps(2);
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while f.h.query_all_by_label_contains(words).next().is_some() || !figures_in(f.h.state()) {
-        assert!(Instant::now() < deadline, "the failure is still said");
-        f.h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_words_gone(&mut f.h, words);
+    wait_until(&mut f.h, "the figures, with the hours", figures_in);
     assert!(f.h.query_by_role_and_label(Role::Button, "Retry").is_none());
 }
 
@@ -212,10 +216,5 @@ fn the_events_say_the_operating_hours_could_not_be_read_and_retry_reads_them() {
     f.h.get_by_role_and_label(Role::Button, "Retry").click();
     f.h.run_steps(2);
     wait_until(&mut f.h, "the figures read again", figures_ready);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while f.h.query_all_by_label_contains(words).next().is_some() {
-        assert!(Instant::now() < deadline, "the failure is still said");
-        f.h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_words_gone(&mut f.h, words);
 }

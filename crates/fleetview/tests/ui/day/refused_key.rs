@@ -1,6 +1,6 @@
 //! A wrong access token though the machine's window is cached: the app
-//! opens the machine from the cache and says the token was refused, rather
-//! than look fine.
+//! says the token was refused, rather than look fine on what the cache
+//! holds.
 
 use crate::common;
 
