@@ -153,10 +153,19 @@ fn offline_ui(
             format!("Showing what the cache holds (data fetched at {when}).")
         },
     );
-    ui.colored_label(
-        theme::ink(ui, theme::OFFLINE),
-        format!("Offline. {}. {instead}", problem.title),
-    );
+    // Cut short (whole on hover) so that what follows stays in the bar:
+    // on a small screen it was drawn over the service's address.
+    let words = format!("Offline. {}. {instead}", problem.title);
+    let room = (ui.available_width() - theme::STATUS_OFFLINE_CONTROLS_WIDTH)
+        .max(theme::STATUS_OFFLINE_WORDS_MIN_WIDTH);
+    ui.allocate_ui(egui::vec2(room, ui.available_height()), |ui| {
+        ui.add(
+            egui::Label::new(egui::RichText::new(&words).color(theme::ink(ui, theme::OFFLINE)))
+                .truncate()
+                .show_tooltip_when_elided(false),
+        )
+        .on_hover_text(&words);
+    });
     if !problem.detail.is_empty() {
         ui.menu_button("Details", |ui| {
             ui.set_max_width(theme::TOAST_WIDTH);

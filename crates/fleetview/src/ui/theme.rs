@@ -13,6 +13,11 @@ pub const ROW_HEIGHT: f32 = 22.0;
 /// status bar), at most this wide.
 pub const TOAST_MARGIN: egui::Vec2 = egui::vec2(12.0, 36.0);
 pub const TOAST_WIDTH: f32 = 380.0;
+/// Kept in the status bar, offline, for what follows the offline words
+/// (Details, the next try's time, Retry now, what is going on).
+pub const STATUS_OFFLINE_CONTROLS_WIDTH: f32 = 360.0;
+/// The offline words are never cut shorter than this.
+pub const STATUS_OFFLINE_WORDS_MIN_WIDTH: f32 = 120.0;
 /// The About window.
 pub const ABOUT_WIDTH: f32 = 480.0;
 /// The history of notices, when first opened.

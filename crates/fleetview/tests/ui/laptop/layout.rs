@@ -1,7 +1,7 @@
-//! Item 9: a laptop after a session on a large screen. The page left is
-//! reopened; the tables pane, restored as a share of the window, shows at
-//! least five rows whatever size it was left at; the Measure tool's pane
-//! leaves the plots their room.
+//! A laptop after a session on a large screen. The page left is reopened;
+//! the tables pane, restored as a share of the window, shows at least five
+//! rows whatever size it was left at; the Measure tool's pane leaves the
+//! plots their room; the status bar fits offline.
 
 use egui::Rect;
 use egui_kittest::Harness;
@@ -165,4 +165,55 @@ fn play_and_pause_move_nothing_in_the_replay_bar() {
     h.run_steps(2);
     assert!(h.state().state().timeline().replay.playing);
     assert_eq!(skip(&h), before, "Skip engine-off stayed put");
+}
+
+/// Offline at 1000x700 the status bar holds the offline words, Details,
+/// the next try, Retry now, what is going on and, on the right, the
+/// service's address and the notices: none drawn over another.
+#[test]
+fn offline_on_a_small_screen_the_status_bar_draws_nothing_over_anything() {
+    let options = AppOptions {
+        service: Some(super::closed_service()),
+        clock: Some(common::now()),
+        ..AppOptions::default()
+    };
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1000.0, 700.0))
+        .build_eframe(move |cc| FleetApp::new(cc, options));
+    wait_until(&mut h, "offline, with a time for the next try", |app| {
+        app.state()
+            .offline()
+            .is_some_and(|o| o.next_retry.is_some())
+    });
+    h.run_steps(2);
+    // In the bar at the bottom (a notice may have its own Details).
+    let in_bar = |label: &str| {
+        h.query_all_by_label_contains(label)
+            .map(|n| n.rect())
+            .max_by(|a, b| a.min.y.total_cmp(&b.min.y))
+            .unwrap_or_else(|| panic!("{label} in the status bar"))
+    };
+    let retry = in_bar("Retry now");
+    let details = in_bar("Details");
+    let notices = in_bar("Notices (");
+    let address = in_bar(&h.state().state().connection().base_url);
+    let next_try = in_bar("next try at ");
+    let offline = in_bar("Offline. ");
+    let shown = [
+        ("offline words", offline),
+        ("Details", details),
+        ("next try", next_try),
+        ("Retry now", retry),
+        ("address", address),
+        ("Notices", notices),
+    ];
+    for (i, (a, ra)) in shown.iter().enumerate() {
+        assert!(ra.max.x <= 1000.0, "{a} within the window: {ra:?}");
+        for (b, rb) in &shown[i + 1..] {
+            assert!(
+                !ra.intersects(*rb),
+                "{a} {ra:?} and {b} {rb:?} drawn over each other"
+            );
+        }
+    }
 }
