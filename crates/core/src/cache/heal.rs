@@ -10,7 +10,8 @@ use super::{Cache, CacheKey, CacheNotice, CachedWindow};
 use fleetview_api::time::TimeWindow;
 
 impl Cache {
-    /// Leaves out windows found unreadable in this session.
+    /// Leaves out windows found unreadable in this session that could not
+    /// be deleted.
     pub(super) fn skip_unreadable(&self, found: &mut Vec<CachedWindow>) {
         let unreadable = self.unreadable.lock().unwrap_or_else(|e| e.into_inner());
         if !unreadable.is_empty() {
@@ -19,28 +20,34 @@ impl Cache {
     }
 
     /// The window stored as `id` (of `key`, over `w`) could not be read:
-    /// it is dropped (never served again this session, even if the file
-    /// cannot be written) and the user told.
+    /// it is dropped and the user told, once. Only a window that could not
+    /// be deleted (a read-only file) is kept out by its id: a deleted one's
+    /// id is given again to the next window stored (the highest id plus
+    /// one, often the very window read again), which must be served.
     pub(crate) fn drop_unreadable(&self, id: i64, key: &CacheKey, w: TimeWindow, error: &str) {
-        let newly = self
-            .unreadable
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id);
+        let what = format!("{} of equipment {}, {w}", key.kind, key.equipment);
+        let deleted = self
+            .conn()
+            .execute("DELETE FROM windows WHERE id = ?1", [id]);
+        let newly = match deleted {
+            // None: another read of it dropped it first, and told.
+            Ok(rows) => rows > 0,
+            Err(e) => {
+                tracing::warn!("the unreadable {what} could not be deleted from the cache: {e}");
+                self.unreadable
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(id)
+            }
+        };
         if !newly {
             return;
         }
-        let what = format!("{} of equipment {}, {w}", key.kind, key.equipment);
         tracing::warn!(
             "the local cache's {what} could not be read ({error}): dropped, to be read again"
         );
-        if let Err(e) = self
-            .conn()
-            .execute("DELETE FROM windows WHERE id = ?1", [id])
-        {
-            tracing::warn!("the unreadable {what} could not be deleted from the cache: {e}");
-        }
         self.notices.push(CacheNotice::Repaired {
+            windows: 1,
             what,
             error: error.to_owned(),
         });

@@ -108,8 +108,8 @@ pub struct Cache {
     path: Option<PathBuf>,
     /// What is to be told the user.
     notices: notice::Notices,
-    /// Windows whose rows could not be read: never served again, even if
-    /// they could not be deleted (a read-only file).
+    /// Windows whose rows could not be read nor deleted (a read-only
+    /// file): never served again this session.
     unreadable: Mutex<HashSet<i64>>,
     /// How writes have gone (a read-only or full disk).
     health: health::Health,
@@ -512,7 +512,7 @@ impl Cache {
         if self.upper_bytes.load(Ordering::Relaxed) <= self.cap_bytes {
             return Ok(());
         }
-        let mut size = self.size_bytes()?;
+        let size = self.size_bytes()?;
         if size <= self.cap_bytes {
             self.upper_bytes.store(size, Ordering::Relaxed);
             return Ok(());
@@ -520,23 +520,9 @@ impl Cache {
         let conn = self.conn();
         // The least used go first: what was read since counts.
         self.mark_touched(&conn)?;
-        let mut stmt = conn.prepare(
-            "SELECT w.id, LENGTH(w.rows) FROM windows w LEFT JOIN used u ON u.id = w.id
-                 ORDER BY MAX(w.last_used, COALESCE(u.last_used, 0)), w.id",
-        )?;
-        let victims: Vec<(i64, i64)> = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?;
         let target = self.cap_bytes - self.cap_bytes / 10;
-        let mut delete = conn.prepare("DELETE FROM windows WHERE id = ?1")?;
-        for (id, len) in victims {
-            if size <= target {
-                break;
-            }
-            delete.execute([id])?;
-            size = size.saturating_sub(len.max(0) as u64);
-        }
-        self.upper_bytes.store(size, Ordering::Relaxed);
+        let (_, left) = room::drop_least_used(&conn, |_| target)?;
+        self.upper_bytes.store(left, Ordering::Relaxed);
         Ok(())
     }
 }

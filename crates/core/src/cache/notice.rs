@@ -8,11 +8,13 @@ use std::sync::{Arc, Mutex};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CacheNotice {
     /// Stored rows that could not be read were dropped, to be read again
-    /// from the service.
+    /// from the service. The windows dropped before it was taken make one.
     Repaired {
-        /// Which rows: the kind, the machine and the window.
+        /// How many windows were dropped.
+        windows: usize,
+        /// The first of them: the kind, the machine and the window.
         what: String,
-        /// Why they could not be read (technical).
+        /// Why it could not be read (technical).
         error: String,
     },
     /// New data is not kept: the cache cannot be written.
@@ -37,7 +39,7 @@ impl CacheNotice {
     pub fn title(&self) -> String {
         match self {
             CacheNotice::Repaired { .. } => {
-                "The local cache held data it could not read: it was dropped and read again from the service".to_owned()
+                "The local cache held data it could not read: it was dropped, to be read again from the service".to_owned()
             }
             CacheNotice::NotKept {
                 why: Unwritable::ReadOnly,
@@ -56,7 +58,16 @@ impl CacheNotice {
     /// The technical text behind it.
     pub fn detail(&self) -> String {
         match self {
-            CacheNotice::Repaired { what, error } => format!("{what}: {error}"),
+            CacheNotice::Repaired {
+                windows: 1,
+                what,
+                error,
+            } => format!("{what}: {error}"),
+            CacheNotice::Repaired {
+                windows,
+                what,
+                error,
+            } => format!("{windows} stored windows could not be read; the first, {what}: {error}"),
             CacheNotice::NotKept { error, .. } => error.clone(),
         }
     }
@@ -85,11 +96,22 @@ impl std::fmt::Debug for Notices {
 }
 
 impl Notices {
+    /// Queues `notice`; windows dropped are added to the one not yet taken
+    /// (a garbled file would otherwise tell hundreds).
     pub(crate) fn push(&self, notice: CacheNotice) {
-        self.queue
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(notice);
+        {
+            let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+            let queued = queue
+                .iter_mut()
+                .find(|n| matches!(n, CacheNotice::Repaired { .. }));
+            match (queued, &notice) {
+                (
+                    Some(CacheNotice::Repaired { windows, .. }),
+                    CacheNotice::Repaired { windows: more, .. },
+                ) => *windows += more,
+                _ => queue.push(notice),
+            }
+        }
         let wake = self.wake.lock().unwrap_or_else(|e| e.into_inner()).clone();
         if let Some(wake) = wake {
             wake();

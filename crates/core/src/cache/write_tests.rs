@@ -68,6 +68,12 @@ fn file_cache(dir: &tempfile::TempDir) -> Cache {
 }
 
 /// The disk as full as the file is now: SQLite refuses to grow it.
+///
+/// `max_page_count` bounds the pages of the database, whose writes go to
+/// the write-ahead log first: it covers a write refused as `SQLITE_FULL`
+/// (taken for a full disk, room made, the write tried again, the notice),
+/// not a real `ENOSPC` from the file system, which can strike the log
+/// itself as it grows, or a checkpoint.
 fn fill_the_disk(cache: &Cache) {
     let conn = cache.conn();
     let pages: i64 = conn

@@ -231,11 +231,12 @@ pub struct Unread {
 }
 
 impl Unread {
-    /// A part that failed; none when the service is away (the page is
-    /// then marked offline, which says it).
+    /// A part that failed, the service out of reach too: with nothing of
+    /// it cached, nothing else says the part is missing (the page is
+    /// marked offline only when the cache answered). None when signed out:
+    /// the cache alone is read then, and the page says so.
     pub(crate) fn of(part: FiguresPart, error: fleetview_api::ApiError) -> Option<Self> {
-        let away = error.is_unreachable() || error == fleetview_api::ApiError::NotConnected;
-        (!away).then_some(Self { part, error })
+        (error != fleetview_api::ApiError::NotConnected).then_some(Self { part, error })
     }
 }
 
@@ -387,4 +388,33 @@ feature_event! {
     FiguresEvent => Figures,
     CatalogEvent => Catalog,
     ExportEvent => Export,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fleetview_api::{ApiError, NetworkCause};
+
+    #[test]
+    fn a_part_out_of_reach_is_unread_but_not_when_signed_out() {
+        let away = ApiError::Network {
+            endpoint: "GET /dailyIdleFuel".to_owned(),
+            message: "connection refused".to_owned(),
+            refused: true,
+            address: "127.0.0.1:9".to_owned(),
+            cause: NetworkCause::Refused,
+        };
+        let unread = Unread::of(FiguresPart::IdleFuel, away.clone());
+        assert_eq!(
+            unread,
+            Some(Unread {
+                part: FiguresPart::IdleFuel,
+                error: away
+            })
+        );
+        assert_eq!(
+            Unread::of(FiguresPart::IdleFuel, ApiError::NotConnected),
+            None
+        );
+    }
 }

@@ -130,7 +130,14 @@ impl TaskCtx {
             Ok(h) => (Some(h).filter(|h| h.missing.is_empty()), None),
             Err(e) => {
                 tracing::warn!("operating hours of equipment {equipment}: {e}");
-                (None, Unread::of(FiguresPart::OperatingHours, e))
+                // Out of reach, the history and faults read with it fail
+                // too or come from the cache, marked offline: not said
+                // again for each machine.
+                let away = e.is_unreachable();
+                (
+                    None,
+                    Unread::of(FiguresPart::OperatingHours, e).filter(|_| !away),
+                )
             }
         };
         let offline = history_offline.or(faults.offline_since());

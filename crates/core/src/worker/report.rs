@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use super::events::{FiguresEvent, FiguresPart, Unread};
+use super::fetch::Fetched;
 use super::messages::OfflineSince;
 use super::report_data::{ReportData, ReportRequest, ReportSources};
 use super::shared::PageFigures;
@@ -116,25 +117,15 @@ impl TaskCtx {
         if !page.positions.rows.is_empty() || page.positions.total == 0 {
             return (page.clone(), None);
         }
-        let read = match self.history_in_cache(req.equipment, req.window) {
-            Some(body) => Ok(body),
-            None => self
-                .history_body(req.equipment, req.window, false)
-                .await
-                .map(|(body, _, _)| body),
-        };
-        let decoded = match read {
-            Ok(body) => {
-                decode_off_thread("history", move || {
-                    serde_json::from_slice::<Envelope<EquipmentHistory>>(&body).map(|e| e.data)
-                })
-                .await
-            }
-            Err(e) => Err(e),
-        };
+        let mut decoded = self.history_again(req).await;
+        if let Err((_, true)) = decoded {
+            // Dropped from the cache, which could not read it: once more,
+            // from the service.
+            decoded = self.history_again(req).await;
+        }
         match decoded {
             Ok(whole) => (Arc::new(whole), None),
-            Err(error) => {
+            Err((error, _)) => {
                 tracing::warn!(
                     "the history of equipment {} could not be read again: {error}; figures without its positions",
                     req.equipment
@@ -142,6 +133,33 @@ impl TaskCtx {
                 (page.clone(), Unread::of(FiguresPart::Positions, error))
             }
         }
+    }
+
+    /// The window's history read again, the cache first; if it cannot be
+    /// read, why and whether it came from the cache (it is then dropped
+    /// there).
+    async fn history_again(
+        &self,
+        req: ReportRequest,
+    ) -> Result<EquipmentHistory, (ApiError, bool)> {
+        let (body, from_cache) = match self.history_in_cache(req.equipment, req.window) {
+            Some(body) => (body, true),
+            None => {
+                let (body, offline, requests) = self
+                    .history_body(req.equipment, req.window, false)
+                    .await
+                    .map_err(|e| (e, false))?;
+                (body, requests == 0 || offline.is_some())
+            }
+        };
+        decode_off_thread("history", move || {
+            serde_json::from_slice::<Envelope<EquipmentHistory>>(&body).map(|e| e.data)
+        })
+        .await
+        .map_err(|e| {
+            let e = self.history_unreadable(req.equipment, req.window, from_cache, e);
+            (e, from_cache)
+        })
     }
 
     /// The figures' own reads, sent with the page's (see [`ReadAhead`]):
@@ -359,23 +377,18 @@ impl TaskCtx {
         req: ReportRequest,
         offline: bool,
     ) -> (Option<Vec<(i64, f64)>>, Option<Unread>) {
-        let source = SeriesSource::Kind(DataKind::CumulativeOperatingHours);
-        let unread = |error| {
-            tracing::warn!("operating hours of equipment {}: {error}", req.equipment);
-            (None, Unread::of(FiguresPart::OperatingHours, error))
-        };
-        let fetched = match self.fetch(req.equipment, source, req.window, offline).await {
-            Ok(f) if f.missing.is_empty() => f,
-            Ok(_) => return (None, None),
-            Err(e) => return unread(e),
-        };
-        match decode_off_thread("cumulativeOperatingHours", move || {
-            operating_hours_of(&fetched)
-        })
-        .await
-        {
-            Ok(hours) => (Some(hours), None),
-            Err(e) => unread(e),
+        let read = self
+            .read_part(req, DataKind::CumulativeOperatingHours, offline, |f| {
+                operating_hours_of(f)
+            })
+            .await;
+        match read {
+            Ok((fetched, _)) if !fetched.missing.is_empty() => (None, None),
+            Ok((_, hours)) => (Some(hours), None),
+            Err(error) => {
+                tracing::warn!("operating hours of equipment {}: {error}", req.equipment);
+                (None, Unread::of(FiguresPart::OperatingHours, error))
+            }
         }
     }
 
@@ -390,22 +403,19 @@ impl TaskCtx {
         req: ReportRequest,
         offline: bool,
     ) -> (Option<Vec<(i64, f64)>>, OfflineSince, Option<Unread>) {
-        let source = SeriesSource::Kind(DataKind::DailyIdleFuel);
-        let unread = |error| {
-            tracing::warn!("daily idle fuel of equipment {}: {error}", req.equipment);
-            Unread::of(FiguresPart::IdleFuel, error)
-        };
-        let fetched = match self.fetch(req.equipment, source, req.window, offline).await {
-            Ok(f) => f,
-            Err(e) => return (None, None, unread(e)),
+        let read = self
+            .read_part(req, DataKind::DailyIdleFuel, offline, |f| {
+                f.typed::<IdleFuelRow>()
+            })
+            .await;
+        let (fetched, rows) = match read {
+            Ok(read) => read,
+            Err(error) => {
+                tracing::warn!("daily idle fuel of equipment {}: {error}", req.equipment);
+                return (None, None, Unread::of(FiguresPart::IdleFuel, error));
+            }
         };
         let offline = fetched.offline_since();
-        let rows = match decode_off_thread("dailyIdleFuel", move || fetched.typed::<IdleFuelRow>())
-            .await
-        {
-            Ok(rows) => rows,
-            Err(e) => return (None, offline, unread(e)),
-        };
         let days: Vec<(i64, f64)> = rows
             .iter()
             .filter_map(|r| {
@@ -415,6 +425,39 @@ impl TaskCtx {
             })
             .collect();
         ((!days.is_empty()).then_some(days), offline, None)
+    }
+
+    /// `kind` over the window through the cache, and `decode`d. Cached
+    /// rows that cannot be read are dropped there (the cache tells the
+    /// user so) and the part read once more, from the service (offline,
+    /// what the cache has left).
+    async fn read_part<T: Send + 'static>(
+        &self,
+        req: ReportRequest,
+        kind: DataKind,
+        offline: bool,
+        decode: fn(&Fetched) -> Result<T, serde_json::Error>,
+    ) -> Result<(Fetched, T), ApiError> {
+        let source = SeriesSource::Kind(kind);
+        let mut again = true;
+        loop {
+            let fetched = self
+                .fetch(req.equipment, source, req.window, offline)
+                .await?;
+            let (decoded, fetched) =
+                decode_off_thread(kind.wire(), move || Ok((decode(&fetched), fetched))).await?;
+            match decoded {
+                Ok(value) => return Ok((fetched, value)),
+                Err(_) if again && fetched.cache_dropped() => again = false,
+                Err(e) => {
+                    return Err(ApiError::Decode {
+                        endpoint: kind.wire().to_owned(),
+                        message: e.to_string(),
+                        transient: false,
+                    });
+                }
+            }
+        }
     }
 }
 

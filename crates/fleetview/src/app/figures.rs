@@ -148,7 +148,9 @@ impl FiguresState {
             self.report = Loadable::Ready(report);
             self.unread = unread
                 .iter()
-                .map(|u| (u.part, super::errors::explain_read(&u.error)))
+                // Out of reach, said as such ("not in the cache" would
+                // hide why the part was asked of the service at all).
+                .map(|u| (u.part, super::errors::explain(&u.error)))
                 .collect();
             if let Some(sources) = sources {
                 self.computed(equipment, window, sources);

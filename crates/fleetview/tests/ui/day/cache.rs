@@ -99,6 +99,14 @@ fn garbled_cached_rows_are_read_again_and_the_cache_is_blamed() {
     assert_eq!(shown(h.state()), first, "the same data, read again");
     h.run_steps(3);
     h.get_by_label_contains("The local cache held data it could not read");
+    let told = h
+        .state()
+        .state()
+        .notifications()
+        .iter()
+        .filter(|n| n.title.starts_with("The local cache held data"))
+        .count();
+    assert_eq!(told, 1, "one notice for every window dropped");
     assert!(
         h.query_by_label_contains("The service's answer could not be read")
             .is_none(),
