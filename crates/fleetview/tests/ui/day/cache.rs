@@ -1,5 +1,8 @@
 //! The local cache gone wrong under the app: rows garbled in a sound file.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
 use crate::common;
 
 use common::ui::{equipment_name, wait_until};
@@ -7,7 +10,7 @@ use common::ui::{equipment_name, wait_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::app::Loadable;
-use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
+use fleetview::shell::{AppOptions, FleetApp, ServiceOptions, WallClock};
 use fleetview_api::model::SecretValue;
 use fleetview_sandbox::simulate::FIRST_ID;
 
@@ -160,6 +163,8 @@ fn a_read_only_cache_is_said_once_and_machines_still_open() {
         eprintln!("skipped: nothing here stops this user writing a file");
         return;
     };
+    // The computer's clock, moved on by the test (as the frames' clock is).
+    let ahead_secs = Arc::new(AtomicI64::new(0));
     let mut h = harness(AppOptions {
         service: Some(ServiceOptions {
             base_url: sb.base.clone(),
@@ -169,6 +174,10 @@ fn a_read_only_cache_is_said_once_and_machines_still_open() {
         }),
         cache_path: Some(cache.clone()),
         clock: Some(common::now()),
+        wall_clock: WallClock::new({
+            let ahead_secs = ahead_secs.clone();
+            move || fleetview_api::time::now_secs() + ahead_secs.load(Ordering::SeqCst)
+        }),
         ..AppOptions::default()
     });
     wait_until(&mut h, "the fleet", |app| {
@@ -192,4 +201,12 @@ fn a_read_only_cache_is_said_once_and_machines_still_open() {
         .filter(|n| n.title == title)
         .count();
     assert_eq!(told, 1);
+    // The cache is still read-only a minute on: said until dismissed, not
+    // gone with the news.
+    ahead_secs.store(60, Ordering::SeqCst);
+    h.run_steps(3);
+    assert!(
+        h.query_by_label_contains(title).is_some(),
+        "the read-only cache still said a minute on"
+    );
 }
