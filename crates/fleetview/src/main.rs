@@ -190,13 +190,18 @@ fn run_app(cli: Cli) -> anyhow::Result<()> {
 
 /// Logs to stderr; the desktop app also to a file a day in its log folder
 /// (the last week kept), which About shows. The guard flushes the file.
+/// `default_level` unless `RUST_LOG` says otherwise: an export or a report
+/// says what matters in its own words on stderr, so only warnings are
+/// logged there.
 fn init_logging(
     log_dir: Option<&std::path::Path>,
+    default_level: &str,
 ) -> Option<tracing_appender::non_blocking::WorkerGuard> {
     use tracing_subscriber::prelude::*;
     // Offline, every online map tile fails: walkers would warn per tile.
     let filter = || {
-        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,walkers=error"))
+        EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| EnvFilter::new(format!("{default_level},walkers=error")))
     };
     let stderr = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
@@ -272,7 +277,11 @@ fn run() -> anyhow::Result<()> {
         .is_none()
         .then(fleetview::shell::default_log_dir)
         .flatten();
-    let _log_guard = init_logging(log_dir.as_deref());
+    let jobs = matches!(
+        cli.command,
+        Some(Command::Export(_)) | Some(Command::Report(_))
+    );
+    let _log_guard = init_logging(log_dir.as_deref(), if jobs { "warn" } else { "info" });
     match cli.command {
         // Only the sandbox serves from this thread; the app and the jobs
         // run their own workers.

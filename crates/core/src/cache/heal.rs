@@ -43,7 +43,8 @@ impl Cache {
         if !newly {
             return;
         }
-        tracing::warn!(
+        // Told as a notice (the app's, the command line's stderr).
+        tracing::info!(
             "the local cache's {what} could not be read ({error}): dropped, to be read again"
         );
         self.notices.push(CacheNotice::Repaired {

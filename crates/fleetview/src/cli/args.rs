@@ -54,7 +54,7 @@ pub struct LoginArgs {
     /// Access token (x-access-token); prefer the environment variable.
     #[arg(long, env = "FLEETVIEW_TOKEN", hide_env_values = true)]
     pub token: Option<String>,
-    /// Send the token or key over plain http to a host beyond loopback (D12).
+    /// Send the token or key over plain http to a host beyond loopback.
     #[arg(long)]
     pub allow_insecure_http: bool,
 }
