@@ -56,8 +56,9 @@ struct Session {
     user: RwLock<Option<UserInfo>>,
     /// Held while logging in, so requests refused together log in once.
     login: tokio::sync::Mutex<()>,
-    /// Logins tried, and how the last one failed: requests that waited
+    /// Logins ended, and how the last one failed: requests that waited
     /// for a login that failed share its failure rather than send it again.
+    /// Counted once the failure is kept, after the login's answer.
     logins: AtomicU64,
     login_failure: RwLock<Option<ApiError>>,
     /// The service's clock, as its answers tell it.
@@ -308,28 +309,23 @@ impl ApiClient {
     /// one login for all the requests refused together.
     async fn log_in_again(&self, refused: Option<&SecretValue>) -> Result<SecretValue, ApiError> {
         let key = self.config.api_key.as_ref().ok_or(ApiError::NoToken)?;
-        let tried_before = self.session.logins.load(Ordering::SeqCst);
+        let finished_before = self.session.logins.load(Ordering::SeqCst);
         let _turn = self.session.login.lock().await;
         if let Some(current) = self.session.token()
             && Some(&current) != refused
         {
             return Ok(current);
         }
-        let failure = &self.session.login_failure;
-        if self.session.logins.load(Ordering::SeqCst) != tried_before
-            && let Some(e) = failure.read().unwrap_or_else(|e| e.into_inner()).clone()
-        {
-            return Err(e);
-        }
-        self.session.logins.fetch_add(1, Ordering::SeqCst);
-        let answer = self.login(&key.name, &key.key).await;
-        *failure.write().unwrap_or_else(|e| e.into_inner()) = answer.as_ref().err().cloned();
-        Ok(self.session.logged_in(&answer?))
+        self.shared_failure(finished_before)?;
+        let answer = self.log_in_now(&key.name, &key.key).await?;
+        Ok(self.session.logged_in(&answer))
     }
 
     /// Logs in with the client's API key now and uses the token from then
     /// on: who the key belongs to. Without a key, or with a token given
-    /// (used until it is refused), nothing to do.
+    /// (used until it is refused), nothing to do. A login that another
+    /// request had out meanwhile is used (or its failure said), not sent
+    /// again.
     pub async fn log_in_with_key(&self) -> Result<Option<UserInfo>, ApiError> {
         let Some(key) = &self.config.api_key else {
             return Ok(None);
@@ -337,10 +333,40 @@ impl ApiClient {
         if self.session.token().is_some() {
             return Ok(None);
         }
+        let finished_before = self.session.logins.load(Ordering::SeqCst);
         let _turn = self.session.login.lock().await;
-        let answer = self.login(&key.name, &key.key).await?;
+        if self.session.token().is_some() {
+            return Ok(self.session.user());
+        }
+        self.shared_failure(finished_before)?;
+        let answer = self.log_in_now(&key.name, &key.key).await?;
         self.session.logged_in(&answer);
         Ok(Some(answer.user()))
+    }
+
+    /// The failure of a login that ended since `finished_before` was read
+    /// (while this request waited for its turn), to say rather than send
+    /// the login again. Called holding the login lock.
+    fn shared_failure(&self, finished_before: u64) -> Result<(), ApiError> {
+        if self.session.logins.load(Ordering::SeqCst) == finished_before {
+            return Ok(());
+        }
+        let failure = self.session.login_failure.read();
+        match failure.unwrap_or_else(|e| e.into_inner()).clone() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// One login, its failure kept and only then counted as ended, so
+    /// requests waiting for it see both together. Called holding the
+    /// login lock.
+    async fn log_in_now(&self, name: &str, key: &SecretValue) -> Result<LoginAnswer, ApiError> {
+        let answer = self.login(name, key).await;
+        let failure = &self.session.login_failure;
+        *failure.write().unwrap_or_else(|e| e.into_inner()) = answer.as_ref().err().cloned();
+        self.session.logins.fetch_add(1, Ordering::SeqCst);
+        answer
     }
 
     /// What went wrong on the way, in the client's terms; `started`, when
