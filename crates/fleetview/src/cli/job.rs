@@ -20,8 +20,8 @@ pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(3600);
 const WAITING_NOTE_AFTER: Duration = Duration::from_secs(3);
 
 /// Before the cache is trusted, whether the service takes the key or token
-/// (a login, or one small request), sent once. A refusal is the error; a
-/// service that cannot be reached is said, and the job then reads the
+/// (a login, or one small request), sent once. A refusal or any other
+/// failure is the job's error; a service that cannot be reached is said, and the job then reads the
 /// cache only (`offline`) rather than wait for it again. `--offline`, or
 /// nothing to sign in with, asks nothing. With a key, the token it got is
 /// used from then on (the job does not log in again).
@@ -67,10 +67,9 @@ where
             *offline = true;
             Ok(())
         }
-        Err(e) if e.is_unauthorized() => Err(e.into()),
-        // The service answered otherwise: the job asks it again, and says
-        // what fails then.
-        Err(_) => Ok(()),
+        // Refused, or failed otherwise (a 5xx): the job fails with it
+        // rather than send the login again.
+        Err(e) => Err(e.into()),
     }
 }
 
