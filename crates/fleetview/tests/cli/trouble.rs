@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use common::start;
 use fleetview_api::time::format_wire;
+use fleetview_sandbox::chaos::ChaosConfig;
 use fleetview_sandbox::simulate::FIRST_ID;
 
 /// The exit status of a refused API key or token (README, exit statuses).
@@ -139,6 +140,11 @@ async fn a_refused_key_or_token_fails_though_the_window_is_cached() {
     assert!(
         stderr(&cached).contains("0 requests"),
         "{}",
+        stderr(&cached)
+    );
+    assert!(
+        !stderr(&cached).contains("waiting for"),
+        "a quick answer says nothing: {}",
         stderr(&cached)
     );
 
@@ -270,6 +276,32 @@ fn a_failed_login_fails_the_job_and_is_sent_once() {
     assert!(err.contains("POST /login") && err.contains("500"), "{err}");
     assert!(out.stdout.is_empty(), "nothing written: {err}");
     assert_eq!(answered.load(Ordering::SeqCst), 1, "one login: {err}");
+}
+
+/// A service slow to answer each read (4 s): what the job waits for is said
+/// once, not again at each slow answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_a_job_waits_for_is_said_once() {
+    let chaos = ChaosConfig::parse("latency_ms=4000,latency=1,path=positions").expect("chaos");
+    let sb = common::start_with(common::fixed_config().chaos(chaos)).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cache = dir.path().join("cache.sqlite");
+    let today = common::now().div_euclid(86_400) * 86_400;
+    // 5 weeks: chunks of 7 days on the grid (5 or 6), 4 at a time, so two
+    // slow answers one after the other.
+    let (since, until) = (format_wire(today - 35 * 86_400), format_wire(today - 1));
+    let mut cmd = command("export", &sb.base, &cache);
+    cmd.args(["--equipment", &FIRST_ID.to_string(), "--kind", "positions"])
+        .args(["--since", &since, "--until", &until])
+        .env("FLEETVIEW_TOKEN", &sb.token);
+    let out = output_async(cmd).await;
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("5/5 chunks") || err.contains("6/6 chunks"), "{err}");
+    let address = sb.base.trim_start_matches("http://").trim_end_matches('/');
+    let said = format!("waiting for {address} (positions of equipment {FIRST_ID})");
+    assert_eq!(err.matches(&said).count(), 1, "{said}: {err}");
+    assert_eq!(err.matches("waiting for").count(), 1, "{err}");
 }
 
 /// An export of the embedded test data to `output`, offline from a cache
