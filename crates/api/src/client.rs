@@ -164,7 +164,8 @@ impl ApiClient {
         Ok(url)
     }
 
-    /// Sends one request and reads the whole body of a 2xx answer.
+    /// Sends one request and reads the whole body of a 2xx answer, with the
+    /// answer's `Date` (see [`Dated`]).
     async fn send_once(
         &self,
         method: Method,
@@ -172,7 +173,7 @@ impl ApiClient {
         body: Option<Vec<u8>>,
         endpoint: &str,
         token: Option<&SecretValue>,
-    ) -> Result<Bytes, ApiError> {
+    ) -> Result<Dated<Bytes>, ApiError> {
         let started = Instant::now();
         let mut req = self.http.request(method, url);
         if let Some(token) = token {
@@ -186,7 +187,7 @@ impl ApiClient {
             .await
             .map_err(|e| self.transport_error(endpoint, &e, started))?;
         let status = resp.status();
-        self.session.time.saw_headers(resp.headers());
+        let date_secs = self.session.time.saw_headers(resp.headers());
         let retry_after = resp
             .headers()
             .get(header::RETRY_AFTER)
@@ -195,7 +196,7 @@ impl ApiClient {
             .map(Duration::from_secs);
         let bytes = self.read_body(resp, endpoint, started).await?;
         if status.is_success() {
-            return Ok(bytes);
+            return Ok((bytes, date_secs));
         }
         let message = error_message(status, &bytes);
         let endpoint = endpoint.to_owned();
@@ -259,7 +260,7 @@ impl ApiClient {
         url: Url,
         body: Option<Vec<u8>>,
         endpoint: &str,
-    ) -> Result<Bytes, Failed> {
+    ) -> Result<Dated<Bytes>, Failed> {
         let used = match self.session.token() {
             Some(t) => t,
             None => self.log_in_again(None).await.map_err(Failed::login)?,
@@ -452,6 +453,18 @@ impl ApiClient {
         query: &[(&str, String)],
         decode: impl Fn(&Bytes, &str) -> Result<T, ApiError>,
     ) -> Result<T, ApiError> {
+        self.get_dated_with(path, query, decode)
+            .await
+            .map(|(t, _)| t)
+    }
+
+    /// [`ApiClient::get_with`], with the `Date` of the answer decoded.
+    pub(super) async fn get_dated_with<T>(
+        &self,
+        path: &str,
+        query: &[(&str, String)],
+        decode: impl Fn(&Bytes, &str) -> Result<T, ApiError>,
+    ) -> Result<Dated<T>, ApiError> {
         let endpoint = format!("GET /{}", path.trim_start_matches('/'));
         let url = self.url(path, query)?;
         let mut attempt = 0;
@@ -460,7 +473,7 @@ impl ApiClient {
                 .send_authed(Method::GET, url.clone(), None, &endpoint)
                 .await
             {
-                Ok(bytes) => decode(&bytes, &endpoint),
+                Ok((bytes, date_secs)) => decode(&bytes, &endpoint).map(|t| (t, date_secs)),
                 Err(Failed { error, login: true }) => return Err(error),
                 Err(Failed { error, .. }) => Err(error),
             };
@@ -509,7 +522,7 @@ impl ApiClient {
             })?),
             None => None,
         };
-        let bytes = self
+        let (bytes, _) = self
             .send_authed(method, url, body, &endpoint)
             .await
             .map_err(|f| f.error)?;
@@ -528,7 +541,7 @@ impl ApiClient {
             api_key: api_key.clone(),
         })
         .map_err(|e| decode_error(endpoint, &format!("could not encode the login: {e}"), false))?;
-        let bytes = self
+        let (bytes, _) = self
             .send_once(
                 Method::POST,
                 self.url("login", &[])?,
@@ -540,6 +553,11 @@ impl ApiClient {
         decode_json(&bytes, endpoint)
     }
 }
+
+/// What an answer said, with its `Date` header in seconds (when it had a
+/// readable one): the service's clock as it answered, which may differ from
+/// its clock as later answers tell it.
+pub(super) type Dated<T> = (T, Option<i64>);
 
 /// A request that failed, and whether it was the login before it.
 struct Failed {
