@@ -202,7 +202,11 @@ mod tests {
         assert!(kind.is_symlink(), "still a link: {kind:?}");
         assert_eq!(std::fs::read(to.join("real.csv")).expect("target"), b"new");
         assert_eq!(names_in(&at), ["link.csv"], "nothing left beside the link");
-        assert_eq!(names_in(&to), ["real.csv"], "nothing left beside the target");
+        assert_eq!(
+            names_in(&to),
+            ["real.csv"],
+            "nothing left beside the target"
+        );
         // Not confirmed: something is there, and it stays as it was.
         let e = write_file(&link, b"newer", Replace::Never).expect_err("refused");
         assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);

@@ -180,5 +180,9 @@ async fn each_chunk_is_dated_by_its_own_answer() {
         .collect()
         .await;
     assert_eq!(dated, [Some(late), Some(early)], "each by its own answer");
-    assert_eq!(client.service_now(), Some(late), "the client's clock moved on");
+    assert_eq!(
+        client.service_now(),
+        Some(late),
+        "the client's clock moved on"
+    );
 }

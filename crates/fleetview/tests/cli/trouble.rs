@@ -297,7 +297,10 @@ async fn what_a_job_waits_for_is_said_once() {
     let out = output_async(cmd).await;
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
-    assert!(err.contains("5/5 chunks") || err.contains("6/6 chunks"), "{err}");
+    assert!(
+        err.contains("5/5 chunks") || err.contains("6/6 chunks"),
+        "{err}"
+    );
     let address = sb.base.trim_start_matches("http://").trim_end_matches('/');
     let said = format!("waiting for {address} (positions of equipment {FIRST_ID})");
     assert_eq!(err.matches(&said).count(), 1, "{said}: {err}");
