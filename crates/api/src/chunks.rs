@@ -215,6 +215,11 @@ impl<'de> serde::Deserialize<'de> for Entries<'de> {
 pub struct RowsChunk {
     pub rows: Bytes,
     pub count: usize,
+    /// Now by the service's clock when it sent these rows: its answer's
+    /// `Date` (the earliest, for rows of several answers), else the newest
+    /// row it had returned by then; `None` when it told neither. What is
+    /// final in them is decided by this, not by a later answer's clock.
+    pub service_now: Option<i64>,
 }
 
 impl RowsChunk {
@@ -225,6 +230,7 @@ impl RowsChunk {
         Some(Self {
             rows: body.slice(span),
             count,
+            service_now: None,
         })
     }
 }

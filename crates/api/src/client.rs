@@ -18,7 +18,7 @@
 //! [`ApiClient::chunk_bodies`]) and the fleet history, `catalog.rs` data
 //! sources and integrations; `config.rs` holds what the client is made from.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
@@ -28,11 +28,13 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::config::{ClientConfig, USER_AGENT};
-use super::equipment::{ApiKeyLogin, LoginAnswer, UserInfo};
+use super::equipment::{LoginAnswer, UserInfo};
 use super::error::{ApiError, NetworkCause};
 use super::limits::{MAX_REDIRECTS, RedirectRefused, redirect_policy};
 use super::model::{ErrorBody, SecretValue};
 use super::service_time::ServiceTime;
+
+mod login;
 
 /// The wait before trying a refused connection again (once).
 const REFUSED_RETRY_DELAY: Duration = Duration::from_millis(250);
@@ -56,8 +58,9 @@ struct Session {
     user: RwLock<Option<UserInfo>>,
     /// Held while logging in, so requests refused together log in once.
     login: tokio::sync::Mutex<()>,
-    /// Logins tried, and how the last one failed: requests that waited
+    /// Logins ended, and how the last one failed: requests that waited
     /// for a login that failed share its failure rather than send it again.
+    /// Counted once the failure is kept, after the login's answer.
     logins: AtomicU64,
     login_failure: RwLock<Option<ApiError>>,
     /// The service's clock, as its answers tell it.
@@ -163,7 +166,8 @@ impl ApiClient {
         Ok(url)
     }
 
-    /// Sends one request and reads the whole body of a 2xx answer.
+    /// Sends one request and reads the whole body of a 2xx answer, with the
+    /// answer's `Date` (see [`Dated`]).
     async fn send_once(
         &self,
         method: Method,
@@ -171,7 +175,7 @@ impl ApiClient {
         body: Option<Vec<u8>>,
         endpoint: &str,
         token: Option<&SecretValue>,
-    ) -> Result<Bytes, ApiError> {
+    ) -> Result<Dated<Bytes>, ApiError> {
         let started = Instant::now();
         let mut req = self.http.request(method, url);
         if let Some(token) = token {
@@ -185,7 +189,7 @@ impl ApiClient {
             .await
             .map_err(|e| self.transport_error(endpoint, &e, started))?;
         let status = resp.status();
-        self.session.time.saw_headers(resp.headers());
+        let date_secs = self.session.time.saw_headers(resp.headers());
         let retry_after = resp
             .headers()
             .get(header::RETRY_AFTER)
@@ -194,7 +198,7 @@ impl ApiClient {
             .map(Duration::from_secs);
         let bytes = self.read_body(resp, endpoint, started).await?;
         if status.is_success() {
-            return Ok(bytes);
+            return Ok((bytes, date_secs));
         }
         let message = error_message(status, &bytes);
         let endpoint = endpoint.to_owned();
@@ -258,7 +262,7 @@ impl ApiClient {
         url: Url,
         body: Option<Vec<u8>>,
         endpoint: &str,
-    ) -> Result<Bytes, Failed> {
+    ) -> Result<Dated<Bytes>, Failed> {
         let used = match self.session.token() {
             Some(t) => t,
             None => self.log_in_again(None).await.map_err(Failed::login)?,
@@ -301,46 +305,6 @@ impl ApiClient {
             .await
             .map(|_| ())
             .map_err(|f| f.error)
-    }
-
-    /// Logs in with the API key unless another request did so since
-    /// `refused` was sent (then its token is used, or its failure said):
-    /// one login for all the requests refused together.
-    async fn log_in_again(&self, refused: Option<&SecretValue>) -> Result<SecretValue, ApiError> {
-        let key = self.config.api_key.as_ref().ok_or(ApiError::NoToken)?;
-        let tried_before = self.session.logins.load(Ordering::SeqCst);
-        let _turn = self.session.login.lock().await;
-        if let Some(current) = self.session.token()
-            && Some(&current) != refused
-        {
-            return Ok(current);
-        }
-        let failure = &self.session.login_failure;
-        if self.session.logins.load(Ordering::SeqCst) != tried_before
-            && let Some(e) = failure.read().unwrap_or_else(|e| e.into_inner()).clone()
-        {
-            return Err(e);
-        }
-        self.session.logins.fetch_add(1, Ordering::SeqCst);
-        let answer = self.login(&key.name, &key.key).await;
-        *failure.write().unwrap_or_else(|e| e.into_inner()) = answer.as_ref().err().cloned();
-        Ok(self.session.logged_in(&answer?))
-    }
-
-    /// Logs in with the client's API key now and uses the token from then
-    /// on: who the key belongs to. Without a key, or with a token given
-    /// (used until it is refused), nothing to do.
-    pub async fn log_in_with_key(&self) -> Result<Option<UserInfo>, ApiError> {
-        let Some(key) = &self.config.api_key else {
-            return Ok(None);
-        };
-        if self.session.token().is_some() {
-            return Ok(None);
-        }
-        let _turn = self.session.login.lock().await;
-        let answer = self.login(&key.name, &key.key).await?;
-        self.session.logged_in(&answer);
-        Ok(Some(answer.user()))
     }
 
     /// What went wrong on the way, in the client's terms; `started`, when
@@ -426,6 +390,18 @@ impl ApiClient {
         query: &[(&str, String)],
         decode: impl Fn(&Bytes, &str) -> Result<T, ApiError>,
     ) -> Result<T, ApiError> {
+        self.get_dated_with(path, query, decode)
+            .await
+            .map(|(t, _)| t)
+    }
+
+    /// [`ApiClient::get_with`], with the `Date` of the answer decoded.
+    pub(super) async fn get_dated_with<T>(
+        &self,
+        path: &str,
+        query: &[(&str, String)],
+        decode: impl Fn(&Bytes, &str) -> Result<T, ApiError>,
+    ) -> Result<Dated<T>, ApiError> {
         let endpoint = format!("GET /{}", path.trim_start_matches('/'));
         let url = self.url(path, query)?;
         let mut attempt = 0;
@@ -434,7 +410,7 @@ impl ApiClient {
                 .send_authed(Method::GET, url.clone(), None, &endpoint)
                 .await
             {
-                Ok(bytes) => decode(&bytes, &endpoint),
+                Ok((bytes, date_secs)) => decode(&bytes, &endpoint).map(|t| (t, date_secs)),
                 Err(Failed { error, login: true }) => return Err(error),
                 Err(Failed { error, .. }) => Err(error),
             };
@@ -483,37 +459,18 @@ impl ApiClient {
             })?),
             None => None,
         };
-        let bytes = self
+        let (bytes, _) = self
             .send_authed(method, url, body, &endpoint)
             .await
             .map_err(|f| f.error)?;
         decode_json(&bytes, &endpoint)
     }
-
-    // ---------------------------------------------------------------- auth
-
-    /// `POST /login` (D1): an API key's name and key for a token and who it
-    /// belongs to. Changes nothing in this client (see
-    /// [`ApiClient::log_in_with_key`]); never retried.
-    pub async fn login(&self, name: &str, api_key: &SecretValue) -> Result<LoginAnswer, ApiError> {
-        let endpoint = "POST /login";
-        let body = serde_json::to_vec(&ApiKeyLogin {
-            name: name.to_owned(),
-            api_key: api_key.clone(),
-        })
-        .map_err(|e| decode_error(endpoint, &format!("could not encode the login: {e}"), false))?;
-        let bytes = self
-            .send_once(
-                Method::POST,
-                self.url("login", &[])?,
-                Some(body),
-                endpoint,
-                None,
-            )
-            .await?;
-        decode_json(&bytes, endpoint)
-    }
 }
+
+/// What an answer said, with its `Date` header in seconds (when it had a
+/// readable one): the service's clock as it answered, which may differ from
+/// its clock as later answers tell it.
+pub(super) type Dated<T> = (T, Option<i64>);
 
 /// A request that failed, and whether it was the login before it.
 struct Failed {

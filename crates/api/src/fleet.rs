@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use super::chunks::RowsChunk;
 use super::chunks::merge_envelopes;
 pub use super::chunks::split_window;
-use super::client::{ApiClient, check_json, decode_json, rows_chunk};
+use super::client::{ApiClient, Dated, check_json, decode_json, rows_chunk};
 use super::data_kind::DataKind;
 use super::error::ApiError;
 use super::limits::{MAX_EQUIPMENT_WINDOW_SECS, MAX_FLEET_WINDOW_SECS, check_window};
@@ -123,9 +123,9 @@ impl ApiClient {
     }
 
     /// One request for one chunk: its body, checked to be whole JSON (so
-    /// that a body cut short is retried).
-    async fn chunk_body(&self, path: &str, w: TimeWindow) -> Result<Bytes, ApiError> {
-        self.get_with(path, &Self::window_query(w), |b, endpoint| {
+    /// that a body cut short is retried), and its answer's `Date`.
+    async fn chunk_body(&self, path: &str, w: TimeWindow) -> Result<Dated<Bytes>, ApiError> {
+        self.get_dated_with(path, &Self::window_query(w), |b, endpoint| {
             check_json(b, endpoint)?;
             Ok(b.clone())
         })
@@ -134,8 +134,8 @@ impl ApiClient {
 
     /// The rows of a series answer over `w` (in `data.rows`), checked
     /// whole only: the rows' decoding is the full check.
-    async fn rows_chunk(&self, path: &str, w: TimeWindow) -> Result<RowsChunk, ApiError> {
-        self.get_with(path, &Self::window_query(w), rows_chunk)
+    async fn rows_chunk(&self, path: &str, w: TimeWindow) -> Result<Dated<RowsChunk>, ApiError> {
+        self.get_dated_with(path, &Self::window_query(w), rows_chunk)
             .await
     }
 
@@ -147,26 +147,43 @@ impl ApiClient {
         w: TimeWindow,
         chunk_secs: i64,
     ) -> Result<Bytes, ApiError> {
+        self.dated_window_body(path, w, chunk_secs)
+            .await
+            .map(|(body, _)| body)
+    }
+
+    /// [`ApiClient::window_body`], with the earliest `Date` of its answers.
+    async fn dated_window_body(
+        &self,
+        path: &str,
+        w: TimeWindow,
+        chunk_secs: i64,
+    ) -> Result<Dated<Bytes>, ApiError> {
         check_window(w)?;
         let chunks = split_window(w, chunk_secs.min(MAX_EQUIPMENT_WINDOW_SECS));
         if let [one] = chunks[..] {
             return self.chunk_body(path, one).await;
         }
-        let bodies: Vec<Bytes> = stream::iter(chunks)
+        let dated: Vec<Dated<Bytes>> = stream::iter(chunks)
             .map(|c| self.chunk_body(path, c))
             .buffered(self.config().concurrency.max(1))
             .try_collect()
             .await?;
+        let date_secs = dated.iter().filter_map(|(_, d)| *d).min();
+        let bodies: Vec<Bytes> = dated.into_iter().map(|(b, _)| b).collect();
         let endpoint = format!("GET /{path}");
         // A year of history is tens of megabytes: joined off the async
         // threads, which keep serving the page's other requests.
-        tokio::task::spawn_blocking(move || merge_envelopes(&bodies, &endpoint).map(Bytes::from))
-            .await
-            .map_err(|e| ApiError::Decode {
-                endpoint: format!("GET /{path}"),
-                message: e.to_string(),
-                transient: false,
-            })?
+        let merged = tokio::task::spawn_blocking(move || {
+            merge_envelopes(&bodies, &endpoint).map(Bytes::from)
+        })
+        .await
+        .map_err(|e| ApiError::Decode {
+            endpoint: format!("GET /{path}"),
+            message: e.to_string(),
+            transient: false,
+        })??;
+        Ok((merged, date_secs))
     }
 
     async fn series<R: DeserializeOwned>(
@@ -228,8 +245,9 @@ impl ApiClient {
     }
 
     /// The rows of the given chunks, fetched `concurrency` at a time and
-    /// yielded in chunk order. A chunk longer than the service accepts is
-    /// itself fetched in chunks and merged.
+    /// yielded in chunk order, each with the service's time as it answered
+    /// ([`RowsChunk::service_now`]). A chunk longer than the service
+    /// accepts is itself fetched in chunks and merged.
     pub fn chunk_rows(
         &self,
         id: i64,
@@ -242,16 +260,22 @@ impl ApiClient {
             .map(move |w| {
                 let path = path.clone();
                 async move {
-                    let rows = if w.duration_secs() >= MAX_EQUIPMENT_WINDOW_SECS {
-                        self.window_body(&path, w, MAX_EQUIPMENT_WINDOW_SECS)
+                    let dated = if w.duration_secs() >= MAX_EQUIPMENT_WINDOW_SECS {
+                        self.dated_window_body(&path, w, MAX_EQUIPMENT_WINDOW_SECS)
                             .await
-                            .and_then(|body| rows_chunk(&body, &format!("GET /{path}")))
+                            .and_then(|(body, date)| {
+                                Ok((rows_chunk(&body, &format!("GET /{path}"))?, date))
+                            })
                     } else {
                         self.rows_chunk(&path, w).await
                     };
-                    if let Ok(chunk) = &rows {
+                    let rows = dated.map(|(mut chunk, date_secs)| {
                         self.service_time().saw_rows(&chunk.rows);
-                    }
+                        // Read now, not when the chunk leaves the ordered
+                        // stream: later answers may have moved it on by then.
+                        chunk.service_now = date_secs.or_else(|| self.service_now());
+                        chunk
+                    });
                     (w, rows)
                 }
             })

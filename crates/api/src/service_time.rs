@@ -31,15 +31,15 @@ impl Default for ServiceTime {
 }
 
 impl ServiceTime {
-    /// Records an answer's `Date` header, if it has a readable one.
-    pub(crate) fn saw_headers(&self, headers: &reqwest::header::HeaderMap) {
-        if let Some(secs) = headers
+    /// Records an answer's `Date` header, if it has a readable one, and
+    /// returns it.
+    pub(crate) fn saw_headers(&self, headers: &reqwest::header::HeaderMap) -> Option<i64> {
+        let secs = headers
             .get(reqwest::header::DATE)
             .and_then(|v| v.to_str().ok())
-            .and_then(parse_http_date)
-        {
-            self.date_secs.store(secs, Ordering::Relaxed);
-        }
+            .and_then(parse_http_date)?;
+        self.date_secs.store(secs, Ordering::Relaxed);
+        Some(secs)
     }
 
     /// Records the newest row of a list of rows in time order.

@@ -2,7 +2,7 @@
 //! a device written into), and JSON.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::error::ExportError;
 
@@ -20,19 +20,58 @@ pub enum Replace {
 /// one), synced to the disk before the rename, so an error or a crash never
 /// leaves half a file, nor replaces a good one. Something there that is
 /// not a file (a named pipe, a device) is written into, when it may be
-/// replaced, never renamed over. An error never names the temporary file:
-/// the caller names the path it gave.
+/// replaced, never renamed over. A link stays a link: what it points to is
+/// written (a file, aside and renamed beside it; anything else, into).
+/// An error never names the temporary file: the caller names the path it
+/// gave.
 pub fn write_file(path: &Path, bytes: &[u8], replace: Replace) -> std::io::Result<()> {
-    let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
-    let written = if special && replace == Replace::Allowed {
-        std::fs::OpenOptions::new()
+    let written = match (destination(path), replace) {
+        (Destination::Into, Replace::Allowed) => std::fs::OpenOptions::new()
             .write(true)
+            .truncate(true)
             .open(path)
-            .and_then(|mut f| f.write_all(bytes))
-    } else {
-        write_aside(path, bytes, replace)
+            .and_then(|mut f| f.write_all(bytes)),
+        (Destination::Aside(target), Replace::Allowed) => write_aside(&target, bytes, replace),
+        // Not confirmed: whatever is there (a link too) is never replaced.
+        _ => write_aside(path, bytes, replace),
     };
     written.map_err(without_paths)
+}
+
+/// How a path given is written.
+enum Destination {
+    /// A whole file aside, renamed over this path (the path given, or the
+    /// file a link there points to).
+    Aside(PathBuf),
+    /// Into what is there: a pipe or a device (or a link to one).
+    Into,
+}
+
+/// Links followed only to find what is written: a link to a file writes
+/// that file (resolved, so the rename lands beside it, not over the link,
+/// and never in the link's directory, such as /dev for /dev/stdout); one
+/// whose target cannot be named (a process's open file already deleted)
+/// is written into. A link to nothing is replaced, as a new file.
+fn destination(path: &Path) -> Destination {
+    let Ok(own) = std::fs::symlink_metadata(path) else {
+        return Destination::Aside(path.to_owned());
+    };
+    let kind = own.file_type();
+    if !kind.is_symlink() {
+        return if kind.is_file() || kind.is_dir() {
+            Destination::Aside(path.to_owned())
+        } else {
+            Destination::Into
+        };
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => match std::fs::canonicalize(path) {
+            Ok(target) if target.is_file() => Destination::Aside(target),
+            _ => Destination::Into,
+        },
+        Ok(m) if !m.is_dir() => Destination::Into,
+        _ => Destination::Aside(path.to_owned()),
+    }
 }
 
 /// `e` without the temporary file's path, which tempfile adds to its
@@ -138,5 +177,50 @@ mod tests {
                 "the GeoJSON is intact"
             );
         }
+    }
+
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .expect("dir")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_link_to_a_file_stays_a_link_and_its_target_gets_the_bytes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (at, to) = (dir.path().join("at"), dir.path().join("to"));
+        std::fs::create_dir_all(&at).expect("at");
+        std::fs::create_dir_all(&to).expect("to");
+        std::fs::write(to.join("real.csv"), b"old").expect("target");
+        let link = at.join("link.csv");
+        std::os::unix::fs::symlink("../to/real.csv", &link).expect("symlink");
+        write_file(&link, b"new", Replace::Allowed).expect("written");
+        let kind = std::fs::symlink_metadata(&link).expect("link").file_type();
+        assert!(kind.is_symlink(), "still a link: {kind:?}");
+        assert_eq!(std::fs::read(to.join("real.csv")).expect("target"), b"new");
+        assert_eq!(names_in(&at), ["link.csv"], "nothing left beside the link");
+        assert_eq!(
+            names_in(&to),
+            ["real.csv"],
+            "nothing left beside the target"
+        );
+        // Not confirmed: something is there, and it stays as it was.
+        let e = write_file(&link, b"newer", Replace::Never).expect_err("refused");
+        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read(&link).expect("target"), b"new");
+    }
+
+    #[test]
+    fn a_link_to_a_device_is_written_into() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let link = dir.path().join("out");
+        std::os::unix::fs::symlink("/dev/null", &link).expect("symlink");
+        write_file(&link, b"gone", Replace::Allowed).expect("written");
+        let kind = std::fs::symlink_metadata(&link).expect("link").file_type();
+        assert!(kind.is_symlink(), "still a link: {kind:?}");
+        assert_eq!(names_in(dir.path()), ["out"], "nothing written aside");
     }
 }

@@ -321,9 +321,13 @@ pub(crate) async fn fetch_series(
             Err(e) => return Err(e),
         };
         // A view into the answer: stored and handed on without a copy.
-        let RowsChunk { rows, count } = body;
+        let RowsChunk {
+            rows,
+            count,
+            service_now,
+        } = body;
         if let Some(c) = cache {
-            store_chunk(c, writes, &key, w, &rows, client.service_now());
+            store_chunk(c, writes, &key, w, &rows, service_now);
         }
         on_piece(w, &rows);
         state.rows += count;

@@ -110,3 +110,79 @@ async fn a_window_past_the_services_now_is_asked_again_once_its_clock_moves_on()
     );
     assert_eq!(after, expected);
 }
+
+/// Each chunk carries the service's clock as its own answer told it: a
+/// chunk answered early is not dated by an answer that came after it (which
+/// has moved the client's clock on by the time the chunk leaves the
+/// ordered stream).
+#[tokio::test]
+async fn each_chunk_is_dated_by_its_own_answer() {
+    use fleetview_api::ApiClient;
+    use fleetview_api::service_time::format_http_date;
+    use futures_util::StreamExt;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let first_since = now_secs() - 14 * SECS_PER_DAY;
+    let (early, late) = (first_since, first_since + 3600);
+    // The second chunk is answered at once, dated `early`; the first only
+    // after it, dated `late`.
+    let second_answered = Arc::new(tokio::sync::Notify::new());
+    tokio::spawn(async move {
+        while let Ok((mut sock, _)) = listener.accept().await {
+            let second_answered = second_answered.clone();
+            tokio::spawn(async move {
+                let mut head = vec![0u8; 8192];
+                let n = sock.read(&mut head).await.unwrap_or(0);
+                let head = String::from_utf8_lossy(&head[..n]).into_owned();
+                let since = fleetview_api::time::format_wire(first_since);
+                let first = [since.clone(), since.replace(':', "%3A")]
+                    .iter()
+                    .any(|s| head.contains(&format!("since={s}")));
+                let date = if first {
+                    second_answered.notified().await;
+                    late
+                } else {
+                    early
+                };
+                let body = r#"{"data":{"rows":[{"date":"2020-01-01T00:00:00Z"}],"total":1}}"#;
+                let answer = format!(
+                    "HTTP/1.1 200 OK\r\ndate: {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    format_http_date(date),
+                    body.len()
+                );
+                let _ = sock.write_all(answer.as_bytes()).await;
+                let _ = sock.shutdown().await;
+                if !first {
+                    second_answered.notify_one();
+                }
+            });
+        }
+    });
+    let client = ApiClient::new(ClientConfig::new(base).token("t0k3n")).expect("client");
+    let chunks = vec![
+        TimeWindow {
+            since: first_since,
+            until: first_since + 7 * SECS_PER_DAY,
+        },
+        TimeWindow {
+            since: first_since + 7 * SECS_PER_DAY,
+            until: first_since + 14 * SECS_PER_DAY,
+        },
+    ];
+    let source = SeriesSource::Kind(DataKind::Positions);
+    let dated: Vec<Option<i64>> = client
+        .chunk_rows(FIRST_ID, source, chunks)
+        .map(|(_, rows)| rows.expect("rows").service_now)
+        .collect()
+        .await;
+    assert_eq!(dated, [Some(late), Some(early)], "each by its own answer");
+    assert_eq!(
+        client.service_now(),
+        Some(late),
+        "the client's clock moved on"
+    );
+}

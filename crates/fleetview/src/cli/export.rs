@@ -263,15 +263,20 @@ fn fetch_series(
         match waiting.recv(worker, note) {
             Some(Event::Progress {
                 request, progress, ..
-            }) if request == id => note(&format!(
-                "{} of equipment {}: {}/{} chunks fetched, {} cached windows, {} rows",
-                source.name(),
-                req.equipment,
-                progress.chunks_done,
-                progress.chunks_total,
-                progress.cached_windows,
-                progress.rows
-            )),
+            }) if request == id => {
+                if progress.chunks_done == progress.chunks_total {
+                    waiting.all_in();
+                }
+                note(&format!(
+                    "{} of equipment {}: {}/{} chunks fetched, {} cached windows, {} rows",
+                    source.name(),
+                    req.equipment,
+                    progress.chunks_done,
+                    progress.chunks_total,
+                    progress.cached_windows,
+                    progress.rows
+                ));
+            }
             Some(Event::Machine(MachineEvent::Series {
                 request, fetched, ..
             })) if request == id => break fetched,

@@ -2,6 +2,7 @@
 //! cache is trusted, the worker on the app's cache, saying what is waited
 //! for, and where the document goes.
 
+use std::cell::Cell;
 use std::io::Write as _;
 use std::path::Path;
 use std::sync::Arc;
@@ -20,8 +21,8 @@ pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(3600);
 const WAITING_NOTE_AFTER: Duration = Duration::from_secs(3);
 
 /// Before the cache is trusted, whether the service takes the key or token
-/// (a login, or one small request), sent once. A refusal is the error; a
-/// service that cannot be reached is said, and the job then reads the
+/// (a login, or one small request), sent once. A refusal or any other
+/// failure is the job's error; a service that cannot be reached is said, and the job then reads the
 /// cache only (`offline`) rather than wait for it again. `--offline`, or
 /// nothing to sign in with, asks nothing. With a key, the token it got is
 /// used from then on (the job does not log in again).
@@ -67,19 +68,21 @@ where
             *offline = true;
             Ok(())
         }
-        Err(e) if e.is_unauthorized() => Err(e.into()),
-        // The service answered otherwise: the job asks it again, and says
-        // what fails then.
-        Err(_) => Ok(()),
+        // Refused, or failed otherwise (a 5xx): the job fails with it
+        // rather than send the login again.
+        Err(e) => Err(e.into()),
     }
 }
 
-/// Says what a job waits for from the service, once it has kept the job
-/// waiting a few seconds with no news.
+/// Says what a job waits for from the service, once, the first time it has
+/// kept the job waiting a few seconds with no news while a request may be
+/// out (not once all chunks are in: what is left is local work).
 pub struct Waiting {
     /// `host:port` of the service; `None` offline (nothing is waited for).
     address: Option<String>,
     what: String,
+    /// Said already, or nothing more is asked of the service.
+    quiet: Cell<bool>,
 }
 
 impl Waiting {
@@ -87,16 +90,23 @@ impl Waiting {
         Self {
             address: (!offline).then(|| host_port(&client.base_url)),
             what,
+            quiet: Cell::new(false),
         }
+    }
+
+    /// Nothing more is waited for from the service (every chunk is in).
+    pub fn all_in(&self) {
+        self.quiet.set(true);
     }
 
     /// The worker's next event (`None`: none within [`ANSWER_TIMEOUT`]).
     pub fn recv(&self, worker: &Worker, note: &mut impl FnMut(&str)) -> Option<Event> {
-        if let Some(address) = &self.address {
+        if let Some(address) = self.address.as_ref().filter(|_| !self.quiet.get()) {
             if let Some(event) = worker.recv_timeout(WAITING_NOTE_AFTER) {
                 return Some(event);
             }
             note(&format!("waiting for {address} ({})…", self.what));
+            self.quiet.set(true);
         }
         worker.recv_timeout(ANSWER_TIMEOUT)
     }

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use common::start;
 use fleetview_api::time::format_wire;
+use fleetview_sandbox::chaos::ChaosConfig;
 use fleetview_sandbox::simulate::FIRST_ID;
 
 /// The exit status of a refused API key or token (README, exit statuses).
@@ -99,7 +100,7 @@ async fn output_async(cmd: Command) -> Output {
         .expect("finished")
 }
 
-/// Item 4: a wrong key or token is refused with its own exit status even
+/// A wrong key or token is refused with its own exit status even
 /// when every window asked for is in the cache; `--offline` needs none.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_key_or_token_fails_though_the_window_is_cached() {
@@ -139,6 +140,11 @@ async fn a_refused_key_or_token_fails_though_the_window_is_cached() {
     assert!(
         stderr(&cached).contains("0 requests"),
         "{}",
+        stderr(&cached)
+    );
+    assert!(
+        !stderr(&cached).contains("waiting for"),
+        "a quick answer says nothing: {}",
         stderr(&cached)
     );
 
@@ -181,7 +187,7 @@ fn silent_service() -> (String, Arc<AtomicUsize>) {
     (address, accepted)
 }
 
-/// Item 5: a service that accepts connections and never answers: the
+/// A service that accepts connections and never answers: the
 /// login is sent once, given up after the time-out without bytes, said in
 /// words with the host, and what is waited for is said meanwhile.
 #[test]
@@ -229,6 +235,78 @@ fn a_service_that_never_answers_is_given_up_in_time_with_one_login() {
     assert_eq!(accepted.load(Ordering::SeqCst), 1, "one request: {err}");
 }
 
+/// A listener on loopback that answers every request 500 and counts them.
+fn failing_service() -> (String, Arc<AtomicUsize>) {
+    use std::io::Write as _;
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let address = listener.local_addr().expect("addr").to_string();
+    let answered = Arc::new(AtomicUsize::new(0));
+    let counted = answered.clone();
+    std::thread::spawn(move || {
+        for mut sock in listener.incoming().flatten() {
+            // The request's head; the body (a login's) is small enough to
+            // come with it and is not needed.
+            let mut head = [0u8; 4096];
+            if sock.read(&mut head).unwrap_or(0) == 0 {
+                continue;
+            }
+            counted.fetch_add(1, Ordering::SeqCst);
+            let _ = sock.write_all(
+                b"HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+            );
+        }
+    });
+    (address, answered)
+}
+
+/// A login the service fails (500) fails the job with the service's words,
+/// and is not sent again by the job afterwards.
+#[test]
+fn a_failed_login_fails_the_job_and_is_sent_once() {
+    let (address, answered) = failing_service();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cache = dir.path().join("cache.sqlite");
+    let mut cmd = command("export", &format!("http://{address}"), &cache);
+    cmd.args(["--equipment", "1001", "--kind", "positions"])
+        .env("FLEETVIEW_API_KEY_NAME", "demo")
+        .env("FLEETVIEW_API_KEY", "demo");
+    let (out, _) = output_within(cmd, Duration::from_secs(40));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("POST /login") && err.contains("500"), "{err}");
+    assert!(out.stdout.is_empty(), "nothing written: {err}");
+    assert_eq!(answered.load(Ordering::SeqCst), 1, "one login: {err}");
+}
+
+/// A service slow to answer each read (4 s): what the job waits for is said
+/// once, not again at each slow answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_a_job_waits_for_is_said_once() {
+    let chaos = ChaosConfig::parse("latency_ms=4000,latency=1,path=positions").expect("chaos");
+    let sb = common::start_with(common::fixed_config().chaos(chaos)).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cache = dir.path().join("cache.sqlite");
+    let today = common::now().div_euclid(86_400) * 86_400;
+    // 5 weeks: chunks of 7 days on the grid (5 or 6), 4 at a time, so two
+    // slow answers one after the other.
+    let (since, until) = (format_wire(today - 35 * 86_400), format_wire(today - 1));
+    let mut cmd = command("export", &sb.base, &cache);
+    cmd.args(["--equipment", &FIRST_ID.to_string(), "--kind", "positions"])
+        .args(["--since", &since, "--until", &until])
+        .env("FLEETVIEW_TOKEN", &sb.token);
+    let out = output_async(cmd).await;
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("5/5 chunks") || err.contains("6/6 chunks"),
+        "{err}"
+    );
+    let address = sb.base.trim_start_matches("http://").trim_end_matches('/');
+    let said = format!("waiting for {address} (positions of equipment {FIRST_ID})");
+    assert_eq!(err.matches(&said).count(), 1, "{said}: {err}");
+    assert_eq!(err.matches("waiting for").count(), 1, "{err}");
+}
+
 /// An export of the embedded test data to `output`, offline from a cache
 /// filled first.
 async fn cached_export(output: &str, cwd: &Path) -> (Output, Vec<u8>) {
@@ -250,7 +328,7 @@ async fn cached_export(output: &str, cwd: &Path) -> (Output, Vec<u8>) {
     (output_async(export(output)).await, first.stdout)
 }
 
-/// Item 6: `-o` onto a named pipe writes into the pipe (no file beside it,
+/// `-o` onto a named pipe writes into the pipe (no file beside it,
 /// no rename over it); `-o -` is stdout; an error names the path given.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_output_onto_a_pipe_writes_into_it_and_errors_name_the_path_given() {

@@ -183,3 +183,47 @@ async fn a_login_with_no_answer_is_sent_once_and_said_with_the_host() {
         format!("POST /login: the service at {address} did not answer within 1 s")
     );
 }
+
+/// Requests that need a login while one is out wait for it and share its
+/// failure: against a service that never answers, five GETs at once send
+/// one login between them, not one each after the other (5 × the time-out);
+/// so does a login asked for on its own meanwhile (as a worker connecting).
+#[tokio::test]
+async fn requests_waiting_on_a_login_with_no_answer_share_its_failure() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let address = silent.local_addr().expect("addr").to_string();
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let counted = accepted.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((sock, _)) = silent.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+            held.push(sock);
+        }
+    });
+    let mut cfg = ClientConfig::new(format!("http://{address}")).api_key("demo", "demo");
+    cfg.retry = fast_retry();
+    cfg.read_timeout = Duration::from_secs(1);
+    let client = ApiClient::new(cfg).expect("client");
+    let started = Instant::now();
+    let gets = futures_util::future::join_all((0..5).map(|_| client.data_sources()));
+    let (answers, alone) = tokio::join!(gets, client.log_in_with_key());
+    let mut said: Vec<String> = answers
+        .into_iter()
+        .map(|a| a.expect_err("no answer").to_string())
+        .collect();
+    said.push(alone.expect_err("no answer").to_string());
+    let expected = format!("POST /login: the service at {address} did not answer within 1 s");
+    assert!(said.iter().all(|s| *s == expected), "{said:?}");
+    assert_eq!(accepted.load(Ordering::SeqCst), 1, "one login for all six");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+}
