@@ -1,9 +1,15 @@
 //! Helpers for the workspace's tests and benchmarks: sandboxes on loopback
 //! with a client logged in (this file), a stub of the real service
-//! (`stub.rs`), and goals measured as ratios (`goals.rs`).
+//! (`stub.rs`), goals measured as ratios (`goals.rs`), and files made
+//! read-only (`files.rs`).
 
+#[cfg(unix)]
+pub mod files;
 pub mod goals;
 pub mod stub;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use fleetview_api::time::parse_wire;
 use fleetview_sandbox::{Clock, RunningSandbox, SandboxConfig};
@@ -57,6 +63,26 @@ pub async fn login(http: &reqwest::Client, base: &str) -> String {
     assert_eq!(resp.status(), StatusCode::OK);
     let body: Value = resp.json().await.expect("login body");
     body["token"].as_str().expect("token").to_owned()
+}
+
+/// A service that accepts connections (holding them) and never answers:
+/// its address, and how many connections it has accepted. On the current
+/// tokio runtime.
+pub async fn silent_service() -> (String, Arc<AtomicUsize>) {
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let address = silent.local_addr().expect("addr").to_string();
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let counted = accepted.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((sock, _)) = silent.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+            held.push(sock);
+        }
+    });
+    (address, accepted)
 }
 
 impl Sandbox {

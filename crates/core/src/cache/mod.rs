@@ -79,6 +79,16 @@ enum Replace {
     Exact,
 }
 
+/// A window to store, and which stored ones it supersedes.
+#[derive(Clone, Copy)]
+struct NewWindow<'a> {
+    key: &'a CacheKey,
+    w: TimeWindow,
+    rows: &'a [u8],
+    fetched_at: i64,
+    old: Replace,
+}
+
 /// A cached window and its rows (a JSON array).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct CachedWindow {
@@ -439,12 +449,19 @@ impl Cache {
         fetched_at: i64,
         old: Replace,
     ) -> Result<(), CacheError> {
-        let mut written = self.write_window(key, w, rows, fetched_at, old);
+        let new = NewWindow {
+            key,
+            w,
+            rows,
+            fetched_at,
+            old,
+        };
+        let mut written = self.write_window(&new);
         if let Err(e) = &written
             && health::unwritable(e) == Unwritable::Full
         {
             written = match self.make_room(rows.len()) {
-                Ok(freed) if freed > 0 => self.write_window(key, w, rows, fetched_at, old),
+                Ok(freed) if freed > 0 => self.write_window(&new),
                 Ok(_) => written,
                 Err(e) => Err(e),
             };
@@ -463,14 +480,14 @@ impl Cache {
         }
     }
 
-    fn write_window(
-        &self,
-        key: &CacheKey,
-        w: TimeWindow,
-        rows: &[u8],
-        fetched_at: i64,
-        old: Replace,
-    ) -> Result<(), CacheError> {
+    fn write_window(&self, new: &NewWindow<'_>) -> Result<(), CacheError> {
+        let NewWindow {
+            key,
+            w,
+            rows,
+            fetched_at,
+            old,
+        } = *new;
         {
             let mut conn = self.conn();
             self.mark_touched(&conn)?;

@@ -230,40 +230,6 @@ fn only_the_newest_corrupt_file_is_kept() {
     assert!(names[0].starts_with("cache.corrupt-") && names[0] != "cache.corrupt-300");
 }
 
-/// Makes a file read-only for as long as it lives: by its mode, or (as
-/// root, whom modes do not stop) by the file system's immutable flag.
-struct ReadOnly(std::path::PathBuf, bool);
-
-impl ReadOnly {
-    /// `None` where neither stops a write (root on a file system without
-    /// the flag).
-    fn make(path: &std::path::Path) -> Option<Self> {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o444)).expect("chmod");
-        let writable = || std::fs::OpenOptions::new().append(true).open(path).is_ok();
-        if !writable() {
-            return Some(Self(path.to_owned(), false));
-        }
-        let flagged = std::process::Command::new("chattr")
-            .arg("+i")
-            .arg(path)
-            .status()
-            .is_ok_and(|s| s.success());
-        (!writable()).then(|| Self(path.to_owned(), flagged))
-    }
-}
-
-impl Drop for ReadOnly {
-    fn drop(&mut self) {
-        if self.1 {
-            let _ = std::process::Command::new("chattr")
-                .arg("-i")
-                .arg(&self.0)
-                .status();
-        }
-    }
-}
-
 #[test]
 fn a_cache_file_that_cannot_be_written_is_read_and_said_read_only() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -272,7 +238,7 @@ fn a_cache_file_that_cannot_be_written_is_read_and_said_read_only() {
         let cache = file_cache(&dir);
         cache.put(&key(1), W, &rows(100), 100_000).expect("put");
     }
-    let guard = ReadOnly::make(&path);
+    let guard = fleetview_testkit::files::ReadOnly::make(&path);
     let (cache, warning) = match &guard {
         Some(_) => Cache::open(&path, DEFAULT_CAP_BYTES).expect("opens"),
         // Nothing here stops root writing: SQLite's own read-only open, as

@@ -38,6 +38,30 @@ fn file_cache(dir: &tempfile::TempDir) -> (std::path::PathBuf, Arc<Cache>) {
     (path, Arc::new(cache))
 }
 
+/// A sandbox, a cache in a real file, and a worker online on both. (The
+/// fields drop in order: the worker first, the files last.)
+struct Healing {
+    worker: Worker,
+    sb: common::Sandbox,
+    cache: Arc<Cache>,
+    path: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+async fn healing() -> Healing {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (path, cache) = file_cache(&dir);
+    let sb = common::start().await;
+    let worker = worker_on(&sb, Some(&cache), true);
+    Healing {
+        _dir: dir,
+        path,
+        cache,
+        sb,
+        worker,
+    }
+}
+
 /// A window settled by the sandbox's clock: everything read is cached.
 fn settled_window() -> TimeWindow {
     TimeWindow {
@@ -123,9 +147,18 @@ fn read_page(worker: &Worker, equipment: i64, window: TimeWindow) -> Page {
 /// Garbles every stored window's rows, the file's structure intact (as a
 /// bad sector or another program would).
 fn garble(path: &Path) -> usize {
+    garble_where(path, "TRUE")
+}
+
+/// Garbles the rows of the stored windows `filter` (an SQL condition)
+/// picks: how many.
+fn garble_where(path: &Path, filter: &str) -> usize {
     let conn = rusqlite::Connection::open(path).expect("open the file");
-    conn.execute("UPDATE windows SET rows = CAST('xx{' AS BLOB)", [])
-        .expect("garble")
+    conn.execute(
+        &format!("UPDATE windows SET rows = CAST('xx{{' AS BLOB) WHERE {filter}"),
+        [],
+    )
+    .expect("garble")
 }
 
 fn garbled_left(path: &Path) -> i64 {
@@ -148,11 +181,7 @@ fn garble_last(path: &Path) -> (i64, String) {
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .expect("a window");
-    conn.execute(
-        "UPDATE windows SET rows = CAST('xx{' AS BLOB) WHERE id = ?1",
-        [id],
-    )
-    .expect("garble");
+    garble_where(path, &format!("id = {id}"));
     (id, kind)
 }
 
@@ -167,33 +196,32 @@ fn has_id(path: &Path, id: i64) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn garbled_cached_rows_are_dropped_and_read_again_from_the_service() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (path, cache) = file_cache(&dir);
-    let sb = common::start().await;
-    let worker = worker_on(&sb, Some(&cache), true);
+    let Healing {
+        path, sb, worker, ..
+    } = &healing().await;
     let equipment = FIRST_ID + 2;
     let window = settled_window();
     let running = &sb.running;
     let (first, second, third, garbled, notices, requests) = tokio::task::block_in_place(|| {
-        let first = read_page(&worker, equipment, window);
+        let first = read_page(worker, equipment, window);
         assert!(!first.faults.is_empty() && !first.track.is_empty() && !first.plot.is_empty());
-        let garbled = garble(&path);
+        let garbled = garble(path);
         assert!(garbled >= 4, "faults, the plot, the track, the history");
         let _ = worker.cache_notices();
         let before = running.request_count();
-        let second = read_page(&worker, equipment, window);
+        let second = read_page(worker, equipment, window);
         let requests = running.request_count() - before;
         let notices = worker.cache_notices();
         // Stored again: a third read asks nothing of the service.
         let before = running.request_count();
-        let third = read_page(&worker, equipment, window);
+        let third = read_page(worker, equipment, window);
         assert_eq!(running.request_count(), before, "read from the cache");
         (first, second, third, garbled, notices, requests)
     });
     assert_eq!(second, first, "the same rows, read again");
     assert_eq!(third, first);
     assert!(requests >= 4, "read again from the service: {requests}");
-    assert_eq!(garbled_left(&path), 0, "the garbled windows are gone");
+    assert_eq!(garbled_left(path), 0, "the garbled windows are gone");
     let said: Vec<String> = notices.iter().map(ToString::to_string).collect();
     // One notice for them all, however many windows were dropped.
     assert_eq!(said.len(), 1, "{said:?}");
@@ -209,23 +237,26 @@ async fn garbled_cached_rows_are_dropped_and_read_again_from_the_service() {
 /// one); that copy is then served from the cache, online and offline.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_window_read_again_under_the_id_it_was_dropped_from_is_served_from_the_cache() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (path, cache) = file_cache(&dir);
-    let sb = common::start().await;
-    let worker = worker_on(&sb, Some(&cache), true);
-    let offline = worker_on(&sb, Some(&cache), false);
+    let Healing {
+        path,
+        cache,
+        sb,
+        worker,
+        ..
+    } = &healing().await;
+    let offline = worker_on(sb, Some(cache), false);
     let equipment = FIRST_ID + 2;
     let window = settled_window();
     let running = &sb.running;
     tokio::task::block_in_place(|| {
-        let first = read_page(&worker, equipment, window);
-        let (id, kind) = garble_last(&path);
-        let healed = read_page(&worker, equipment, window);
+        let first = read_page(worker, equipment, window);
+        let (id, kind) = garble_last(path);
+        let healed = read_page(worker, equipment, window);
         assert_eq!(healed, first, "the {kind} window read again");
-        assert_eq!(garbled_left(&path), 0);
-        assert!(has_id(&path, id), "stored again under id {id}");
+        assert_eq!(garbled_left(path), 0);
+        assert!(has_id(path, id), "stored again under id {id}");
         let before = running.request_count();
-        let again = read_page(&worker, equipment, window);
+        let again = read_page(worker, equipment, window);
         assert_eq!(
             running.request_count(),
             before,
@@ -236,19 +267,23 @@ async fn a_window_read_again_under_the_id_it_was_dropped_from_is_served_from_the
     });
 }
 
-/// The figures of a window, as the command line reads them, and what of
-/// them could not be read.
-fn fetch_report(worker: &Worker, equipment: i64, window: TimeWindow) -> (Arc<Report>, Vec<Unread>) {
-    let request = ReportRequest {
+/// What the command line asks for the figures of a window.
+fn report_request(equipment: i64, window: TimeWindow) -> ReportRequest {
+    ReportRequest {
         equipment,
         window,
         expected: Expected::default(),
         now: common::now(),
         working_hours: WorkingHours::default(),
         tank_l: None,
-    };
+    }
+}
+
+/// The figures of a window, as the command line reads them, and what of
+/// them could not be read.
+fn fetch_report(worker: &Worker, equipment: i64, window: TimeWindow) -> (Arc<Report>, Vec<Unread>) {
     let command = Command::FetchReport {
-        request,
+        request: report_request(equipment, window),
         offline: false,
     };
     match answer(worker, command) {
@@ -263,28 +298,20 @@ fn fetch_report(worker: &Worker, equipment: i64, window: TimeWindow) -> (Arc<Rep
 /// the figures are the same.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_garbled_history_read_again_for_the_figures_is_dropped_and_read_from_the_service() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (path, cache) = file_cache(&dir);
-    let sb = common::start().await;
-    let worker = worker_on(&sb, Some(&cache), true);
+    let Healing {
+        path, sb, worker, ..
+    } = &healing().await;
     let (equipment, window) = (FIRST_ID + 2, settled_window());
-    let request = ReportRequest {
-        equipment,
-        window,
-        expected: Expected::default(),
-        now: common::now(),
-        working_hours: WorkingHours::default(),
-        tank_l: None,
-    };
+    let request = report_request(equipment, window);
     let running = &sb.running;
     tokio::task::block_in_place(|| {
-        let page = read_page(&worker, equipment, window);
+        let page = read_page(worker, equipment, window);
         assert!(page.history.positions.rows.is_empty() && page.history.positions.total > 0);
-        let activities = match answer(&worker, Command::FetchActivities { equipment, window }) {
+        let activities = match answer(worker, Command::FetchActivities { equipment, window }) {
             Event::Machine(MachineEvent::Activities { rows, .. }) => rows,
             other => panic!("not activities: {other:?}"),
         };
-        let track = match answer(&worker, Command::FetchTrack { equipment, window }) {
+        let track = match answer(worker, Command::FetchTrack { equipment, window }) {
             Event::Timeline(TimelineEvent::Track { track, .. }) => track,
             other => panic!("not a track: {other:?}"),
         };
@@ -295,20 +322,14 @@ async fn a_garbled_history_read_again_for_the_figures_is_dropped_and_read_from_t
                 Some(activities.clone()),
                 Some(track.clone()),
             );
-            match answer(&worker, Command::ComputeReport { request, data }) {
+            match answer(worker, Command::ComputeReport { request, data }) {
                 Event::Figures(FiguresEvent::Report { report, unread, .. }) => (report, unread),
                 other => panic!("not figures: {other:?}"),
             }
         };
         let (first, unread) = figures();
         assert_eq!(unread, Vec::new());
-        let conn = rusqlite::Connection::open(&path).expect("open the file");
-        let garbled = conn
-            .execute(
-                "UPDATE windows SET rows = CAST('xx{' AS BLOB) WHERE kind LIKE 'history%'",
-                [],
-            )
-            .expect("garble");
+        let garbled = garble_where(path, "kind LIKE 'history%'");
         assert_eq!(garbled, 1, "the settled history");
         let _ = worker.cache_notices();
         let before = running.request_count();
@@ -319,7 +340,7 @@ async fn a_garbled_history_read_again_for_the_figures_is_dropped_and_read_from_t
             running.request_count() > before,
             "the history, from the service"
         );
-        assert_eq!(garbled_left(&path), 0, "dropped");
+        assert_eq!(garbled_left(path), 0, "dropped");
         assert_eq!(worker.cache_notices().len(), 1);
     });
 }
@@ -328,36 +349,31 @@ async fn a_garbled_history_read_again_for_the_figures_is_dropped_and_read_from_t
 /// dropped, read again from the service, and the figures are whole.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn garbled_idle_fuel_and_operating_hours_are_read_again_for_the_figures() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (path, cache) = file_cache(&dir);
-    let sb = common::start().await;
-    let worker = worker_on(&sb, Some(&cache), true);
+    let Healing {
+        path, sb, worker, ..
+    } = &healing().await;
     let equipment = FIRST_ID + 2;
     let window = settled_window();
     let running = &sb.running;
     tokio::task::block_in_place(|| {
-        let (first, unread) = fetch_report(&worker, equipment, window);
+        let (first, unread) = fetch_report(worker, equipment, window);
         assert_eq!(unread, Vec::new());
-        let conn = rusqlite::Connection::open(&path).expect("open the file");
-        let garbled = conn
-            .execute(
-                "UPDATE windows SET rows = CAST('xx{' AS BLOB)
-                 WHERE kind IN ('dailyIdleFuel', 'cumulativeOperatingHours')",
-                [],
-            )
-            .expect("garble");
+        let garbled = garble_where(
+            path,
+            "kind IN ('dailyIdleFuel', 'cumulativeOperatingHours')",
+        );
         assert!(garbled >= 2, "both kinds were cached: {garbled}");
         let before = running.request_count();
-        let (again, unread) = fetch_report(&worker, equipment, window);
+        let (again, unread) = fetch_report(worker, equipment, window);
         assert_eq!(unread, Vec::new(), "read again, nothing unread");
         assert_eq!(again, first, "the same figures");
         assert!(running.request_count() > before, "from the service");
-        assert_eq!(garbled_left(&path), 0);
+        assert_eq!(garbled_left(path), 0);
         let notices = worker.cache_notices();
         assert_eq!(notices.len(), 1, "{notices:?}");
         // Stored again: the next figures ask nothing of the service.
         let before = running.request_count();
-        let (third, unread) = fetch_report(&worker, equipment, window);
+        let (third, unread) = fetch_report(worker, equipment, window);
         assert_eq!((third, unread), (first, Vec::new()));
         assert_eq!(running.request_count(), before);
     });

@@ -671,19 +671,7 @@ async fn a_pending_login_holds_up_no_other_command_and_can_be_cancelled() {
     let sb = start().await;
     // A service that accepts connections and never answers: a login to it
     // waits for the time-out with no bytes coming (30 s).
-    let silent = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let silent_addr = silent.local_addr().expect("addr");
-    let accepted = Arc::new(AtomicUsize::new(0));
-    let counted = accepted.clone();
-    tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((sock, _)) = silent.accept().await {
-            counted.fetch_add(1, Ordering::SeqCst);
-            held.push(sock);
-        }
-    });
+    let (silent_addr, accepted) = common::silent_service().await;
     let worker = Worker::spawn(
         WorkerConfig {
             client: None,

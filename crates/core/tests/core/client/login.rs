@@ -3,8 +3,10 @@
 //! all the requests refused together; the list is read whole, page by page.
 
 use std::collections::HashSet;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
-use super::common::{self, start_with};
+use super::common::{self, silent_service, start_with};
 use super::fast_retry;
 use fleetview_api::model::SecretValue;
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
@@ -144,31 +146,22 @@ async fn a_token_given_with_a_key_is_used_until_it_is_refused() {
     assert_eq!(sb.running.login_count(), before + 1);
 }
 
+/// A client logging in with a key at `address`, giving up a read after
+/// a second with no bytes coming.
+fn impatient_client(address: &str) -> ApiClient {
+    let mut cfg = ClientConfig::new(format!("http://{address}")).api_key("demo", "demo");
+    cfg.retry = fast_retry();
+    cfg.read_timeout = Duration::from_secs(1);
+    ApiClient::new(cfg).expect("client")
+}
+
 /// A service that accepts connections and never answers: the login a GET
 /// needs first is sent once (the GET's retries do not send it again), given
 /// up after the time-out with no bytes coming, and said with the host.
 #[tokio::test]
 async fn a_login_with_no_answer_is_sent_once_and_said_with_the_host() {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::time::{Duration, Instant};
-    let silent = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let address = silent.local_addr().expect("addr").to_string();
-    let accepted = Arc::new(AtomicUsize::new(0));
-    let counted = accepted.clone();
-    tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((sock, _)) = silent.accept().await {
-            counted.fetch_add(1, Ordering::SeqCst);
-            held.push(sock);
-        }
-    });
-    let mut cfg = ClientConfig::new(format!("http://{address}")).api_key("demo", "demo");
-    cfg.retry = fast_retry();
-    cfg.read_timeout = Duration::from_secs(1);
-    let client = ApiClient::new(cfg).expect("client");
+    let (address, accepted) = silent_service().await;
+    let client = impatient_client(&address);
     let started = Instant::now();
     let err = client.data_sources().await.expect_err("no answer");
     assert!(matches!(err, ApiError::Timeout { .. }), "{err:?}");
@@ -190,26 +183,8 @@ async fn a_login_with_no_answer_is_sent_once_and_said_with_the_host() {
 /// so does a login asked for on its own meanwhile (as a worker connecting).
 #[tokio::test]
 async fn requests_waiting_on_a_login_with_no_answer_share_its_failure() {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::time::{Duration, Instant};
-    let silent = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let address = silent.local_addr().expect("addr").to_string();
-    let accepted = Arc::new(AtomicUsize::new(0));
-    let counted = accepted.clone();
-    tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((sock, _)) = silent.accept().await {
-            counted.fetch_add(1, Ordering::SeqCst);
-            held.push(sock);
-        }
-    });
-    let mut cfg = ClientConfig::new(format!("http://{address}")).api_key("demo", "demo");
-    cfg.retry = fast_retry();
-    cfg.read_timeout = Duration::from_secs(1);
-    let client = ApiClient::new(cfg).expect("client");
+    let (address, accepted) = silent_service().await;
+    let client = impatient_client(&address);
     let started = Instant::now();
     let gets = futures_util::future::join_all((0..5).map(|_| client.data_sources()));
     let (answers, alone) = tokio::join!(gets, client.log_in_with_key());
