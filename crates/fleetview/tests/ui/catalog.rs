@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::ui::{export_via_ui, type_into, wait_until};
+use common::ui::{export_via_ui, on_sandbox, type_into, wait_for_fleet, wait_until};
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -12,8 +12,7 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::app::Loadable;
-use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
-use fleetview_api::model::SecretValue;
+use fleetview::shell::{AppOptions, FleetApp};
 
 /// Everything logged, by any thread, at any level.
 #[derive(Clone, Default)]
@@ -67,24 +66,14 @@ fn create_rename_deactivate_activate_delete_and_no_secret_anywhere() {
     let dir = tempfile::tempdir().expect("tempdir");
     let cache = dir.path().join("cache.sqlite");
     let options = AppOptions {
-        service: Some(ServiceOptions {
-            base_url: sb.base.clone(),
-            token: Some(SecretValue::new(sb.token.clone())),
-            api_key: None,
-            allow_insecure_http: false,
-        }),
-        cache_path: Some(cache.clone()),
-        clock: Some(common::now()),
         export_dir: Some(dir.path().join("exports")),
-        ..AppOptions::default()
+        ..on_sandbox(&sb, Some(cache.clone()))
     };
     std::fs::create_dir_all(dir.path().join("exports")).expect("exports dir");
     let mut h = Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
         .build_eframe(move |cc| FleetApp::new(cc, options));
-    wait_until(&mut h, "the fleet", |app| {
-        !app.state().fleet().loading && !app.state().fleet().equipments.is_empty()
-    });
+    wait_for_fleet(&mut h, None);
     // Some history goes through the cache too, so the audit covers it.
     common::ui::pick(&h, "EX-001 Volvo EC220E (Rotterdam)");
     wait_until(&mut h, "the faults", |app| {
@@ -268,16 +257,7 @@ fn the_services_refusal_shows_beside_the_form_and_nothing_typed_is_lost() {
     let chaos =
         fleetview_sandbox::chaos::ChaosConfig::parse("500=1,writes=1,reads=0").expect("spec");
     let sb = rt.block_on(common::start_with(common::fixed_config().chaos(chaos)));
-    let options = AppOptions {
-        service: Some(ServiceOptions {
-            base_url: sb.base.clone(),
-            token: Some(SecretValue::new(sb.token.clone())),
-            api_key: None,
-            allow_insecure_http: false,
-        }),
-        clock: Some(common::now()),
-        ..AppOptions::default()
-    };
+    let options = on_sandbox(&sb, None);
     let mut h = Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
         .build_eframe(move |cc| FleetApp::new(cc, options));

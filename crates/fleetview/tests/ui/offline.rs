@@ -5,28 +5,12 @@
 
 use crate::common;
 
-use common::ui::{equipment_name, wait_until};
+use common::ui::{all_loaded, app_with, equipment_name, on_sandbox, wait_for_fleet, wait_until};
 
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use fleetview::app::{Loadable, Preset};
-use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
-use fleetview_api::model::SecretValue;
+use fleetview::app::Preset;
+use fleetview::shell::{AppOptions, FleetApp};
 use fleetview_sandbox::simulate::FIRST_ID;
-
-fn harness(options: AppOptions) -> Harness<'static, FleetApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_eframe(move |cc| FleetApp::new(cc, options))
-}
-
-fn all_loaded(app: &FleetApp) -> bool {
-    let s = app.state();
-    matches!(*s.faults(), Loadable::Ready(_))
-        && matches!(*s.activities(), Loadable::Ready(_))
-        && matches!(*s.history(), Loadable::Ready(_))
-        && matches!(s.timeline().track, Loadable::Ready(_))
-}
 
 #[test]
 fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
@@ -38,27 +22,13 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
     ));
     let addr = sb.running.addr();
     let options = {
-        let base = sb.base.clone();
-        let token = sb.token.clone();
-        let cache = dir.path().join("cache.sqlite");
-        move || AppOptions {
-            service: Some(ServiceOptions {
-                base_url: base.clone(),
-                token: Some(SecretValue::new(token.clone())),
-                api_key: None,
-                allow_insecure_http: false,
-            }),
-            cache_path: Some(cache.clone()),
-            clock: Some(common::now()),
-            ..AppOptions::default()
-        }
+        let on = on_sandbox(&sb, Some(dir.path().join("cache.sqlite")));
+        move || on.clone()
     };
 
     // First run, online: a machine and a window, everything fetched.
-    let mut h = harness(options());
-    wait_until(&mut h, "the fleet", |app| {
-        !app.state().fleet().loading && app.state().fleet().equipments.len() == 60
-    });
+    let mut h = app_with(options());
+    wait_for_fleet(&mut h, Some(60));
     let id = FIRST_ID + 1;
     let name = equipment_name(h.state(), id);
     common::ui::pick(&h, &name);
@@ -85,7 +55,7 @@ fn started_with_the_service_down_it_shows_the_cache_then_recovers() {
 
     // The service goes away; the app starts again.
     rt.block_on(sb.running.shutdown());
-    let mut h = harness(AppOptions {
+    let mut h = app_with(AppOptions {
         settings: Some(settings),
         ..options()
     });

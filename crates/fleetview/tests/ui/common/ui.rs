@@ -1,11 +1,15 @@
-//! What the egui_kittest tests share: stepping the real app until the
-//! worker has answered, and typing into a field as a person would.
+//! What the egui_kittest tests share: the app on a sandbox, stepping it
+//! until the worker has answered, and typing into a field as a person
+//! would.
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use fleetview::shell::FleetApp;
+use fleetview::app::Loadable;
+use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
+use fleetview_api::model::SecretValue;
 use fleetview_api::time::TimeWindow;
 
 /// Asks a sandbox (logging in first), over HTTP, what it has for one
@@ -160,6 +164,51 @@ pub fn in_list<'a>(h: &'a Harness<'static, FleetApp>, name: &'a str) -> egui_kit
 /// Clicks a machine in the equipment list.
 pub fn pick(h: &Harness<'static, FleetApp>, name: &str) {
     in_list(h, name).click();
+}
+
+/// The app's options on a sandbox: signed in with its token, the tests'
+/// fixed clock, the local cache in `cache` (none if `None`).
+pub fn on_sandbox(sb: &super::Sandbox, cache: Option<PathBuf>) -> AppOptions {
+    AppOptions {
+        service: Some(ServiceOptions {
+            base_url: sb.base.clone(),
+            token: Some(SecretValue::new(sb.token.clone())),
+            api_key: None,
+            allow_insecure_http: false,
+        }),
+        cache_path: cache,
+        clock: Some(super::now()),
+        ..AppOptions::default()
+    }
+}
+
+/// The app with `options`, 1400x900.
+pub fn app_with(options: AppOptions) -> Harness<'static, FleetApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_eframe(move |cc| FleetApp::new(cc, options))
+}
+
+/// Steps the app until the fleet is listed: `machines` of them, or any
+/// if `None`.
+pub fn wait_for_fleet(h: &mut Harness<'static, FleetApp>, machines: Option<usize>) {
+    wait_until(h, "the fleet", |app| {
+        let fleet = app.state().fleet();
+        !fleet.loading
+            && match machines {
+                Some(n) => fleet.equipments.len() == n,
+                None => !fleet.equipments.is_empty(),
+            }
+    });
+}
+
+/// The selected machine's tables, history and track all read.
+pub fn all_loaded(app: &FleetApp) -> bool {
+    let s = app.state();
+    matches!(*s.faults(), Loadable::Ready(_))
+        && matches!(*s.activities(), Loadable::Ready(_))
+        && matches!(*s.history(), Loadable::Ready(_))
+        && matches!(s.timeline().track, Loadable::Ready(_))
 }
 
 /// The app on its embedded sandbox with the tests' fixed clock, 1400x900.

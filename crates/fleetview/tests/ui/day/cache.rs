@@ -5,28 +5,12 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use crate::common;
 
-use common::ui::{equipment_name, wait_until};
+use common::ui::{all_loaded, app_with, equipment_name, on_sandbox, wait_for_fleet, wait_until};
 
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::app::Loadable;
-use fleetview::shell::{AppOptions, FleetApp, ServiceOptions, WallClock};
-use fleetview_api::model::SecretValue;
+use fleetview::shell::{AppOptions, FleetApp, WallClock};
 use fleetview_sandbox::simulate::FIRST_ID;
-
-fn harness(options: AppOptions) -> Harness<'static, FleetApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_eframe(move |cc| FleetApp::new(cc, options))
-}
-
-fn all_loaded(app: &FleetApp) -> bool {
-    let s = app.state();
-    matches!(*s.faults(), Loadable::Ready(_))
-        && matches!(*s.activities(), Loadable::Ready(_))
-        && matches!(*s.history(), Loadable::Ready(_))
-        && matches!(s.timeline().track, Loadable::Ready(_))
-}
 
 fn any_failed(app: &FleetApp) -> bool {
     let s = app.state();
@@ -45,24 +29,9 @@ fn garbled_cached_rows_are_read_again_and_the_cache_is_blamed() {
     let dir = tempfile::tempdir().expect("tempdir");
     let sb = rt.block_on(common::start());
     let cache = dir.path().join("cache.sqlite");
-    let options = {
-        let (base, token, cache) = (sb.base.clone(), sb.token.clone(), cache.clone());
-        move || AppOptions {
-            service: Some(ServiceOptions {
-                base_url: base.clone(),
-                token: Some(SecretValue::new(token.clone())),
-                api_key: None,
-                allow_insecure_http: false,
-            }),
-            cache_path: Some(cache.clone()),
-            clock: Some(common::now()),
-            ..AppOptions::default()
-        }
-    };
-    let mut h = harness(options());
-    wait_until(&mut h, "the fleet", |app| {
-        !app.state().fleet().loading && !app.state().fleet().equipments.is_empty()
-    });
+    let options = || on_sandbox(&sb, Some(cache.clone()));
+    let mut h = app_with(options());
+    wait_for_fleet(&mut h, None);
     let id = FIRST_ID + 1;
     common::ui::pick(&h, &equipment_name(h.state(), id));
     h.step();
@@ -91,7 +60,7 @@ fn garbled_cached_rows_are_read_again_and_the_cache_is_blamed() {
     assert!(garbled >= 4, "the machine's windows were cached: {garbled}");
     drop(conn);
 
-    let mut h = harness(AppOptions {
+    let mut h = app_with(AppOptions {
         settings: Some(settings),
         ..options()
     });
@@ -117,39 +86,6 @@ fn garbled_cached_rows_are_read_again_and_the_cache_is_blamed() {
     );
 }
 
-/// Makes a file read-only while it lives: by its mode, or (as root, whom
-/// modes do not stop) by the file system's immutable flag; `None` where
-/// neither stops a write.
-struct ReadOnly(std::path::PathBuf, bool);
-
-impl ReadOnly {
-    fn make(path: &std::path::Path) -> Option<Self> {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o444)).expect("chmod");
-        let writable = || std::fs::OpenOptions::new().append(true).open(path).is_ok();
-        if !writable() {
-            return Some(Self(path.to_owned(), false));
-        }
-        let flagged = std::process::Command::new("chattr")
-            .arg("+i")
-            .arg(path)
-            .status()
-            .is_ok_and(|s| s.success());
-        (!writable()).then(|| Self(path.to_owned(), flagged))
-    }
-}
-
-impl Drop for ReadOnly {
-    fn drop(&mut self) {
-        if self.1 {
-            let _ = std::process::Command::new("chattr")
-                .arg("-i")
-                .arg(&self.0)
-                .status();
-        }
-    }
-}
-
 /// A cache file that cannot be written: machines still open (from the
 /// service), and the app says once, in words, that nothing new is kept.
 #[test]
@@ -159,30 +95,20 @@ fn a_read_only_cache_is_said_once_and_machines_still_open() {
     let sb = rt.block_on(common::start());
     let cache = dir.path().join("cache.sqlite");
     drop(fleetview_core::cache::Cache::open(&cache, 1 << 20).expect("a cache file"));
-    let Some(_read_only) = ReadOnly::make(&cache) else {
+    let Some(_read_only) = common::files::ReadOnly::make(&cache) else {
         eprintln!("skipped: nothing here stops this user writing a file");
         return;
     };
     // The computer's clock, moved on by the test (as the frames' clock is).
     let ahead_secs = Arc::new(AtomicI64::new(0));
-    let mut h = harness(AppOptions {
-        service: Some(ServiceOptions {
-            base_url: sb.base.clone(),
-            token: Some(SecretValue::new(sb.token.clone())),
-            api_key: None,
-            allow_insecure_http: false,
-        }),
-        cache_path: Some(cache.clone()),
-        clock: Some(common::now()),
+    let mut h = app_with(AppOptions {
         wall_clock: WallClock::new({
             let ahead_secs = ahead_secs.clone();
             move || fleetview_api::time::now_secs() + ahead_secs.load(Ordering::SeqCst)
         }),
-        ..AppOptions::default()
+        ..on_sandbox(&sb, Some(cache.clone()))
     });
-    wait_until(&mut h, "the fleet", |app| {
-        !app.state().fleet().loading && !app.state().fleet().equipments.is_empty()
-    });
+    wait_for_fleet(&mut h, None);
     for id in [FIRST_ID, FIRST_ID + 1] {
         common::ui::pick(&h, &equipment_name(h.state(), id));
         h.step();

@@ -6,14 +6,13 @@ use crate::common;
 
 use std::time::{Duration, Instant};
 
-use common::ui::{equipment_name, wait_until};
+use common::ui::{app_with, equipment_name, on_sandbox, wait_for_fleet, wait_until};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::app::Loadable;
-use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
-use fleetview_api::model::SecretValue;
+use fleetview::shell::FleetApp;
 use fleetview_sandbox::chaos::ChaosConfig;
 use fleetview_sandbox::simulate::FIRST_ID;
 
@@ -43,23 +42,8 @@ fn failing(path: &str) -> Failing {
             .data_dir(&sandbox_dir)
             .chaos(chaos),
     ));
-    let options = AppOptions {
-        service: Some(ServiceOptions {
-            base_url: sb.base.clone(),
-            token: Some(SecretValue::new(sb.token.clone())),
-            api_key: None,
-            allow_insecure_http: false,
-        }),
-        cache_path: Some(dir.path().join("cache.sqlite")),
-        clock: Some(common::now()),
-        ..AppOptions::default()
-    };
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_eframe(move |cc| FleetApp::new(cc, options));
-    wait_until(&mut h, "the fleet", |app| {
-        !app.state().fleet().loading && app.state().fleet().equipments.len() == FLEET as usize
-    });
+    let mut h = app_with(on_sandbox(&sb, Some(dir.path().join("cache.sqlite"))));
+    wait_for_fleet(&mut h, Some(FLEET as usize));
     Failing {
         addr: sb.running.addr(),
         rt,

@@ -6,13 +6,12 @@
 
 use crate::common;
 
-use common::ui::{equipment_name, service_body, wait_until};
+use common::ui::{app_with, equipment_name, on_sandbox, service_body, wait_for_fleet, wait_until};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::app::Loadable;
-use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
-use fleetview_api::model::SecretValue;
+use fleetview::shell::{AppOptions, FleetApp};
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow, parse_wire};
 use fleetview_core::cache::SETTLE_SECS;
 use fleetview_sandbox::simulate::FIRST_ID;
@@ -67,23 +66,11 @@ fn a_page_read_while_a_late_service_lived_its_window_is_read_again_when_shown_ag
             .fleet_size(FLEET)
             .clock(Clock::Manual(hand.clone())),
     ));
-    let options = AppOptions {
-        service: Some(ServiceOptions {
-            base_url: sb.base.clone(),
-            token: Some(SecretValue::new(sb.token.clone())),
-            api_key: None,
-            allow_insecure_http: false,
-        }),
-        cache_path: Some(dir.path().join("cache.sqlite")),
+    let mut h = app_with(AppOptions {
         clock: Some(service_now + SECS_PER_DAY),
-        ..AppOptions::default()
-    };
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_eframe(move |cc| FleetApp::new(cc, options));
-    wait_until(&mut h, "the fleet", |app| {
-        !app.state().fleet().loading && app.state().fleet().equipments.len() == FLEET as usize
+        ..on_sandbox(&sb, Some(dir.path().join("cache.sqlite")))
     });
+    wait_for_fleet(&mut h, Some(FLEET as usize));
     let (a, b) = (FIRST_ID + 2, FIRST_ID + 3);
     let name = equipment_name(h.state(), a);
     common::ui::pick(&h, &name);

@@ -7,12 +7,11 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fleetview::app::Tab;
-use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
-use fleetview_api::model::SecretValue;
+use fleetview::shell::{AppOptions, FleetApp};
 
 use super::closed_service;
 use crate::common;
-use common::ui::{equipment_name, pick, wait_until};
+use common::ui::{equipment_name, on_sandbox, pick, wait_for_fleet, wait_until};
 
 /// The app against a service where nothing listens (the forms do not
 /// need one).
@@ -113,22 +112,11 @@ fn machine_open() -> (
 ) {
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     let sb = rt.block_on(common::start_with(common::fixed_config()));
-    let options = AppOptions {
-        service: Some(ServiceOptions {
-            base_url: sb.base.clone(),
-            token: Some(SecretValue::new(sb.token.clone())),
-            api_key: None,
-            allow_insecure_http: false,
-        }),
-        clock: Some(common::now()),
-        ..AppOptions::default()
-    };
+    let options = on_sandbox(&sb, None);
     let mut h = Harness::builder()
         .with_size(egui::vec2(1366.0, 768.0))
         .build_eframe(move |cc| FleetApp::new(cc, options));
-    wait_until(&mut h, "the fleet", |app| {
-        !app.state().fleet().loading && !app.state().fleet().equipments.is_empty()
-    });
+    wait_for_fleet(&mut h, None);
     let id = h.state().state().fleet().equipments[0].id;
     let name = equipment_name(h.state(), id);
     pick(&h, &name);
