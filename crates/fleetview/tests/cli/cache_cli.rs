@@ -4,20 +4,16 @@
 use fleetview_testkit as common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use crate::binary::fleetview;
 use fleetview_api::time::format_wire;
 use fleetview_sandbox::simulate::FIRST_ID;
 
 /// `fleetview export` run off the async threads (the sandbox serves on them).
 async fn export(base: &str, token: &str, cache: &Path, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fleetview"));
-    cmd.arg("export")
-        .arg("--base-url")
-        .arg(base)
-        .arg("--cache-file")
-        .arg(cache)
-        .args(args)
+    let mut cmd = fleetview("export", base, cache);
+    cmd.args(args)
         .env("FLEETVIEW_TOKEN", token)
         .env("RUST_LOG", "off");
     tokio::task::spawn_blocking(move || cmd.output().expect("fleetview export runs"))

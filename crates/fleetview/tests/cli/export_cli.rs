@@ -6,19 +6,15 @@ use fleetview_testkit as common;
 use std::path::Path;
 use std::process::{Command, Output};
 
+use crate::binary::fleetview;
 use common::start;
 use fleetview_api::time::format_wire;
 use fleetview_sandbox::simulate::FIRST_ID;
 use serde_json::Value;
 
 fn export(base: &str, token: Option<&str>, cache: &Path, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fleetview"));
-    cmd.arg("export")
-        .arg("--base-url")
-        .arg(base)
-        .arg("--cache-file")
-        .arg(cache)
-        .args(args);
+    let mut cmd = fleetview("export", base, cache);
+    cmd.args(args);
     cmd.env_remove("FLEETVIEW_TOKEN").env("RUST_LOG", "warn");
     if let Some(t) = token {
         cmd.env("FLEETVIEW_TOKEN", t);

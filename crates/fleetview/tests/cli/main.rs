@@ -2,6 +2,7 @@
 //! `sandbox` (killed and restarted, as a process), and the pieces of the
 //! Debian package. One binary, one module per area.
 
+mod binary;
 mod cache_cli;
 mod export_cli;
 mod export_clock;

@@ -5,8 +5,9 @@
 use fleetview_testkit as common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use crate::binary::signed_out;
 use common::{Sandbox, start};
 use fleetview_api::time::format_wire;
 use fleetview_core::analysis::Figure;
@@ -30,17 +31,8 @@ const REQUIRED_KEYS: [&str; 9] = [
 
 /// `fleetview <sub>` against the sandbox through `cache`.
 fn run(sub: &str, base: &str, token: Option<&str>, cache: &Path, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fleetview"));
-    cmd.arg(sub)
-        .arg("--base-url")
-        .arg(base)
-        .arg("--cache-file")
-        .arg(cache)
-        .args(args);
-    cmd.env_remove("FLEETVIEW_TOKEN")
-        .env_remove("FLEETVIEW_API_KEY")
-        .env_remove("FLEETVIEW_API_KEY_NAME")
-        .env("RUST_LOG", "warn");
+    let mut cmd = signed_out(sub, base, cache);
+    cmd.args(args);
     if let Some(t) = token {
         cmd.env("FLEETVIEW_TOKEN", t);
     }

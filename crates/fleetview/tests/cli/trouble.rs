@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::binary::signed_out;
 use common::start;
 use fleetview_api::time::format_wire;
 use fleetview_sandbox::chaos::ChaosConfig;
@@ -19,21 +20,6 @@ use fleetview_sandbox::simulate::FIRST_ID;
 
 /// The exit status of a refused API key or token (README, exit statuses).
 const REFUSED: i32 = 3;
-
-/// `fleetview <sub>` with nothing to sign in with from the environment.
-fn command(sub: &str, base: &str, cache: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fleetview"));
-    cmd.arg(sub)
-        .arg("--base-url")
-        .arg(base)
-        .arg("--cache-file")
-        .arg(cache)
-        .env_remove("FLEETVIEW_TOKEN")
-        .env_remove("FLEETVIEW_API_KEY")
-        .env_remove("FLEETVIEW_API_KEY_NAME")
-        .env("RUST_LOG", "warn");
-    cmd
-}
 
 /// Runs `cmd` to its end, killed (and the test failed) past `limit`.
 fn output_within(mut cmd: Command, limit: Duration) -> (Output, Duration) {
@@ -111,7 +97,7 @@ async fn a_refused_key_or_token_fails_though_the_window_is_cached() {
     let (since, until) = (format_wire(today - 4 * 86_400), format_wire(today - 1));
     let id = FIRST_ID.to_string();
     let export = |token: Option<&str>, key: Option<&str>, extra: &[&str]| {
-        let mut cmd = command("export", &sb.base, &cache);
+        let mut cmd = signed_out("export", &sb.base, &cache);
         cmd.args(["--equipment", &id, "--kind", "dailyFuel"])
             .args(["--since", &since, "--until", &until])
             .args(extra);
@@ -125,7 +111,7 @@ async fn a_refused_key_or_token_fails_though_the_window_is_cached() {
         cmd
     };
     let report = |token: &str| {
-        let mut cmd = command("report", &sb.base, &cache);
+        let mut cmd = signed_out("report", &sb.base, &cache);
         cmd.args(["--equipment", &id])
             .args(["--since", &since, "--until", &until])
             .env("FLEETVIEW_TOKEN", token);
@@ -195,7 +181,7 @@ fn a_service_that_never_answers_is_given_up_in_time_with_one_login() {
     let (address, accepted) = silent_service();
     let dir = tempfile::tempdir().expect("tempdir");
     let cache = dir.path().join("cache.sqlite");
-    let mut cmd = command("export", &format!("http://{address}"), &cache);
+    let mut cmd = signed_out("export", &format!("http://{address}"), &cache);
     cmd.args(["--equipment", "1001", "--kind", "positions"])
         .env("FLEETVIEW_API_KEY_NAME", "demo")
         .env("FLEETVIEW_API_KEY", "demo")
@@ -218,7 +204,7 @@ fn a_service_that_never_answers_is_given_up_in_time_with_one_login() {
 
     // A report with a token: its one request is not repeated either.
     let (address, accepted) = silent_service();
-    let mut cmd = command("report", &format!("http://{address}"), &cache);
+    let mut cmd = signed_out("report", &format!("http://{address}"), &cache);
     cmd.args(["--equipment", "1001"])
         .env("FLEETVIEW_TOKEN", "t0k3n")
         .env("FLEETVIEW_READ_TIMEOUT_S", "2");
@@ -266,7 +252,7 @@ fn a_failed_login_fails_the_job_and_is_sent_once() {
     let (address, answered) = failing_service();
     let dir = tempfile::tempdir().expect("tempdir");
     let cache = dir.path().join("cache.sqlite");
-    let mut cmd = command("export", &format!("http://{address}"), &cache);
+    let mut cmd = signed_out("export", &format!("http://{address}"), &cache);
     cmd.args(["--equipment", "1001", "--kind", "positions"])
         .env("FLEETVIEW_API_KEY_NAME", "demo")
         .env("FLEETVIEW_API_KEY", "demo");
@@ -290,7 +276,7 @@ async fn what_a_job_waits_for_is_said_once() {
     // 5 weeks: chunks of 7 days on the grid (5 or 6), 4 at a time, so two
     // slow answers one after the other.
     let (since, until) = (format_wire(today - 35 * 86_400), format_wire(today - 1));
-    let mut cmd = command("export", &sb.base, &cache);
+    let mut cmd = signed_out("export", &sb.base, &cache);
     cmd.args(["--equipment", &FIRST_ID.to_string(), "--kind", "positions"])
         .args(["--since", &since, "--until", &until])
         .env("FLEETVIEW_TOKEN", &sb.token);
@@ -316,7 +302,7 @@ async fn cached_export(output: &str, cwd: &Path) -> (Output, Vec<u8>) {
     let today = common::now().div_euclid(86_400) * 86_400;
     let (since, until) = (format_wire(today - 4 * 86_400), format_wire(today - 1));
     let export = |out: &str| {
-        let mut cmd = command("export", &sb.base, &cache);
+        let mut cmd = signed_out("export", &sb.base, &cache);
         cmd.args(["--equipment", &FIRST_ID.to_string(), "--kind", "dailyFuel"])
             .args(["--since", &since, "--until", &until, "-o", out])
             .env("FLEETVIEW_TOKEN", &sb.token)
