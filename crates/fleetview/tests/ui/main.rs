@@ -12,6 +12,7 @@ mod answers;
 mod app;
 mod catalog;
 mod daily_charts;
+mod day;
 mod desktop;
 mod events;
 mod export;
