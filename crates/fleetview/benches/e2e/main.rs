@@ -33,15 +33,14 @@ use std::time::{Duration, Instant};
 
 use cap::Cap;
 use common::Goals;
-use driver::Driver;
+use driver::{Driver, complete, populated, settled};
 use replay::{Replayed, gets};
 
-use fleetview::app::{AppState, Connection, Loadable, Preset, Settings};
-use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
+use fleetview::app::{AppState, Connection, Preset, Settings};
+use fleetview::shell::{AppOptions, ServiceOptions};
 use fleetview_api::time::{SECS_PER_DAY, parse_wire};
 use fleetview_api::{ApiKey, DataKind, TimeWindow};
 use fleetview_core::cache::SETTLE_SECS;
-use fleetview_core::worker::Target;
 use fleetview_sandbox::auth::{DEMO_API_KEY, DEMO_API_KEY_NAME};
 use fleetview_sandbox::{Clock, RunningSandbox, SandboxConfig};
 
@@ -100,54 +99,6 @@ fn on_service(base: &str, cache: &Path, now: i64, mut settings: Settings) -> Dri
         settings: Some(settings),
         ..AppOptions::default()
     })
-}
-
-/// The equipment list and the overview's snapshots are shown.
-fn populated(app: &FleetApp) -> bool {
-    let s = app.state();
-    !s.fleet().loading
-        && !s.fleet().equipments.is_empty()
-        && !s.overview().status.loading
-        && s.overview().snapshots.len() >= s.fleet().equipments.len()
-}
-
-/// Populated, and nothing else under way (the overview's figures done).
-fn settled(app: &FleetApp) -> bool {
-    let s = app.state();
-    populated(app)
-        && s.progress().is_empty()
-        && s.overview().figures_loading(s.fleet().equipments.len()) == 0
-}
-
-/// Every panel of machine `id` over `w` loaded (and, after the frame that
-/// found it so, drawn).
-fn complete(app: &FleetApp, id: i64, w: TimeWindow) -> bool {
-    let s = app.state();
-    fn ready<T>(l: &Loadable<T>) -> bool {
-        matches!(l, Loadable::Ready(_))
-    }
-    s.selected() == Some(id)
-        && s.window() == Some(w)
-        && ready(&s.timeline().track)
-        && ready(s.faults())
-        && ready(s.activities())
-        && ready(s.history())
-        && s.timeline()
-            .plot_kinds
-            .iter()
-            .all(|k| s.timeline().plots.get(k).is_some_and(ready))
-        && matches!(&s.figures().report, Loadable::Ready(r) if r.window == Some(w))
-        && !s.progress().keys().any(|t| {
-            matches!(
-                t,
-                Target::Faults
-                    | Target::Activities
-                    | Target::Plot(_)
-                    | Target::Track
-                    | Target::History
-                    | Target::Report
-            )
-        })
 }
 
 /// Clicks machine `id` in the list and runs frames until its window is
