@@ -179,6 +179,42 @@ impl std::fmt::Debug for FolderOpener {
     }
 }
 
+/// The variable glibc's malloc reads, at start-up only, for how many
+/// arenas it may make.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const MALLOC_ARENAS_VAR: &str = "MALLOC_ARENA_MAX";
+
+/// Starts this process again with two malloc arenas, unless the variable
+/// is set already (by an earlier start, or by the user). glibc gives
+/// threads allocating at once arenas of their own (up to 8 per core) and
+/// gives back to the system what they free from none but the main one, so
+/// the worker's and the sandbox's threads decoding and encoding windows
+/// all day grew the resident set by tens of megabytes an hour with the live
+/// heap flat (docs/performance.md, the soak); two keep it flat. Returns
+/// only if the process could not be started again (it then goes on as it
+/// is).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub fn with_two_malloc_arenas() {
+    use std::os::unix::process::CommandExt as _;
+    if std::env::var_os(MALLOC_ARENAS_VAR).is_some() {
+        return;
+    }
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    let mut args = std::env::args_os();
+    let mut again = std::process::Command::new(exe);
+    if let Some(arg0) = args.next() {
+        again.arg0(arg0);
+    }
+    // `exec` returns only on failure.
+    let _failed = again.args(args).env(MALLOC_ARENAS_VAR, "2").exec();
+}
+
+/// Other allocators give back what is freed.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub fn with_two_malloc_arenas() {}
+
 /// Where a desktop install writes its logs: the user's state folder
 /// (`~/.local/state/fleetview/logs` on Linux), else its local data folder.
 pub fn default_log_dir() -> Option<PathBuf> {

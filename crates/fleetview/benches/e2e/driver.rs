@@ -11,6 +11,8 @@
 //! app's.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -51,7 +53,11 @@ impl eframe::App for Timed {
 /// The textures the app has set and not yet freed, with their pixels, as
 /// a GPU (a software one in RAM) holds them.
 #[derive(Default)]
-struct Textures(HashMap<egui::TextureId, egui::ImageData>);
+struct Textures {
+    kept: HashMap<egui::TextureId, egui::ImageData>,
+    /// Their pixels' bytes, for the driver to tell.
+    bytes: Arc<AtomicUsize>,
+}
 
 impl TestRenderer for Textures {
     fn handle_delta(&mut self, delta: &mut egui::TexturesDelta) {
@@ -60,13 +66,15 @@ impl TestRenderer for Textures {
             // place.
             for update in updates {
                 if update.pos.is_none() {
-                    self.0.insert(id, update.image);
+                    self.kept.insert(id, update.image);
                 }
             }
         }
         for id in delta.free.drain() {
-            self.0.remove(&id);
+            self.kept.remove(&id);
         }
+        let bytes = self.kept.values().map(|i| i.width() * i.height() * 4).sum();
+        self.bytes.store(bytes, Ordering::Relaxed);
     }
 }
 
@@ -80,15 +88,19 @@ pub struct Driver {
     presented: Instant,
     /// Costs of the frames since the last `take_costs`.
     costs: Vec<Duration>,
+    /// The bytes of the textures kept.
+    texture_bytes: Arc<AtomicUsize>,
 }
 
 impl Driver {
     /// Builds the app (its first frame included, as kittest runs one).
     pub fn new(options: AppOptions) -> Self {
+        let textures = Textures::default();
+        let texture_bytes = Arc::clone(&textures.bytes);
         let h = Harness::builder()
             .with_size(egui::vec2(1400.0, 900.0))
             .with_step_dt(1.0 / 60.0)
-            .renderer(Textures::default())
+            .renderer(textures)
             .build_eframe(move |cc| Timed {
                 app: FleetApp::new(cc, options),
                 logic: Duration::ZERO,
@@ -106,10 +118,16 @@ impl Driver {
             epoch: now,
             presented: now,
             costs: Vec::new(),
+            texture_bytes,
         };
         // The frames kittest ran while building asked for more.
         d.frame();
         d
+    }
+
+    /// The bytes of the textures the app has set and not freed.
+    pub fn texture_bytes(&self) -> usize {
+        self.texture_bytes.load(Ordering::Relaxed)
     }
 
     pub fn app(&self) -> &FleetApp {

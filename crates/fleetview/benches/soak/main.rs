@@ -7,6 +7,9 @@
 //! custom year), its tabs, Refresh, the Integrations page, the Connections
 //! window, Reload fleet, and the Fleet page.
 //!
+//! The bench starts itself again with two malloc arenas, as the app's
+//! binary does (`shell::with_two_malloc_arenas`).
+//!
 //! Every minute it prints the live heap (counted by the global allocator
 //! below) and the resident set (`/proc/self/status`). The growth is
 //! measured at the end of a cycle, where the app is always in the same
@@ -258,6 +261,8 @@ fn settings(now: i64) -> Settings {
 }
 
 fn main() -> std::process::ExitCode {
+    // As the app's binary does at start-up.
+    fleetview::shell::with_two_malloc_arenas();
     let args = args();
     let dir = tempfile::tempdir().expect("a temporary directory");
     println!(
@@ -296,7 +301,7 @@ fn main() -> std::process::ExitCode {
     let mut next_minute = Duration::from_secs(60);
     let mut after_warmup: Option<(Duration, Sample)> = None;
     let mut last = Sample::now();
-    println!("minute  phase    cycles  actions  heap now   heap at rest  RSS");
+    println!("minute  phase    cycles  actions  heap now   heap at rest  RSS       textures");
     while start.elapsed() < end {
         last = soak.cycle();
         let at = start.elapsed();
@@ -305,7 +310,7 @@ fn main() -> std::process::ExitCode {
         }
         while at >= next_minute {
             println!(
-                "{:>6}  {:<7}  {:>6}  {:>7}  {:>9}  {:>12}  {}",
+                "{:>6}  {:<7}  {:>6}  {:>7}  {:>9}  {:>12}  {:>8}  {}",
                 next_minute.as_secs() / 60,
                 if next_minute <= args.warmup {
                     "warm-up"
@@ -316,7 +321,8 @@ fn main() -> std::process::ExitCode {
                 soak.actions,
                 mb(ALLOC.allocated() as f64),
                 mb(last.heap as f64),
-                mb(last.rss as f64)
+                mb(last.rss as f64),
+                mb(soak.d.texture_bytes() as f64)
             );
             next_minute += Duration::from_secs(60);
         }

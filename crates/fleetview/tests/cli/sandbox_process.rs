@@ -325,3 +325,31 @@ fn listening_beyond_loopback_needs_public() {
     let sb = spawn_sandbox(&["--listen", "0.0.0.0:0", "--public"]);
     assert!(sb.base.starts_with("http://0.0.0.0:"), "{}", sb.base);
 }
+
+/// glibc's malloc gives threads allocating at once arenas of their own (up
+/// to 8 per core) and gives back what they free from none but the main
+/// one: over hours the resident set grew with the live heap flat
+/// (docs/performance.md, the soak). The binary runs with two.
+#[test]
+fn the_binary_runs_with_two_malloc_arenas() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data_dir = dir.path().join("data");
+    let mut child = fleetview(&["sandbox", "--now", NOW, "--data-dir"])
+        .arg(&data_dir)
+        .env_remove("MALLOC_ARENA_MAX")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the sandbox starts");
+    let listening = first_line(&mut child).recv_timeout(Duration::from_secs(60));
+    let environ = std::fs::read(format!("/proc/{}/environ", child.id())).unwrap_or_default();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(listening.is_ok_and(|l| l.starts_with("listening on")));
+    assert!(
+        environ
+            .split(|b| *b == 0)
+            .any(|var| var == b"MALLOC_ARENA_MAX=2"),
+        "MALLOC_ARENA_MAX=2 in the process's environment"
+    );
+}
