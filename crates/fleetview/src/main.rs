@@ -236,7 +236,7 @@ fn init_logging(
 }
 
 fn main() -> anyhow::Result<()> {
-    fleetview::shell::with_two_malloc_arenas();
+    fleetview::shell::with_malloc_settings();
     let cli = Cli::parse();
     // The desktop app's log is kept in files; commands log to stderr.
     let log_dir = cli

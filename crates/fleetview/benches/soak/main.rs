@@ -7,8 +7,8 @@
 //! custom year), its tabs, Refresh, the Integrations page, the Connections
 //! window, Reload fleet, and the Fleet page.
 //!
-//! The bench starts itself again with two malloc arenas, as the app's
-//! binary does (`shell::with_two_malloc_arenas`).
+//! The bench starts itself again with the app's malloc settings, as the
+//! app's binary does (`shell::with_malloc_settings`).
 //!
 //! Every minute it prints the live heap (counted by the global allocator
 //! below) and the resident set (`/proc/self/status`). The growth is
@@ -262,7 +262,7 @@ fn settings(now: i64) -> Settings {
 
 fn main() -> std::process::ExitCode {
     // As the app's binary does at start-up.
-    fleetview::shell::with_two_malloc_arenas();
+    fleetview::shell::with_malloc_settings();
     let args = args();
     let dir = tempfile::tempdir().expect("a temporary directory");
     println!(
