@@ -270,6 +270,7 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run() -> anyhow::Result<()> {
+    fleetview::shell::with_malloc_settings();
     let cli = Cli::parse();
     // The desktop app's log is kept in files; commands log to stderr.
     let log_dir = cli

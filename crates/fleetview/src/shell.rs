@@ -179,6 +179,49 @@ impl std::fmt::Debug for FolderOpener {
     }
 }
 
+/// What glibc's malloc reads, at start-up only: at most two arenas, and
+/// blocks of 128 KiB and more always mapped on their own (so given back
+/// when freed; by default the threshold rises to the largest block freed).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const MALLOC_SETTINGS: [(&str, &str); 2] = [
+    ("MALLOC_ARENA_MAX", "2"),
+    ("MALLOC_MMAP_THRESHOLD_", "131072"),
+];
+
+/// Starts this process again with [`MALLOC_SETTINGS`], unless set already
+/// (by an earlier start, or by the user). glibc gives threads allocating
+/// at once arenas of their own (up to 8 per core), and serves blocks up to
+/// the largest one freed so far from them; what is freed there is given
+/// back to the system only from the top of the main one. So the worker's
+/// and the sandbox's threads decoding and encoding windows all day grew
+/// the resident set by tens of megabytes an hour with the live heap flat
+/// (docs/performance.md, the soak). Returns only if the process could not
+/// be started again (it then goes on as it is).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub fn with_malloc_settings() {
+    use std::os::unix::process::CommandExt as _;
+    if MALLOC_SETTINGS
+        .iter()
+        .any(|(var, _)| std::env::var_os(var).is_some())
+    {
+        return;
+    }
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    let mut args = std::env::args_os();
+    let mut again = std::process::Command::new(exe);
+    if let Some(arg0) = args.next() {
+        again.arg0(arg0);
+    }
+    // `exec` returns only on failure.
+    let _failed = again.args(args).envs(MALLOC_SETTINGS).exec();
+}
+
+/// Other allocators give back what is freed.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub fn with_malloc_settings() {}
+
 /// Where a desktop install writes its logs: the user's state folder
 /// (`~/.local/state/fleetview/logs` on Linux), else its local data folder.
 pub fn default_log_dir() -> Option<PathBuf> {

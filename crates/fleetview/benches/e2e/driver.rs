@@ -5,13 +5,23 @@
 //! starts no frame before the last one is shown. Each frame's
 //! cost is logic + ui (timed around the app) + tessellation. With
 //! `E2E_TRACE` set, each frame of a wait prints what the page holds.
+//! Textures are kept as a GPU keeps them (`Textures`): egui_kittest's
+//! default renderer, never initialised here, keeps every texture ever set
+//! (a tile's a quarter of a megabyte), which a long run would count as the
+//! app's.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use egui_kittest::{Harness, TestRenderer};
+use fleetview::app::Loadable;
 use fleetview::shell::{AppOptions, FleetApp};
+use fleetview_api::TimeWindow;
+use fleetview_core::worker::Target;
 
 /// A 60 Hz display's frame.
 pub const VSYNC: Duration = Duration::from_micros(16_667);
@@ -40,6 +50,34 @@ impl eframe::App for Timed {
     }
 }
 
+/// The textures the app has set and not yet freed, with their pixels, as
+/// a GPU (a software one in RAM) holds them.
+#[derive(Default)]
+struct Textures {
+    kept: HashMap<egui::TextureId, egui::ImageData>,
+    /// Their pixels' bytes, for the driver to tell.
+    bytes: Arc<AtomicUsize>,
+}
+
+impl TestRenderer for Textures {
+    fn handle_delta(&mut self, delta: &mut egui::TexturesDelta) {
+        for (id, updates) in delta.set.drain() {
+            // A patch (the font atlas growing) changes a kept texture in
+            // place.
+            for update in updates {
+                if update.pos.is_none() {
+                    self.kept.insert(id, update.image);
+                }
+            }
+        }
+        for id in delta.free.drain() {
+            self.kept.remove(&id);
+        }
+        let bytes = self.kept.values().map(|i| i.width() * i.height() * 4).sum();
+        self.bytes.store(bytes, Ordering::Relaxed);
+    }
+}
+
 pub struct Driver {
     pub h: Harness<'static, Timed>,
     /// When each repaint asked for is due.
@@ -50,14 +88,19 @@ pub struct Driver {
     presented: Instant,
     /// Costs of the frames since the last `take_costs`.
     costs: Vec<Duration>,
+    /// The bytes of the textures kept.
+    texture_bytes: Arc<AtomicUsize>,
 }
 
 impl Driver {
     /// Builds the app (its first frame included, as kittest runs one).
     pub fn new(options: AppOptions) -> Self {
+        let textures = Textures::default();
+        let texture_bytes = Arc::clone(&textures.bytes);
         let h = Harness::builder()
             .with_size(egui::vec2(1400.0, 900.0))
             .with_step_dt(1.0 / 60.0)
+            .renderer(textures)
             .build_eframe(move |cc| Timed {
                 app: FleetApp::new(cc, options),
                 logic: Duration::ZERO,
@@ -75,10 +118,16 @@ impl Driver {
             epoch: now,
             presented: now,
             costs: Vec::new(),
+            texture_bytes,
         };
         // The frames kittest ran while building asked for more.
         d.frame();
         d
+    }
+
+    /// The bytes of the textures the app has set and not freed.
+    pub fn texture_bytes(&self) -> usize {
+        self.texture_bytes.load(Ordering::Relaxed)
     }
 
     pub fn app(&self) -> &FleetApp {
@@ -125,8 +174,11 @@ impl Driver {
     pub fn next_frame(&mut self) {
         let mut due: Option<Instant> = None;
         loop {
+            // A repaint asked for far ahead (a retry minutes away) is no
+            // reason to wait longer than with none asked for.
             let timeout = due.map_or(Duration::from_secs(5), |d| {
                 d.saturating_duration_since(Instant::now())
+                    .min(Duration::from_secs(5))
             });
             match self.wakes.recv_timeout(timeout) {
                 Ok(at) => due = Some(due.map_or(at, |d| d.min(at))),
@@ -142,7 +194,17 @@ impl Driver {
     /// Runs frames as they are asked for until `cond` holds after one;
     /// returns when that frame ended.
     pub fn until(&mut self, what: &str, cond: impl Fn(&FleetApp) -> bool) -> Instant {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        self.until_for(what, Duration::from_secs(20), cond)
+    }
+
+    /// As `until`, waiting at most `limit`.
+    pub fn until_for(
+        &mut self,
+        what: &str,
+        limit: Duration,
+        cond: impl Fn(&FleetApp) -> bool,
+    ) -> Instant {
+        let deadline = Instant::now() + limit;
         let start = Instant::now();
         while !cond(self.app()) {
             assert!(
@@ -211,9 +273,56 @@ impl Driver {
     }
 }
 
+/// The equipment list and the overview's snapshots are shown.
+pub fn populated(app: &FleetApp) -> bool {
+    let s = app.state();
+    !s.fleet().loading
+        && !s.fleet().equipments.is_empty()
+        && !s.overview().status.loading
+        && s.overview().snapshots.len() >= s.fleet().equipments.len()
+}
+
+/// Populated, and nothing else under way (the overview's figures done).
+pub fn settled(app: &FleetApp) -> bool {
+    let s = app.state();
+    populated(app)
+        && s.progress().is_empty()
+        && s.overview().figures_loading(s.fleet().equipments.len()) == 0
+}
+
+/// Every panel of machine `id` over `w` loaded (and, after the frame that
+/// found it so, drawn).
+pub fn complete(app: &FleetApp, id: i64, w: TimeWindow) -> bool {
+    let s = app.state();
+    fn ready<T>(l: &Loadable<T>) -> bool {
+        matches!(l, Loadable::Ready(_))
+    }
+    s.selected() == Some(id)
+        && s.window() == Some(w)
+        && ready(&s.timeline().track)
+        && ready(s.faults())
+        && ready(s.activities())
+        && ready(s.history())
+        && s.timeline()
+            .plot_kinds
+            .iter()
+            .all(|k| s.timeline().plots.get(k).is_some_and(ready))
+        && matches!(&s.figures().report, Loadable::Ready(r) if r.window == Some(w))
+        && !s.progress().keys().any(|t| {
+            matches!(
+                t,
+                Target::Faults
+                    | Target::Activities
+                    | Target::Plot(_)
+                    | Target::Track
+                    | Target::History
+                    | Target::Report
+            )
+        })
+}
+
 /// What the app shows, for a wait that timed out.
 fn describe(app: &FleetApp) -> String {
-    use fleetview::app::Loadable;
     fn status<T>(l: &Loadable<T>) -> &'static str {
         match l {
             Loadable::Idle => "idle",

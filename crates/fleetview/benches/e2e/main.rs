@@ -33,15 +33,14 @@ use std::time::{Duration, Instant};
 
 use cap::Cap;
 use common::Goals;
-use driver::Driver;
+use driver::{Driver, complete, populated, settled};
 use replay::{Replayed, gets};
 
-use fleetview::app::{AppState, Connection, Loadable, Preset, Settings};
-use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
+use fleetview::app::{AppState, Connection, Preset, Settings};
+use fleetview::shell::{AppOptions, ServiceOptions};
 use fleetview_api::time::{SECS_PER_DAY, parse_wire};
 use fleetview_api::{ApiKey, DataKind, TimeWindow};
 use fleetview_core::cache::SETTLE_SECS;
-use fleetview_core::worker::Target;
 use fleetview_sandbox::auth::{DEMO_API_KEY, DEMO_API_KEY_NAME};
 use fleetview_sandbox::{Clock, RunningSandbox, SandboxConfig};
 
@@ -100,54 +99,6 @@ fn on_service(base: &str, cache: &Path, now: i64, mut settings: Settings) -> Dri
         settings: Some(settings),
         ..AppOptions::default()
     })
-}
-
-/// The equipment list and the overview's snapshots are shown.
-fn populated(app: &FleetApp) -> bool {
-    let s = app.state();
-    !s.fleet().loading
-        && !s.fleet().equipments.is_empty()
-        && !s.overview().status.loading
-        && s.overview().snapshots.len() >= s.fleet().equipments.len()
-}
-
-/// Populated, and nothing else under way (the overview's figures done).
-fn settled(app: &FleetApp) -> bool {
-    let s = app.state();
-    populated(app)
-        && s.progress().is_empty()
-        && s.overview().figures_loading(s.fleet().equipments.len()) == 0
-}
-
-/// Every panel of machine `id` over `w` loaded (and, after the frame that
-/// found it so, drawn).
-fn complete(app: &FleetApp, id: i64, w: TimeWindow) -> bool {
-    let s = app.state();
-    fn ready<T>(l: &Loadable<T>) -> bool {
-        matches!(l, Loadable::Ready(_))
-    }
-    s.selected() == Some(id)
-        && s.window() == Some(w)
-        && ready(&s.timeline().track)
-        && ready(s.faults())
-        && ready(s.activities())
-        && ready(s.history())
-        && s.timeline()
-            .plot_kinds
-            .iter()
-            .all(|k| s.timeline().plots.get(k).is_some_and(ready))
-        && matches!(&s.figures().report, Loadable::Ready(r) if r.window == Some(w))
-        && !s.progress().keys().any(|t| {
-            matches!(
-                t,
-                Target::Faults
-                    | Target::Activities
-                    | Target::Plot(_)
-                    | Target::Track
-                    | Target::History
-                    | Target::Report
-            )
-        })
 }
 
 /// Clicks machine `id` in the list and runs frames until its window is
@@ -437,6 +388,7 @@ fn main() -> std::process::ExitCode {
         c.frame();
     }
     let heap = ALLOC.allocated().saturating_sub(before);
+    let textures = c.texture_bytes();
     if std::env::var_os("E2E_STOP_LOADED").is_some() {
         // For a heap profiler: everything loaded is still held at exit.
         println!(
@@ -466,9 +418,10 @@ fn main() -> std::process::ExitCode {
     goals.check(
         heap as f64 <= 2.0 * columns as f64,
         format!(
-            "memory, a year: the app's heap grew {:.1} MB (the first machine's year {:.1} MB, the per-process costs with it), the decoded columns ({} positions, 4 kinds {:?}) are {:.1} MB: {:.2}x (goal <= 2x)",
+            "memory, a year: the app's heap grew {:.1} MB (the first machine's year {:.1} MB, the per-process costs with it; {:.1} MB of textures held at the end), the decoded columns ({} positions, 4 kinds {:?}) are {:.1} MB: {:.2}x (goal <= 2x)",
             heap as f64 / 1e6,
             first as f64 / 1e6,
+            textures as f64 / 1e6,
             decoded.rows.get("positions").copied().unwrap_or(0),
             FOUR_KINDS
                 .iter()

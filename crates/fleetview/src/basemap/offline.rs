@@ -18,19 +18,29 @@ use fleetview_core::basemap::{DETAIL_ZOOM, Outlines, Palette, TILE_SIZE, render_
 /// Deeper than this, tiles are the magnified quarter of their parent: the
 /// outlines hold no more detail.
 const MAX_RENDER_ZOOM: u8 = 14;
+/// The rendered tiles' textures kept, in bytes: a texture is held in the
+/// GPU's memory, the computer's RAM under a software renderer, for as long
+/// as it is kept. 96 tiles: the largest map's view (about 30), in both
+/// palettes, and the ancestors shown magnified meanwhile.
+const MAX_TEXTURE_BYTES: usize = 24 << 20;
 /// Rendered tiles kept as textures.
-const MAX_TEXTURES: usize = 384;
-/// Requests waiting to be rendered; older ones are dropped (panned past).
+const MAX_TEXTURES: usize = MAX_TEXTURE_BYTES / (TILE_SIZE as usize * TILE_SIZE as usize * 4);
+/// Requests waiting to be rendered; older ones are dropped (panned past)
+/// and said to be so, to be asked for again if they are still wanted.
 const MAX_QUEUE: usize = 48;
 
 /// A tile in a palette: what is rendered and kept.
 type Key = (TileId, Palette);
 
+/// A tile rendered (its pixels and what they show), or `None`: dropped
+/// from the queue unrendered.
+type Rendered = (Key, Option<(Vec<u8>, TileDetail)>);
+
 /// The offline basemap as walkers tiles.
 pub struct OfflineTiles {
     ctx: egui::Context,
     requests: mpsc::Sender<Key>,
-    rendered: mpsc::Receiver<(Key, Vec<u8>, TileDetail)>,
+    rendered: mpsc::Receiver<Rendered>,
     textures: HashMap<Key, (TextureHandle, TileDetail)>,
     /// Insertion order, for eviction.
     order: VecDeque<Key>,
@@ -107,8 +117,11 @@ impl OfflineTiles {
     }
 
     fn receive(&mut self) {
-        while let Ok((key, rgba, detail)) = self.rendered.try_recv() {
+        while let Ok((key, rendered)) = self.rendered.try_recv() {
             self.pending.remove(&key);
+            let Some((rgba, detail)) = rendered else {
+                continue;
+            };
             let size = TILE_SIZE as usize;
             if rgba.len() != size * size * 4 {
                 continue;
@@ -193,11 +206,7 @@ impl Tiles for OfflineTiles {
     }
 }
 
-fn render_loop(
-    requests: mpsc::Receiver<Key>,
-    out: mpsc::Sender<(Key, Vec<u8>, TileDetail)>,
-    wake: egui::Context,
-) {
+fn render_loop(requests: mpsc::Receiver<Key>, out: mpsc::Sender<Rendered>, wake: egui::Context) {
     let coarse = match Outlines::coarse() {
         Ok(o) => o,
         Err(e) => {
@@ -216,7 +225,11 @@ fn render_loop(
         }
         queue.extend(requests.try_iter());
         while queue.len() > MAX_QUEUE {
-            queue.pop_front();
+            if let Some(dropped) = queue.pop_front()
+                && out.send((dropped, None)).is_err()
+            {
+                return;
+            }
         }
         let Some(key) = queue.pop_back() else {
             continue;
@@ -229,7 +242,7 @@ fn render_loop(
         };
         let rgba = render_tile(outlines, id.x, id.y, id.zoom, palette);
         let detail = TileDetail::of(&rgba);
-        if out.send((key, rgba, detail)).is_err() {
+        if out.send((key, Some((rgba, detail)))).is_err() {
             return;
         }
         wake.request_repaint();
@@ -239,6 +252,66 @@ fn render_loop(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn tile(i: u32) -> TileId {
+        // Zoom 4: 16 x 16 tiles.
+        TileId {
+            x: i % 16,
+            y: i / 16,
+            zoom: 4,
+        }
+    }
+
+    /// Takes in what the render thread sends until nothing is pending.
+    fn wait_idle(tiles: &mut OfflineTiles) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        tiles.receive();
+        while !tiles.idle() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{} tiles still pending",
+                tiles.pending.len()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            tiles.receive();
+        }
+    }
+
+    /// A map moved about all day asks for ever more tiles: the textures
+    /// kept are bounded in bytes (they were 384, 100 MB, held in a
+    /// software renderer's memory).
+    #[test]
+    fn the_textures_kept_stay_within_their_bytes() {
+        let mut tiles = OfflineTiles::new(egui::Context::default(), Palette::LIGHT);
+        for batch in 0..8 {
+            // Fewer at once than the render queue drops.
+            for i in 0..32 {
+                let _ = tiles.at(tile(batch * 32 + i));
+            }
+            wait_idle(&mut tiles);
+        }
+        let bytes = tiles.textures.len() * (TILE_SIZE * TILE_SIZE * 4) as usize;
+        assert!(
+            bytes <= MAX_TEXTURE_BYTES,
+            "{} textures kept, {bytes} bytes",
+            tiles.textures.len()
+        );
+        assert_eq!(tiles.order.len(), tiles.textures.len());
+    }
+
+    /// A burst of requests (a fast pan, a zoom) is more than the render
+    /// queue keeps: the tiles it drops are asked for again when shown, not
+    /// left pending for good (shown magnified forever, and the pending
+    /// set growing).
+    #[test]
+    fn tiles_dropped_from_the_queue_are_not_left_pending() {
+        let mut tiles = OfflineTiles::new(egui::Context::default(), Palette::LIGHT);
+        for i in 0..200 {
+            let _ = tiles.at(tile(i));
+        }
+        wait_idle(&mut tiles);
+        assert!(tiles.pending.is_empty());
+    }
 
     #[test]
     fn ancestors_and_their_uv() {

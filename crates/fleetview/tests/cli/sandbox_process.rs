@@ -325,3 +325,36 @@ fn listening_beyond_loopback_needs_public() {
     let sb = spawn_sandbox(&["--listen", "0.0.0.0:0", "--public"]);
     assert!(sb.base.starts_with("http://0.0.0.0:"), "{}", sb.base);
 }
+
+/// glibc's malloc gives threads allocating at once arenas of their own (up
+/// to 8 per core), serves blocks up to the largest freed so far from them,
+/// and gives back what they free from the top of the main one only: over
+/// hours the resident set grew with the live heap flat
+/// (docs/performance.md, the soak). The binary runs with two arenas and
+/// large blocks mapped on their own.
+#[test]
+fn the_binary_runs_with_malloc_settings_that_give_memory_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data_dir = dir.path().join("data");
+    let mut child = fleetview(&["sandbox", "--now", NOW, "--data-dir"])
+        .arg(&data_dir)
+        .env_remove("MALLOC_ARENA_MAX")
+        .env_remove("MALLOC_MMAP_THRESHOLD_")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the sandbox starts");
+    let listening = first_line(&mut child).recv_timeout(Duration::from_secs(60));
+    let environ = std::fs::read(format!("/proc/{}/environ", child.id())).unwrap_or_default();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(listening.is_ok_and(|l| l.starts_with("listening on")));
+    for setting in ["MALLOC_ARENA_MAX=2", "MALLOC_MMAP_THRESHOLD_=131072"] {
+        assert!(
+            environ
+                .split(|b| *b == 0)
+                .any(|var| var == setting.as_bytes()),
+            "{setting} in the process's environment"
+        );
+    }
+}

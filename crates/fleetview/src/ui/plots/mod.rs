@@ -16,6 +16,7 @@ mod events_lane;
 mod export;
 mod kinds;
 mod lanes;
+mod memories;
 mod shared;
 mod span;
 mod steer;
@@ -40,6 +41,7 @@ use fleetview_core::series::names::implied_unit;
 use fleetview_core::series::{CachedLine, ChannelKind, PlotSeries};
 use kinds::kind_picker_ui;
 pub use lanes::lanes_plot_ui;
+use memories::PlotMemories;
 pub use shared::{Shared, Shown};
 use steer::WheelGesture;
 pub use steer::{Steer, Wheel};
@@ -78,6 +80,7 @@ pub struct PlotsView {
     /// The height the plots had last frame (the Measure pane's and the
     /// toolbar's taken).
     area_height: f32,
+    memories: PlotMemories,
 }
 
 /// A history's address and the window it was read over.
@@ -336,6 +339,7 @@ impl PlotsView {
             .flatten();
         self.last_seek = state.timeline().seek;
         let generation = state.timeline().view_generation;
+        self.memories.view(ui.ctx(), window, generation);
         let cursor = state.timeline().cursor;
         let shared = Shared {
             link: egui::Id::unique(("timeline", window.since, window.until, generation)),
@@ -402,6 +406,7 @@ impl PlotsView {
         let shared = &column.shared;
         for (g, group) in groups(series).iter().enumerate() {
             let id = plot_id(kind, g, column.window, column.generation);
+            self.memories.drawn(id);
             let shown = match group {
                 Group::Values { unit, channels } => values_plot_ui(
                     ui,
@@ -440,6 +445,7 @@ impl PlotsView {
         }
         let (window, generation) = (column.window, column.generation);
         let id = egui::Id::unique(("events_lane", window.since, window.until, generation));
+        self.memories.drawn(id);
         let (shown, event) =
             events_lane_ui(ui, id, &column.shared, &report.events, &self.events_label.1);
         did.add(shown);

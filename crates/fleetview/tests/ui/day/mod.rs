@@ -4,4 +4,5 @@
 mod cache;
 mod failed;
 mod kept_clock;
+mod memory;
 mod refused_key;
