@@ -335,6 +335,8 @@ fn laptop_a_panels_notice_goes_when_the_panel_next_loads() {
         .collect();
     assert_eq!(failures.len(), 1, "one notice for one cause: {failures:?}");
 
+    // The panels can fail before the fleet list has arrived.
+    wait_until(&mut h, "the fleet", fleet_of(5));
     pick(&h, &equipment_name(h.state(), FIRST_ID + 1));
     h.step();
     h.get_by_label("Machine history").click();
