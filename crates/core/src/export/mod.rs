@@ -10,6 +10,7 @@ mod error;
 mod file;
 pub mod fleet;
 pub mod geo;
+pub mod round;
 pub mod shown;
 mod table;
 pub(crate) mod units;
