@@ -47,6 +47,9 @@ pub use shared::Wake;
 pub use tokens::{TokenPlace, TokenStore};
 
 use crate::cache::{Cache, CacheNotice};
+
+/// At most this many threads for blocking work at once.
+const MAX_BLOCKING_THREADS: usize = 16;
 use fleetview_api::{ApiClient, ApiError, ClientConfig};
 use shared::{Current, Envelope, Shared};
 
@@ -122,12 +125,7 @@ impl Worker {
         let (event_tx, event_rx) = mpsc::channel();
         let current = Current::default();
         let in_flight = Arc::new(AtomicUsize::new(0));
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("fleetview-io")
-            .enable_all()
-            .build()
-            .map_err(WorkerError::Start)?;
+        let runtime = io_runtime().map_err(WorkerError::Start)?;
         let (storer, storer_thread) = store::Storer::spawn().map_err(WorkerError::Start)?;
         let shared = Shared {
             current: current.clone(),
@@ -261,5 +259,71 @@ impl Drop for Worker {
         {
             tracing::error!("the cache's writer panicked");
         }
+    }
+}
+
+/// The worker's name for its runtime's threads.
+const IO_THREAD_NAME: &str = "fleetview-io";
+
+/// The worker's runtime: two threads for its tasks, and a pool for the
+/// blocking work (cache reads, DNS lookups, file writes). The pool is
+/// bounded: tokio's default (512) let a page's burst of cache reads, all
+/// waiting on the cache's one reader, start a thread each (docs/decisions.md).
+fn io_runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(MAX_BLOCKING_THREADS)
+        .thread_name(IO_THREAD_NAME)
+        .enable_all()
+        .build()
+}
+
+#[cfg(test)]
+mod runtime_tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+
+    /// This process's threads named as the worker's runtime names them.
+    fn io_threads() -> usize {
+        let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+            return 0;
+        };
+        tasks
+            .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+            .filter(|name| name.trim_end() == IO_THREAD_NAME)
+            .count()
+    }
+
+    /// A page's burst of cache reads all waiting on the one reader: each
+    /// took a thread of its own, idle for 10 s after, and the soak's
+    /// resident set grew with the hundreds of threads (docs/performance.md).
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_burst_of_blocking_work_takes_a_bounded_number_of_threads() {
+        let runtime = io_runtime().expect("runtime");
+        let gate = Arc::new(AtomicBool::new(false));
+        let before = io_threads();
+        let tasks: Vec<_> = (0..100)
+            .map(|_| {
+                let gate = gate.clone();
+                runtime.spawn_blocking(move || {
+                    let deadline = Instant::now() + Duration::from_secs(10);
+                    while !gate.load(Ordering::Acquire) && Instant::now() < deadline {
+                        std::thread::yield_now();
+                    }
+                })
+            })
+            .collect();
+        let during = io_threads() - before;
+        gate.store(true, Ordering::Release);
+        runtime.block_on(async {
+            for t in tasks {
+                t.await.expect("task");
+            }
+        });
+        assert!(
+            during <= 2 + MAX_BLOCKING_THREADS,
+            "{during} threads for 100 blocking tasks"
+        );
     }
 }
