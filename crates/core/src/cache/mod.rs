@@ -18,6 +18,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use fleetview_api::time::{TimeWindow, now_secs, parse_lenient};
 
 mod aside;
+mod check;
 mod error;
 mod heal;
 mod health;
@@ -26,6 +27,7 @@ mod read_only;
 mod room;
 mod schema;
 
+use check::Check;
 pub use error::CacheError;
 pub use notice::{CacheNotice, OnNotice, Unwritable};
 
@@ -136,18 +138,40 @@ impl Cache {
     /// is then a warning to show. Of the files moved aside, only the newest
     /// is kept.
     pub fn open(path: &Path, cap_bytes: u64) -> Result<(Self, Option<String>), CacheError> {
+        Self::open_with(path, cap_bytes, Check::Now)
+    }
+
+    /// [`Cache::open`] without reading the whole file first, for the
+    /// desktop app: up to the cap (512 MB) read before the first frame. The
+    /// app calls [`Cache::check_in_background`] once its window shows.
+    pub fn open_check_later(
+        path: &Path,
+        cap_bytes: u64,
+    ) -> Result<(Self, Option<String>), CacheError> {
+        Self::open_with(path, cap_bytes, Check::Later)
+    }
+
+    fn open_with(
+        path: &Path,
+        cap_bytes: u64,
+        check: Check,
+    ) -> Result<(Self, Option<String>), CacheError> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| CacheError::Io(dir.to_owned(), e))?;
         }
-        let opened = Self::open_or_rebuild(path, cap_bytes);
+        let opened = Self::open_or_rebuild(path, cap_bytes, check);
         // Only the newest corrupt file is kept (one moved aside now too).
         aside::prune_corrupt(path);
         opened
     }
 
     /// Opens the cache file, or moves it aside and makes a new one.
-    fn open_or_rebuild(path: &Path, cap_bytes: u64) -> Result<(Self, Option<String>), CacheError> {
-        match Self::try_open(path, cap_bytes) {
+    fn open_or_rebuild(
+        path: &Path,
+        cap_bytes: u64,
+        check: Check,
+    ) -> Result<(Self, Option<String>), CacheError> {
+        match Self::try_open(path, cap_bytes, check) {
             Ok(cache) => Ok((cache, None)),
             // Not corrupt, only not writable: read as it is (and said so).
             Err(e) if health::unwritable(&e) == Unwritable::ReadOnly => {
@@ -162,30 +186,20 @@ impl Cache {
                     aside.display()
                 );
                 tracing::warn!("{warning}");
-                std::fs::rename(path, &aside).map_err(|e| CacheError::Io(path.to_owned(), e))?;
-                for suffix in ["-wal", "-shm"] {
-                    let side = PathBuf::from(format!("{}{suffix}", path.display()));
-                    let _ = std::fs::remove_file(side);
-                }
-                Ok((Self::try_open(path, cap_bytes)?, Some(warning)))
+                check::move_aside(path, &aside)?;
+                Ok((Self::try_open(path, cap_bytes, Check::Now)?, Some(warning)))
             }
         }
     }
 
-    fn try_open(path: &Path, cap_bytes: u64) -> Result<Self, CacheError> {
+    fn try_open(path: &Path, cap_bytes: u64, check: Check) -> Result<Self, CacheError> {
         let conn = Connection::open(path)?;
         health::refuses_writes(&conn)?;
-        let check: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
-        if check != "ok" {
-            return Err(CacheError::Db(rusqlite::Error::SqliteFailure(
-                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
-                Some(check),
-            )));
+        if check == Check::Now {
+            check::whole_file(&conn)?;
         }
         let mut cache = Self::init(conn, cap_bytes, Some(path.to_owned()))?;
-        let reader = Connection::open(path)?;
-        reader.busy_timeout(std::time::Duration::from_secs(5))?;
-        cache.reader = Some(Mutex::new(reader));
+        cache.reader = Some(Mutex::new(check::reader(path)?));
         Ok(cache)
     }
 
@@ -221,8 +235,17 @@ impl Cache {
         };
         cache
             .upper_bytes
-            .store(cache.size_bytes()?, Ordering::Relaxed);
+            .store(cache.file_bytes()?, Ordering::Relaxed);
         Ok(cache)
+    }
+
+    /// The file's size from its header: more than its rows hold, and read
+    /// without going through the rows (which the first eviction does).
+    fn file_bytes(&self) -> Result<u64, CacheError> {
+        let conn = self.conn();
+        let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+        let page_bytes: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+        Ok(u64::try_from(pages.saturating_mul(page_bytes)).unwrap_or(0))
     }
 
     /// What the cache has to tell since last asked.

@@ -17,6 +17,14 @@ pub enum CacheNotice {
         /// Why it could not be read (technical).
         error: String,
     },
+    /// The file was found damaged after it was opened: it was moved
+    /// aside and a new one started (what it held is read again).
+    Rebuilt {
+        /// Where the damaged file now is.
+        aside: String,
+        /// What the check found (technical).
+        error: String,
+    },
     /// New data is not kept: the cache cannot be written.
     NotKept {
         why: Unwritable,
@@ -40,6 +48,9 @@ impl CacheNotice {
         match self {
             CacheNotice::Repaired { .. } => {
                 "The local cache held data it could not read: it was dropped, to be read again from the service".to_owned()
+            }
+            CacheNotice::Rebuilt { .. } => {
+                "The local cache file was damaged: a new one was started, and what it held is read again from the service".to_owned()
             }
             CacheNotice::NotKept {
                 why: Unwritable::ReadOnly,
@@ -68,6 +79,9 @@ impl CacheNotice {
                 what,
                 error,
             } => format!("{windows} stored windows could not be read; the first, {what}: {error}"),
+            CacheNotice::Rebuilt { aside, error } => {
+                format!("{error}; the damaged file was moved to {aside}")
+            }
             CacheNotice::NotKept { error, .. } => error.clone(),
         }
     }

@@ -136,3 +136,61 @@ fn a_read_only_cache_is_said_once_and_machines_still_open() {
         "the read-only cache still said a minute on"
     );
 }
+
+/// A cache file damaged inside (half its pages overwritten, its first
+/// pages sound): the app opens it without reading it whole, checks it once
+/// its window shows, and then starts a new one; machines still open, and
+/// the notice says what happened.
+#[test]
+fn a_cache_file_damaged_inside_is_found_after_the_first_frame_and_started_again() {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sb = rt.block_on(common::start());
+    let cache = dir.path().join("cache.sqlite");
+    let options = || on_sandbox(&sb, Some(cache.clone()));
+    let mut h = app_with(options());
+    wait_for_fleet(&mut h, None);
+    let id = FIRST_ID + 1;
+    common::ui::pick(&h, &equipment_name(h.state(), id));
+    h.step();
+    h.get_by_label("Last 30 days").click();
+    wait_until(&mut h, "the machine's data", all_loaded);
+    let settings = h.state().state().settings();
+    drop(h);
+    let mut bytes = std::fs::read(&cache).expect("the cache file");
+    let half = bytes.len() / 2;
+    bytes[half..].fill(0xA5);
+    std::fs::write(&cache, bytes).expect("damage");
+
+    let mut h = app_with(AppOptions {
+        settings: Some(settings),
+        ..options()
+    });
+    let title = "The local cache file was damaged";
+    wait_until(&mut h, "the check's notice", |app| {
+        app.state()
+            .notifications()
+            .iter()
+            .any(|n| n.title.starts_with(title))
+    });
+    h.get_by_label_contains(title);
+    let moved = std::fs::read_dir(dir.path())
+        .expect("dir")
+        .filter_map(Result::ok)
+        .any(|e| e.file_name().to_string_lossy().contains(".corrupt-"));
+    assert!(moved, "the damaged file moved aside");
+    let failed: Vec<_> = h
+        .state()
+        .state()
+        .notifications()
+        .iter()
+        .filter(|n| n.title.contains("rebuilt") || n.title.contains("without a local cache"))
+        .map(|n| n.title.clone())
+        .collect();
+    assert!(failed.is_empty(), "not found at the opening: {failed:?}");
+    h.get_by_label("Refresh").click();
+    wait_until(&mut h, "the machine's page read again", |app| {
+        app.state().selected() == Some(id) && (all_loaded(app) || any_failed(app))
+    });
+    assert!(all_loaded(h.state()), "a panel failed");
+}

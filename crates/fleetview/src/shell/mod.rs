@@ -12,12 +12,13 @@ use fleetview_api::model::SecretValue;
 use fleetview_api::time::now_secs;
 use fleetview_api::{ApiKey, AuthMethod};
 use fleetview_core::cache::{Cache, CacheNotice, DEFAULT_CAP_BYTES};
-use fleetview_core::worker::{
-    Command, SaveAnswer, SaveDialog, SaveDialogRef, SaveRequest, Worker, WorkerConfig,
-};
+use fleetview_core::worker::{Command, SaveDialogRef, Worker, WorkerConfig};
 use fleetview_sandbox::embedded::EmbeddedSandbox;
 use fleetview_sandbox::{Clock, SandboxConfig};
-use futures_util::future::BoxFuture;
+
+mod save_dialog;
+
+use save_dialog::NativeSaveDialog;
 
 const SETTINGS_KEY: &str = "fleetview-settings";
 
@@ -28,7 +29,7 @@ pub const APP_ID: &str = "fleetview";
 
 /// The window icon: the 256 px rendering of `assets/icon/fleetview.svg`.
 pub fn window_icon() -> egui::IconData {
-    const PNG: &[u8] = include_bytes!("../../../assets/icon/fleetview-256.png");
+    const PNG: &[u8] = include_bytes!("../../../../assets/icon/fleetview-256.png");
     // The bytes are the repository's own file, decoded in a test: a
     // failure here is a broken checkout, and the window opens without it.
     eframe::icon_data::from_png_bytes(PNG).unwrap_or_default()
@@ -294,6 +295,9 @@ pub struct FleetApp {
         std::sync::mpsc::Sender<OpenFailure>,
         std::sync::mpsc::Receiver<OpenFailure>,
     ),
+    /// The cache, until its whole file's check starts (after the first
+    /// frame: up to 512 MB read).
+    cache_to_check: Option<Arc<Cache>>,
     // Dropped last: the worker may still talk to it while stopping.
     _sandbox: Option<EmbeddedSandbox>,
 }
@@ -307,8 +311,9 @@ impl std::fmt::Debug for FleetApp {
 }
 
 /// Opens the cache; a problem is said, never fatal.
+/// The whole file is checked after the first frame ([`FleetApp::ui`]).
 fn open_cache(path: Option<&PathBuf>, problems: &mut Vec<(String, String)>) -> Option<Arc<Cache>> {
-    match Cache::open(path?, DEFAULT_CAP_BYTES) {
+    match Cache::open_check_later(path?, DEFAULT_CAP_BYTES) {
         Ok((cache, warning)) => {
             if let Some(w) = warning {
                 problems.push(("The local cache was rebuilt".into(), w));
@@ -435,6 +440,7 @@ impl FleetApp {
                     .unwrap_or_else(|| Arc::new(NativeSaveDialog)),
             ),
         };
+        let cache_to_check = config.cache.clone();
         let worker = spawn_worker(config, &wake, &mut problems);
 
         let mut state = AppState::new(connection, options.clock);
@@ -481,6 +487,7 @@ impl FleetApp {
             view: ViewState::default(),
             worker,
             state,
+            cache_to_check,
             _sandbox: sandbox,
         };
         app.send(first);
@@ -532,7 +539,7 @@ impl FleetApp {
             // Rows dropped and read again is news; a cache that cannot
             // keep new data stays so: a problem, said until dismissed.
             let level = match notice {
-                CacheNotice::Repaired { .. } => Level::Warning,
+                CacheNotice::Repaired { .. } | CacheNotice::Rebuilt { .. } => Level::Warning,
                 CacheNotice::NotKept { .. } => Level::Error,
             };
             self.state.notify(level, notice.title(), notice.detail());
@@ -620,94 +627,12 @@ impl eframe::App for FleetApp {
         }
         let page = crate::ui::page_ui(ui, &self.state, &mut self.view, self.wall_clock.now());
         self.apply(page);
+        if let Some(cache) = self.cache_to_check.take() {
+            cache.check_in_background();
+        }
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, SETTINGS_KEY, &self.state.settings());
     }
-}
-
-/// The system's own save dialog (the desktop portal, else zenity), which
-/// the worker awaits off the UI thread. rfd answers "nothing chosen" both
-/// when the user cancels and when no dialog could open; the two are told
-/// apart here, so an export with no dialog goes to a folder of its own
-/// rather than nowhere.
-#[derive(Debug)]
-struct NativeSaveDialog;
-
-/// An answer sooner than this with no file is no dialog at all: nobody
-/// cancels a dialog that fast.
-const NO_DIALOG_WITHIN: std::time::Duration = std::time::Duration::from_millis(300);
-
-impl SaveDialog for NativeSaveDialog {
-    fn choose(&self, request: SaveRequest) -> BoxFuture<'static, SaveAnswer> {
-        if let Some(why) = no_dialog_reason() {
-            return Box::pin(async move { SaveAnswer::Unavailable(why) });
-        }
-        let dialog = rfd::AsyncFileDialog::new()
-            .set_title(request.title)
-            .set_file_name(request.file_name)
-            .add_filter(request.extension.to_uppercase(), &[request.extension]);
-        Box::pin(async move {
-            let asked = std::time::Instant::now();
-            match dialog.save_file().await {
-                Some(file) => SaveAnswer::Chosen(file.path().to_path_buf()),
-                None if asked.elapsed() < NO_DIALOG_WITHIN && !on_path("zenity") => {
-                    SaveAnswer::Unavailable(
-                        "the desktop portal opened no file chooser and zenity is not installed"
-                            .to_owned(),
-                    )
-                }
-                None => SaveAnswer::Cancelled,
-            }
-        })
-    }
-}
-
-/// Why no save dialog can open on this system, if none can: on Linux rfd
-/// asks the desktop portal over the session bus, else runs zenity.
-#[cfg(all(unix, not(target_os = "macos")))]
-fn no_dialog_reason() -> Option<String> {
-    if on_path("zenity") {
-        return None;
-    }
-    let runtime_bus = std::env::var_os("XDG_RUNTIME_DIR")
-        .is_some_and(|d| std::path::Path::new(&d).join("bus").exists());
-    let bus = std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some() || runtime_bus;
-    match (bus, portal_installed()) {
-        (true, true) => None,
-        (true, false) => Some("no desktop portal is installed and zenity is not".to_owned()),
-        (false, _) => Some(
-            "no desktop session (for the file chooser portal) and zenity is not installed"
-                .to_owned(),
-        ),
-    }
-}
-
-#[cfg(not(all(unix, not(target_os = "macos"))))]
-fn no_dialog_reason() -> Option<String> {
-    None
-}
-
-/// Whether the desktop portal's service is installed (D-Bus starts it
-/// when asked).
-#[cfg(all(unix, not(target_os = "macos")))]
-fn portal_installed() -> bool {
-    let home = dirs::data_dir();
-    let system = std::env::var("XDG_DATA_DIRS")
-        .ok()
-        .filter(|d| !d.is_empty())
-        .unwrap_or_else(|| "/usr/local/share:/usr/share".to_owned());
-    home.into_iter()
-        .chain(system.split(':').map(PathBuf::from))
-        .any(|d| {
-            d.join("dbus-1/services/org.freedesktop.portal.Desktop.service")
-                .exists()
-        })
-}
-
-/// Whether a program of that name is on the PATH.
-fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(program).is_file()))
 }
