@@ -18,16 +18,15 @@ use rusqlite::{Connection, OptionalExtension, params};
 use fleetview_api::time::{TimeWindow, now_secs, parse_lenient};
 
 mod aside;
-mod check;
 mod error;
 mod heal;
 mod health;
 mod notice;
+mod open;
 mod read_only;
 mod room;
 mod schema;
 
-use check::Check;
 pub use error::CacheError;
 pub use notice::{CacheNotice, OnNotice, Unwritable};
 
@@ -131,76 +130,6 @@ impl Cache {
     /// `<cache dir>/fleetview/cache.sqlite`, if the platform has a cache dir.
     pub fn default_path() -> Option<PathBuf> {
         dirs::cache_dir().map(|d| d.join("fleetview").join("cache.sqlite"))
-    }
-
-    /// Opens (or creates) the cache file. A file that is corrupt or of
-    /// another schema is moved aside and a new one made: the second value
-    /// is then a warning to show. Of the files moved aside, only the newest
-    /// is kept.
-    pub fn open(path: &Path, cap_bytes: u64) -> Result<(Self, Option<String>), CacheError> {
-        Self::open_with(path, cap_bytes, Check::Now)
-    }
-
-    /// [`Cache::open`] without reading the whole file first, for the
-    /// desktop app: up to the cap (512 MB) read before the first frame. The
-    /// app calls [`Cache::check_in_background`] once its window shows.
-    pub fn open_check_later(
-        path: &Path,
-        cap_bytes: u64,
-    ) -> Result<(Self, Option<String>), CacheError> {
-        Self::open_with(path, cap_bytes, Check::Later)
-    }
-
-    fn open_with(
-        path: &Path,
-        cap_bytes: u64,
-        check: Check,
-    ) -> Result<(Self, Option<String>), CacheError> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| CacheError::Io(dir.to_owned(), e))?;
-        }
-        let opened = Self::open_or_rebuild(path, cap_bytes, check);
-        // Only the newest corrupt file is kept (one moved aside now too).
-        aside::prune_corrupt(path);
-        opened
-    }
-
-    /// Opens the cache file, or moves it aside and makes a new one.
-    fn open_or_rebuild(
-        path: &Path,
-        cap_bytes: u64,
-        check: Check,
-    ) -> Result<(Self, Option<String>), CacheError> {
-        match Self::try_open(path, cap_bytes, check) {
-            Ok(cache) => Ok((cache, None)),
-            // Not corrupt, only not writable: read as it is (and said so).
-            Err(e) if health::unwritable(&e) == Unwritable::ReadOnly => {
-                tracing::info!("the cache file {} cannot be written: {e}", path.display());
-                Ok((Self::open_read_only(path, cap_bytes)?, None))
-            }
-            Err(e) => {
-                let aside = path.with_extension(format!("corrupt-{}", now_secs()));
-                let warning = format!(
-                    "the cache file {} could not be used ({e}); it was moved to {} and a new one started",
-                    path.display(),
-                    aside.display()
-                );
-                tracing::warn!("{warning}");
-                check::move_aside(path, &aside)?;
-                Ok((Self::try_open(path, cap_bytes, Check::Now)?, Some(warning)))
-            }
-        }
-    }
-
-    fn try_open(path: &Path, cap_bytes: u64, check: Check) -> Result<Self, CacheError> {
-        let conn = Connection::open(path)?;
-        health::refuses_writes(&conn)?;
-        if check == Check::Now {
-            check::whole_file(&conn)?;
-        }
-        let mut cache = Self::init(conn, cap_bytes, Some(path.to_owned()))?;
-        cache.reader = Some(Mutex::new(check::reader(path)?));
-        Ok(cache)
     }
 
     pub fn in_memory(cap_bytes: u64) -> Result<Self, CacheError> {

@@ -1,17 +1,19 @@
-//! The whole file's check (SQLite's quick check), which reads every page:
-//! done before opening by the command line, and after the first frame, on
-//! a thread of its own, by the desktop app. A file found damaged then is
-//! moved aside and a new one started under the same `Cache`, as at start.
+//! Opening the cache file, and the whole file's check (SQLite's quick
+//! check), which reads every page: done before opening by the command
+//! line, and after the first frame, on a thread of its own, by the desktop
+//! app. A damaged file is moved aside and a new one started (under the
+//! same `Cache` when found after opening).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
 use super::health::sqlite_error;
-use super::{Cache, CacheError, CacheNotice, schema};
+use super::{Cache, CacheError, CacheNotice, Unwritable, schema};
+use super::{aside, health};
 use fleetview_api::time::now_secs;
 
 /// When the whole file is checked.
@@ -60,6 +62,76 @@ fn is_damage(e: &CacheError) -> bool {
 }
 
 impl Cache {
+    /// Opens (or creates) the cache file. A file that is corrupt or of
+    /// another schema is moved aside and a new one made: the second value
+    /// is then a warning to show. Of the files moved aside, only the newest
+    /// is kept.
+    pub fn open(path: &Path, cap_bytes: u64) -> Result<(Self, Option<String>), CacheError> {
+        Self::open_with(path, cap_bytes, Check::Now)
+    }
+
+    /// [`Cache::open`] without reading the whole file first, for the
+    /// desktop app: up to the cap (512 MB) read before the first frame. The
+    /// app calls [`Cache::check_in_background`] once its window shows.
+    pub fn open_check_later(
+        path: &Path,
+        cap_bytes: u64,
+    ) -> Result<(Self, Option<String>), CacheError> {
+        Self::open_with(path, cap_bytes, Check::Later)
+    }
+
+    fn open_with(
+        path: &Path,
+        cap_bytes: u64,
+        check: Check,
+    ) -> Result<(Self, Option<String>), CacheError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| CacheError::Io(dir.to_owned(), e))?;
+        }
+        let opened = Self::open_or_rebuild(path, cap_bytes, check);
+        // Only the newest corrupt file is kept (one moved aside now too).
+        aside::prune_corrupt(path);
+        opened
+    }
+
+    /// Opens the cache file, or moves it aside and makes a new one.
+    fn open_or_rebuild(
+        path: &Path,
+        cap_bytes: u64,
+        check: Check,
+    ) -> Result<(Self, Option<String>), CacheError> {
+        match Self::try_open(path, cap_bytes, check) {
+            Ok(cache) => Ok((cache, None)),
+            // Not corrupt, only not writable: read as it is (and said so).
+            Err(e) if health::unwritable(&e) == Unwritable::ReadOnly => {
+                tracing::info!("the cache file {} cannot be written: {e}", path.display());
+                Ok((Self::open_read_only(path, cap_bytes)?, None))
+            }
+            Err(e) => {
+                let aside = path.with_extension(format!("corrupt-{}", now_secs()));
+                let warning = format!(
+                    "the cache file {} could not be used ({e}); it was moved to {} and a new one started",
+                    path.display(),
+                    aside.display()
+                );
+                tracing::warn!("{warning}");
+                move_aside(path, &aside)?;
+                Ok((Self::try_open(path, cap_bytes, Check::Now)?, Some(warning)))
+            }
+        }
+    }
+
+    fn try_open(path: &Path, cap_bytes: u64, check: Check) -> Result<Self, CacheError> {
+        let conn = Connection::open(path)?;
+        health::refuses_writes(&conn)?;
+        if check == Check::Now {
+            whole_file(&conn)?;
+        }
+        let mut cache = Self::init(conn, cap_bytes, Some(path.to_owned()))?;
+        cache.reader = Some(Mutex::new(reader(path)?));
+        Ok(cache)
+    }
+
     /// Checks the whole file on a thread of its own; a damaged file is
     /// replaced and said through the cache's notices.
     pub fn check_in_background(self: &Arc<Self>) {
