@@ -29,12 +29,17 @@ struct State {
 }
 
 impl Health {
-    /// A write worked.
-    pub(super) fn written(&self) {
+    /// A write worked: after failures the user was told of, said too (and
+    /// a new failure is told again).
+    pub(super) fn written(&self, notices: &Notices) {
         let mut st = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if st.failing {
             st.failing = false;
             tracing::info!("the local cache is written again");
+            if !st.told.is_empty() {
+                st.told.clear();
+                notices.push(CacheNotice::Kept);
+            }
         }
     }
 

@@ -425,7 +425,7 @@ impl Cache {
         });
         match kept {
             Ok(()) => {
-                self.health.written();
+                self.health.written(&self.notices);
                 Ok(())
             }
             Err(e) => Err(self.health.not_written(e, &self.notices)),

@@ -25,6 +25,8 @@ pub enum CacheNotice {
         /// What the check found (technical).
         error: String,
     },
+    /// Written again after [`CacheNotice::NotKept`]: new data is kept.
+    Kept,
     /// New data is not kept: the cache cannot be written.
     NotKept {
         why: Unwritable,
@@ -52,6 +54,7 @@ impl CacheNotice {
             CacheNotice::Rebuilt { .. } => {
                 "The local cache file was damaged: a new one was started, and what it held is read again from the service".to_owned()
             }
+            CacheNotice::Kept => "The local cache is written again: new data is kept".to_owned(),
             CacheNotice::NotKept {
                 why: Unwritable::ReadOnly,
                 ..
@@ -82,6 +85,7 @@ impl CacheNotice {
             CacheNotice::Rebuilt { aside, error } => {
                 format!("{error}; the damaged file was moved to {aside}")
             }
+            CacheNotice::Kept => String::new(),
             CacheNotice::NotKept { error, .. } => error.clone(),
         }
     }

@@ -184,6 +184,28 @@ fn a_disk_still_full_once_room_is_made_says_so_once() {
         cache.put(&key(500), W, &rows(100), 100_000).expect("put");
     });
     assert!(log.contains("written again"), "{log}");
+    // Said too, so the notice that nothing is kept can go.
+    assert_eq!(cache.take_notices(), vec![CacheNotice::Kept]);
+    cache.put(&key(501), W, &rows(100), 100_000).expect("put");
+    assert!(cache.take_notices().is_empty(), "said once");
+    // Full again: said again.
+    fill_the_disk(&cache);
+    let _ = logged(|| {
+        cache
+            .put(&key(502), W, &rows(256 * 1024), 100_000)
+            .expect_err("no room");
+    });
+    let again = cache.take_notices();
+    assert!(
+        matches!(
+            again.as_slice(),
+            [CacheNotice::NotKept {
+                why: Unwritable::Full,
+                ..
+            }]
+        ),
+        "{again:?}"
+    );
 }
 
 #[test]

@@ -171,6 +171,11 @@ impl Notifications {
             .min()
     }
 
+    /// The notices listed under `title` go: their cause is gone.
+    pub fn withdraw(&mut self, title: &str) {
+        self.list.retain(|n| n.title != title);
+    }
+
     pub fn dismiss(&mut self, id: u64) {
         self.list.retain(|n| n.id != id);
     }

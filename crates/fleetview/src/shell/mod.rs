@@ -11,7 +11,7 @@ use crate::ui::{InputOrder, ViewState};
 use fleetview_api::model::SecretValue;
 use fleetview_api::time::now_secs;
 use fleetview_api::{ApiKey, AuthMethod};
-use fleetview_core::cache::{Cache, CacheNotice, DEFAULT_CAP_BYTES};
+use fleetview_core::cache::{Cache, DEFAULT_CAP_BYTES};
 use fleetview_core::worker::{Command, SaveDialogRef, Worker, WorkerConfig};
 use fleetview_sandbox::embedded::EmbeddedSandbox;
 use fleetview_sandbox::{Clock, SandboxConfig};
@@ -533,16 +533,8 @@ impl FleetApp {
             let commands = self.state.on_event(event);
             self.send(commands);
         }
-        // The local cache's own trouble (rows it dropped, a read-only or
-        // full disk): its words, never the service's.
         for notice in self.worker.cache_notices() {
-            // Rows dropped and read again is news; a cache that cannot
-            // keep new data stays so: a problem, said until dismissed.
-            let level = match notice {
-                CacheNotice::Repaired { .. } | CacheNotice::Rebuilt { .. } => Level::Warning,
-                CacheNotice::NotKept { .. } => Level::Error,
-            };
-            self.state.notify(level, notice.title(), notice.detail());
+            self.state.on_cache_notice(&notice);
         }
         while let Ok((path, error)) = self.open_failures.1.try_recv() {
             self.state.notify(

@@ -11,9 +11,30 @@ use crate::app::notifications::Level;
 use crate::app::settings::Tab;
 use fleetview_api::ApiError;
 use fleetview_api::time::now_secs;
+use fleetview_core::cache::{CacheNotice, Unwritable};
 use fleetview_core::worker::{CatalogChange, CatalogEvent, Command, Event, FleetEvent, Target};
 
 impl AppState {
+    /// The local cache's own trouble (rows it dropped, a damaged file, a
+    /// read-only or full disk): its words, never the service's. Rows
+    /// dropped and read again is news; a cache that cannot keep new data
+    /// is a problem, said until it is written again or dismissed.
+    pub fn on_cache_notice(&mut self, notice: &CacheNotice) {
+        let level = match notice {
+            CacheNotice::Repaired { .. } | CacheNotice::Rebuilt { .. } => Level::Warning,
+            CacheNotice::NotKept { .. } => Level::Error,
+            CacheNotice::Kept => {
+                for why in [Unwritable::ReadOnly, Unwritable::Full, Unwritable::Other] {
+                    let error = String::new();
+                    let gone = CacheNotice::NotKept { why, error }.title();
+                    self.notifications.withdraw(&gone);
+                }
+                Level::Info
+            }
+        };
+        self.notify(level, notice.title(), notice.detail());
+    }
+
     pub fn on_event(&mut self, event: Event) -> Vec<Command> {
         let mut out = self.apply_event(event);
         out.extend(self.figures_wanted());

@@ -497,3 +497,27 @@ fn an_app_left_alone_wakes_only_when_something_is_due() {
     assert!(retry.is_some_and(|t| t > now));
     assert_eq!(s.next_wake(), retry, "the next try");
 }
+
+#[test]
+fn a_cache_written_again_takes_back_the_notice_that_nothing_is_kept() {
+    use fleetview_core::cache::{CacheNotice, Unwritable};
+    let mut a = AppState::new(connection(true, "http://127.0.0.1:1"), Some(1_750_000_000));
+    let full = CacheNotice::NotKept {
+        why: Unwritable::Full,
+        error: "database or disk is full".into(),
+    };
+    a.on_cache_notice(&full);
+    a.notify(Level::Error, "Something else failed", "");
+    let titles = |a: &AppState| -> Vec<String> {
+        a.notifications().iter().map(|n| n.title.clone()).collect()
+    };
+    assert!(titles(&a).contains(&full.title()));
+    a.on_cache_notice(&CacheNotice::Kept);
+    let left = titles(&a);
+    assert!(!left.contains(&full.title()), "{left:?}");
+    assert!(
+        left.contains(&"Something else failed".to_owned()),
+        "{left:?}"
+    );
+    assert!(left.contains(&CacheNotice::Kept.title()), "{left:?}");
+}
