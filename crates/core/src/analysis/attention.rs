@@ -46,6 +46,18 @@ impl AttentionKind {
             AttentionKind::Gap => "gap",
         }
     }
+
+    /// What the app calls the kind.
+    pub fn label(self) -> &'static str {
+        match self {
+            AttentionKind::Fault => "Faults",
+            AttentionKind::FuelDrop => "Suspected drains",
+            AttentionKind::CounterReset => "Meter resets",
+            AttentionKind::Silent => "Silent > 24 h",
+            AttentionKind::HighIdle => "High idle",
+            AttentionKind::Gap => "Data gaps",
+        }
+    }
 }
 
 /// A fault's level: its severity (D9: `None` is unknown) and its label.

@@ -10,9 +10,10 @@ use crate::app::fleet::FleetState;
 use crate::app::machine::MachineAction;
 use crate::app::notifications::Level;
 use crate::app::overview::OverviewAction;
-use crate::app::settings::Tab;
+use crate::app::settings::{Preset, Tab};
 use crate::app::timeline::TimelineAction;
-use fleetview_api::time::now_secs;
+use fleetview_api::geo::LatLon;
+use fleetview_api::time::{SECS_PER_DAY, TimeWindow, now_secs};
 use fleetview_core::worker::Command;
 
 impl AppState {
@@ -85,6 +86,11 @@ impl AppState {
                 }
                 out
             }
+            Action::Overview(OverviewAction::OpenAt {
+                equipment,
+                at,
+                position,
+            }) => self.open_at(equipment, at, position),
             Action::Overview(OverviewAction::Refresh) => {
                 let mut out = vec![self.overview.fetch_snapshots(now_secs())];
                 out.extend(self.overview.refresh_figures());
@@ -160,6 +166,45 @@ impl AppState {
                 Vec::new()
             }
         }
+    }
+
+    /// Opens a machine at an attention item, as a click on the Events
+    /// table does: its Events tab, over a window that holds the item's
+    /// time (the one selected if it does, else the last 30 days, else the
+    /// week around it), the cursor there and the map on its place.
+    fn open_at(
+        &mut self,
+        equipment: i64,
+        at: Option<i64>,
+        position: Option<LatLon>,
+    ) -> Vec<Command> {
+        let mut out = self.on_action(MachineAction::Select(equipment).into());
+        self.tab = Tab::Events;
+        self.machine_tab = Tab::Events;
+        let Some(t) = at else {
+            return out;
+        };
+        let now = self.now();
+        let holds = |w: TimeWindow| w.since <= t && t <= w.until;
+        if !holds(self.selected_window()) {
+            let month = Preset::Last30Days;
+            let wider = if holds(month.window(now, self.machine.custom_days)) {
+                MachineAction::SetPreset(month)
+            } else {
+                let day = t.div_euclid(SECS_PER_DAY);
+                MachineAction::SetCustomDays {
+                    first_day: day - 3,
+                    last_day: (day + 3).min(now.div_euclid(SECS_PER_DAY)).max(day),
+                }
+            };
+            out.extend(self.on_action(wider.into()));
+        }
+        let seek = match position {
+            Some(position) => TimelineAction::SeekToPlace { time: t, position },
+            None => TimelineAction::SeekTo(t),
+        };
+        out.extend(self.timeline_action(seek));
+        out
     }
 
     fn timeline_action(&mut self, action: TimelineAction) -> Vec<Command> {

@@ -108,7 +108,8 @@ fn settings_survive_a_restart_without_secrets() {
         b.overview.settings.sort,
         crate::app::overview::Sort {
             column: crate::app::overview::Column::LastReport,
-            descending: true
+            descending: true,
+            attention_first: false,
         }
     );
     assert_eq!(b.machine.recent, vec![1003]);
@@ -195,9 +196,11 @@ fn a_key_profile_with_no_key_kept_asks_for_the_key_and_the_notice_goes_once_conn
     let asked = s.tick(1_750_000_000);
     assert!(
         !asked.is_empty()
-            && asked
-                .iter()
-                .all(|c| matches!(c, Command::FetchFigures { offline: true, .. })),
+            && asked.iter().all(|c| matches!(
+                c,
+                Command::FetchFigures { offline: true, .. }
+                    | Command::FetchLookBack { offline: true, .. }
+            )),
         "{asked:?}"
     );
     let read = s.on_event(Event::Connection(ConnectionEvent::Connected {
