@@ -77,11 +77,7 @@ impl Column {
     pub fn from_figures(self) -> bool {
         matches!(
             self,
-            Column::WindowHours
-                | Column::IdlePercent
-                | Column::Faults
-                | Column::Flags
-                | Column::Source
+            Column::WindowHours | Column::IdlePercent | Column::Faults | Column::Source
         )
     }
 

@@ -8,7 +8,7 @@
 use crate::app::overview::{
     AttentionFilter, AttentionSettings, Filters, LOOK_BACK_CHOICES_DAYS, worst_fault,
 };
-use crate::app::{Action, AppState, OverviewAction};
+use crate::app::{Action, AppState, Loadable, OverviewAction};
 use crate::ui::format;
 use crate::ui::theme;
 use fleetview_core::analysis::{Attention, AttentionKind};
@@ -213,15 +213,16 @@ pub fn flags_cell_ui(ui: &mut egui::Ui, state: &AppState, id: i64, actions: &mut
     let o = state.overview();
     let items = o.look_back.items_of(id);
     if items.is_empty() {
-        let read = o
-            .look_back
-            .figures
-            .get(&id)
-            .is_some_and(|f| f.value().is_some());
-        if read {
-            ui.label("none");
-        } else {
-            ui.weak("…").on_hover_text("Loading");
+        match o.look_back.figures.get(&id) {
+            Some(f) if f.value().is_some() => {
+                ui.label("none");
+            }
+            Some(Loadable::Failed { error, .. }) => {
+                ui.label(format::NULL).on_hover_text(error.as_str());
+            }
+            _ => {
+                ui.weak("…").on_hover_text("Loading");
+            }
         }
         return;
     }
