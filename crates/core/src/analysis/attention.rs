@@ -288,9 +288,10 @@ fn faults(events: &[Event]) -> Option<Attention> {
     Some(Attention {
         kind: AttentionKind::Fault,
         text: format!(
-            "{}, the worst {}",
+            "{}, the worst {}, the latest of them {}",
             plural(n, "fault", "faults"),
-            level.label
+            level.label,
+            when(e.start)
         ),
         at: Some(e.start),
         position: e.position,

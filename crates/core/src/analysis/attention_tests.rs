@@ -139,7 +139,10 @@ fn every_kind_is_found_worst_first_with_its_text_and_time() {
         ]
     );
     let text: Vec<&str> = got.iter().map(|a| a.text.as_str()).collect();
-    assert_eq!(text[0], "3 faults, the worst Critical");
+    assert_eq!(
+        text[0],
+        "3 faults, the worst Critical, the latest of them 1970-04-04 10:00 UTC"
+    );
     assert_eq!(
         got[0].level,
         Some(FaultLevel {
@@ -254,7 +257,10 @@ fn a_fault_of_unknown_level_ranks_below_a_known_one_and_above_none() {
         &[fault(NOW - 100, None, "unknown")],
         None,
     ));
-    assert_eq!(with[0].text, "1 fault, the worst unknown");
+    assert_eq!(
+        with[0].text,
+        "1 fault, the worst unknown, the latest of them 1970-04-11 09:58 UTC"
+    );
 }
 
 #[test]

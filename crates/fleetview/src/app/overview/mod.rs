@@ -54,6 +54,8 @@ pub enum OverviewAction {
     SetFilters(Filters),
     /// A click on a column's header.
     SortBy(Column),
+    /// The machines that need attention first, the worst first.
+    SortByAttention,
     /// The machines in view in the table, top to bottom: their figures are
     /// read first.
     InView(Vec<i64>),
@@ -421,6 +423,10 @@ impl OverviewState {
             }
             OverviewAction::SortBy(c) => {
                 self.settings.sort = self.settings.sort.clicked(c);
+                self.dirty = true;
+            }
+            OverviewAction::SortByAttention => {
+                self.settings.sort.attention_first = true;
                 self.dirty = true;
             }
             OverviewAction::InView(ids) => self.in_view = ids,

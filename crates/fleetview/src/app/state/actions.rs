@@ -13,8 +13,12 @@ use crate::app::overview::OverviewAction;
 use crate::app::settings::{Preset, Tab};
 use crate::app::timeline::TimelineAction;
 use fleetview_api::geo::LatLon;
-use fleetview_api::time::{SECS_PER_DAY, TimeWindow, now_secs};
+use fleetview_api::time::{SECS_PER_DAY, now_secs};
 use fleetview_core::worker::Command;
+
+/// A machine opened at an item keeps its window if it holds this much
+/// before the item.
+const OPEN_AT_MARGIN_SECS: i64 = 3 * SECS_PER_DAY;
 
 impl AppState {
     /// Commands to start with when the connection is ready: discover the
@@ -169,9 +173,11 @@ impl AppState {
     }
 
     /// Opens a machine at an attention item, as a click on the Events
-    /// table does: its Events tab, over a window that holds the item's
-    /// time (the one selected if it does, else the last 30 days, else the
-    /// week around it), the cursor there and the map on its place.
+    /// table does: its Events tab, the cursor at the item's time and the
+    /// map on its place. The window stays if it holds the item and the
+    /// days before it (a reset is seen from the reading before); else it is
+    /// the look-back the strip found the item in, so the Events tab finds
+    /// it too.
     fn open_at(
         &mut self,
         equipment: i64,
@@ -185,17 +191,19 @@ impl AppState {
             return out;
         };
         let now = self.now();
-        let holds = |w: TimeWindow| w.since <= t && t <= w.until;
-        if !holds(self.selected_window()) {
-            let month = Preset::Last30Days;
-            let wider = if holds(month.window(now, self.machine.custom_days)) {
-                MachineAction::SetPreset(month)
-            } else {
-                let day = t.div_euclid(SECS_PER_DAY);
-                MachineAction::SetCustomDays {
-                    first_day: day - 3,
-                    last_day: (day + 3).min(now.div_euclid(SECS_PER_DAY)).max(day),
-                }
+        let chosen = self.selected_window();
+        let holds = chosen.since <= t - OPEN_AT_MARGIN_SECS && t <= chosen.until;
+        if let (false, Some(look_back)) = (holds, self.overview.look_back.window) {
+            let custom = self.machine.custom_days;
+            let preset = [Preset::Last7Days, Preset::Last30Days]
+                .into_iter()
+                .find(|p| p.window(now, custom) == look_back);
+            let wider = match preset {
+                Some(p) => MachineAction::SetPreset(p),
+                None => MachineAction::SetCustomDays {
+                    first_day: look_back.since.div_euclid(SECS_PER_DAY),
+                    last_day: look_back.until.div_euclid(SECS_PER_DAY),
+                },
             };
             out.extend(self.on_action(wider.into()));
         }

@@ -500,3 +500,40 @@ fn an_app_left_alone_wakes_only_when_something_is_due() {
     assert!(retry.is_some_and(|t| t > now));
     assert_eq!(s.next_wake(), retry, "the next try");
 }
+
+#[test]
+fn an_attention_item_opens_its_machine_on_the_events_tab_over_a_window_that_sees_it() {
+    const DAY: i64 = fleetview_api::time::SECS_PER_DAY;
+    let now = 1_750_000_000;
+    let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(now));
+    let _ = s.tick(now);
+    let look_back = crate::app::overview::AttentionSettings::default().window(now);
+    assert_eq!(s.overview.look_back.window, Some(look_back));
+    // Two days ago: the week holds it and the days before it.
+    let open = |id, at, position| OverviewAction::OpenAt {
+        equipment: id,
+        at: Some(at),
+        position,
+    };
+    s.on_action(open(1003, now - 2 * DAY, None).into());
+    assert_eq!(
+        (s.machine.selected, s.tab, s.machine.preset),
+        (Some(1003), Tab::Events, Preset::Last7Days)
+    );
+    assert_eq!(s.timeline.cursor, Some(now - 2 * DAY));
+    // Five days ago, the reading before it may be out of the week: the
+    // look-back the strip found it in.
+    let place = fleetview_api::geo::LatLon {
+        lat: 51.0,
+        lon: 4.0,
+    };
+    s.on_action(open(1004, now - 5 * DAY, Some(place)).into());
+    assert_eq!(
+        (s.machine.selected, s.machine.preset, s.selected_window()),
+        (Some(1004), Preset::Last30Days, look_back)
+    );
+    assert_eq!(
+        (s.timeline.cursor, s.timeline.seek_place),
+        (Some(now - 5 * DAY), Some(place))
+    );
+}

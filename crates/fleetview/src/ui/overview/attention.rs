@@ -16,13 +16,20 @@ use fleetview_core::analysis::{Attention, AttentionKind};
 /// What a count's button says: `Critical faults: 2`, `Suspected drains: 1`.
 pub fn count_label(filter: &AttentionFilter, n: usize, settings: AttentionSettings) -> String {
     let what = match filter {
-        AttentionFilter::Fault(level) => format!("{level} faults"),
+        AttentionFilter::Fault(level) => format!("{} faults", capitalised(level)),
         AttentionFilter::Kind(AttentionKind::HighIdle) => {
             format!("Idle > {} %", settings.idle_threshold_percent)
         }
         AttentionFilter::Kind(k) => k.label().to_owned(),
     };
     format!("{what}: {n}")
+}
+
+/// `error` as `Error`: the service's level labels start a button's text.
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
 fn hint(filter: &AttentionFilter, days: u16) -> String {
@@ -82,6 +89,9 @@ pub fn attention_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Actio
         }
         for (filter, count) in &o.look_back.counts {
             count_ui(ui, filters, filter, *count, settings, actions);
+            if *filter == AttentionFilter::Kind(AttentionKind::HighIdle) {
+                idle_threshold_ui(ui, settings, actions);
+            }
         }
         if filters.attention.is_some() {
             let clear = ui
@@ -91,8 +101,23 @@ pub fn attention_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Actio
                 set_filter(filters, None, actions);
             }
         }
-        idle_threshold_ui(ui, settings, actions);
+        worst_first_ui(ui, o.settings.sort.attention_first, actions);
     });
+}
+
+/// Back to the attention sort once a header was clicked.
+fn worst_first_ui(ui: &mut egui::Ui, on: bool, actions: &mut Vec<Action>) {
+    ui.separator();
+    let button = ui
+        .add(egui::Button::selectable(on, "Worst first"))
+        .on_hover_text(if on {
+            "The table lists the machines that need attention first, the worst first. Click a column's header to sort by it instead."
+        } else {
+            "List the machines that need attention first, the worst first"
+        });
+    if button.clicked() && !on {
+        actions.push(OverviewAction::SortByAttention.into());
+    }
 }
 
 fn count_ui(
@@ -160,8 +185,7 @@ fn look_back_ui(ui: &mut egui::Ui, settings: AttentionSettings, actions: &mut Ve
 }
 
 fn idle_threshold_ui(ui: &mut egui::Ui, settings: AttentionSettings, actions: &mut Vec<Action>) {
-    ui.separator();
-    let name = ui.label("High idle above");
+    let name = ui.weak("threshold");
     let mut percent = settings.idle_threshold_percent;
     ui.add(
         egui::DragValue::new(&mut percent)

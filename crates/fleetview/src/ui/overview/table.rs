@@ -96,7 +96,9 @@ fn rows_ui(
             for c in Column::ALL {
                 header.col(|ui| {
                     ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-                    let arrow = match (sort.column == c, sort.descending) {
+                    // No arrow while the attention sort rules.
+                    let by_it = sort.column == c && !sort.attention_first;
+                    let arrow = match (by_it, sort.descending) {
                         (true, false) => theme::SORT_ASCENDING,
                         (true, true) => theme::SORT_DESCENDING,
                         _ => "",

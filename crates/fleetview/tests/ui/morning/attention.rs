@@ -172,6 +172,14 @@ fn the_attention_strip_counts_what_the_sandbox_planted_and_serves() {
     }
     assert!(!levels.is_empty(), "faults in 30 days");
     for (level, n) in &levels {
+        // The level as a button's text starts: `error` reads `Error`.
+        let mut c = level.chars();
+        let level: String = c
+            .next()
+            .into_iter()
+            .flat_map(char::to_uppercase)
+            .chain(c)
+            .collect();
         assert_eq!(
             count_button(&h, &format!("{level} faults: ")),
             format!("{level} faults: {n}")
@@ -222,6 +230,25 @@ fn a_click_on_an_attention_count_shows_exactly_those_machines_and_a_second_click
     h.run_steps(3);
     assert_eq!(table_ids(&h), all);
     assert!(h.query_by_label("× Show all").is_none());
+    // Worst first by default; a header's click sorts by its column, and
+    // *Worst first* brings the attention sort back.
+    let worst_first = |h: &Harness<'static, FleetApp>| {
+        let o = h.state().state().overview();
+        let ranks: Vec<_> = o
+            .rows()
+            .iter()
+            .map(|r| o.look_back.machines.get(&r.id).map(|m| m.rank))
+            .collect();
+        ranks.windows(2).all(|w| w[0] >= w[1])
+    };
+    assert!(worst_first(&h));
+    h.get_by_role_and_label(Role::Button, "Name").click();
+    h.run_steps(3);
+    assert!(!h.state().state().overview().settings.sort.attention_first);
+    assert!(!worst_first(&h), "by name now");
+    h.get_by_label("Worst first").click();
+    h.run_steps(3);
+    assert!(worst_first(&h));
 }
 
 /// A machine with a drain planted 8 to 30 days ago and none in the last
@@ -343,9 +370,29 @@ fn a_click_on_an_attention_flag_opens_the_machine_at_its_event() {
     );
     let window = s.window().expect("a window");
     assert!(window.since <= drain.start && drain.start <= window.until);
-    wait_until(&mut h, "the machine's page", common::ui::all_loaded);
+    wait_until(&mut h, "the machine's page and its events", |app| {
+        let r = &app.state().figures().report;
+        common::ui::all_loaded(app) && !r.is_pending() && r.value().is_some()
+    });
     h.run_steps(3);
     assert_eq!(h.state().state().timeline().cursor, Some(drain.start));
+    // The Events tab lists it, as the strip found it.
+    let report = h
+        .state()
+        .state()
+        .figures()
+        .report
+        .value()
+        .cloned()
+        .expect("a report");
+    assert!(
+        report
+            .events
+            .iter()
+            .any(|e| e.kind == fleetview_core::analysis::EventKind::FuelDrop
+                && e.start == drain.start),
+        "the drain is among the page's events"
+    );
     // The map on where the machine was at the drain, by the service's
     // positions (the last one at or before it).
     let positions = service_body(&base(&h), id, "positions", window)["data"]["rows"].clone();
