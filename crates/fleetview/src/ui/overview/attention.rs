@@ -80,8 +80,9 @@ pub fn attention_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Actio
         if left > 0 && n > 0 {
             let done = n - left;
             ui.add_sized(
-                [130.0, ui.spacing().interact_size.y],
-                egui::ProgressBar::new(done as f32 / n as f32).text(format!("{done} of {n} read")),
+                [170.0, ui.spacing().interact_size.y],
+                egui::ProgressBar::new(done as f32 / n as f32)
+                    .text(format!("{done} of {n} machines read")),
             )
             .on_hover_text(
                 "Each machine's last days are read in the background; the counts grow as they come",
@@ -204,7 +205,7 @@ fn idle_threshold_ui(ui: &mut egui::Ui, settings: AttentionSettings, actions: &m
 }
 
 /// A machine's items in a few words: `Critical fault · 2 suspected drains
-/// · silent`.
+/// · silent` (`Error fault` for the service's `error`).
 pub fn summary(items: &[Attention]) -> String {
     let n = |k: AttentionKind| items.iter().filter(|a| a.kind == k).count();
     let mut parts = Vec::new();
@@ -228,7 +229,7 @@ pub fn summary(items: &[Attention]) -> String {
     if n(AttentionKind::Gap) > 0 {
         parts.push("data gaps".to_owned());
     }
-    parts.join(" · ")
+    capitalised(&parts.join(" · "))
 }
 
 /// The Flags cell: `none`, or a menu of the machine's items over the
