@@ -6,8 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use super::events::checks::OPERATING_HOURS_COUNTER;
 use super::events::detect::detect;
-use super::events::types::{CounterSeries, Event, EventInputs, EventKind};
+use super::events::timeline::position_at;
+use super::events::types::{CounterSeries, Event, EventDetail, EventInputs, EventKind, RowTimes};
 use fleetview_api::equipment::EquipmentSnapshot;
+use fleetview_api::geo::LatLon;
 use fleetview_api::model::{EngineEvent, EquipmentHistory, FaultRow};
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 
@@ -75,6 +77,9 @@ pub struct MachineFigures {
     pub feed: Option<FeedKind>,
     /// Suspected drains and counter resets in the window (D16).
     pub flags: Flags,
+    /// The window's events that can need attention (faults, drains,
+    /// resets; gaps where `compute_at` was given now), in time order.
+    pub events: Vec<Event>,
 }
 
 /// What flags a machine in the overview (D16): suspected fuel drains and
@@ -130,6 +135,29 @@ impl MachineFigures {
         operating_hours: &[(i64, f64)],
         window: TimeWindow,
     ) -> Self {
+        Self::compute_inner(history, faults, operating_hours, window, None)
+    }
+
+    /// As `compute`, and the gaps of the positions, the fuel level and the
+    /// hour meter up to `now` (a feed silent until the window's end would
+    /// read as a gap without it).
+    pub fn compute_at(
+        history: &EquipmentHistory,
+        faults: &[FaultRow],
+        operating_hours: &[(i64, f64)],
+        window: TimeWindow,
+        now: i64,
+    ) -> Self {
+        Self::compute_inner(history, faults, operating_hours, window, Some(now))
+    }
+
+    fn compute_inner(
+        history: &EquipmentHistory,
+        faults: &[FaultRow],
+        operating_hours: &[(i64, f64)],
+        window: TimeWindow,
+        now: Option<i64>,
+    ) -> Self {
         let inside = |t: i64| t >= window.since && t <= window.until;
         let days = history
             .daily_usages
@@ -157,18 +185,7 @@ impl MachineFigures {
             (Some(p), _) if !p.trim().is_empty() => Some(FeedKind::Oem),
             _ => None,
         };
-        let counters = [CounterSeries {
-            name: OPERATING_HOURS_COUNTER,
-            samples: operating_hours,
-        }];
-        // Only the fuel, the engine and the counter: the rules that flag a
-        // machine need nothing else.
-        let events = detect(&EventInputs {
-            engine: &history.engine_conditions.rows,
-            fuel: &history.fuel_remainings.rows,
-            counters: &counters,
-            ..EventInputs::nothing_in(window)
-        });
+        let events = flag_events(history, faults, operating_hours, window, now);
         let flags = Flags::of(&events);
         Self {
             engine_hours_h: engine,
@@ -177,6 +194,7 @@ impl MachineFigures {
             engine: last_event,
             feed,
             flags,
+            events,
         }
     }
 
@@ -187,6 +205,85 @@ impl MachineFigures {
             _ => None,
         }
     }
+}
+
+/// The events that can flag a machine: drains and resets from the fuel,
+/// the engine and the counter; faults from `/faults`; with `now`, gaps.
+fn flag_events(
+    history: &EquipmentHistory,
+    faults: &[FaultRow],
+    operating_hours: &[(i64, f64)],
+    window: TimeWindow,
+    now: Option<i64>,
+) -> Vec<Event> {
+    let counters = [CounterSeries {
+        name: OPERATING_HOURS_COUNTER,
+        samples: operating_hours,
+    }];
+    let mut positions: Vec<(i64, LatLon)> = history
+        .positions
+        .rows
+        .iter()
+        .filter(|p| p.latitude.is_finite() && p.longitude.is_finite())
+        .map(|p| {
+            let at = LatLon {
+                lat: p.latitude,
+                lon: p.longitude,
+            };
+            (p.date.0, at)
+        })
+        .collect();
+    positions.sort_by_key(|p| p.0);
+    let position_times: Vec<i64> = positions.iter().map(|p| p.0).collect();
+    let fuel_times: Vec<i64> = history
+        .fuel_remainings
+        .rows
+        .iter()
+        .map(|r| r.date.0)
+        .collect();
+    let hour_times: Vec<i64> = operating_hours.iter().map(|r| r.0).collect();
+    // The kinds the machine page looks for gaps in.
+    let rows = [
+        RowTimes {
+            name: "positions",
+            times: &position_times,
+        },
+        RowTimes {
+            name: "fuel remaining",
+            times: &fuel_times,
+        },
+        RowTimes {
+            name: OPERATING_HOURS_COUNTER,
+            times: &hour_times,
+        },
+    ];
+    let mut events: Vec<Event> = detect(&EventInputs {
+        now: now.unwrap_or(window.until),
+        engine: &history.engine_conditions.rows,
+        fuel: &history.fuel_remainings.rows,
+        positions: &positions,
+        counters: &counters,
+        rows: if now.is_some() { &rows } else { &[] },
+        ..EventInputs::nothing_in(window)
+    })
+    .into_iter()
+    .filter(|e| e.kind.flags_machine() || e.kind == EventKind::Gap)
+    .collect();
+    let inside = |t: i64| t >= window.since && t <= window.until;
+    events.extend(faults.iter().filter(|f| inside(f.date.0)).map(|f| Event {
+        kind: EventKind::Fault,
+        start: f.date.0,
+        end: None,
+        position: position_at(&positions, f.date.0),
+        detail: EventDetail::Fault {
+            identifier: f.identifier.clone(),
+            description: f.description.clone(),
+            severity: f.severity,
+            level: f.level().to_owned(),
+        },
+    }));
+    events.sort_by_key(|e| (e.start, e.kind));
+    events
 }
 
 /// The latest date of any member of a snapshot: when the machine last

@@ -13,9 +13,12 @@
 //! - `tanks`: fuel tank capacities by make and model.
 //! - `units` (in `api`, so exports use it too): the service's units read
 //!   into litres, kilometres, kilograms, and shown metric or imperial.
+//! - `attention`: what a machine needs a fleet manager's attention for
+//!   (the Fleet page's strip, the fleet report's `attention`).
 //! - `fleet`: one machine's line in the fleet overview (its window figures,
 //!   its state now).
 
+pub mod attention;
 pub(crate) mod day;
 pub mod events;
 pub mod figures;
@@ -25,6 +28,10 @@ pub(crate) mod stops;
 pub mod tanks;
 pub use fleetview_api::units;
 
+pub use attention::{
+    Attention, AttentionInputs, AttentionKind, AttentionRank, FaultLevel, attention,
+    machine_attention,
+};
 pub use day::DayInput;
 pub use events::{Event, EventDetail, EventKind, EventValue, WorkingHours};
 pub use figures::{EventContext, Expected, Figure, Figures, Report, ReportInputs};

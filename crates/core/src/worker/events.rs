@@ -145,6 +145,15 @@ pub enum OverviewEvent {
         equipment: i64,
         window: TimeWindow,
     },
+    /// One machine's figures over the attention strip's look-back; `None`:
+    /// read from the cache alone, which does not hold it.
+    LookBack {
+        request: RequestId,
+        equipment: i64,
+        window: TimeWindow,
+        figures: Option<MachineFigures>,
+        offline: OfflineSince,
+    },
 }
 
 /// A machine's rows over a window: its tables, and raw rows for exports.
@@ -320,7 +329,8 @@ impl OverviewEvent {
             Self::SnapshotPage { request, .. }
             | Self::SnapshotsCached { request, .. }
             | Self::Figures { request, .. }
-            | Self::NotCached { request, .. } => *request,
+            | Self::NotCached { request, .. }
+            | Self::LookBack { request, .. } => *request,
         }
     }
 }

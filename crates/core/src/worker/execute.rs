@@ -47,7 +47,16 @@ impl TaskCtx {
                 equipment,
                 window,
                 offline,
-            } => self.fetch_figures(equipment, window, offline).await,
+            } => self.fetch_figures(equipment, window, offline, None).await,
+            Command::FetchLookBack {
+                equipment,
+                window,
+                now,
+                offline,
+            } => {
+                self.fetch_figures(equipment, window, offline, Some(now))
+                    .await
+            }
             Command::ComputeReport { request, data } => self.compute_report(request, data).await,
             Command::PageReport { request } => self.page_report(request).await,
             Command::ReadAhead { equipment, window } => {

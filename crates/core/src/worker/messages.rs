@@ -74,6 +74,8 @@ pub enum Target {
     Snapshots,
     /// One machine's window figures for the fleet overview.
     Figures(i64),
+    /// One machine's figures over the attention strip's look-back.
+    LookBack(i64),
     /// The machine page's window figures (or the command line's report).
     Report,
     /// The figures' own reads, sent ahead with the machine page's.
@@ -184,6 +186,15 @@ pub enum Command {
         /// not hold is said as `OverviewEvent::NotCached`.
         offline: bool,
     },
+    /// One machine's figures over the Fleet page's look-back (its own
+    /// period, whatever the figures' window), with the gaps up to `now`:
+    /// said as `OverviewEvent::LookBack`.
+    FetchLookBack {
+        equipment: i64,
+        window: TimeWindow,
+        now: i64,
+        offline: bool,
+    },
     /// The machine page's window figures from what it has read (only the
     /// daily idle fuel is read besides).
     ComputeReport {
@@ -243,6 +254,7 @@ impl Command {
             Command::DiscoverFleet { .. } | Command::KeptFleet { .. } => Target::Fleet,
             Command::FetchSnapshots | Command::KeptSnapshots { .. } => Target::Snapshots,
             Command::FetchFigures { equipment, .. } => Target::Figures(*equipment),
+            Command::FetchLookBack { equipment, .. } => Target::LookBack(*equipment),
             Command::ComputeReport { .. }
             | Command::PageReport { .. }
             | Command::FetchReport { .. } => Target::Report,
@@ -276,6 +288,7 @@ impl Target {
                 | Target::Probe
                 | Target::Snapshots
                 | Target::Figures(_)
+                | Target::LookBack(_)
                 | Target::Report
                 | Target::ReadAhead
         )

@@ -88,12 +88,15 @@ impl TaskCtx {
     }
 
     /// One machine's figures over a window; `offline`, from the cache
-    /// alone (as without a client), saying when it lacks the window.
+    /// alone (as without a client), saying when it lacks the window. With
+    /// `look_back_now`, for the Fleet page's attention strip: gaps are
+    /// found up to then, and the answer is a `LookBack`.
     pub(crate) async fn fetch_figures(
         &self,
         equipment: i64,
         window: TimeWindow,
         offline: bool,
+        look_back_now: Option<i64>,
     ) -> Result<(), ApiError> {
         let offline = offline || self.client.is_none();
         let (history, faults, hours) = futures_util::future::join3(
@@ -107,10 +110,19 @@ impl TaskCtx {
             ),
         )
         .await;
-        let not_cached = OverviewEvent::NotCached {
-            request: self.id,
-            equipment,
-            window,
+        let not_cached = match look_back_now {
+            Some(_) => OverviewEvent::LookBack {
+                request: self.id,
+                equipment,
+                window,
+                figures: None,
+                offline: None,
+            },
+            None => OverviewEvent::NotCached {
+                request: self.id,
+                equipment,
+                window,
+            },
         };
         let (body, history_offline, requests) = match history {
             Err(ApiError::NotConnected) if offline => {
@@ -153,9 +165,22 @@ impl TaskCtx {
                 Some(h) => super::report::operating_hours_of(&h)?,
                 None => Vec::new(),
             };
-            Ok(MachineFigures::compute(&history, &faults, &hours, window))
+            Ok(match look_back_now {
+                Some(now) => MachineFigures::compute_at(&history, &faults, &hours, window, now),
+                None => MachineFigures::compute(&history, &faults, &hours, window),
+            })
         })
         .await?;
+        if look_back_now.is_some() {
+            self.emit(OverviewEvent::LookBack {
+                request: self.id,
+                equipment,
+                window,
+                figures: Some(figures),
+                offline,
+            });
+            return Ok(());
+        }
         self.emit(OverviewEvent::Figures {
             request: self.id,
             equipment,

@@ -8,5 +8,6 @@ mod cache_heal;
 mod client;
 mod events_sandbox;
 mod fuzz;
+mod look_back;
 mod service_clock;
 mod worker;

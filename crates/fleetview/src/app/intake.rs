@@ -54,7 +54,7 @@ impl Intake<'_> {
     /// How far a fetch has come.
     pub fn progressed(&mut self, target: Target, progress: Progress) {
         // The Fleet page says how far its figures are, as a whole.
-        if !matches!(target, Target::Figures(_)) {
+        if !matches!(target, Target::Figures(_) | Target::LookBack(_)) {
             self.progress.insert(target, progress);
         }
     }

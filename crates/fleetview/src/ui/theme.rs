@@ -225,7 +225,7 @@ pub fn fleet_column_width(c: crate::app::overview::Column) -> f32 {
         C::IdlePercent => 140.0,
         C::Fuel => 130.0,
         C::Faults => 140.0,
-        C::Flags => 150.0,
+        C::Flags => 230.0,
         C::Source => 130.0,
     }
 }

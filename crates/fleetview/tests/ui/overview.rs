@@ -10,7 +10,7 @@ use common::ui::{service_get, wait_until};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use fleetview::app::Tab;
 use fleetview::shell::{AppOptions, FleetApp};
 use fleetview_api::equipment::EquipmentSnapshot;
@@ -172,11 +172,13 @@ fn the_arrow_keys_move_through_the_table_and_enter_opens() {
     loaded(&mut h);
     press(&mut h, egui::Key::ArrowDown);
     press(&mut h, egui::Key::ArrowDown);
+    // The machine marked (rows may move meanwhile: the attention sort
+    // follows the look-back as it is read).
+    let marked = marked(&h).expect("a row marked");
     h.key_press(egui::Key::Enter);
     h.run_steps(3);
     let state = h.state().state();
-    let second = state.overview().rows()[1].id;
-    assert_eq!(state.selected(), Some(second));
+    assert_eq!(state.selected(), Some(marked));
     assert!(state.tab().is_machine_tab());
 }
 
@@ -273,6 +275,10 @@ fn started_with_the_service_down_the_overview_shows_the_snapshots_as_last_read()
         .iter()
         .map(|r| (r.id, r.last_report))
         .collect();
+    // In any order: the attention sort follows what is read meanwhile.
+    let (mut offline, mut online) = (offline, online);
+    offline.sort();
+    online.sort();
     assert_eq!(offline, online, "the same machines, reported as then");
     h.get_by_label_contains("Offline: snapshots of");
 }
@@ -306,68 +312,6 @@ fn sorting_by_a_window_column_while_it_loads_moves_nothing() {
         s.overview().figures_loading(s.fleet().equipments.len()) == 0
     });
     assert_eq!(header(&h), before);
-}
-
-#[test]
-fn a_machine_with_a_suspected_drain_or_a_reset_in_the_window_is_flagged() {
-    use fleetview_sandbox::Clock;
-    use fleetview_sandbox::simulate::{PlantedKind, Simulator};
-    let mut h = harness();
-    loaded(&mut h);
-    h.get_by_label("Last 30 days").click();
-    h.run_steps(2);
-    wait_until(&mut h, "every machine's figures for 30 days", |app| {
-        let s = app.state();
-        s.overview().figures_loading(s.fleet().equipments.len()) == 0
-    });
-    let (window, fleet) = {
-        let s = h.state().state();
-        (s.selected_window(), s.fleet().equipments.clone())
-    };
-    // What the simulator planted in that window, machine by machine.
-    let sim = Simulator::new(fleet.len() as u64, Clock::Fixed(common::now()));
-    let flagged: Vec<(String, String)> = fleet
-        .iter()
-        .filter_map(|e| {
-            let planted = sim.planted(e.id, window);
-            let n = |k: PlantedKind| planted.iter().filter(|p| p.kind == k).count();
-            let flags = fleetview_core::analysis::fleet::Flags {
-                fuel_drops: n(PlantedKind::Drain),
-                counter_resets: n(PlantedKind::CounterReset),
-            };
-            (flags.count() > 0).then(|| (e.name.clone(), format!("⚠ {}", flags.describe())))
-        })
-        .collect();
-    assert!(!flagged.is_empty(), "something planted in 30 days");
-
-    // The flagged machines first (the column is off to the right at
-    // first): each row shows what was planted.
-    h.get_by_label_contains("Flags in window").scroll_to_me();
-    h.run_steps(3);
-    h.get_by_label_contains("Flags in window").click();
-    h.run_steps(3);
-    let shown: Vec<String> = h
-        .get_all_by_label_contains("⚠ ")
-        .map(|n| {
-            let node = n.accesskit_node();
-            node.label().or_else(|| node.value()).unwrap_or_default()
-        })
-        .collect();
-    assert_eq!(shown.len(), flagged.len(), "{shown:?} vs {flagged:?}");
-    let mut want: Vec<String> = flagged.iter().map(|(_, f)| f.clone()).collect();
-    let mut shown = shown;
-    want.sort();
-    shown.sort();
-    assert_eq!(shown, want);
-    // The sort put exactly those machines first.
-    let s = h.state().state();
-    let first: std::collections::BTreeSet<String> = s.overview().rows()[..flagged.len()]
-        .iter()
-        .map(|r| fleet[r.index].name.clone())
-        .collect();
-    let planted: std::collections::BTreeSet<String> =
-        flagged.iter().map(|(n, _)| n.clone()).collect();
-    assert_eq!(first, planted);
 }
 
 #[test]

@@ -218,11 +218,13 @@ fn the_embedded_sandbox_is_cached_under_one_name_across_restarts() {
         };
         let mut h = harness(options);
         wait_until(&mut h, "the fleet", fleet_of(60));
-        // The overview's figures are read while it shows: all of them,
-        // so both runs store the same windows.
+        // The overview's figures and the attention strip's look-back are
+        // read while it shows: all of them, so both runs store the same
+        // windows.
         wait_until(&mut h, "the overview's figures", |app| {
             let s = app.state();
-            s.overview().figures_loading(s.fleet().equipments.len()) == 0
+            let n = s.fleet().equipments.len();
+            s.overview().figures_loading(n) == 0 && s.overview().look_back.loading(n) == 0
         });
         let url = h.state().state().connection().base_url.clone();
         common::ui::pick(&h, "EX-001 Volvo EC220E (Rotterdam)");

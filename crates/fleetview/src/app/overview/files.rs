@@ -55,9 +55,16 @@ impl OverviewState {
                         Column::IdlePercent => num(figures.and_then(|f| f.idle_percent())),
                         Column::Fuel => num(fuel_percent(snapshot)),
                         Column::Faults => num(figures.map(|f| f.faults.count as f64)),
-                        Column::Flags => {
-                            text(&figures.map(|f| f.flags.describe()).unwrap_or_default())
-                        }
+                        // Over the strip's look-back, as the table.
+                        Column::Flags => text(
+                            &self
+                                .look_back
+                                .items_of(r.id)
+                                .iter()
+                                .map(|a| a.text.as_str())
+                                .collect::<Vec<_>>()
+                                .join("; "),
+                        ),
                         Column::Source => {
                             text(figures.and_then(|f| f.feed).map_or("", |k| k.label()))
                         }

@@ -4,8 +4,10 @@
 //! from `/history` and `/faults` (read in the background, a few machines at
 //! a time, the rows in view first). Filters and sort survive a restart.
 //!
-//! `rows.rs`: the rows as shown (join, filters, sort).
+//! `rows.rs`: the rows as shown (join, filters, sort); `attention.rs`:
+//! the "needs attention" strip's look-back and counts.
 
+mod attention;
 mod files;
 mod rows;
 
@@ -13,6 +15,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
+pub use attention::{
+    AttentionFilter, AttentionSettings, LOOK_BACK_CHOICES_DAYS, LookBack, MachineAttention,
+    worst_fault,
+};
 pub use rows::{Column, Filters, FleetRow, RowInputs, Sort, choices, engine_hours, fuel_percent};
 
 use super::errors::{Problem, explain_read};
@@ -39,6 +45,8 @@ pub const SNAPSHOT_REFRESH_SECS: i64 = 600;
 pub struct OverviewSettings {
     pub filters: Filters,
     pub sort: Sort,
+    /// The "needs attention" strip's look-back and idle threshold.
+    pub attention: AttentionSettings,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -46,11 +54,23 @@ pub enum OverviewAction {
     SetFilters(Filters),
     /// A click on a column's header.
     SortBy(Column),
+    /// The machines that need attention first, the worst first.
+    SortByAttention,
     /// The machines in view in the table, top to bottom: their figures are
     /// read first.
     InView(Vec<i64>),
     /// Read the snapshots (and the window's figures) again.
     Refresh,
+    /// The strip's look-back or idle threshold.
+    SetAttention(AttentionSettings),
+    /// Open a machine at an attention item: the cursor at `at` (if it has
+    /// a time) and the map on `position` (if known), as the Events table
+    /// does. The composition does it (it crosses features).
+    OpenAt {
+        equipment: i64,
+        at: Option<i64>,
+        position: Option<fleetview_api::geo::LatLon>,
+    },
 }
 
 /// How the snapshot reading stands.
@@ -101,6 +121,9 @@ pub struct OverviewState {
     pub generation: u64,
     /// The snapshot pages replace what is shown from the first page on.
     replace_on_page: bool,
+    /// The "needs attention" strip: its own look-back's figures, each
+    /// machine's items and the counts.
+    pub look_back: LookBack,
 }
 
 impl OverviewState {
@@ -148,6 +171,7 @@ impl OverviewState {
     pub fn mark_dirty(&mut self) {
         self.dirty = true;
         self.drained = false;
+        self.look_back.wake();
     }
 
     /// Reads the snapshots from the first page; what is shown stays until
@@ -249,12 +273,36 @@ impl OverviewState {
             OverviewEvent::NotCached {
                 equipment, window, ..
             } => self.on_not_cached(equipment, window),
+            OverviewEvent::LookBack {
+                equipment,
+                window,
+                figures,
+                offline,
+                ..
+            } => {
+                if let Some(t) = offline {
+                    intake
+                        .conn
+                        .shown_from_cache(t, "figures served from the cache");
+                }
+                self.dirty |= self.look_back.on_figures(equipment, window, figures);
+            }
         }
     }
 
     /// The snapshots, or a machine's figures, could not be read.
     pub fn on_failed(&mut self, target: &Target, error: &ApiError) -> Failure {
         let message = error.to_string();
+        if let Target::LookBack(id) = target {
+            self.look_back
+                .on_failed(*id, message, error.is_unreachable());
+            self.dirty = true;
+            return if error.is_unauthorized() || error.is_unreachable() {
+                Failure::Notice
+            } else {
+                Failure::Said
+            };
+        }
         let Target::Figures(id) = target else {
             let not_found = matches!(error, ApiError::NotFound { .. });
             self.snapshots_failed(message, not_found);
@@ -310,7 +358,7 @@ impl OverviewState {
     /// (those the cache lacked too).
     pub fn refresh_figures(&mut self) -> Vec<Command> {
         self.not_cached.clear();
-        let out = self
+        let mut out: Vec<Command> = self
             .in_flight
             .drain()
             .map(|id| Command::Cancel(Target::Figures(id)))
@@ -319,6 +367,7 @@ impl OverviewState {
             f.start();
             self.drained = false;
         }
+        out.extend(self.look_back.refresh());
         out
     }
 
@@ -376,10 +425,40 @@ impl OverviewState {
                 self.settings.sort = self.settings.sort.clicked(c);
                 self.dirty = true;
             }
+            OverviewAction::SortByAttention => {
+                self.settings.sort.attention_first = true;
+                self.dirty = true;
+            }
             OverviewAction::InView(ids) => self.in_view = ids,
-            // The state's composition does it: it needs the clock.
-            OverviewAction::Refresh => {}
+            OverviewAction::SetAttention(a) => {
+                self.settings.attention = a;
+                self.dirty = true;
+            }
+            // The state's composition does them: they need the clock, or
+            // cross features.
+            OverviewAction::Refresh | OverviewAction::OpenAt { .. } => {}
         }
+    }
+
+    /// The next machines whose look-back to read (the look-back follows
+    /// the day and the setting): those in view first, as the figures.
+    pub fn pump_look_back(
+        &mut self,
+        fleet: &[EquipmentSummary],
+        offline: bool,
+        now: i64,
+    ) -> Vec<Command> {
+        let mut out = self
+            .look_back
+            .set_window(self.settings.attention.window(now));
+        let order = self
+            .in_view
+            .iter()
+            .copied()
+            .chain(self.rows.iter().map(|r| r.id))
+            .chain(fleet.iter().map(|e| e.id));
+        out.extend(self.look_back.pump(order, now, offline));
+        out
     }
 
     /// The next machines whose figures to read: those in view first, then
@@ -443,10 +522,19 @@ impl OverviewState {
         let snapshots_pending = !s.unsupported
             && s.error.is_none()
             && (s.loading || (s.cached_at.is_none() && s.requested_at.is_none()));
+        let silence = !snapshots_pending && !s.unsupported;
+        self.look_back.assess(
+            fleet,
+            &self.snapshots,
+            self.settings.attention,
+            silence,
+            now,
+        );
         self.rows = RowInputs {
             fleet,
             snapshots: &self.snapshots,
             figures: &self.figures,
+            attention: &self.look_back.machines,
             window_reaches_now,
             snapshots_pending,
             now,

@@ -13,6 +13,7 @@ use fleetview_api::geo::LatLon;
 use fleetview_api::model::EquipmentSummary;
 use fleetview_core::analysis::{MachineFigures, MachineState, last_report, machine_state};
 
+use super::attention::{AttentionFilter, MachineAttention};
 use crate::app::loadable::Loadable;
 
 /// The table's columns, in the order shown.
@@ -66,7 +67,7 @@ impl Column {
             Column::IdlePercent => "Idle % in window",
             Column::Fuel => "Fuel remaining",
             Column::Faults => "Faults in window",
-            Column::Flags => "Flags in window",
+            Column::Flags => "Flags",
             Column::Source => "Data source",
         }
     }
@@ -76,11 +77,7 @@ impl Column {
     pub fn from_figures(self) -> bool {
         matches!(
             self,
-            Column::WindowHours
-                | Column::IdlePercent
-                | Column::Faults
-                | Column::Flags
-                | Column::Source
+            Column::WindowHours | Column::IdlePercent | Column::Faults | Column::Source
         )
     }
 
@@ -99,11 +96,36 @@ impl Column {
     }
 }
 
-/// The sort: a column and its direction.
+/// The sort: the machines that need attention first (worst first, the
+/// default), or a column and its direction (a click on its header).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "SavedSort")]
 pub struct Sort {
     pub column: Column,
     pub descending: bool,
+    /// Sorted by need of attention rather than by `column`.
+    pub attention_first: bool,
+}
+
+/// A sort as saved: one saved before the attention sort existed keeps a
+/// column the user chose, and takes the new default otherwise.
+#[derive(Deserialize)]
+struct SavedSort {
+    column: Column,
+    descending: bool,
+    attention_first: Option<bool>,
+}
+
+impl From<SavedSort> for Sort {
+    fn from(s: SavedSort) -> Self {
+        Sort {
+            column: s.column,
+            descending: s.descending,
+            attention_first: s
+                .attention_first
+                .unwrap_or(s.column == Column::Name && !s.descending),
+        }
+    }
 }
 
 impl Default for Sort {
@@ -111,6 +133,7 @@ impl Default for Sort {
         Self {
             column: Column::Name,
             descending: false,
+            attention_first: true,
         }
     }
 }
@@ -118,15 +141,17 @@ impl Default for Sort {
 impl Sort {
     /// What a click on a column's header makes of this sort.
     pub fn clicked(self, column: Column) -> Sort {
-        if self.column == column {
+        if self.column == column && !self.attention_first {
             Sort {
                 column,
                 descending: !self.descending,
+                attention_first: false,
             }
         } else {
             Sort {
                 column,
                 descending: column.first_descending(),
+                attention_first: false,
             }
         }
     }
@@ -144,6 +169,10 @@ pub struct Filters {
     pub company: Option<String>,
     pub make: Option<String>,
     pub state: Option<MachineState>,
+    /// A count of the "needs attention" strip: not kept across restarts
+    /// (a morning's filter would hide machines the next one).
+    #[serde(skip)]
+    pub attention: Option<AttentionFilter>,
 }
 
 impl Filters {
@@ -190,6 +219,8 @@ pub struct RowInputs<'a> {
     pub fleet: &'a [EquipmentSummary],
     pub snapshots: &'a HashMap<i64, EquipmentSnapshot>,
     pub figures: &'a HashMap<i64, Loadable<MachineFigures>>,
+    /// What each machine needs attention for, over the look-back.
+    pub attention: &'a HashMap<i64, MachineAttention>,
     /// Whether the figures' window reaches now (so the engine's last
     /// event says whether it runs now).
     pub window_reaches_now: bool,
@@ -243,6 +274,12 @@ impl RowInputs<'_> {
             })
             .map(|(i, e)| self.row(i, e))
             .filter(|r| filters.state.is_none_or(|s| s == r.state))
+            .filter(|r| {
+                filters
+                    .attention
+                    .as_ref()
+                    .is_none_or(|f| f.matches(self.items(r.id)))
+            })
             .collect();
         rows.sort_by(|a, b| self.compare(a, b, sort));
         rows
@@ -251,6 +288,14 @@ impl RowInputs<'_> {
     /// Known values in the chosen direction; unknown ones last whatever
     /// the direction; ties by name, then id.
     fn compare(&self, a: &FleetRow, b: &FleetRow, sort: Sort) -> Ordering {
+        let by_name = || {
+            let (ea, eb) = (&self.fleet[a.index], &self.fleet[b.index]);
+            ea.name.cmp(&eb.name).then(ea.id.cmp(&eb.id))
+        };
+        if sort.attention_first {
+            let rank = |r: &FleetRow| self.attention.get(&r.id).map(|m| m.rank);
+            return rank(b).cmp(&rank(a)).then_with(by_name);
+        }
         let (ka, kb) = (self.key(a, sort.column), self.key(b, sort.column));
         let by_key = match (ka, kb) {
             (Some(x), Some(y)) => {
@@ -261,10 +306,11 @@ impl RowInputs<'_> {
             (None, Some(_)) => Ordering::Greater,
             (None, None) => Ordering::Equal,
         };
-        by_key.then_with(|| {
-            let (ea, eb) = (&self.fleet[a.index], &self.fleet[b.index]);
-            ea.name.cmp(&eb.name).then(ea.id.cmp(&eb.id))
-        })
+        by_key.then_with(by_name)
+    }
+
+    fn items(&self, id: i64) -> &[fleetview_core::analysis::Attention] {
+        self.attention.get(&id).map_or(&[], |m| &m.items)
     }
 
     fn key(&self, r: &FleetRow, column: Column) -> Option<Key> {
@@ -288,7 +334,7 @@ impl RowInputs<'_> {
                 let (severity, count) = f.faults.rank();
                 Key::Pair(severity, count as i64)
             }),
-            Column::Flags => figures.map(|f| Key::Int(f.flags.count() as i64)),
+            Column::Flags => Some(Key::Int(self.items(r.id).len() as i64)),
             Column::Source => figures
                 .and_then(|f| f.feed)
                 .map(|k| Key::Text(k.label().to_owned())),
@@ -425,6 +471,7 @@ mod tests {
         fleet: Vec<EquipmentSummary>,
         snapshots: HashMap<i64, EquipmentSnapshot>,
         figures: HashMap<i64, Loadable<MachineFigures>>,
+        attention: HashMap<i64, MachineAttention>,
     }
 
     impl Fixture {
@@ -461,6 +508,7 @@ mod tests {
                 fleet,
                 snapshots,
                 figures,
+                attention: HashMap::new(),
             }
         }
 
@@ -469,6 +517,7 @@ mod tests {
                 fleet: &self.fleet,
                 snapshots: &self.snapshots,
                 figures: &self.figures,
+                attention: &self.attention,
                 window_reaches_now: true,
                 snapshots_pending: false,
                 now: NOW,
@@ -562,6 +611,39 @@ mod tests {
         let state = |id| rows.iter().find(|r| r.id == id).map(|r| r.state);
         assert_eq!(state(4), Some(MachineState::Pending));
         assert_eq!(state(2), Some(MachineState::Silent), "its snapshot came");
+    }
+
+    #[test]
+    fn attention_sorts_worst_first_by_default_and_filters_but_a_header_click_sorts_its_column() {
+        use fleetview_core::analysis::{Attention, AttentionKind, AttentionRank};
+        let mut f = Fixture::new();
+        let item = |kind| Attention {
+            kind,
+            text: String::new(),
+            at: None,
+            position: None,
+            level: None,
+        };
+        for (id, kind) in [(4, AttentionKind::Gap), (1, AttentionKind::FuelDrop)] {
+            let items = vec![item(kind)];
+            let rank = AttentionRank::of(&items);
+            f.attention.insert(id, MachineAttention { rank, items });
+        }
+        assert_eq!(
+            f.ids(&Filters::default(), Sort::default()),
+            vec![1, 4, 2, 3]
+        );
+        let by_name = Sort::default().clicked(Column::Name);
+        assert_eq!(f.ids(&Filters::default(), by_name), vec![2, 1, 3, 4]);
+        let gaps = Filters {
+            attention: Some(AttentionFilter::Kind(AttentionKind::Gap)),
+            ..Default::default()
+        };
+        assert_eq!(f.ids(&gaps, by_name), vec![4]);
+        // A sort saved before: a column chosen stays, the default moves on.
+        let saved = |json| serde_json::from_str::<Sort>(json).expect("a sort");
+        assert!(saved(r#"{"column":"Name","descending":false}"#).attention_first);
+        assert!(!saved(r#"{"column":"LastReport","descending":true}"#).attention_first);
     }
 
     #[test]

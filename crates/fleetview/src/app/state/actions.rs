@@ -10,10 +10,15 @@ use crate::app::fleet::FleetState;
 use crate::app::machine::MachineAction;
 use crate::app::notifications::Level;
 use crate::app::overview::OverviewAction;
-use crate::app::settings::Tab;
+use crate::app::settings::{Preset, Tab};
 use crate::app::timeline::TimelineAction;
-use fleetview_api::time::now_secs;
+use fleetview_api::geo::LatLon;
+use fleetview_api::time::{SECS_PER_DAY, now_secs};
 use fleetview_core::worker::Command;
+
+/// A machine opened at an item keeps its window if it holds this much
+/// before the item.
+const OPEN_AT_MARGIN_SECS: i64 = 3 * SECS_PER_DAY;
 
 impl AppState {
     /// Commands to start with when the connection is ready: discover the
@@ -85,6 +90,11 @@ impl AppState {
                 }
                 out
             }
+            Action::Overview(OverviewAction::OpenAt {
+                equipment,
+                at,
+                position,
+            }) => self.open_at(equipment, at, position),
             Action::Overview(OverviewAction::Refresh) => {
                 let mut out = vec![self.overview.fetch_snapshots(now_secs())];
                 out.extend(self.overview.refresh_figures());
@@ -160,6 +170,49 @@ impl AppState {
                 Vec::new()
             }
         }
+    }
+
+    /// Opens a machine at an attention item, as a click on the Events
+    /// table does: its Events tab, the cursor at the item's time and the
+    /// map on its place. The window stays if it holds the item and the
+    /// days before it (a reset is seen from the reading before); else it is
+    /// the look-back the strip found the item in, so the Events tab finds
+    /// it too.
+    fn open_at(
+        &mut self,
+        equipment: i64,
+        at: Option<i64>,
+        position: Option<LatLon>,
+    ) -> Vec<Command> {
+        let mut out = self.on_action(MachineAction::Select(equipment).into());
+        self.tab = Tab::Events;
+        self.machine_tab = Tab::Events;
+        let Some(t) = at else {
+            return out;
+        };
+        let now = self.now();
+        let chosen = self.selected_window();
+        let holds = chosen.since <= t - OPEN_AT_MARGIN_SECS && t <= chosen.until;
+        if let (false, Some(look_back)) = (holds, self.overview.look_back.window) {
+            let custom = self.machine.custom_days;
+            let preset = [Preset::Last7Days, Preset::Last30Days]
+                .into_iter()
+                .find(|p| p.window(now, custom) == look_back);
+            let wider = match preset {
+                Some(p) => MachineAction::SetPreset(p),
+                None => MachineAction::SetCustomDays {
+                    first_day: look_back.since.div_euclid(SECS_PER_DAY),
+                    last_day: look_back.until.div_euclid(SECS_PER_DAY),
+                },
+            };
+            out.extend(self.on_action(wider.into()));
+        }
+        let seek = match position {
+            Some(position) => TimelineAction::SeekToPlace { time: t, position },
+            None => TimelineAction::SeekTo(t),
+        };
+        out.extend(self.timeline_action(seek));
+        out
     }
 
     fn timeline_action(&mut self, action: TimelineAction) -> Vec<Command> {

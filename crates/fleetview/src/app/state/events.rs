@@ -163,7 +163,9 @@ impl AppState {
         let failure = match &target {
             Target::Probe | Target::Connection => self.conn.on_failed(&target, error),
             Target::Fleet => self.fleet.on_failed(error),
-            Target::Snapshots | Target::Figures(_) => self.overview.on_failed(&target, error),
+            Target::Snapshots | Target::Figures(_) | Target::LookBack(_) => {
+                self.overview.on_failed(&target, error)
+            }
             Target::Faults | Target::Activities | Target::History => {
                 self.machine.on_failed(&target, error)
             }

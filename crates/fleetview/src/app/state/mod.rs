@@ -156,6 +156,11 @@ impl AppState {
         // holds of them.
         if self.tab == Tab::Fleet {
             out.extend(self.overview.pump(&self.fleet.equipments, !online));
+            let now = self.now();
+            out.extend(
+                self.overview
+                    .pump_look_back(&self.fleet.equipments, !online, now),
+            );
         }
         out
     }

@@ -108,7 +108,8 @@ fn settings_survive_a_restart_without_secrets() {
         b.overview.settings.sort,
         crate::app::overview::Sort {
             column: crate::app::overview::Column::LastReport,
-            descending: true
+            descending: true,
+            attention_first: false,
         }
     );
     assert_eq!(b.machine.recent, vec![1003]);
@@ -195,9 +196,11 @@ fn a_key_profile_with_no_key_kept_asks_for_the_key_and_the_notice_goes_once_conn
     let asked = s.tick(1_750_000_000);
     assert!(
         !asked.is_empty()
-            && asked
-                .iter()
-                .all(|c| matches!(c, Command::FetchFigures { offline: true, .. })),
+            && asked.iter().all(|c| matches!(
+                c,
+                Command::FetchFigures { offline: true, .. }
+                    | Command::FetchLookBack { offline: true, .. }
+            )),
         "{asked:?}"
     );
     let read = s.on_event(Event::Connection(ConnectionEvent::Connected {
@@ -520,4 +523,39 @@ fn a_cache_written_again_takes_back_the_notice_that_nothing_is_kept() {
         "{left:?}"
     );
     assert!(left.contains(&CacheNotice::Kept.title()), "{left:?}");
+
+fn an_attention_item_opens_its_machine_on_the_events_tab_over_a_window_that_sees_it() {
+    const DAY: i64 = fleetview_api::time::SECS_PER_DAY;
+    let now = 1_750_000_000;
+    let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(now));
+    let _ = s.tick(now);
+    let look_back = crate::app::overview::AttentionSettings::default().window(now);
+    assert_eq!(s.overview.look_back.window, Some(look_back));
+    // Two days ago: the week holds it and the days before it.
+    let open = |id, at, position| OverviewAction::OpenAt {
+        equipment: id,
+        at: Some(at),
+        position,
+    };
+    s.on_action(open(1003, now - 2 * DAY, None).into());
+    assert_eq!(
+        (s.machine.selected, s.tab, s.machine.preset),
+        (Some(1003), Tab::Events, Preset::Last7Days)
+    );
+    assert_eq!(s.timeline.cursor, Some(now - 2 * DAY));
+    // Five days ago, the reading before it may be out of the week: the
+    // look-back the strip found it in.
+    let place = fleetview_api::geo::LatLon {
+        lat: 51.0,
+        lon: 4.0,
+    };
+    s.on_action(open(1004, now - 5 * DAY, Some(place)).into());
+    assert_eq!(
+        (s.machine.selected, s.machine.preset, s.selected_window()),
+        (Some(1004), Preset::Last30Days, look_back)
+    );
+    assert_eq!(
+        (s.timeline.cursor, s.timeline.seek_place),
+        (Some(now - 5 * DAY), Some(place))
+    );
 }

@@ -275,7 +275,11 @@ pub fn map_ui(ui: &mut egui::Ui, state: &AppState, view: &mut MapView, actions: 
         view.place_without_track(state);
     }
     view.fit_requested = false;
-    view.last_seek = state.timeline().seek;
+    // A seek made while the track loads (a machine opened at an event from
+    // the Fleet page) waits for it: the track's fit would undo it.
+    if !state.timeline().track.is_pending() {
+        view.last_seek = state.timeline().seek;
+    }
     let report = state.figures().report.value().filter(|_| track.is_some());
     let (shown, picked, clicked_event) = view.layers_ui(ui, state, track.as_ref(), report);
     shown

@@ -4,10 +4,12 @@
 //! Filters and sort are the model's (kept across restarts); picking a
 //! machine on the map or in the table opens its history.
 //!
-//! Where to look: `table.rs` the table and its keyboard, `map.rs` the
+//! Where to look: `attention.rs` the "needs attention" strip and the
+//! Flags cell, `table.rs` the table and its keyboard, `map.rs` the
 //! fleet map (`placed.rs` the machines it places, `cluster.rs` its
 //! clustering, `marks.rs` what it draws, `tips.rs` what it says).
 
+mod attention;
 mod cluster;
 mod map;
 mod marks;
@@ -22,6 +24,7 @@ use crate::ui::theme;
 use fleetview_core::analysis::MachineState;
 use fleetview_core::export::shown::ExportContent;
 
+pub use attention::{count_label, summary};
 pub use map::{FleetMapView, MAX_CLUSTER_ZOOM, ShownMarker, fleet_map_ui};
 pub use table::{TableView, table_ui};
 
@@ -49,6 +52,9 @@ pub fn overview_ui(
     let o = &state.overview();
     let fleet = &state.fleet().equipments;
     header_ui(ui, state, now, &mut view.sign_in_asked, actions);
+    if !fleet.is_empty() {
+        attention::attention_ui(ui, state, actions);
+    }
     hours_unread_ui(ui, state, actions);
     let generation = o.generation;
     if view.choices.as_ref().is_none_or(|(g, _)| *g != generation) {

@@ -96,7 +96,9 @@ fn rows_ui(
             for c in Column::ALL {
                 header.col(|ui| {
                     ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-                    let arrow = match (sort.column == c, sort.descending) {
+                    // No arrow while the attention sort rules.
+                    let by_it = sort.column == c && !sort.attention_first;
+                    let arrow = match (by_it, sort.descending) {
                         (true, false) => theme::SORT_ASCENDING,
                         (true, true) => theme::SORT_DESCENDING,
                         _ => "",
@@ -123,7 +125,7 @@ fn rows_ui(
                 let mut open = false;
                 for c in Column::ALL {
                     row.col(|ui| {
-                        open |= cell_ui(ui, state, &r, c, now, local);
+                        open |= cell_ui(ui, state, &r, c, (now, local), actions);
                     });
                 }
                 if open || row.response().clicked() {
@@ -173,7 +175,7 @@ fn hint(c: Column) -> &'static str {
         Column::Fuel => "Fuel remaining, from the snapshot",
         Column::Faults => "Faults in the window: how many, and the worst level",
         Column::Flags => {
-            "Suspected fuel drains (fuel falls with the engine off) and counter resets (a cumulative counter going down) in the window"
+            "What the machine needs attention for over the strip's look-back (faults, suspected drains, meter resets, silence, high idle, data gaps): click to list them and open one"
         }
         Column::Source => {
             "Known from the machine's identity: a PIN is an OEM feed, a VIN a tracker"
@@ -191,8 +193,8 @@ fn cell_ui(
     state: &AppState,
     r: &FleetRow,
     c: Column,
-    now: i64,
-    local: bool,
+    (now, local): (i64, bool),
+    actions: &mut Vec<Action>,
 ) -> bool {
     let Some(e) = state.fleet().equipments.get(r.index) else {
         return false;
@@ -244,11 +246,9 @@ fn cell_ui(
             let fuel = fuel_percent(snapshot);
             ui.label(fuel.map_or_else(|| format::NULL.to_owned(), |f| format!("{f:.0} %")));
         }
-        Column::WindowHours
-        | Column::IdlePercent
-        | Column::Faults
-        | Column::Flags
-        | Column::Source => {
+        // Over the strip's look-back, not the window.
+        Column::Flags => super::attention::flags_cell_ui(ui, state, r.id, actions),
+        Column::WindowHours | Column::IdlePercent | Column::Faults | Column::Source => {
             let o = state.overview();
             if o.not_cached(r.id) {
                 ui.label(format::NULL).on_hover_text("Not in the cache");
@@ -309,19 +309,6 @@ fn window_cell_ui(ui: &mut egui::Ui, figures: Option<&Loadable<MachineFigures>>,
                 ui.colored_label(
                     theme::ink(ui, theme::level_color(level)),
                     format!("{} · {level}", t.count),
-                );
-            }
-        }
-        Column::Flags => {
-            if f.flags.count() == 0 {
-                ui.label("none");
-            } else {
-                ui.colored_label(
-                    theme::ink(ui, theme::WARNING),
-                    format!("⚠ {}", f.flags.describe()),
-                )
-                .on_hover_text(
-                    "Open the machine (click its name) and its Events tab says when and where",
                 );
             }
         }

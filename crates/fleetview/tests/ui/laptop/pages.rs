@@ -356,6 +356,8 @@ fn window_cells_settled(app: &FleetApp) -> bool {
             .equipments
             .iter()
             .all(|e| o.not_cached(e.id) || matches!(o.figures_of(e.id), Some(Loadable::Ready(_))))
+        // The Flags cells too: the attention strip's look-back, read apart.
+        && o.look_back.loading(60) == 0
 }
 
 #[test]

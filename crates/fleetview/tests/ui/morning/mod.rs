@@ -1,0 +1,3 @@
+//! Issue 37, the morning check: what needs attention across the fleet.
+
+mod attention;
