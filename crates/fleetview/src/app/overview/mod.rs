@@ -4,8 +4,10 @@
 //! from `/history` and `/faults` (read in the background, a few machines at
 //! a time, the rows in view first). Filters and sort survive a restart.
 //!
-//! `rows.rs`: the rows as shown (join, filters, sort).
+//! `rows.rs`: the rows as shown (join, filters, sort); `columns.rs`: the
+//! table's columns shown and their order.
 
+mod columns;
 mod files;
 mod rows;
 
@@ -13,6 +15,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
+pub use columns::ColumnLayout;
 pub use rows::{Column, Filters, FleetRow, RowInputs, Sort, choices, engine_hours, fuel_percent};
 
 use super::errors::{Problem, explain_read};
@@ -39,6 +42,8 @@ pub const SNAPSHOT_REFRESH_SECS: i64 = 600;
 pub struct OverviewSettings {
     pub filters: Filters,
     pub sort: Sort,
+    /// The table's columns shown, in order.
+    pub columns: ColumnLayout,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -46,6 +51,8 @@ pub enum OverviewAction {
     SetFilters(Filters),
     /// A click on a column's header.
     SortBy(Column),
+    /// Columns shown or hidden, or moved.
+    SetColumns(ColumnLayout),
     /// The machines in view in the table, top to bottom: their figures are
     /// read first.
     InView(Vec<i64>),
@@ -376,6 +383,7 @@ impl OverviewState {
                 self.settings.sort = self.settings.sort.clicked(c);
                 self.dirty = true;
             }
+            OverviewAction::SetColumns(c) => self.settings.columns = c,
             OverviewAction::InView(ids) => self.in_view = ids,
             // The state's composition does it: it needs the clock.
             OverviewAction::Refresh => {}
