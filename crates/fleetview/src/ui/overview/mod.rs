@@ -4,11 +4,14 @@
 //! Filters and sort are the model's (kept across restarts); picking a
 //! machine on the map or in the table opens its history.
 //!
-//! Where to look: `table.rs` the table and its keyboard, `map.rs` the
+//! Where to look: `table.rs` the table and its keyboard (`cells.rs` its
+//! cells, `columns.rs` its Columns menu), `map.rs` the
 //! fleet map (`placed.rs` the machines it places, `cluster.rs` its
 //! clustering, `marks.rs` what it draws, `tips.rs` what it says).
 
+mod cells;
 mod cluster;
+mod columns;
 mod map;
 mod marks;
 mod placed;
