@@ -203,7 +203,8 @@ fn attention_table_rows_stay_level_when_a_row_is_scrolled_to() {
 #[test]
 fn attention_table_sideways_scroll_not_restored() {
     let mut h = app();
-    // A wider Name column is kept (egui's memory, as before).
+    // A wider Name column is kept (egui's memory, as before), and so are
+    // the other columns' widths.
     let state = header(&h, "State");
     let first = row_name(&h, 0);
     let boundary = egui::pos2(
@@ -216,6 +217,15 @@ fn attention_table_sideways_scroll_not_restored() {
     common::ui::drag(&mut h, boundary, boundary + egui::vec2(80.0, 0.0));
     let widened = header(&h, "State");
     assert!(widened.left() > state.left() + 60.0, "Name widened");
+    // State widened by its edge in the header.
+    let flags = header(&h, "Flags in window");
+    let edge = egui::pos2(flags.left() - 4.0, boundary.y);
+    common::ui::drag(&mut h, edge, edge + egui::vec2(50.0, 0.0));
+    let flags = header(&h, "Flags in window");
+    assert!(
+        flags.left() > edge.x + 40.0,
+        "State widened: Flags at {flags:?}"
+    );
     wheel(&mut h, "State", SWIPE, egui::Modifiers::NONE, 6);
     assert!(header(&h, "State").left() < widened.left() - 100.0);
     let name = name_cell(&h, &first);
@@ -232,6 +242,11 @@ fn attention_table_sideways_scroll_not_restored() {
         "starts at the left, Name as wide as left"
     );
     assert_eq!(name_cell(&h, &first).width(), name.width());
+    assert_eq!(
+        header(&h, "Flags in window"),
+        flags,
+        "State as wide as left"
+    );
 }
 
 #[test]
