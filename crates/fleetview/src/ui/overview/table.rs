@@ -266,6 +266,10 @@ fn rows_ui(
                 let mut open = false;
                 row.col(|ui| open |= cell_ui(ui, state, &r, Column::Name, now, local));
                 row.col(|ui| {
+                    // Text that cannot be selected leaves the click to the
+                    // row (selectable, it took the click: only the gaps
+                    // between values opened the machine).
+                    ui.style_mut().interaction.selectable_labels = false;
                     strip.cells_ui(ui, |ui, c| open |= cell_ui(ui, state, &r, c, now, local));
                 });
                 if open || row.response().clicked() {

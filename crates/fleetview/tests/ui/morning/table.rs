@@ -308,3 +308,18 @@ fn attention_table_columns_hidden_and_reordered_are_kept() {
         h.state().state().overview().settings
     );
 }
+
+/// A click anywhere on a row opens its machine, on a figure's text too
+/// (the figures' text took the click for itself: only the gaps opened).
+#[test]
+fn attention_table_a_click_on_a_figure_opens_its_machine() {
+    let mut h = app();
+    let s = h.state().state();
+    let row = s.overview().rows()[2];
+    let e = &s.fleet().equipments[row.index];
+    let (id, serial) = (e.id, e.serial_number.clone());
+    wheel(&mut h, "State", SWIPE, egui::Modifiers::NONE, 40);
+    let at = h.get_by_label(&serial).rect().center();
+    common::ui::click_at(&mut h, at);
+    assert_eq!(h.state().state().selected(), Some(id), "{serial}'s machine");
+}
