@@ -210,6 +210,14 @@ pub fn level_color(label: &str) -> Color32 {
     }
 }
 
+/// The fleet table's columns are never dragged narrower than these.
+pub const FLEET_NAME_MIN_WIDTH: f32 = 120.0;
+pub const FLEET_COLUMN_MIN_WIDTH: f32 = 50.0;
+/// The fleet table's sideways scroll bar, under the columns right of Name.
+pub const FLEET_SIDEWAYS_BAR_HEIGHT: f32 = 14.0;
+/// Half the width a fleet table column's edge is grabbed by, to resize it.
+pub const FLEET_RESIZE_GRAB: f32 = 4.0;
+
 /// The first width of a fleet table column: its header and sort arrow fit.
 pub fn fleet_column_width(c: crate::app::overview::Column) -> f32 {
     use crate::app::overview::Column as C;

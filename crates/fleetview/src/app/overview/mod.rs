@@ -5,9 +5,11 @@
 //! a time, the rows in view first). Filters and sort survive a restart.
 //!
 //! `rows.rs`: the rows as shown (join, filters, sort); `attention.rs`:
-//! the "needs attention" strip's look-back and counts.
+//! the "needs attention" strip's look-back and counts; `columns.rs`: the
+//! table's columns shown and their order.
 
 mod attention;
+mod columns;
 mod files;
 mod rows;
 
@@ -19,6 +21,7 @@ pub use attention::{
     AttentionFilter, AttentionSettings, LOOK_BACK_CHOICES_DAYS, LookBack, MachineAttention,
     worst_fault,
 };
+pub use columns::ColumnLayout;
 pub use rows::{Column, Filters, FleetRow, RowInputs, Sort, choices, engine_hours, fuel_percent};
 
 use super::errors::{Problem, explain_read};
@@ -47,6 +50,8 @@ pub struct OverviewSettings {
     pub sort: Sort,
     /// The "needs attention" strip's look-back and idle threshold.
     pub attention: AttentionSettings,
+    /// The table's columns shown, in order.
+    pub columns: ColumnLayout,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -56,6 +61,8 @@ pub enum OverviewAction {
     SortBy(Column),
     /// The machines that need attention first, the worst first.
     SortByAttention,
+    /// Columns shown or hidden, or moved.
+    SetColumns(ColumnLayout),
     /// The machines in view in the table, top to bottom: their figures are
     /// read first.
     InView(Vec<i64>),
@@ -429,6 +436,7 @@ impl OverviewState {
                 self.settings.sort.attention_first = true;
                 self.dirty = true;
             }
+            OverviewAction::SetColumns(c) => self.settings.columns = c,
             OverviewAction::InView(ids) => self.in_view = ids,
             OverviewAction::SetAttention(a) => {
                 self.settings.attention = a;

@@ -113,7 +113,14 @@ pub struct Sort {
 struct SavedSort {
     column: Column,
     descending: bool,
+    /// Written as a plain `true`/`false`, which RON (eframe's format)
+    /// does not read as an `Option`.
+    #[serde(default, deserialize_with = "some_bool")]
     attention_first: Option<bool>,
+}
+
+fn some_bool<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    bool::deserialize(d).map(Some)
 }
 
 impl From<SavedSort> for Sort {

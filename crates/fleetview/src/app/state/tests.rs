@@ -523,7 +523,9 @@ fn a_cache_written_again_takes_back_the_notice_that_nothing_is_kept() {
         "{left:?}"
     );
     assert!(left.contains(&CacheNotice::Kept.title()), "{left:?}");
+}
 
+#[test]
 fn an_attention_item_opens_its_machine_on_the_events_tab_over_a_window_that_sees_it() {
     const DAY: i64 = fleetview_api::time::SECS_PER_DAY;
     let now = 1_750_000_000;

@@ -5,12 +5,15 @@
 //! machine on the map or in the table opens its history.
 //!
 //! Where to look: `attention.rs` the "needs attention" strip and the
-//! Flags cell, `table.rs` the table and its keyboard, `map.rs` the
+//! Flags cell, `table.rs` the table and its keyboard (`cells.rs` its
+//! cells, `columns.rs` its Columns menu), `map.rs` the
 //! fleet map (`placed.rs` the machines it places, `cluster.rs` its
 //! clustering, `marks.rs` what it draws, `tips.rs` what it says).
 
 mod attention;
+mod cells;
 mod cluster;
+mod columns;
 mod map;
 mod marks;
 mod placed;

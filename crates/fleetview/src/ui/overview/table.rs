@@ -4,14 +4,24 @@
 //! a row, or Enter on the row marked with the arrow keys, opens the
 //! machine's history. The rows in view are told to the model, whose
 //! figures are read for them first.
+//!
+//! The Name column stays in place while the columns right of it scroll
+//! sideways (a touchpad's swipe, Shift+wheel, or the bar under them): the
+//! table is two columns, Name and the rest, and the rest's cell lays the
+//! chosen columns out shifted by one offset, so every row is one row of one
+//! table and stays level however it is scrolled. The offset is the view's,
+//! never saved: each start shows the first columns.
 
+use std::collections::HashMap;
+
+use egui::{Rect, UiBuilder};
 use egui_extras::{Column as Width, TableBuilder};
 
-use crate::app::overview::{Column, FleetRow, engine_hours, fuel_percent};
-use crate::app::{Action, AppState, Loadable, MachineAction, OverviewAction};
-use crate::ui::format;
+use super::cells::{cell_ui, header_ui};
+use super::columns::columns_menu_ui;
+use crate::app::overview::{Column, FleetRow};
+use crate::app::{Action, AppState, MachineAction, OverviewAction};
 use crate::ui::theme;
-use fleetview_core::analysis::{MachineFigures, MachineState};
 
 #[derive(Debug, Default)]
 pub struct TableView {
@@ -26,6 +36,60 @@ pub struct TableView {
     drawn_pass: u64,
     /// The machines in view last told to the model.
     in_view: Vec<i64>,
+    /// How far the columns right of Name are scrolled sideways (points).
+    sideways: f32,
+    /// The width the columns right of Name showed in at the last frame.
+    room: Option<f32>,
+    /// The widths of the columns right of Name the user dragged, kept in
+    /// egui's memory as Name's own width is (read at the first frame).
+    widths: Option<HashMap<Column, f32>>,
+}
+
+/// Where the dragged widths are kept in egui's memory.
+fn widths_id() -> egui::Id {
+    egui::Id::unique("fleet_table_widths")
+}
+
+/// The columns right of Name as laid out at this frame.
+struct Strip {
+    columns: Vec<(Column, f32)>,
+    sideways: f32,
+    gap: f32,
+}
+
+impl Strip {
+    /// Their whole width, unscrolled.
+    fn width(&self) -> f32 {
+        let n = self.columns.len() as f32;
+        self.columns.iter().map(|(_, w)| w).sum::<f32>() + self.gap * (n - 1.0).max(0.0)
+    }
+
+    /// Each column's place in a cell (shifted by the sideways offset).
+    fn places(&self, cell: Rect) -> Vec<(Column, Rect)> {
+        let mut x = cell.left() - self.sideways;
+        self.columns
+            .iter()
+            .map(|&(c, w)| {
+                let r =
+                    Rect::from_min_size(egui::pos2(x, cell.top()), egui::vec2(w, cell.height()));
+                x += w + self.gap;
+                (c, r)
+            })
+            .collect()
+    }
+
+    /// Draws `add` for each column, each in its place, clipped to it and
+    /// to the cell (those scrolled out of sight too, as a scroll area
+    /// does: screen readers and tests find them where they are).
+    fn cells_ui(&self, ui: &mut egui::Ui, mut add: impl FnMut(&mut egui::Ui, Column)) {
+        let clip = ui.clip_rect();
+        let layout = *ui.layout();
+        for (c, place) in self.places(ui.max_rect()) {
+            let mut cell = ui.new_child(UiBuilder::new().id_salt(c).max_rect(place).layout(layout));
+            cell.set_clip_rect(clip.intersect(place));
+            add(&mut cell, c);
+        }
+    }
 }
 
 pub fn table_ui(
@@ -44,74 +108,151 @@ pub fn table_ui(
         view.scroll_to = rows.iter().position(|r| r.id == open);
     }
     keyboard(ui, rows, view, actions);
-    let now = state.now();
-    let local = state.local_time();
+    let strip = strip(ui, state, view);
+    let area = ui.available_rect_before_wrap();
+    let room = view
+        .room
+        .unwrap_or(area.width() - theme::fleet_column_width(Column::Name));
+    let overflow = (strip.width() - room).max(0.0);
+    sideways_input(ui, area, overflow, &mut view.sideways);
+    let strip = Strip {
+        sideways: view.sideways,
+        ..strip
+    };
+    let bar = if overflow > 0.0 {
+        theme::FLEET_SIDEWAYS_BAR_HEIGHT
+    } else {
+        0.0
+    };
+    let mut table = area;
+    table.max.y -= bar;
     let mut in_view = Vec::new();
-    // Sideways as a whole, the header with its rows: fourteen columns do
-    // not fit beside the list at 1000x700.
-    egui::ScrollArea::horizontal()
-        .id_salt("fleet_table_sideways")
-        .auto_shrink([false, false])
-        .show(ui, |ui| {
-            rows_ui(ui, state, view, actions, (now, local), &mut in_view);
-        });
+    let rest = ui
+        .scope_builder(UiBuilder::new().max_rect(table), |ui| {
+            rows_ui(ui, state, view, &strip, actions, &mut in_view)
+        })
+        .inner;
+    if let Some(rest) = rest {
+        view.room = Some(rest.width());
+        if overflow > 0.0 {
+            let under = Rect::from_x_y_ranges(rest.x_range(), table.bottom()..=area.bottom());
+            view.sideways = bar_ui(ui, under, strip.width(), view.sideways);
+        }
+    }
+    ui.advance_cursor_after_rect(area);
     if in_view != view.in_view {
         view.in_view = in_view.clone();
         actions.push(OverviewAction::InView(in_view).into());
     }
 }
 
+/// The columns shown right of Name, at their widths.
+fn strip(ui: &egui::Ui, state: &AppState, view: &mut TableView) -> Strip {
+    let widths = view.widths.get_or_insert_with(|| {
+        ui.data_mut(|d| d.get_persisted(widths_id()))
+            .unwrap_or_default()
+    });
+    let columns = state
+        .overview()
+        .settings
+        .columns
+        .shown()
+        .filter(|c| *c != Column::Name)
+        .map(|c| {
+            let w = widths.get(&c).copied();
+            (c, w.unwrap_or_else(|| theme::fleet_column_width(c)))
+        })
+        .collect();
+    Strip {
+        columns,
+        sideways: view.sideways,
+        gap: ui.spacing().item_spacing.x,
+    }
+}
+
+/// A sideways wheel over the table (a touchpad's swipe; Shift+wheel, which
+/// egui turns sideways) scrolls the columns right of Name. The rows' own
+/// scroll area moves only up and down, so it is left the rest.
+fn sideways_input(ui: &mut egui::Ui, area: Rect, overflow: f32, sideways: &mut f32) {
+    if overflow > 0.0 && ui.rect_contains_pointer(area) {
+        let dx = ui.input_mut(|i| std::mem::take(&mut i.smooth_scroll_delta.x));
+        *sideways -= dx;
+    }
+    *sideways = sideways.clamp(0.0, overflow);
+}
+
+/// The sideways scroll bar under the columns right of Name; the offset
+/// after a drag of it.
+fn bar_ui(ui: &mut egui::Ui, rect: Rect, content_width: f32, sideways: f32) -> f32 {
+    let out = ui
+        .scope_builder(UiBuilder::new().max_rect(rect), |ui| {
+            // Solid: seen before it is hovered, so the columns out of
+            // sight are not a secret.
+            ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+            egui::ScrollArea::horizontal()
+                .id_salt("fleet_table_sideways_bar")
+                .scroll_source(egui::scroll_area::ScrollSource::SCROLL_BAR)
+                .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+                .horizontal_scroll_offset(sideways)
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    ui.allocate_space(egui::vec2(content_width, 1.0));
+                })
+        })
+        .inner;
+    out.state.clamped_offset().x
+}
+
+/// The table; the header's cell of the columns right of Name (where they
+/// show).
 fn rows_ui(
     ui: &mut egui::Ui,
     state: &AppState,
     view: &mut TableView,
+    strip: &Strip,
     actions: &mut Vec<Action>,
-    (now, local): (i64, bool),
     in_view: &mut Vec<i64>,
-) {
+) -> Option<Rect> {
     let rows = state.overview().rows();
-    let sort = state.overview().settings.sort;
+    let settings = &state.overview().settings;
+    let (now, local) = (state.now(), state.local_time());
     let mut builder = TableBuilder::new(ui)
-        .id_salt("fleet_table")
+        .id_salt("fleet_table_frozen")
         .min_scrolled_height(0.0)
         .auto_shrink([false, false])
         .striped(true)
         .sense(egui::Sense::click())
-        .resizable(true);
-    // Fixed first widths (the header's text and its sort arrow fit): a
-    // width measured from the first rows drawn re-laid the table out a
-    // moment after it showed.
-    for c in Column::ALL {
-        builder = builder.column(
-            Width::initial(theme::fleet_column_width(c))
-                .at_least(50.0)
-                .clip(true),
+        .column(
+            Width::initial(theme::fleet_column_width(Column::Name))
+                .at_least(theme::FLEET_NAME_MIN_WIDTH)
+                .clip(true)
+                .resizable(true),
+        )
+        .column(
+            Width::remainder()
+                .at_least(theme::FLEET_COLUMN_MIN_WIDTH)
+                .clip(true)
+                .resizable(false),
         );
-    }
     if let Some(i) = view.scroll_to.take() {
         builder = builder.scroll_to_row(i, None);
     }
+    let mut rest = None;
+    let widths = view.widths.get_or_insert_with(HashMap::new);
     builder
         .header(theme::ROW_HEIGHT, |mut header| {
-            for c in Column::ALL {
-                header.col(|ui| {
-                    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-                    // No arrow while the attention sort rules.
-                    let by_it = sort.column == c && !sort.attention_first;
-                    let arrow = match (by_it, sort.descending) {
-                        (true, false) => theme::SORT_ASCENDING,
-                        (true, true) => theme::SORT_DESCENDING,
-                        _ => "",
-                    };
-                    if ui
-                        .button(format!("{}{arrow}", c.label()))
-                        .on_hover_text(hint(c))
-                        .clicked()
-                    {
-                        actions.push(OverviewAction::SortBy(c).into());
-                    }
+            header.col(|ui| {
+                ui.horizontal(|ui| {
+                    header_ui(ui, Column::Name, settings.sort, actions);
+                    columns_menu_ui(ui, &settings.columns, actions);
                 });
-            }
+            });
+            header.col(|ui| {
+                // The whole cell (what `col` returns is the part used).
+                rest = Some(ui.max_rect());
+                strip.cells_ui(ui, |ui, c| header_ui(ui, c, settings.sort, actions));
+                resize_ui(ui, strip, widths);
+            });
         })
         .body(|body| {
             body.rows(theme::ROW_HEIGHT, rows.len(), |mut row| {
@@ -123,17 +264,56 @@ fn rows_ui(
                 row.set_selected(marked);
                 row.set_hovered(!marked && state.selected() == Some(r.id));
                 let mut open = false;
-                for c in Column::ALL {
-                    row.col(|ui| {
+                row.col(|ui| open |= cell_ui(ui, state, &r, Column::Name, (now, local), actions));
+                row.col(|ui| {
+                    // Text that cannot be selected leaves the click to the
+                    // row (selectable, it took the click: only the gaps
+                    // between values opened the machine).
+                    ui.style_mut().interaction.selectable_labels = false;
+                    strip.cells_ui(ui, |ui, c| {
                         open |= cell_ui(ui, state, &r, c, (now, local), actions);
                     });
-                }
+                });
                 if open || row.response().clicked() {
                     view.cursor = Some(r.id);
                     actions.push(MachineAction::Select(r.id).into());
                 }
             });
         });
+    rest
+}
+
+/// The edges of the columns right of Name, in the header, dragged to
+/// resize them; the widths are kept in egui's memory.
+fn resize_ui(ui: &mut egui::Ui, strip: &Strip, widths: &mut HashMap<Column, f32>) {
+    let cell = ui.max_rect();
+    let mut changed = false;
+    for (c, place) in strip.places(cell) {
+        let x = place.right() + strip.gap / 2.0;
+        let grab = theme::FLEET_RESIZE_GRAB;
+        let edge = Rect::from_x_y_ranges(x - grab..=x + grab, cell.y_range());
+        let r = ui.interact(
+            edge,
+            ui.scope_id().with(("fleet_resize", c)),
+            egui::Sense::drag(),
+        );
+        if r.dragged() {
+            let w = (place.width() + r.drag_delta().x).max(theme::FLEET_COLUMN_MIN_WIDTH);
+            widths.insert(c, w);
+            changed = true;
+        }
+        let stroke = if r.hovered() || r.dragged() {
+            ui.set_cursor_icon(egui::CursorIcon::ResizeColumn);
+            ui.visuals().widgets.hovered.bg_stroke
+        } else {
+            ui.visuals().widgets.noninteractive.bg_stroke
+        };
+        ui.painter().vline(x, cell.y_range(), stroke);
+    }
+    if changed {
+        let kept = widths.clone();
+        ui.data_mut(|d| d.insert_persisted(widths_id(), kept));
+    }
 }
 
 /// Arrow keys move the marked row, Enter opens it; not while typing.
@@ -163,157 +343,5 @@ fn keyboard(ui: &egui::Ui, rows: &[FleetRow], view: &mut TableView, actions: &mu
     }
     if enter && let Some(i) = at {
         actions.push(MachineAction::Select(rows[i].id).into());
-    }
-}
-
-fn hint(c: Column) -> &'static str {
-    match c {
-        Column::LastReport => "The latest date of any value in the machine's snapshot",
-        Column::EngineHours => "Cumulative operating hours, from the snapshot",
-        Column::WindowHours => "Operating hours in the selected window (daily history)",
-        Column::IdlePercent => "Idle hours as a share of operating hours in the window",
-        Column::Fuel => "Fuel remaining, from the snapshot",
-        Column::Faults => "Faults in the window: how many, and the worst level",
-        Column::Flags => {
-            "What the machine needs attention for over the strip's look-back (faults, suspected drains, meter resets, silence, high idle, data gaps): click to list them and open one"
-        }
-        Column::Source => {
-            "Known from the machine's identity: a PIN is an OEM feed, a VIN a tracker"
-        }
-        Column::State => {
-            "Engine running (last event in a window reaching now), reported today, or silent for more than 24 h"
-        }
-        _ => "Sort by this column",
-    }
-}
-
-/// One cell; whether it asks to open the machine.
-fn cell_ui(
-    ui: &mut egui::Ui,
-    state: &AppState,
-    r: &FleetRow,
-    c: Column,
-    (now, local): (i64, bool),
-    actions: &mut Vec<Action>,
-) -> bool {
-    let Some(e) = state.fleet().equipments.get(r.index) else {
-        return false;
-    };
-    let snapshot = state.overview().snapshots.get(&r.id);
-    let text = |s: &str| {
-        if s.is_empty() {
-            format::NULL.to_owned()
-        } else {
-            s.to_owned()
-        }
-    };
-    match c {
-        Column::Name => {
-            return ui
-                .selectable_label(false, &e.name)
-                .on_hover_text(format!(
-                    "{} {}, serial {}, id {}. Click to open its history.",
-                    e.make, e.model, e.serial_number, e.id
-                ))
-                .clicked();
-        }
-        Column::Category => {
-            ui.label(text(e.category.as_deref().unwrap_or("")));
-        }
-        Column::Make => {
-            ui.label(text(&e.make));
-        }
-        Column::Model => {
-            ui.label(text(&e.model));
-        }
-        Column::Serial => {
-            ui.label(text(&e.serial_number));
-        }
-        Column::State => state_cell_ui(ui, r.state),
-        Column::LastReport => match r.last_report {
-            Some(t) => {
-                ui.label(format::format_age(now - t))
-                    .on_hover_text(format::format_time(t, local));
-            }
-            None => {
-                ui.label(format::NULL);
-            }
-        },
-        Column::EngineHours => {
-            ui.label(format::number(engine_hours(snapshot), 1));
-        }
-        Column::Fuel => {
-            let fuel = fuel_percent(snapshot);
-            ui.label(fuel.map_or_else(|| format::NULL.to_owned(), |f| format!("{f:.0} %")));
-        }
-        // Over the strip's look-back, not the window.
-        Column::Flags => super::attention::flags_cell_ui(ui, state, r.id, actions),
-        Column::WindowHours | Column::IdlePercent | Column::Faults | Column::Source => {
-            let o = state.overview();
-            if o.not_cached(r.id) {
-                ui.label(format::NULL).on_hover_text("Not in the cache");
-            } else {
-                window_cell_ui(ui, o.figures_of(r.id), c);
-            }
-        }
-    }
-    false
-}
-
-/// The State cell: a dot and the state's name in its colour (silent in
-/// bold).
-fn state_cell_ui(ui: &mut egui::Ui, machine_state: MachineState) {
-    let color = theme::machine_state_color(machine_state);
-    let mut label = egui::RichText::new(machine_state.label()).color(theme::ink(ui, color));
-    if machine_state == MachineState::Silent {
-        label = label.strong();
-    }
-    ui.horizontal(|ui| {
-        let (dot, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
-        ui.painter().circle_filled(dot.center(), 4.0, color);
-        ui.label(label);
-    });
-}
-
-/// A cell of the machine's window figures: loading, failed, or column
-/// `c` of them.
-fn window_cell_ui(ui: &mut egui::Ui, figures: Option<&Loadable<MachineFigures>>, c: Column) {
-    let Some(f) = figures.and_then(Loadable::value) else {
-        match figures {
-            Some(Loadable::Failed { error, .. }) => {
-                ui.colored_label(theme::ink(ui, theme::ERROR), "failed")
-                    .on_hover_text(error.as_str());
-            }
-            _ => {
-                ui.weak("…").on_hover_text("Loading");
-            }
-        }
-        return;
-    };
-    match c {
-        Column::WindowHours => {
-            ui.label(format::number(f.engine_hours_h, 1));
-        }
-        Column::IdlePercent => {
-            ui.label(
-                f.idle_percent()
-                    .map_or_else(|| format::NULL.to_owned(), |p| format!("{p:.0} %")),
-            );
-        }
-        Column::Faults => {
-            let t = &f.faults;
-            if t.count == 0 {
-                ui.label("none");
-            } else {
-                let level = t.worst_label.as_deref().unwrap_or("unknown");
-                ui.colored_label(
-                    theme::ink(ui, theme::level_color(level)),
-                    format!("{} · {level}", t.count),
-                );
-            }
-        }
-        _ => {
-            ui.label(f.feed.map_or(format::NULL, |k| k.label()));
-        }
     }
 }

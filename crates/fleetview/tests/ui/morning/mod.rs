@@ -1,3 +1,6 @@
-//! Issue 37, the morning check: what needs attention across the fleet.
+//! The morning check (issue [T3 4/7]): what needs attention across the
+//! fleet, the Fleet table a manager can read, and a report to send.
+//! `cargo test -- attention` and `-- fleet_report` run them.
 
 mod attention;
+mod table;
