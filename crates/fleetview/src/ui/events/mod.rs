@@ -248,7 +248,10 @@ fn event_row_ui(
     let mut seek = false;
     row.col(|ui| {
         seek = ui
-            .selectable_label(marked, format::format_time(e.start, state.local_time()))
+            .selectable_label(
+                marked,
+                format::format_time(e.start, format::machine_zone(state)),
+            )
             .on_hover_text("Move the time cursor here and the map to this place")
             .clicked();
     });

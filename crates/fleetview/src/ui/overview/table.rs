@@ -45,7 +45,6 @@ pub fn table_ui(
     }
     keyboard(ui, rows, view, actions);
     let now = state.now();
-    let local = state.local_time();
     let mut in_view = Vec::new();
     // Sideways as a whole, the header with its rows: fourteen columns do
     // not fit beside the list at 1000x700.
@@ -53,7 +52,7 @@ pub fn table_ui(
         .id_salt("fleet_table_sideways")
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            rows_ui(ui, state, view, actions, (now, local), &mut in_view);
+            rows_ui(ui, state, view, actions, now, &mut in_view);
         });
     if in_view != view.in_view {
         view.in_view = in_view.clone();
@@ -66,7 +65,7 @@ fn rows_ui(
     state: &AppState,
     view: &mut TableView,
     actions: &mut Vec<Action>,
-    (now, local): (i64, bool),
+    now: i64,
     in_view: &mut Vec<i64>,
 ) {
     let rows = state.overview().rows();
@@ -123,7 +122,7 @@ fn rows_ui(
                 let mut open = false;
                 for c in Column::ALL {
                     row.col(|ui| {
-                        open |= cell_ui(ui, state, &r, c, now, local);
+                        open |= cell_ui(ui, state, &r, c, now);
                     });
                 }
                 if open || row.response().clicked() {
@@ -186,14 +185,7 @@ fn hint(c: Column) -> &'static str {
 }
 
 /// One cell; whether it asks to open the machine.
-fn cell_ui(
-    ui: &mut egui::Ui,
-    state: &AppState,
-    r: &FleetRow,
-    c: Column,
-    now: i64,
-    local: bool,
-) -> bool {
+fn cell_ui(ui: &mut egui::Ui, state: &AppState, r: &FleetRow, c: Column, now: i64) -> bool {
     let Some(e) = state.fleet().equipments.get(r.index) else {
         return false;
     };
@@ -231,7 +223,7 @@ fn cell_ui(
         Column::LastReport => match r.last_report {
             Some(t) => {
                 ui.label(format::format_age(now - t))
-                    .on_hover_text(format::format_time(t, local));
+                    .on_hover_text(format::format_time(t, format::zone_of(state, Some(r.id))));
             }
             None => {
                 ui.label(format::NULL);
