@@ -96,9 +96,10 @@ fn table_ui(ui: &mut egui::Ui, state: &AppState, rows: &[ActivityRow], actions: 
         rows.iter()
             .position(|a| (a.date_start.0..=a.date_stop.0).contains(&c))
     });
+    let time = theme::time_column_width(format::machine_zone(state).is_machine());
     let columns = [
-        Column::auto().at_least(150.0),
-        Column::auto().at_least(150.0),
+        Column::auto().at_least(time),
+        Column::auto().at_least(time),
         Column::auto().at_least(60.0),
         Column::auto().at_least(60.0),
         Column::auto().at_least(60.0),

@@ -174,7 +174,7 @@ impl FaultsView {
         let local = format::machine_zone(state);
         let nearest = nearest_row(visible, state.timeline().cursor);
         let columns = [
-            Column::auto().at_least(150.0),
+            Column::auto().at_least(theme::time_column_width(local.is_machine())),
             Column::auto().at_least(60.0),
             Column::auto().at_least(90.0),
             Column::auto().at_least(120.0),
