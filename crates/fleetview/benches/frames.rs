@@ -114,7 +114,7 @@ impl PlotBench {
                 ..Steer::default()
             },
             cursor: None,
-            local: false,
+            zone: fleetview::ui::format::Zone::utc(),
             units: fleetview_core::analysis::UnitSystem::Metric,
             span: None,
             measuring: false,

@@ -481,6 +481,9 @@ pub struct Report {
     pub stops_from: Option<StopSource>,
     /// Events and findings (D16), in time order.
     pub events: Vec<Event>,
+    /// The machine's time zone the working hours were read in (from its
+    /// position); `None`: not known, UTC was used.
+    pub time_zone: Option<jiff::tz::TimeZone>,
 }
 
 impl Report {
@@ -579,6 +582,7 @@ impl Report {
             stops,
             stops_from,
             events,
+            time_zone: e.time_zone.cloned(),
         }
     }
 }

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::cell::text_cell;
 use super::error::ExportError;
+use super::round::{Measure, measure_of, number_cell, number_json};
 use fleetview_api::Timestamp;
 
 /// A cell of the overview's table.
@@ -49,12 +50,14 @@ pub struct FleetMarker {
 pub(crate) fn write_fleet_csv(table: &FleetTable, out: impl Write) -> Result<usize, ExportError> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record(table.headers.iter().map(|h| text_cell(h).into_owned()))?;
+    let measures: Vec<Measure> = table.headers.iter().map(|h| header_measure(h)).collect();
     for row in &table.rows {
         let cells: Vec<String> = row
             .iter()
-            .map(|c| match c {
+            .zip(measures.iter().chain(std::iter::repeat(&Measure::Other)))
+            .map(|(c, m)| match c {
                 FleetCell::Text(s) => text_cell(s).into_owned(),
-                FleetCell::Number(x) if x.is_finite() => x.to_string(),
+                FleetCell::Number(x) if x.is_finite() => number_cell(*m, *x),
                 FleetCell::Time(t) => Timestamp::from_secs(*t).to_string(),
                 FleetCell::Number(_) | FleetCell::Empty => String::new(),
             })
@@ -65,9 +68,18 @@ pub(crate) fn write_fleet_csv(table: &FleetTable, out: impl Write) -> Result<usi
     Ok(table.rows.len())
 }
 
-fn finite(x: Option<f64>) -> Value {
-    x.filter(|x| x.is_finite())
-        .map_or(Value::Null, |x| json!(x))
+/// What a column measures by its header: its unit in brackets (`Engine
+/// hours (h)`, `Fuel (gal)`), or a percent named so (`Idle %`).
+fn header_measure(header: &str) -> Measure {
+    let unit = header
+        .rsplit_once('(')
+        .and_then(|(_, u)| u.strip_suffix(')'))
+        .or_else(|| header.contains('%').then_some("%"));
+    measure_of(header, unit)
+}
+
+fn finite(measure: Measure, x: Option<f64>) -> Value {
+    number_json(measure, x.unwrap_or(f64::NAN))
 }
 
 /// Writes the markers as a GeoJSON FeatureCollection; returns how many.
@@ -82,7 +94,10 @@ pub(crate) fn write_fleet_geojson(
             json!({
                 "type": "Feature",
                 "id": m.id,
-                "geometry": {"type": "Point", "coordinates": [m.longitude, m.latitude]},
+                "geometry": {"type": "Point", "coordinates": [
+                    number_json(Measure::Degrees, m.longitude),
+                    number_json(Measure::Degrees, m.latitude),
+                ]},
                 "properties": {
                     "id": m.id,
                     "name": m.name,
@@ -91,8 +106,8 @@ pub(crate) fn write_fleet_geojson(
                     "model": m.model,
                     "state": m.state,
                     "last_report": m.last_report.map(|t| Timestamp::from_secs(t).to_string()),
-                    "fuel_remaining_percent": finite(m.fuel_percent),
-                    "engine_hours_h": finite(m.engine_hours_h),
+                    "fuel_remaining_percent": finite(Measure::Percent, m.fuel_percent),
+                    "engine_hours_h": finite(Measure::Hours, m.engine_hours_h),
                     "faults_in_window": m.faults_in_window,
                 },
             })

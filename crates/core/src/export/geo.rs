@@ -6,6 +6,7 @@ use std::io::Write;
 
 use serde_json::{Value, json};
 
+use super::round::{Measure, number_cell, number_json, round, round_opt};
 use fleetview_api::model::PositionRow;
 
 /// Whether a row has a position a map can place.
@@ -54,14 +55,15 @@ pub fn write_gpx(rows: &[PositionRow], name: &str, mut out: impl Write) -> std::
         write!(
             out,
             r#"    <trkpt lat="{}" lon="{}">"#,
-            r.latitude, r.longitude
+            number_cell(Measure::Degrees, r.latitude),
+            number_cell(Measure::Degrees, r.longitude)
         )?;
-        if let Some(ele) = r.altitude.filter(|a| a.is_finite()) {
+        if let Some(ele) = r.altitude.and_then(|a| round(Measure::Other, a)) {
             write!(out, "<ele>{ele}</ele>")?;
         }
         write!(out, "<time>{}</time>", r.date)?;
-        let speed = r.speed.filter(|v| v.is_finite());
-        let heading = r.heading.filter(|v| v.is_finite());
+        let speed = round_opt(Measure::Rate, r.speed);
+        let heading = round_opt(Measure::Other, r.heading);
         if speed.is_some() || heading.is_some() {
             // GPX 1.1 has no speed or course: said in the description.
             let mut desc = Vec::new();
@@ -80,8 +82,8 @@ pub fn write_gpx(rows: &[PositionRow], name: &str, mut out: impl Write) -> std::
     Ok(skipped)
 }
 
-fn finite(v: Option<f64>) -> Value {
-    v.filter(|x| x.is_finite()).map_or(Value::Null, Value::from)
+fn finite(measure: Measure, v: Option<f64>) -> Value {
+    round_opt(measure, v).map_or(Value::Null, Value::from)
 }
 
 /// Writes positions as a GeoJSON FeatureCollection of Points; returns how
@@ -100,8 +102,11 @@ pub fn write_geojson(
             ok
         })
         .map(|r| {
-            let mut coordinates = vec![json!(r.longitude), json!(r.latitude)];
-            if let Some(a) = r.altitude.filter(|a| a.is_finite()) {
+            let mut coordinates = vec![
+                number_json(Measure::Degrees, r.longitude),
+                number_json(Measure::Degrees, r.latitude),
+            ];
+            if let Some(a) = round_opt(Measure::Other, r.altitude) {
                 coordinates.push(json!(a));
             }
             json!({
@@ -109,9 +114,9 @@ pub fn write_geojson(
                 "geometry": {"type": "Point", "coordinates": coordinates},
                 "properties": {
                     "time": r.date.to_string(),
-                    "speed_kmh": finite(r.speed),
-                    "heading_deg": finite(r.heading),
-                    "altitude_m": finite(r.altitude),
+                    "speed_kmh": finite(Measure::Rate, r.speed),
+                    "heading_deg": finite(Measure::Other, r.heading),
+                    "altitude_m": finite(Measure::Other, r.altitude),
                 },
             })
         })

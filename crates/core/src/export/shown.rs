@@ -13,12 +13,13 @@ use super::cell::text_cell;
 use super::error::ExportError;
 use super::fleet::{self, FleetMarker, FleetTable};
 use super::geo;
+use super::round::{Measure, number_cell, number_json};
 use super::table::{value_cell, write_daily_csv};
 use super::units::in_units;
 use crate::series::{ChannelKind, PlotSeries, Series, Track, decode_rows};
 use fleetview_api::model::EngineEvent;
 use fleetview_api::model::{ActivityRow, EquipmentHistory, FaultRow, PositionRow};
-use fleetview_api::units::{Quantity, UnitSystem};
+use fleetview_api::units::{Conversion, Quantity, UnitSystem};
 use fleetview_api::{DataKind, Timestamp};
 
 /// How positions are written.
@@ -293,6 +294,27 @@ impl ExportContent {
     }
 }
 
+/// A plotted channel's entry in the export menu: its name and the unit its
+/// file is written in (`Engine coolant temperature (°F) (CSV)…`).
+pub fn channel_label(
+    kind: DataKind,
+    series: &PlotSeries,
+    channel: usize,
+    units: UnitSystem,
+) -> String {
+    let Some(c) = series.series.channels.get(channel) else {
+        return format!("{} (CSV)…", kind.display_name());
+    };
+    let unit = series.shown_unit(channel, kind.unit());
+    // The unit the file is written in: converted as `write` converts it.
+    let unit = match units.conversion(unit) {
+        Some((conversion, shown)) if conversion != Conversion::SAME => shown,
+        _ => unit,
+    };
+    let name = crate::series::names::titled(kind, &c.name);
+    format!("{} (CSV)…", crate::series::names::with_unit(&name, unit))
+}
+
 fn positions(track: &Track) -> Vec<PositionRow> {
     track
         .samples
@@ -410,20 +432,22 @@ fn write_activities(
             m
         }
     };
-    let number = |v: f64| {
-        if v.is_finite() {
-            v.to_string()
-        } else {
-            String::new()
-        }
+    // Miles to 0.01; metres as the service gives them, to 1 mm at most.
+    let distance_measure = if imperial {
+        Measure::Distance
+    } else {
+        Measure::Other
     };
     for a in rows {
         w.write_record([
             a.date_start.to_string(),
             a.date_stop.to_string(),
             duration_secs(a).to_string(),
-            number(distance(a.distance_meters)),
-            number(units.from_metric(Quantity::Speed, a.average_speed_km_h)),
+            number_cell(distance_measure, distance(a.distance_meters)),
+            number_cell(
+                Measure::Rate,
+                units.from_metric(Quantity::Speed, a.average_speed_km_h),
+            ),
             text_cell(&a.first_position_address).into_owned(),
             text_cell(&a.last_position_address).into_owned(),
         ])?;
@@ -440,14 +464,18 @@ fn write_activities_geojson(
     track: &Track,
     mut out: impl Write,
 ) -> Result<usize, ExportError> {
-    let finite = |v: f64| if v.is_finite() { json!(v) } else { Value::Null };
     let features: Vec<Value> = rows
         .iter()
         .map(|a| {
             let range = track.range_of(a.date_start.0, a.date_stop.0);
             let coordinates: Vec<Value> = track.samples[range]
                 .iter()
-                .map(|s| json!([s.lon, s.lat]))
+                .map(|s| {
+                    json!([
+                        number_json(Measure::Degrees, s.lon),
+                        number_json(Measure::Degrees, s.lat)
+                    ])
+                })
                 .collect();
             let geometry = match coordinates.len() {
                 0 => Value::Null,
@@ -461,8 +489,8 @@ fn write_activities_geojson(
                     json!(a.date_start.to_string()),
                     json!(a.date_stop.to_string()),
                     json!(duration_secs(a)),
-                    finite(a.distance_meters),
-                    finite(a.average_speed_km_h),
+                    number_json(Measure::Other, a.distance_meters),
+                    number_json(Measure::Rate, a.average_speed_km_h),
                     json!(a.first_position_address),
                     json!(a.last_position_address),
                 ])),
@@ -526,7 +554,8 @@ mod tests {
             unit: "L".into(),
         };
         let (_, metric) = text(&content);
-        assert!(metric.contains(",37.85411784,L,false"), "{metric}");
+        // Litres to 0.1, as every export writes them.
+        assert!(metric.contains(",37.9,L,false"), "{metric}");
         let (n, imperial) = text_in(&content, UnitSystem::Imperial);
         assert_eq!(n, 2);
         let lines: Vec<&str> = imperial.lines().collect();
@@ -557,7 +586,8 @@ mod tests {
             .expect("distance")
             .parse()
             .expect("miles");
-        assert!((miles - 1.2 / 1.609_344).abs() < 1e-9, "{row}");
+        // Miles to 0.01.
+        assert_eq!(miles, 0.75, "{row}");
     }
 
     /// Every cell of a CSV is either a number the app wrote or text no
@@ -608,7 +638,7 @@ mod tests {
             let (_, csv) = text(&ExportContent::ActivitiesCsv(vec![act]));
             assert_no_formula(&csv)?;
             // The app's own negative number stays a number.
-            proptest::prop_assert!(csv.contains(&value.to_string()));
+            proptest::prop_assert!(csv.contains(&number_cell(Measure::Other, value)));
             let rows = serde_json::json!([
                 {"date": "2025-06-01T00:00:00Z", "state": a, "level": value, "unit": c},
             ]);

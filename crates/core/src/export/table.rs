@@ -7,12 +7,22 @@ use std::io::Write;
 
 use super::cell::text_cell;
 use super::error::ExportError;
+use super::round::{measure_of, number_cell};
 use crate::series::{Channel, ChannelKind, Series, names};
 use fleetview_api::time::format_instant;
 
 /// Writes a series as CSV, one line per row.
 pub fn write_csv(series: &Series, out: impl Write) -> Result<(), ExportError> {
-    write_csv_named(series, out, |c| (c.name.clone(), c.title()))
+    write_csv_named(series, out, |c| {
+        // A time column holds instants, whatever unit its values were
+        // read in.
+        let title = if c.kind == ChannelKind::Time {
+            c.name.clone()
+        } else {
+            c.title()
+        };
+        (c.name.clone(), title)
+    })
 }
 
 /// The daily history's table (D7's daily usage rows): each column named as
@@ -32,13 +42,14 @@ pub fn write_daily_csv(series: &Series, out: impl Write) -> Result<(), ExportErr
 }
 
 /// A channel's value at `row` as a CSV cell: empty where the row has
-/// none, numbers and flags as the app writes them, labels from the service
-/// made safe for spreadsheets (D14).
+/// none, numbers rounded to what they measure (by the channel's unit or
+/// name) and flags as the app writes them, labels from the service made
+/// safe for spreadsheets (D14).
 pub(super) fn value_cell(c: &Channel, row: usize) -> String {
     let v = c.values.get(row).copied().unwrap_or(f64::NAN);
     match c.kind {
         _ if v.is_nan() => String::new(),
-        ChannelKind::Numeric => v.to_string(),
+        ChannelKind::Numeric => number_cell(measure_of(&c.name, c.unit.as_deref()), v),
         ChannelKind::Boolean => (v != 0.0).to_string(),
         ChannelKind::Label => text_cell(c.label_at(row).unwrap_or_default()).into_owned(),
         ChannelKind::Time => time_cell(v),
@@ -138,14 +149,16 @@ mod tests {
                         );
                     }
                 }
-                // The app's number is written as a number, negative or not.
+                // The app's number is written as a number, negative or not,
+                // rounded to what it measures (at most 0.1: a volume, a
+                // mass).
                 let text = String::from_utf8_lossy(&out);
                 let numbers: Vec<f64> = text
                     .split([',', '\n'])
                     .filter_map(|c| c.parse::<f64>().ok())
                     .collect();
                 proptest::prop_assert!(
-                    numbers.iter().any(|n| (n - value).abs() <= 1e-9 * value.abs().max(1.0)),
+                    numbers.iter().any(|n| (n - value).abs() <= 0.05 + 1e-9 * value.abs().max(1.0)),
                     "{} not in {:?}", value, text
                 );
             }
@@ -181,7 +194,8 @@ mod tests {
         write_csv(&s, &mut out).expect("csv");
         let text = String::from_utf8(out).expect("utf8");
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "date,x,dateStop (s)");
+        // The stop is an instant, not a number of seconds.
+        assert_eq!(lines[0], "date,x,dateStop");
         assert_eq!(
             lines[1],
             "2025-08-20T09:48:10.721Z,1,2025-08-20T09:50:00.250Z"

@@ -92,7 +92,14 @@ pub fn with_unit(name: &str, unit: &str) -> String {
 pub(crate) fn daily_name(path: &str) -> String {
     let segments: Vec<&str> = path.split('.').filter(|s| !s.is_empty()).collect();
     let field = match segments.as_slice() {
+        // The service's `DEFRemainingRatio` holds a percent: named as one
+        // (its unit says %), never as a ratio.
+        [.., member, "percent"] => member.strip_suffix("Ratio").unwrap_or(member),
         [.., member, last] if is_value_field(last) => member,
+        // The DEF tank's capacity, not the fuel tank's.
+        [.., member, "tankCapacity"] if member.starts_with("DEF") => {
+            return "DEF tank capacity".to_owned();
+        }
         [.., last] => last,
         [] => return path.to_owned(),
     };
@@ -111,7 +118,14 @@ pub fn implied_unit(path: &str) -> Option<&'static str> {
     let last = path.rsplit('.').next().unwrap_or(path);
     let hours =
         matches!(last, "hour" | "hours") || last.ends_with("Hours") || last.ends_with("Hour");
-    hours.then_some("h")
+    if hours {
+        Some("h")
+    } else if last == "percent" {
+        // A percent, whatever its kind calls it (`DEFRemainingRatio`).
+        Some("%")
+    } else {
+        None
+    }
 }
 
 fn is_value_field(field: &str) -> bool {
@@ -193,6 +207,22 @@ mod tests {
         assert_eq!(daily_name("co2.weight"), "CO2");
         assert_eq!(implied_unit("idleHours.hour"), Some("h"));
         assert_eq!(implied_unit("fuelUsed.fuelUsed"), None);
+    }
+
+    #[test]
+    fn percents_read_as_percents_not_ratios() {
+        // The service's `DEFRemainingRatio` holds a percent (86.5).
+        assert_eq!(daily_name("DEFRemainingRatio.percent"), "DEF remaining");
+        assert_eq!(implied_unit("DEFRemainingRatio.percent"), Some("%"));
+        assert_eq!(
+            daily_name("DEFRemainingRatio.tankCapacity"),
+            "DEF tank capacity"
+        );
+        assert_eq!(
+            implied_unit("averageDailyEngineLoadFactor.percent"),
+            Some("%")
+        );
+        assert_eq!(implied_unit("percent"), Some("%"));
     }
 
     use super::*;

@@ -7,6 +7,7 @@ mod analysis_tanks;
 mod cache_heal;
 mod client;
 mod events_sandbox;
+mod export_numbers;
 mod fuzz;
 mod look_back;
 mod service_clock;

@@ -28,7 +28,8 @@ pub enum Action {
     /// Forget the notices shown so far.
     ClearNotificationHistory,
     SetTab(Tab),
-    SetLocalTime(bool),
+    /// Show times in UTC, this computer's zone or each machine's.
+    SetTimesIn(super::settings::TimesIn),
     SetMapSettings(MapSettings),
     /// The panes were resized (by a drag).
     SetPaneShares(PaneShares),

@@ -35,6 +35,6 @@ pub use loadable::Loadable;
 pub use machine::{MachineAction, MachineView, custom_window_refusal};
 pub use notifications::{Level, NEWS_SECS, Notification};
 pub use overview::{OverviewAction, OverviewState};
-pub use settings::{PaneShares, Preset, Settings, Tab};
+pub use settings::{PaneShares, Preset, Settings, Tab, TimesIn};
 pub use state::AppState;
 pub use timeline::{MapSettings, REPLAY_SPEEDS, Replay, TimelineAction, TimelineState};

@@ -47,8 +47,15 @@ impl AppState {
         self.machine_tab
     }
 
+    /// The zone times are shown in, as chosen.
+    pub fn times_in(&self) -> super::TimesIn {
+        self.times_in
+    }
+
+    /// Whether times are shown in this computer's zone (not UTC, not the
+    /// machines'): what views that show no machine's times read.
     pub fn local_time(&self) -> bool {
-        self.local_time
+        self.times_in == super::TimesIn::Computer
     }
 
     pub fn map(&self) -> &MapSettings {

@@ -9,6 +9,41 @@ use super::timeline::{MapSettings, Replay};
 use fleetview_api::DataKind;
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow, civil_from_days, days_from_civil};
 
+/// Which zone times are shown in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TimesIn {
+    #[default]
+    Utc,
+    /// This computer's zone.
+    Computer,
+    /// Each machine's own zone, where it is (the one its working hours are
+    /// read in, D16).
+    Machine,
+}
+
+impl TimesIn {
+    pub const ALL: [TimesIn; 3] = [TimesIn::Utc, TimesIn::Computer, TimesIn::Machine];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            TimesIn::Utc => "UTC",
+            TimesIn::Computer => "This computer's time",
+            TimesIn::Machine => "Machine's local time",
+        }
+    }
+
+    pub fn hint(self) -> &'static str {
+        match self {
+            TimesIn::Utc => "Show times in UTC, as the service sends them",
+            TimesIn::Computer => "Show times in this computer's time zone",
+            TimesIn::Machine => {
+                "Show each machine's times in its own time zone, where it is \
+                 (the one its working hours are read in)"
+            }
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Preset {
     Today,
@@ -102,7 +137,12 @@ pub struct Settings {
     pub preset: Preset,
     pub custom_days: (i64, i64),
     pub tab: Tab,
+    /// This computer's zone rather than UTC (kept for settings written
+    /// before `times_in`, and read by them).
     pub local_time: bool,
+    /// `None` in settings written before: `local_time` says.
+    #[serde(default)]
+    pub times_in: Option<TimesIn>,
     /// `None`: the default kinds (an emptied list stays empty).
     #[serde(default)]
     pub plot_kinds: Option<Vec<DataKind>>,

@@ -17,6 +17,7 @@ use fleetview_api::time::TimeWindow;
 use fleetview_api::{ApiError, ClientConfig, DataKind, SeriesSource};
 use fleetview_core::analysis::UnitSystem;
 use fleetview_core::cache::CacheError;
+use fleetview_core::export::round::round_json;
 use fleetview_core::export::{ExportError, geo, in_units, write_csv, write_daily_csv, write_json};
 use fleetview_core::series::{DecodeError, decode_rows};
 use fleetview_core::worker::{Command, Event, Fetched, MachineEvent, Worker, WorkerError};
@@ -311,9 +312,11 @@ fn write_series(
             series.len()
         }
         Format::Json => {
-            let rows = fetched.json_rows()?;
+            let mut rows = serde_json::Value::Array(fetched.json_rows()?);
+            // The service's rows, their numbers without float noise.
+            round_json(&mut rows);
             write_json(&rows, &mut out)?;
-            rows.len()
+            rows.as_array().map_or(0, Vec::len)
         }
         Format::Gpx | Format::GeoJson => {
             let rows = fetched.typed::<PositionRow>()?;
@@ -383,7 +386,8 @@ fn export_history(
             req.equipment
         ));
     }
-    let envelope: serde_json::Value = serde_json::from_slice(&body)?;
+    let mut envelope: serde_json::Value = serde_json::from_slice(&body)?;
+    round_json(&mut envelope);
     let data = &envelope["data"];
     let mut out = Vec::new();
     let rows = match req.format {

@@ -15,7 +15,7 @@ use fleetview_core::export::{ExportError, text_cell};
 
 /// The CSV's columns after `kind,start,end`: every value key of every kind
 /// (`Event::values`), in a fixed order so files of any window line up.
-pub const EVENT_COLUMNS: [&str; 24] = [
+pub const EVENT_COLUMNS: [&str; 25] = [
     "duration_s",
     "from_percent",
     "to_percent",
@@ -40,6 +40,8 @@ pub const EVENT_COLUMNS: [&str; 24] = [
     "difference_percent",
     "latitude",
     "longitude",
+    // Last, so the columns before keep their places in older scripts.
+    "reason",
 ];
 
 /// The CSV's columns in a unit system (`change_l` -> `change_gal`).
@@ -282,5 +284,28 @@ mod tests {
         assert_eq!(&rows[1][col("identifier")], "'=SPN 100");
         assert_eq!(&rows[1][col("end")], "");
         assert_eq!(&rows[2][col("difference")], "-10", "first less second");
+    }
+
+    #[test]
+    fn an_out_of_hours_event_says_why_in_json_and_csv() {
+        let reason = "Saturday 06:29 local time (CST), outside Mon–Fri 06:00–20:00";
+        let e = vec![Event {
+            kind: EventKind::OutOfHours,
+            start: 1_794_659_372,
+            end: Some(1_794_662_972),
+            position: None,
+            detail: EventDetail::OutOfHours {
+                reason: reason.into(),
+            },
+        }];
+        let v = events_json(&e, UnitSystem::Metric);
+        assert_eq!(v["events"][0]["reason"], json!(reason));
+        let mut out = Vec::new();
+        write_events_csv(&e, UnitSystem::Metric, &mut out).expect("written");
+        let mut r = csv::Reader::from_reader(out.as_slice());
+        let header = r.headers().expect("header").clone();
+        let row = r.records().next().expect("a row").expect("row");
+        let col = header.iter().position(|h| h == "reason").expect("reason");
+        assert_eq!(&row[col], reason);
     }
 }

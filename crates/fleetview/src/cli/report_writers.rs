@@ -328,6 +328,7 @@ mod tests {
             stops: Vec::new(),
             stops_from: None,
             events: Vec::new(),
+            time_zone: None,
         }
     }
 

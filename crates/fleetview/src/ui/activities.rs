@@ -96,9 +96,10 @@ fn table_ui(ui: &mut egui::Ui, state: &AppState, rows: &[ActivityRow], actions: 
         rows.iter()
             .position(|a| (a.date_start.0..=a.date_stop.0).contains(&c))
     });
+    let time = theme::time_column_width(format::machine_zone(state).is_machine());
     let columns = [
-        Column::auto().at_least(150.0),
-        Column::auto().at_least(150.0),
+        Column::auto().at_least(time),
+        Column::auto().at_least(time),
         Column::auto().at_least(60.0),
         Column::auto().at_least(60.0),
         Column::auto().at_least(60.0),
@@ -138,12 +139,12 @@ fn activity_row_ui(
     a: &ActivityRow,
     marked: bool,
 ) -> bool {
-    let local = state.local_time();
+    let local = format::machine_zone(state);
     row.set_selected(marked);
     let mut pick = false;
     row.col(|ui| {
         pick = ui
-            .selectable_label(marked, format::format_time(a.date_start.0, local))
+            .selectable_label(marked, format::format_time(a.date_start.0, &local))
             .on_hover_text(
                 "Highlight this activity on the map and move the cursor \
                  to its start",
@@ -151,7 +152,7 @@ fn activity_row_ui(
             .clicked();
     });
     row.col(|ui| {
-        ui.label(format::format_time(a.date_stop.0, local));
+        ui.label(format::format_time(a.date_stop.0, &local));
     });
     row.col(|ui| {
         ui.label(format::format_duration(a.date_stop.0 - a.date_start.0));

@@ -235,7 +235,7 @@ fn day_grid(input: GridInput) -> Vec<GridMark> {
             bounds: (lo * DAY, hi * DAY),
             base_step_size: input.base_step_size.max(1.0) * DAY,
         },
-        false,
+        &format::Zone::utc(),
     )
     .into_iter()
     .map(|m| GridMark {

@@ -171,10 +171,10 @@ impl FaultsView {
         visible: &[&FaultRow],
         actions: &mut Vec<Action>,
     ) {
-        let local = state.local_time();
+        let local = format::machine_zone(state);
         let nearest = nearest_row(visible, state.timeline().cursor);
         let columns = [
-            Column::auto().at_least(150.0),
+            Column::auto().at_least(theme::time_column_width(local.is_machine())),
             Column::auto().at_least(60.0),
             Column::auto().at_least(90.0),
             Column::auto().at_least(120.0),
@@ -187,7 +187,7 @@ impl FaultsView {
                 body.rows(theme::ROW_HEIGHT, visible.len(), |row| {
                     let f = visible[row.index()];
                     let marked = nearest == Some(row.index());
-                    if fault_row_ui(row, f, marked, local) {
+                    if fault_row_ui(row, f, marked, &local) {
                         actions.push(TimelineAction::SeekTo(f.date.0).into());
                     }
                 });
@@ -221,7 +221,12 @@ impl FaultsView {
 
 /// One fault's row, coloured by its level; true when clicked (to move the
 /// time cursor to it).
-fn fault_row_ui(mut row: TableRow<'_, '_>, f: &FaultRow, marked: bool, local: bool) -> bool {
+fn fault_row_ui(
+    mut row: TableRow<'_, '_>,
+    f: &FaultRow,
+    marked: bool,
+    local: &format::Zone,
+) -> bool {
     row.set_selected(marked);
     let color = theme::level_color(level_of(f));
     let mut seek = false;

@@ -1,45 +1,190 @@
-//! How values read on screen, everywhere alike: times in UTC or local time,
+//! How values read on screen, everywhere alike: times in UTC, this
+//! computer's zone or each machine's own,
 //! durations, ages, counts, numbers with their units, shares, and field
 //! names as words. Colours and sizes are in `theme.rs`.
 
+use crate::app::{AppState, TimesIn};
 use fleetview_core::analysis::{Quantity, UnitSystem};
 use fleetview_core::worker::FiguresPart;
 
 /// What a missing value shows as.
 pub const NULL: &str = "—";
 
-/// A date-time for people: UTC, or the machine's local time.
-pub fn format_time(secs: i64, local: bool) -> String {
-    format_in_zone(secs, local, "%Y-%m-%d %H:%M:%S")
+/// The zone times are shown in, for one machine (or none): UTC, this
+/// computer's zone, or the machine's own (the one its working hours are
+/// read in, D16). Cheap to clone (a zone is shared).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Zone {
+    tz: jiff::tz::TimeZone,
+    kind: ZoneKind,
 }
 
-/// A date-time in UTC or local time, with a chrono format.
-pub fn format_in_zone(secs: i64, local: bool, format: &str) -> String {
-    let Some(utc) = chrono::DateTime::from_timestamp(secs, 0) else {
-        return NULL.to_owned();
-    };
-    if local {
-        utc.with_timezone(&chrono::Local).format(format).to_string()
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ZoneKind {
+    Utc,
+    Computer,
+    /// The machine's zone; its time is written with its abbreviation.
+    Machine,
+    /// The machine's zone was asked for but is not known (no position):
+    /// UTC, said so.
+    MachineUnknown,
+}
+
+impl Zone {
+    pub fn utc() -> Self {
+        Self {
+            tz: jiff::tz::TimeZone::UTC,
+            kind: ZoneKind::Utc,
+        }
+    }
+
+    /// This computer's zone (read once).
+    pub fn computer() -> Self {
+        static TZ: std::sync::OnceLock<jiff::tz::TimeZone> = std::sync::OnceLock::new();
+        Self {
+            tz: TZ.get_or_init(jiff::tz::TimeZone::system).clone(),
+            kind: ZoneKind::Computer,
+        }
+    }
+
+    /// A machine's zone; `None` (not known) shows UTC and says so.
+    pub fn machine(tz: Option<jiff::tz::TimeZone>) -> Self {
+        match tz {
+            Some(tz) => Self {
+                tz,
+                kind: ZoneKind::Machine,
+            },
+            None => Self {
+                tz: jiff::tz::TimeZone::UTC,
+                kind: ZoneKind::MachineUnknown,
+            },
+        }
+    }
+
+    pub fn tz(&self) -> &jiff::tz::TimeZone {
+        &self.tz
+    }
+
+    /// Whether this is a machine's own zone (known or not): its times carry
+    /// the zone's abbreviation, since machines differ.
+    pub fn is_machine(&self) -> bool {
+        matches!(self.kind, ZoneKind::Machine | ZoneKind::MachineUnknown)
+    }
+
+    /// The zone's abbreviation at `secs`: `CST`, `CEST`, `UTC`.
+    pub fn abbreviation(&self, secs: i64) -> String {
+        match jiff::Timestamp::from_second(secs) {
+            Ok(t) => t.to_zoned(self.tz.clone()).strftime("%Z").to_string(),
+            Err(_) => String::new(),
+        }
+    }
+
+    /// The zone in words: `UTC`, `local time (Europe/Paris, UTC+01:00)`,
+    /// `the machine's time (America/Chicago)`.
+    pub fn label(&self) -> String {
+        match self.kind {
+            ZoneKind::Utc => "UTC".to_owned(),
+            ZoneKind::Computer => computer_label().to_owned(),
+            ZoneKind::Machine => match self.tz.iana_name() {
+                Some(name) => format!("the machine's time ({name})"),
+                None => "the machine's time".to_owned(),
+            },
+            ZoneKind::MachineUnknown => "UTC (the machine's zone is not known)".to_owned(),
+        }
+    }
+}
+
+/// `true`: this computer's zone, `false`: UTC (the two choices before the
+/// machine's zone).
+impl From<bool> for Zone {
+    fn from(local: bool) -> Self {
+        if local { Self::computer() } else { Self::utc() }
+    }
+}
+
+impl From<&Zone> for Zone {
+    fn from(zone: &Zone) -> Self {
+        zone.clone()
+    }
+}
+
+/// The zone times of `equipment` are shown in, as the user chose; the
+/// machine's own zone is the one its figures' working hours were read in,
+/// else the one where the snapshot places it.
+pub fn zone_of(state: &AppState, equipment: Option<i64>) -> Zone {
+    match state.times_in() {
+        TimesIn::Utc => Zone::utc(),
+        TimesIn::Computer => Zone::computer(),
+        TimesIn::Machine => Zone::machine(equipment.and_then(|id| machine_tz(state, id))),
+    }
+}
+
+/// The zone of the machine on screen's times.
+pub fn machine_zone(state: &AppState) -> Zone {
+    zone_of(state, state.selected())
+}
+
+fn machine_tz(state: &AppState, id: i64) -> Option<jiff::tz::TimeZone> {
+    let from_figures = (state.selected() == Some(id))
+        .then(|| state.figures().report.value())
+        .flatten()
+        .and_then(|r| r.time_zone.clone());
+    from_figures.or_else(|| zone_at(state.overview().last_position(id)?))
+}
+
+/// The zone at a place, remembered by place (to about 100 m): finding it
+/// walks the zones' boundaries, too much to do for every row every frame.
+fn zone_at(p: fleetview_api::geo::LatLon) -> Option<jiff::tz::TimeZone> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    type Seen = Mutex<HashMap<(i64, i64), Option<jiff::tz::TimeZone>>>;
+    static SEEN: OnceLock<Seen> = OnceLock::new();
+    let key = ((p.lat * 1e3).round() as i64, (p.lon * 1e3).round() as i64);
+    let mut seen = SEEN.get_or_init(Seen::default).lock().ok()?;
+    seen.entry(key)
+        .or_insert_with(|| fleetview_core::analysis::events::time_zone_at(p))
+        .clone()
+}
+
+/// A date-time for people in the zone shown; in a machine's zone, with the
+/// zone's abbreviation (`2026-11-14 06:29:32 CST`).
+pub fn format_time(secs: i64, zone: impl Into<Zone>) -> String {
+    let zone = zone.into();
+    if zone.is_machine() {
+        format_in_zone(secs, &zone, "%Y-%m-%d %H:%M:%S %Z")
     } else {
-        utc.format(format).to_string()
+        format_in_zone(secs, &zone, "%Y-%m-%d %H:%M:%S")
+    }
+}
+
+/// A date-time in the zone shown, with a strftime format.
+pub fn format_in_zone(secs: i64, zone: impl Into<Zone>, format: &str) -> String {
+    let zone = zone.into();
+    match jiff::Timestamp::from_second(secs) {
+        Ok(t) => t.to_zoned(zone.tz).strftime(format).to_string(),
+        Err(_) => NULL.to_owned(),
     }
 }
 
 /// Whether `secs` is 00:00:00 in the zone shown.
-pub fn is_midnight(secs: i64, local: bool) -> bool {
-    format_in_zone(secs, local, "%H:%M:%S") == "00:00:00"
+pub fn is_midnight(secs: i64, zone: impl Into<Zone>) -> bool {
+    format_in_zone(secs, zone, "%H:%M:%S") == "00:00:00"
 }
 
-/// The zone the times are shown in: `UTC`, or this computer's zone by name
-/// and offset, `local time (Europe/Paris, UTC+01:00)`. Read once: the UI
-/// never does I/O per frame.
-pub fn zone_label(local: bool) -> &'static str {
+/// The zone the times are shown in, in words (see [`Zone::label`]).
+pub fn zone_label(zone: impl Into<Zone>) -> String {
+    zone.into().label()
+}
+
+/// This computer's zone by name and offset, `local time (Europe/Paris,
+/// UTC+01:00)`. Read once: the UI never does I/O per frame.
+fn computer_label() -> &'static str {
     static LOCAL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    if !local {
-        return "UTC";
-    }
     LOCAL.get_or_init(|| {
-        let offset = chrono::Local::now().format("UTC%:z").to_string();
+        let offset = jiff::Timestamp::now()
+            .to_zoned(Zone::computer().tz)
+            .strftime("UTC%:z")
+            .to_string();
         match iana_time_zone::get_timezone() {
             Ok(name) if !name.is_empty() => format!("local time ({name}, {offset})"),
             _ => format!("local time ({offset})"),

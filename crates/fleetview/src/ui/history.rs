@@ -280,12 +280,12 @@ pub fn history_ui(
         ui.separator();
         ui.vertical(|ui| {
             ui.set_width(events_width);
-            engine_events_ui(ui, &h.engine_conditions.rows, state.local_time());
+            engine_events_ui(ui, &h.engine_conditions.rows, &format::machine_zone(state));
         });
     });
 }
 
-fn engine_events_ui(ui: &mut egui::Ui, rows: &[EngineConditionRow], local: bool) {
+fn engine_events_ui(ui: &mut egui::Ui, rows: &[EngineConditionRow], zone: &format::Zone) {
     let starts = rows
         .iter()
         .filter(|e| e.event() == EngineEvent::Started)
@@ -303,7 +303,7 @@ fn engine_events_ui(ui: &mut egui::Ui, rows: &[EngineConditionRow], local: bool)
             for e in &rows[range] {
                 let event = e.event();
                 ui.horizontal(|ui| {
-                    ui.label(format::format_time(e.date.0, local));
+                    ui.label(format::format_time(e.date.0, zone));
                     let color = if event == EngineEvent::Started {
                         theme::INFO
                     } else {

@@ -73,8 +73,8 @@ pub fn replay_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>)
         match state.timeline().cursor {
             Some(t) => ui.label(format!(
                 "Cursor: {} ({})",
-                format::format_time(t, state.local_time()),
-                format::zone_label(state.local_time())
+                format::format_time(t, format::machine_zone(state)),
+                format::machine_zone(state).label()
             )),
             None => ui.weak("Hover a plot, or click a fault, an activity or the track"),
         };

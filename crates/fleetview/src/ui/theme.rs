@@ -411,6 +411,12 @@ pub const MAP_AND_PLOTS_MIN: f32 = 2.0 * PANE_LINE_HEIGHT + PLOTS_MIN_HEIGHT + 6
 /// The Events table's Kind column: its longest chip ("Suspected drain") on
 /// one line.
 pub const EVENT_KIND_COLUMN_WIDTH: f32 = 130.0;
+
+/// A table's time column: `2026-11-27 06:26:27` on one line, with the
+/// machine's zone's abbreviation after it (`CEST`) when times are in it.
+pub fn time_column_width(with_zone: bool) -> f32 {
+    if with_zone { 190.0 } else { 150.0 }
+}
 /// The Events table's Duration column: "within 14 h 56 min" on one line.
 pub const EVENT_DURATION_COLUMN_WIDTH: f32 = 140.0;
 

@@ -1,9 +1,10 @@
-//! The time window: presets, a custom range of days, UTC or local display,
+//! The time window: presets, a custom range of days, the zone times are
+//! shown in (UTC, this computer's or each machine's),
 //! and the since/until actually sent to the service.
 
 use super::format;
 use super::theme;
-use crate::app::{Action, AppState, Preset};
+use crate::app::{Action, AppState, Preset, TimesIn};
 use crate::app::{MachineAction, custom_window_refusal};
 use fleetview_api::time::{SECS_PER_DAY, civil_from_days, days_from_civil, format_wire};
 
@@ -41,16 +42,24 @@ pub fn window_ui(
             view.editing = None;
         }
         ui.separator();
-        let mut local = state.local_time();
-        if ui
-            .checkbox(&mut local, "Local time")
-            .on_hover_text("Show times in this computer's time zone")
-            .changed()
-        {
-            actions.push(Action::SetLocalTime(local));
-        }
+        times_in_ui(ui, state, actions);
     });
     view.sent_line_ui(ui, state);
+}
+
+/// The zone times are shown in: UTC, this computer's, or each machine's.
+fn times_in_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
+    ui.label("Times:");
+    for choice in TimesIn::ALL {
+        if ui
+            .selectable_label(state.times_in() == choice, choice.label())
+            .on_hover_text(choice.hint())
+            .clicked()
+            && state.times_in() != choice
+        {
+            actions.push(Action::SetTimesIn(choice));
+        }
+    }
 }
 
 fn presets_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
@@ -109,7 +118,8 @@ impl WindowView {
         let days = (w.until - w.since + 1) / SECS_PER_DAY;
         // The service's days, and so the window's, are UTC days whatever
         // the zone times are shown in.
-        let utc_days = if state.local_time() {
+        let zone = format::machine_zone(state);
+        let utc_days = if state.times_in() != TimesIn::Utc {
             "; the window's days are UTC days, as the service counts them"
         } else {
             ""
@@ -130,12 +140,11 @@ impl WindowView {
             Some(note) => egui::RichText::new(format!("{note} Still {sent}."))
                 .small()
                 .color(theme::ink(ui, theme::ERROR)),
-            None => egui::RichText::new(format!(
-                "{sent}; times below in {}{utc_days}",
-                format::zone_label(state.local_time())
-            ))
-            .small()
-            .weak(),
+            None => {
+                egui::RichText::new(format!("{sent}; times below in {}{utc_days}", zone.label()))
+                    .small()
+                    .weak()
+            }
         };
         ui.add(egui::Label::new(line).truncate());
     }

@@ -6,6 +6,7 @@ mod binary;
 mod cache_cli;
 mod export_cli;
 mod export_clock;
+mod export_numbers;
 mod package;
 mod report_cli;
 mod sandbox_durability;

@@ -68,25 +68,47 @@ pub(crate) fn out_of_hours(
             // Intervals may touch (a shift to midnight, the next from
             // midnight): the stretch between them is empty and skipped.
             if s > from && from < b {
-                push(&mut out, from, s.min(b));
+                push(&mut out, from, s.min(b), hours, tz);
             }
             from = from.max(e);
         }
         if from < b {
-            push(&mut out, from, b);
+            push(&mut out, from, b, hours, tz);
         }
     }
     out
 }
 
-fn push(out: &mut Vec<Event>, start: i64, end: i64) {
+fn push(out: &mut Vec<Event>, start: i64, end: i64, hours: &WorkingHours, tz: &TimeZone) {
     if end > start {
         out.push(Event {
             kind: EventKind::OutOfHours,
             start,
             end: Some(end),
             position: None,
-            detail: EventDetail::OutOfHours,
+            detail: EventDetail::OutOfHours {
+                reason: reason(start, hours, tz),
+            },
         });
     }
+}
+
+/// Why a stretch from `start` is out of hours, in the zone the hours are
+/// read in: "Saturday 06:29 local time (CST), outside Mon–Fri
+/// 06:00–20:00"; "UTC" where the machine's zone is not known.
+fn reason(start: i64, hours: &WorkingHours, tz: &TimeZone) -> String {
+    let Ok(at) = Timestamp::from_second(start) else {
+        return format!("outside {}", hours.describe());
+    };
+    let local = at.to_zoned(tz.clone());
+    let zone = if tz == &TimeZone::UTC {
+        "UTC".to_owned()
+    } else {
+        format!("local time ({})", local.strftime("%Z"))
+    };
+    format!(
+        "{} {zone}, outside {}",
+        local.strftime("%A %H:%M"),
+        hours.describe()
+    )
 }

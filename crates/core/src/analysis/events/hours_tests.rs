@@ -171,3 +171,63 @@ fn a_period_still_running_ends_at_the_window_end_or_now() {
     input.now = utc("2025-03-10T00:00");
     assert_eq!(out(&input), vec![(start, Some(window.until))]);
 }
+
+/// The reason an out-of-hours event gives, in the machine's zone.
+fn reasons(periods: &[(i64, i64)], hours: &WorkingHours, zone: &TimeZone) -> Vec<String> {
+    hours::out_of_hours(periods, hours, zone)
+        .into_iter()
+        .map(|e| match e.detail {
+            EventDetail::OutOfHours { reason } => reason,
+            other => panic!("not out of hours: {other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn an_out_of_hours_event_says_why_in_the_machines_zone() {
+    let chicago = tz("America/Chicago");
+    // Saturday 14 November 2026, 06:29:32 in Chicago (12:29:32 UTC): the
+    // weekday and the clock are Chicago's, not UTC's.
+    let sat = local(&chicago, "2026-11-14T06:29:32");
+    let got = reasons(&[(sat, sat + 3600)], &WorkingHours::default(), &chicago);
+    assert_eq!(
+        got,
+        vec!["Saturday 06:29 local time (CST), outside Mon–Fri 06:00–20:00".to_owned()]
+    );
+    // Friday evening in Paris, running past the end of the day's hours.
+    let paris = tz("Europe/Paris");
+    let fri = local(&paris, "2025-03-28T19:00");
+    let got = reasons(&[(fri, fri + 7200)], &WorkingHours::default(), &paris);
+    assert_eq!(
+        got,
+        vec!["Friday 20:00 local time (CET), outside Mon–Fri 06:00–20:00".to_owned()]
+    );
+    // Where the zone is not known, the clock is UTC's and says so.
+    let night = WorkingHours {
+        days: [true, false, true, false, false, true, true],
+        start_min: 7 * 60 + 30,
+        end_min: 24 * 60,
+    };
+    let tue = utc("2025-03-04T09:15");
+    let got = reasons(&[(tue, tue + 60)], &night, &TimeZone::UTC);
+    assert_eq!(
+        got,
+        vec!["Tuesday 09:15 UTC, outside Mon, Wed, Sat–Sun 07:30–24:00".to_owned()]
+    );
+}
+
+#[test]
+fn working_hours_read_as_words() {
+    assert_eq!(WorkingHours::default().describe(), "Mon–Fri 06:00–20:00");
+    let every = WorkingHours {
+        days: [true; 7],
+        start_min: 22 * 60,
+        end_min: 6 * 60,
+    };
+    assert_eq!(every.describe(), "every day 22:00–06:00");
+    let none = WorkingHours {
+        days: [false; 7],
+        ..WorkingHours::default()
+    };
+    assert_eq!(none.describe(), "no day 06:00–20:00");
+}

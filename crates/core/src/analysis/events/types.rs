@@ -146,9 +146,12 @@ pub enum EventDetail {
         /// The change in litres, where the tank's capacity is known.
         litres: Option<f64>,
     },
-    /// Running outside the working hours for `running_secs` (the event's
-    /// span, less nothing: it is one running stretch outside hours).
-    OutOfHours,
+    /// One running stretch outside the working hours (the event's span),
+    /// and why, in the machine's zone: "Saturday 06:29 local time (CST),
+    /// outside Mon–Fri 06:00–20:00".
+    OutOfHours {
+        reason: String,
+    },
     /// No row of `series` for the event's span.
     Gap {
         series: String,
@@ -208,7 +211,8 @@ impl Event {
             v.push(("duration_s", Number(d as f64)));
         }
         match &self.detail {
-            EventDetail::Stop | EventDetail::OutOfHours => {}
+            EventDetail::Stop => {}
+            EventDetail::OutOfHours { reason } => v.push(("reason", Text(reason.clone()))),
             EventDetail::Fuel {
                 from_percent,
                 to_percent,
@@ -291,6 +295,58 @@ pub struct WorkingHours {
     /// Minutes after local midnight.
     pub start_min: u16,
     pub end_min: u16,
+}
+
+const DAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+/// `06:00` from minutes after midnight (`24:00` at the end of a day).
+fn clock_text(min: u16) -> String {
+    format!("{:02}:{:02}", min / 60, min % 60)
+}
+
+impl WorkingHours {
+    /// The working hours in words, as the app and the reports write them:
+    /// `Mon–Fri 06:00–20:00`, `Mon, Wed, Sat–Sun 07:30–24:00`, `every day
+    /// 22:00–06:00`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} {}–{}",
+            self.days_text(),
+            clock_text(self.start_min),
+            clock_text(self.end_min)
+        )
+    }
+
+    /// The working days in words: `Mon–Fri`, `Mon, Wed, Sat–Sun`, `every
+    /// day`, `no day`.
+    fn days_text(&self) -> String {
+        if self.days.iter().all(|d| *d) {
+            return "every day".to_owned();
+        }
+        let mut parts = Vec::new();
+        let mut k = 0;
+        while k < 7 {
+            if !self.days[k] {
+                k += 1;
+                continue;
+            }
+            let first = k;
+            while k + 1 < 7 && self.days[k + 1] {
+                k += 1;
+            }
+            parts.push(if k == first {
+                DAYS[k].to_owned()
+            } else {
+                format!("{}–{}", DAYS[first], DAYS[k])
+            });
+            k += 1;
+        }
+        if parts.is_empty() {
+            "no day".to_owned()
+        } else {
+            parts.join(", ")
+        }
+    }
 }
 
 impl Default for WorkingHours {

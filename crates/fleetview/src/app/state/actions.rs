@@ -157,8 +157,8 @@ impl AppState {
                 }
                 Vec::new()
             }
-            Action::SetLocalTime(on) => {
-                self.local_time = on;
+            Action::SetTimesIn(zone) => {
+                self.times_in = zone;
                 Vec::new()
             }
             Action::SetMapSettings(map) => {

@@ -54,8 +54,8 @@ pub struct AppState {
     pub(super) machine_tab: Tab,
     /// The fleet overview: snapshots, window figures, filters and sort.
     pub(super) overview: OverviewState,
-    /// Show times in this computer's zone rather than UTC.
-    pub(super) local_time: bool,
+    /// The zone times are shown in.
+    pub(super) times_in: super::TimesIn,
     pub(super) map: MapSettings,
     /// The panes' sizes, as shares (restored at the next start).
     pub(super) panes: super::settings::PaneShares,
@@ -90,7 +90,7 @@ impl AppState {
             tab: Tab::Fleet,
             machine_tab: Tab::Faults,
             overview: OverviewState::default(),
-            local_time: false,
+            times_in: super::TimesIn::Utc,
             map: MapSettings::default(),
             tile_cache_dir: None,
             theme: Default::default(),

@@ -1,7 +1,7 @@
 //! The settings saved between runs: restored at start, gathered to save.
 
 use super::AppState;
-use crate::app::settings::{Settings, Tab};
+use crate::app::settings::{Settings, Tab, TimesIn};
 use crate::app::timeline::Replay;
 
 impl AppState {
@@ -47,7 +47,11 @@ impl AppState {
             Some(t) if t.is_machine_tab() && self.machine.selected.is_some() => t,
             _ => Tab::Fleet,
         };
-        self.local_time = s.local_time;
+        self.times_in = s.times_in.unwrap_or(if s.local_time {
+            TimesIn::Computer
+        } else {
+            TimesIn::Utc
+        });
     }
 
     pub fn settings(&self) -> Settings {
@@ -68,7 +72,8 @@ impl AppState {
             preset: self.machine.preset,
             custom_days: self.machine.custom_days,
             tab: self.machine_tab,
-            local_time: self.local_time,
+            local_time: self.times_in == TimesIn::Computer,
+            times_in: Some(self.times_in),
             overview: self.overview.settings.clone(),
             plot_kinds: Some(self.timeline.plot_kinds.clone()),
             map: self.map.clone(),

@@ -36,7 +36,7 @@ fn settings_survive_a_restart_without_secrets() {
     a.on_action(MachineAction::Select(1003).into());
     a.on_action(MachineAction::SetPreset(Preset::Last30Days).into());
     a.on_action(Action::SetTab(Tab::History));
-    a.on_action(Action::SetLocalTime(true));
+    a.on_action(Action::SetTimesIn(crate::app::TimesIn::Machine));
     a.on_action(Action::SetTheme(crate::app::ThemeChoice::Light));
     a.on_action(Action::SetUnits(
         fleetview_core::analysis::UnitSystem::Imperial,
@@ -93,8 +93,13 @@ fn settings_survive_a_restart_without_secrets() {
     let mut b = AppState::new(connection(true, "http://127.0.0.1:2"), Some(1_750_000_000));
     b.restore(settings.clone());
     assert_eq!(
-        (b.selected(), b.machine.preset, b.machine_tab, b.local_time),
-        (Some(1003), Preset::Last30Days, Tab::History, true)
+        (b.selected(), b.machine.preset, b.machine_tab, b.times_in),
+        (
+            Some(1003),
+            Preset::Last30Days,
+            Tab::History,
+            crate::app::TimesIn::Machine
+        )
     );
     assert_eq!(b.tab, Tab::History, "the page left is reopened");
     assert_eq!(b.theme, crate::app::ThemeChoice::Light);
@@ -560,4 +565,17 @@ fn an_attention_item_opens_its_machine_on_the_events_tab_over_a_window_that_sees
         (s.timeline.cursor, s.timeline.seek_place),
         (Some(now - 5 * DAY), Some(place))
     );
+}
+
+#[test]
+fn settings_from_before_the_machine_zone_keep_their_choice() {
+    let a = AppState::new(connection(true, "http://127.0.0.1:1"), Some(1_750_000_000));
+    let mut saved = serde_json::to_value(a.settings()).expect("settings as JSON");
+    let fields = saved.as_object_mut().expect("an object");
+    fields.remove("times_in");
+    fields.insert("local_time".into(), true.into());
+    let settings: Settings = serde_json::from_value(saved).expect("older settings read");
+    let mut b = AppState::new(connection(true, "http://127.0.0.1:2"), Some(1_750_000_000));
+    b.restore(settings);
+    assert_eq!(b.times_in, crate::app::TimesIn::Computer);
 }

@@ -210,7 +210,7 @@ pub fn summary(e: &Event, units: UnitSystem) -> String {
             to_percent,
             litres,
         } => fuel_text(*from_percent, *to_percent, *litres, units),
-        EventDetail::OutOfHours => "engine running outside the working hours".to_owned(),
+        EventDetail::OutOfHours { reason } => format!("engine running: {reason}"),
         EventDetail::Gap {
             series,
             median_interval_secs,
@@ -349,7 +349,7 @@ mod tests {
         );
         assert_eq!(duration_text(&drain), "within 1 h 00 min");
         assert!(
-            hover_text(&drain, false, UnitSystem::Metric)
+            hover_text(&drain, &crate::ui::format::Zone::utc(), UnitSystem::Metric)
                 .contains(", between samples 1 h 00 min apart\n")
         );
         let gap = event(
@@ -442,7 +442,7 @@ mod tests {
         assert_eq!(duration_text(&reset), format::NULL);
         assert_eq!(duration_text(&gap), "3 h 10 min");
         assert!(
-            hover_text(&gap, false, UnitSystem::Metric)
+            hover_text(&gap, &crate::ui::format::Zone::utc(), UnitSystem::Metric)
                 .starts_with("Reporting gap\n1970-01-01 00:00:00 for")
         );
     }

@@ -117,7 +117,9 @@ mod tests {
                 EventKind::OutOfHours,
                 50,
                 Some(5000),
-                EventDetail::OutOfHours,
+                EventDetail::OutOfHours {
+                    reason: String::new(),
+                },
             ),
         ]
     }

@@ -181,7 +181,12 @@ fn table_ui(
         // Where column out of a smaller one.
         // Fixed widths but the Value's: the remainder is what they leave,
         // so the Where column stays inside the pane.
-        .column(Column::initial(150.0).at_least(140.0))
+        .column(
+            Column::initial(theme::time_column_width(
+                format::machine_zone(state).is_machine(),
+            ))
+            .at_least(140.0),
+        )
         // "Suspected drain" on one line.
         .column(Column::initial(theme::EVENT_KIND_COLUMN_WIDTH).at_least(95.0))
         // "within 14 h 56 min" on one line.
@@ -248,7 +253,10 @@ fn event_row_ui(
     let mut seek = false;
     row.col(|ui| {
         seek = ui
-            .selectable_label(marked, format::format_time(e.start, state.local_time()))
+            .selectable_label(
+                marked,
+                format::format_time(e.start, format::machine_zone(state)),
+            )
             .on_hover_text("Move the time cursor here and the map to this place")
             .clicked();
     });

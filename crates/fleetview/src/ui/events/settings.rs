@@ -22,45 +22,9 @@ pub fn parse_clock(text: &str) -> Option<u16> {
     (m < 60 && min <= 24 * 60).then_some(min)
 }
 
-/// The working days in words: `Mon–Fri`, `Mon, Wed, Sat–Sun`, `every
-/// day`, `no day`.
-fn days_text(days: &[bool; 7]) -> String {
-    if days.iter().all(|d| *d) {
-        return "every day".to_owned();
-    }
-    let mut parts = Vec::new();
-    let mut k = 0;
-    while k < 7 {
-        if !days[k] {
-            k += 1;
-            continue;
-        }
-        let first = k;
-        while k + 1 < 7 && days[k + 1] {
-            k += 1;
-        }
-        parts.push(if k == first {
-            DAYS[k].to_owned()
-        } else {
-            format!("{}–{}", DAYS[first], DAYS[k])
-        });
-        k += 1;
-    }
-    if parts.is_empty() {
-        "no day".to_owned()
-    } else {
-        parts.join(", ")
-    }
-}
-
 /// The working hours in words: `Mon–Fri 06:00–20:00`.
 pub fn hours_text(h: &WorkingHours) -> String {
-    format!(
-        "{} {}–{}",
-        days_text(&h.days),
-        clock(h.start_min),
-        clock(h.end_min)
-    )
+    h.describe()
 }
 
 /// A time of day, dragged in quarter hours or typed as `HH:MM`.
@@ -233,8 +197,16 @@ mod tests {
             end_min: 24 * 60,
         };
         assert_eq!(hours_text(&h), "Mon, Wed, Sat–Sun 07:30–24:00");
-        assert_eq!(days_text(&[true; 7]), "every day");
-        assert_eq!(days_text(&[false; 7]), "no day");
+        let every = WorkingHours {
+            days: [true; 7],
+            ..h
+        };
+        assert_eq!(hours_text(&every), "every day 07:30–24:00");
+        let none = WorkingHours {
+            days: [false; 7],
+            ..h
+        };
+        assert_eq!(hours_text(&none), "no day 07:30–24:00");
     }
 
     #[test]

@@ -81,11 +81,11 @@ pub fn duration_text(e: &Event) -> String {
 }
 
 /// What hovering an event says: its kind, time, duration and value.
-pub fn hover_text(e: &Event, local: bool, units: UnitSystem) -> String {
+pub fn hover_text(e: &Event, zone: &format::Zone, units: UnitSystem) -> String {
     let mut out = format!(
         "{}\n{}",
         event_style(e.kind).label,
-        format::format_time(e.start, local)
+        format::format_time(e.start, zone)
     );
     if let Some(d) = e.duration_secs() {
         let d = format::format_duration(d);

@@ -17,6 +17,7 @@ use walkers::{MapMemory, Plugin, Projector};
 use super::frame::MapFrame;
 use crate::ui::events::kinds::{EventStyle, MapIcon, MapMark, counted, event_style, telling_rank};
 use crate::ui::events::text;
+use crate::ui::format;
 use crate::ui::theme;
 use fleetview_api::geo::mercator;
 use fleetview_core::analysis::{Event, EventDetail, EventKind};
@@ -287,7 +288,7 @@ pub(super) fn mark_at(marks: &[Mark], pointer: Pos2) -> Option<usize> {
 
 /// What hovering a mark says: its badge's kinds counted, and each of its
 /// events, a few at most.
-fn describe(events: &[Event], m: &Mark, local: bool, units: UnitSystem) -> String {
+fn describe(events: &[Event], m: &Mark, zone: &format::Zone, units: UnitSystem) -> String {
     const SHOWN: usize = 4;
     let mut parts: Vec<String> = m.badge.iter().map(Badge::summary).collect();
     parts.extend(
@@ -295,7 +296,7 @@ fn describe(events: &[Event], m: &Mark, local: bool, units: UnitSystem) -> Strin
             .iter()
             .take(SHOWN)
             .filter_map(|i| events.get(*i))
-            .map(|e| text::hover_text(e, local, units)),
+            .map(|e| text::hover_text(e, zone, units)),
     );
     if m.members.len() > SHOWN {
         parts.push(format!("and {} more here", m.members.len() - SHOWN));
@@ -378,7 +379,7 @@ pub(super) fn legend_ui(
 /// The events layer, rebuilt each frame.
 pub(super) struct EventsLayer<'a> {
     pub(super) events: &'a [Event],
-    pub(super) local: bool,
+    pub(super) zone: crate::ui::format::Zone,
     pub(super) units: UnitSystem,
     /// The marks drawn (for the next frame's track layer to keep quiet
     /// under them).
@@ -423,7 +424,7 @@ impl Plugin for EventsLayer<'_> {
         if response.clicked() {
             *self.clicked = m.members.first().copied();
         }
-        let text = describe(self.events, m, self.local, self.units);
+        let text = describe(self.events, m, &self.zone, self.units);
         egui::Tooltip::for_widget(response)
             .at_pointer()
             .gap(16.0)
@@ -457,7 +458,14 @@ mod tests {
             event(EventKind::Stop, 10, Some(86_400), EventDetail::Stop),
             fault(20, "warning"),
             fault(30, "critical"),
-            event(EventKind::Gap, 40, Some(9_000), EventDetail::OutOfHours),
+            event(
+                EventKind::Gap,
+                40,
+                Some(9_000),
+                EventDetail::OutOfHours {
+                    reason: String::new(),
+                },
+            ),
             event(EventKind::Stop, 50, Some(600), EventDetail::Stop),
         ];
         // The stops at one place, the faults (and the gap) at another, the
@@ -519,7 +527,7 @@ mod tests {
         );
         assert_eq!(badge.text(), "4", "the drains' own count, not 389");
         assert_eq!(badge.label(), "4 suspected drains");
-        let said = describe(&events, &marks[0], false, UnitSystem::Metric);
+        let said = describe(&events, &marks[0], &format::Zone::utc(), UnitSystem::Metric);
         assert!(
             said.starts_with("4 suspected drains here\nAlso here: 85 refuels · 300 stops\n"),
             "{said}"
@@ -532,7 +540,8 @@ mod tests {
         let badge = stops[0].badge.clone().expect("a badge");
         assert_eq!((badge.label(), badge.rest), ("3 stops".to_owned(), vec![]));
         assert!(
-            describe(&events, &stops[0], false, UnitSystem::Metric).starts_with("3 stops here\n\n")
+            describe(&events, &stops[0], &format::Zone::utc(), UnitSystem::Metric)
+                .starts_with("3 stops here\n\n")
         );
     }
 
@@ -558,7 +567,7 @@ mod tests {
         assert_eq!(marks[0].kind, EventKind::FuelDrop);
         assert_eq!(marks[0].color, event_style(EventKind::FuelDrop).color);
         assert_eq!(marks[0].members, [1, 0, 2], "the most telling first");
-        let said = describe(&events, &marks[0], false, UnitSystem::Metric);
+        let said = describe(&events, &marks[0], &format::Zone::utc(), UnitSystem::Metric);
         let (drain_at, fault_at) = (
             said.find("Suspected drain").expect("the drain is said"),
             said.find("Fault").expect("the fault is said"),

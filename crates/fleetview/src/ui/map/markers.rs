@@ -129,8 +129,8 @@ pub(super) fn cursor_ui(painter: &Painter, p: Pos2) {
 
 /// What the map says of a point of the track: a position's own values, or
 /// between two positions, the time and values interpolated along the leg.
-fn describe(t: &Track, point: &TrackPoint, local: bool, units: UnitSystem) -> String {
-    let time = format::format_time(t.time_at(point), local);
+fn describe(t: &Track, point: &TrackPoint, zone: &format::Zone, units: UnitSystem) -> String {
+    let time = format::format_time(t.time_at(point), zone);
     let speed = |kmh| format::measure(units, Quantity::Speed, kmh, 1);
     let altitude = |m| format::measure(units, Quantity::Length, m, 0);
     if let Some(i) = point.sample() {
@@ -180,7 +180,7 @@ pub(super) fn hovered_ui(
     frame: &MapFrame,
     t: &Track,
     point: &TrackPoint,
-    (local, units): (bool, UnitSystem),
+    (zone, units): (&format::Zone, UnitSystem),
 ) {
     let outline = theme::map_outline(&response.ctx.global_style().visuals);
     painter.circle_stroke(
@@ -188,7 +188,7 @@ pub(super) fn hovered_ui(
         END_RADIUS,
         Stroke::new(2.0, outline),
     );
-    let text = describe(t, point, local, units);
+    let text = describe(t, point, zone, units);
     egui::Tooltip::for_widget(response)
         .at_pointer()
         .gap(16.0)
@@ -221,7 +221,12 @@ mod tests {
                 xy: t.xy[i],
                 distance: 0.0,
             };
-            describe(&t, &point, false, UnitSystem::Metric)
+            describe(
+                &t,
+                &point,
+                &crate::ui::format::Zone::utc(),
+                UnitSystem::Metric,
+            )
         };
         let first = at(0);
         assert!(first.contains("speed 12.3 km/h\n"), "{first}");

@@ -366,7 +366,7 @@ impl MapView {
                 segments,
                 highlight: highlight_of(state, track),
                 cursor: state.timeline().cursor,
-                local: state.local_time(),
+                zone: crate::ui::format::machine_zone(state),
                 units: state.units(),
                 picked: &mut picked,
                 quiet: on_mark,
@@ -377,7 +377,7 @@ impl MapView {
             Some(r) => {
                 map = map.with_plugin(events::EventsLayer {
                     events: &r.events,
-                    local: state.local_time(),
+                    zone: crate::ui::format::machine_zone(state),
                     units: state.units(),
                     marks: event_marks,
                     clicked: &mut clicked_event,

@@ -98,7 +98,7 @@ pub(super) struct TrackLayer<'a> {
     pub(super) segments: &'a mut Vec<Segment>,
     pub(super) highlight: Option<std::ops::Range<usize>>,
     pub(super) cursor: Option<i64>,
-    pub(super) local: bool,
+    pub(super) zone: crate::ui::format::Zone,
     pub(super) units: fleetview_core::analysis::UnitSystem,
     pub(super) picked: &'a mut Picked,
     /// The pointer is on an event's mark: no hover, no click of the line.
@@ -158,7 +158,7 @@ impl Plugin for TrackLayer<'_> {
             &frame,
             t,
             &point,
-            (self.local, self.units),
+            (&self.zone, self.units),
         );
     }
 }

@@ -53,7 +53,7 @@ pub(super) fn cell_ui(
     state: &AppState,
     r: &FleetRow,
     c: Column,
-    (now, local): (i64, bool),
+    now: i64,
     actions: &mut Vec<Action>,
 ) -> bool {
     let Some(e) = state.fleet().equipments.get(r.index) else {
@@ -93,7 +93,7 @@ pub(super) fn cell_ui(
         Column::LastReport => match r.last_report {
             Some(t) => {
                 ui.label(format::format_age(now - t))
-                    .on_hover_text(format::format_time(t, local));
+                    .on_hover_text(format::format_time(t, format::zone_of(state, Some(r.id))));
             }
             None => {
                 ui.label(format::NULL);

@@ -215,7 +215,7 @@ fn rows_ui(
 ) -> Option<Rect> {
     let rows = state.overview().rows();
     let settings = &state.overview().settings;
-    let (now, local) = (state.now(), state.local_time());
+    let now = state.now();
     let mut builder = TableBuilder::new(ui)
         .id_salt("fleet_table_frozen")
         .min_scrolled_height(0.0)
@@ -264,14 +264,14 @@ fn rows_ui(
                 row.set_selected(marked);
                 row.set_hovered(!marked && state.selected() == Some(r.id));
                 let mut open = false;
-                row.col(|ui| open |= cell_ui(ui, state, &r, Column::Name, (now, local), actions));
+                row.col(|ui| open |= cell_ui(ui, state, &r, Column::Name, now, actions));
                 row.col(|ui| {
                     // Text that cannot be selected leaves the click to the
                     // row (selectable, it took the click: only the gaps
                     // between values opened the machine).
                     ui.style_mut().interaction.selectable_labels = false;
                     strip.cells_ui(ui, |ui, c| {
-                        open |= cell_ui(ui, state, &r, c, (now, local), actions);
+                        open |= cell_ui(ui, state, &r, c, now, actions);
                     });
                 });
                 if open || row.response().clicked() {

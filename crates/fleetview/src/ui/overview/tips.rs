@@ -51,7 +51,7 @@ fn machine_tip_ui(ui: &mut egui::Ui, state: &AppState, placed: &Placed, point: u
         |t| {
             format!(
                 "{} ({})",
-                format::format_time(t, state.local_time()),
+                format::format_time(t, format::zone_of(state, Some(row.id))),
                 format::format_age(state.now() - t)
             )
         },

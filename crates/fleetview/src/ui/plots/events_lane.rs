@@ -13,6 +13,7 @@ use super::steer::steer_plot;
 use super::time_axis::{cursor_ui, span_ui};
 use crate::ui::events::kinds::{MOST_TELLING_FIRST, event_style, telling_rank};
 use crate::ui::events::text;
+use crate::ui::format::Zone;
 use crate::ui::theme;
 use fleetview_core::analysis::{Event, EventKind};
 
@@ -54,13 +55,13 @@ pub fn events_at(events: &[Event], t: f64, secs_per_point: f64) -> Vec<usize> {
 
 /// What hovering the lane says: each event under the pointer (`under`, in
 /// [`events_at`]'s order), a few at most.
-pub fn hover_text(events: &[Event], under: &[usize], local: bool, units: UnitSystem) -> String {
+pub fn hover_text(events: &[Event], under: &[usize], zone: &Zone, units: UnitSystem) -> String {
     const SHOWN: usize = 4;
     let mut parts: Vec<String> = under
         .iter()
         .take(SHOWN)
         .filter_map(|i| events.get(*i))
-        .map(|e| text::hover_text(e, local, units))
+        .map(|e| text::hover_text(e, zone, units))
         .collect();
     if under.len() > SHOWN {
         parts.push(format!("and {} more here", under.len() - SHOWN));
@@ -120,7 +121,7 @@ pub fn events_lane_ui(
         response
             .response
             .clone()
-            .on_hover_text_at_pointer(hover_text(events, &under, shared.local, shared.units));
+            .on_hover_text_at_pointer(hover_text(events, &under, &shared.zone, shared.units));
     }
     (shown, under.first().copied())
 }
@@ -216,7 +217,9 @@ mod tests {
                 EventKind::OutOfHours,
                 0,
                 Some(10_000),
-                EventDetail::OutOfHours,
+                EventDetail::OutOfHours {
+                    reason: String::new(),
+                },
             ),
             event(EventKind::Stop, 2_000, Some(5_000), EventDetail::Stop),
             event(EventKind::Fault, 3_000, None, EventDetail::Stop),
@@ -258,7 +261,7 @@ mod tests {
         assert_eq!(event_at(&events, 2_000.0, 600.0), Some(1), "as an instant");
         let under = events_at(&events, 3_000.0, 1.0);
         assert_eq!(under, [1, 0], "both, the drain first");
-        let said = hover_text(&events, &under, false, UnitSystem::Metric);
+        let said = hover_text(&events, &under, &Zone::utc(), UnitSystem::Metric);
         let (drain_at, stop_at) = (
             said.find("Suspected drain").expect("the drain is said"),
             said.find("Stop").expect("the stop is said"),

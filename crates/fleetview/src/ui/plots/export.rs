@@ -7,8 +7,7 @@ use egui::containers::menu::MenuButton;
 
 use crate::app::{Action, AppState};
 use fleetview_api::DataKind;
-use fleetview_core::export::shown::ExportContent;
-use fleetview_core::series::names::{titled, with_unit};
+use fleetview_core::export::shown::{ExportContent, channel_label};
 use fleetview_core::series::{ChannelKind, PlotSeries};
 
 /// Every channel plotted, each to export as CSV (time, value, unit,
@@ -29,8 +28,7 @@ pub(super) fn export_menu_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut 
                         continue;
                     }
                     let unit = series.shown_unit(channel, kind.unit());
-                    let name = titled(kind, &c.name);
-                    let label = format!("{} (CSV)…", with_unit(&name, unit));
+                    let label = channel_label(kind, series, channel, state.units());
                     if ui.button(label).clicked() {
                         actions.push(Action::Export(ExportContent::Channel {
                             kind,

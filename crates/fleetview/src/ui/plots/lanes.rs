@@ -135,7 +135,12 @@ pub fn lanes_plot_ui(
     };
     let names: Vec<String> = full.iter().map(|n| short_name(n)).collect();
     let rows = channels.len() as f64;
-    let (local, steer, cursor, span) = (shared.local, shared.steer, shared.cursor, shared.span);
+    let (zone, steer, cursor, span) = (
+        shared.zone.clone(),
+        shared.steer,
+        shared.cursor,
+        shared.span,
+    );
     let known_until = shared.known_until as f64;
     let response = time_plot("plot", id, shared)
         .height(LANE_HEIGHT * channels.len() as f32 + 24.0)
@@ -149,7 +154,7 @@ pub fn lanes_plot_ui(
                 HoverPosition::NearDataPoint { position, .. }
                 | HoverPosition::Elsewhere { position } => *position,
             };
-            let time = format::format_time(p.x as i64, local);
+            let time = format::format_time(p.x as i64, &zone);
             Some(match state_at(kind, series, channels, &full, p.y, p.x) {
                 Some(state) => format!("{state}\n{time}"),
                 None => time,

@@ -350,7 +350,7 @@ impl PlotsView {
                 wheel: self.wheel.take(ui, &self.plot_rects),
             },
             cursor,
-            local: state.local_time(),
+            zone: crate::ui::format::machine_zone(state),
             units: state.units(),
             span: state.timeline().span,
             measuring,

@@ -6,15 +6,15 @@ use super::steer::Steer;
 use super::time_axis::{Y_AXIS_WIDTH, time_axis_hints, time_grid};
 
 /// What the plots share this frame.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Shared {
     /// Links their time axes and cursors.
     pub link: egui::Id,
     /// How the time axis moves (the window shown is in it).
     pub steer: Steer,
     pub cursor: Option<i64>,
-    /// Times in local time rather than UTC.
-    pub local: bool,
+    /// The zone times are shown in.
+    pub zone: crate::ui::format::Zone,
     /// The units values are shown in.
     pub units: fleetview_core::analysis::UnitSystem,
     /// The span selected, drawn on every plot.
@@ -71,7 +71,7 @@ impl Shown {
 /// zooms, both handled by the view (which starts the plots afresh, see
 /// `steer`): not egui_plot's own.
 pub(super) fn time_plot<'a>(name: &str, id: egui::Id, shared: &Shared) -> Plot<'a> {
-    let local = shared.local;
+    let (grid_zone, axis_zone) = (shared.zone.clone(), shared.zone.clone());
     let window = shared.steer.window;
     Plot::new(name)
         .id(id)
@@ -83,6 +83,6 @@ pub(super) fn time_plot<'a>(name: &str, id: egui::Id, shared: &Shared) -> Plot<'
         .allow_drag([!shared.measuring, false])
         .default_x_bounds(window.0 as f64, window.1 as f64)
         .y_axis_min_width(Y_AXIS_WIDTH)
-        .x_grid_spacer(move |input| time_grid(input, local))
-        .custom_x_axes(vec![time_axis_hints(local)])
+        .x_grid_spacer(move |input| time_grid(input, &grid_zone))
+        .custom_x_axes(vec![time_axis_hints(axis_zone)])
 }

@@ -84,13 +84,13 @@ pub fn span_stats_ui(
         return;
     };
     view.update(state, span);
-    let local = state.local_time();
+    let local = format::machine_zone(state);
     ui.horizontal_wrapped(|ui| {
         ui.label(egui::RichText::new("Span").strong());
         ui.label(format!(
             "{} – {}",
-            format::format_time(span.0, local),
-            format::format_time(span.1, local)
+            format::format_time(span.0, &local),
+            format::format_time(span.1, &local)
         ));
         ui.label(format!(
             "Duration {}",

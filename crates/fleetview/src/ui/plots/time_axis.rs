@@ -5,10 +5,10 @@
 
 use std::ops::RangeInclusive;
 
-use chrono::{Datelike, NaiveDate, TimeZone};
+use chrono::{Datelike, NaiveDate};
 use egui_plot::{AxisHints, GridInput, GridMark, VLine};
 
-use crate::ui::format;
+use crate::ui::format::{self, Zone};
 use crate::ui::theme;
 
 /// Every plot's y axis takes this width, so their x axes line up.
@@ -37,31 +37,31 @@ const MAX_MARKS: usize = 4000;
 /// leaves a week on a narrow plot with a single date).
 pub(super) const LABEL_SPACING: f32 = 40.0;
 
-/// Local midnight of `date` in the zone shown, in Unix seconds.
-fn midnight(date: NaiveDate, local: bool) -> Option<i64> {
-    let naive = date.and_hms_opt(0, 0, 0)?;
-    if local {
-        // A day that starts with a clock change starts at its first hour.
-        let at = chrono::Local.from_local_datetime(&naive);
-        at.earliest()
-            .or_else(|| {
-                chrono::Local
-                    .from_local_datetime(&(naive + chrono::Duration::hours(1)))
-                    .earliest()
-            })
-            .map(|t| t.timestamp())
-    } else {
-        Some(naive.and_utc().timestamp())
-    }
+/// Midnight of `date` in the zone shown, in Unix seconds.
+fn midnight(date: NaiveDate, zone: &Zone) -> Option<i64> {
+    let civil = jiff::civil::date(
+        i16::try_from(date.year()).ok()?,
+        date.month() as i8,
+        date.day() as i8,
+    );
+    // A day that starts with a clock change starts at its first hour
+    // (jiff's start of day).
+    let start = civil
+        .to_zoned(zone.tz().clone())
+        .ok()?
+        .start_of_day()
+        .ok()?;
+    Some(start.timestamp().as_second())
 }
 
-fn date_of(secs: f64, local: bool) -> Option<NaiveDate> {
-    let utc = chrono::DateTime::from_timestamp(secs.floor() as i64, 0)?;
-    Some(if local {
-        utc.with_timezone(&chrono::Local).date_naive()
-    } else {
-        utc.date_naive()
-    })
+fn date_of(secs: f64, zone: &Zone) -> Option<NaiveDate> {
+    let at = jiff::Timestamp::from_second(secs.floor() as i64).ok()?;
+    let d = at.to_zoned(zone.tz().clone()).date();
+    NaiveDate::from_ymd_opt(
+        i32::from(d.year()),
+        u32::try_from(d.month()).ok()?,
+        u32::try_from(d.day()).ok()?,
+    )
 }
 
 /// What a day's midnight stands for: a year, a quarter, a month, about a
@@ -85,9 +85,9 @@ fn calendar_step(date: NaiveDate) -> f64 {
 
 /// The time axis: round times of the zone shown, labelled by
 /// [`time_axis_label`] from [`LABEL_SPACING`] apart.
-pub(super) fn time_axis_hints<'a>(local: bool) -> AxisHints<'a> {
+pub(super) fn time_axis_hints<'a>(zone: Zone) -> AxisHints<'a> {
     AxisHints::new_x()
-        .formatter(move |m, r| time_axis_label(m, r, local))
+        .formatter(move |m, r| time_axis_label(m, r, &zone))
         .label_spacing(LABEL_SPACING..=LABEL_SPACING * 1.5)
 }
 
@@ -95,7 +95,7 @@ pub(super) fn time_axis_hints<'a>(local: bool) -> AxisHints<'a> {
 /// time once, with the largest step it stands for (midnights for days,
 /// weeks, months, quarters and years; round hours and minutes within a
 /// day). Steps nest, so labelled marks never run into each other.
-pub fn time_grid(input: GridInput, local: bool) -> Vec<GridMark> {
+pub fn time_grid(input: GridInput, zone: &Zone) -> Vec<GridMark> {
     let (lo, hi) = input.bounds;
     if !(lo.is_finite() && hi.is_finite()) || hi <= lo {
         return Vec::new();
@@ -107,7 +107,7 @@ pub fn time_grid(input: GridInput, local: bool) -> Vec<GridMark> {
             marks.push(GridMark { value, step_size });
         }
     };
-    let Some(mut date) = date_of(lo, local) else {
+    let Some(mut date) = date_of(lo, zone) else {
         return marks;
     };
     if finest > DAY || hi - lo > 3.0 * YEAR {
@@ -127,7 +127,7 @@ pub fn time_grid(input: GridInput, local: bool) -> Vec<GridMark> {
                 let Some(d) = date.with_day(day) else {
                     continue;
                 };
-                let Some(t) = midnight(d, local) else {
+                let Some(t) = midnight(d, zone) else {
                     break 'months;
                 };
                 if t as f64 > hi || marks.len() >= MAX_MARKS {
@@ -143,14 +143,14 @@ pub fn time_grid(input: GridInput, local: bool) -> Vec<GridMark> {
         return marks;
     }
     let sub_day = DAY_STEPS.iter().copied().find(|s| *s >= finest);
-    while let Some(start) = midnight(date, local) {
+    while let Some(start) = midnight(date, zone) {
         if start as f64 > hi || marks.len() >= MAX_MARKS {
             break;
         }
         let Some(next_date) = date.succ_opt() else {
             break;
         };
-        let end = midnight(next_date, local).unwrap_or(start + DAY as i64) as f64;
+        let end = midnight(next_date, zone).unwrap_or(start + DAY as i64) as f64;
         let start = start as f64;
         push(start, calendar_step(date), &mut marks);
         if let Some(s0) = sub_day.filter(|_| end > lo) {
@@ -183,7 +183,7 @@ pub fn time_grid(input: GridInput, local: bool) -> Vec<GridMark> {
 /// months, all as wide as each other. A space on each side: egui_plot
 /// draws labels as close as their width, and the spaces keep neighbours
 /// from touching.
-pub(super) fn time_axis_label(mark: GridMark, range: &RangeInclusive<f64>, local: bool) -> String {
+pub(super) fn time_axis_label(mark: GridMark, range: &RangeInclusive<f64>, zone: &Zone) -> String {
     let t = mark.value as i64;
     let long = range.end() - range.start() > 120.0 * DAY;
     let format = if mark.step_size >= YEAR {
@@ -199,7 +199,7 @@ pub(super) fn time_axis_label(mark: GridMark, range: &RangeInclusive<f64>, local
     } else {
         "%H:%M"
     };
-    format!(" {} ", format::format_in_zone(t, local, format))
+    format!(" {} ", format::format_in_zone(t, zone, format))
 }
 
 /// Draws the span selected, if any, as a band across the plot.
@@ -236,12 +236,12 @@ mod tests {
                 // egui_plot's finest grid: 8 points.
                 base_step_size: 8.0 / px_per_sec,
             },
-            false,
+            &Zone::utc(),
         );
         marks
             .into_iter()
             .filter_map(|m| {
-                let label = time_axis_label(m, &(lo..=lo + span_secs), false);
+                let label = time_axis_label(m, &(lo..=lo + span_secs), &Zone::utc());
                 if label.is_empty() {
                     return None;
                 }
@@ -332,7 +332,7 @@ mod tests {
                 bounds: (lo, lo + 3.0 * DAY),
                 base_step_size: 2000.0,
             },
-            false,
+            &Zone::utc(),
         );
         assert!(!marks.is_empty());
         let mut values: Vec<f64> = marks.iter().map(|m| m.value).collect();
@@ -349,7 +349,11 @@ mod tests {
         }
         // Midnights stand for what they start; 2025-06-01 00:00 UTC.
         let label = |value: f64, step_size: f64| {
-            time_axis_label(GridMark { value, step_size }, &(0.0..=30.0 * DAY), false)
+            time_axis_label(
+                GridMark { value, step_size },
+                &(0.0..=30.0 * DAY),
+                &Zone::utc(),
+            )
         };
         assert_eq!(label(1_748_736_000.0, MONTH), " 06-01 ");
         assert_eq!(label(1_748_736_000.0 + 3600.0, 3600.0), " 01:00 ");
@@ -359,7 +363,7 @@ mod tests {
                     bounds: (f64::NAN, 1.0),
                     base_step_size: 1.0
                 },
-                false
+                &Zone::utc()
             )
             .is_empty()
         );

@@ -83,7 +83,7 @@ pub fn values_plot_ui(
         .allow_axis_zoom_drag([false, true])
         .y_axis_label(title)
         .y_grid_spacer(value_grid)
-        .label_formatter(hover_label(shared.local, unit))
+        .label_formatter(hover_label(shared.zone.clone(), unit))
         .legend(
             Legend::default()
                 .position(egui_plot::Corner::LeftTop)
@@ -102,7 +102,10 @@ pub fn values_plot_ui(
 
 /// What the pointer's label says over a plot of values: the time, and
 /// over a line its name and value in `unit`.
-fn hover_label(local: bool, unit: &str) -> impl Fn(&HoverPosition<'_>) -> Option<String> + '_ {
+fn hover_label(
+    zone: format::Zone,
+    unit: &str,
+) -> impl Fn(&HoverPosition<'_>) -> Option<String> + '_ {
     move |h| {
         let (name, p) = match h {
             HoverPosition::NearDataPoint {
@@ -112,7 +115,7 @@ fn hover_label(local: bool, unit: &str) -> impl Fn(&HoverPosition<'_>) -> Option
             } => (*plot_name, *position),
             HoverPosition::Elsewhere { position } => ("", *position),
         };
-        let time = format::format_time(p.x as i64, local);
+        let time = format::format_time(p.x as i64, &zone);
         Some(if name.is_empty() {
             time
         } else {

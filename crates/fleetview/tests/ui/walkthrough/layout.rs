@@ -346,7 +346,7 @@ fn labels_read_well_sorted_dated_and_zoned() {
     wait_until(&mut h, "the custom window's tables", |app| {
         tables_loaded(app) && !app.state().faults().is_pending()
     });
-    h.get_by_label("Local time").click();
+    h.get_by_label("This computer's time").click();
     h.run_steps(3);
     let zone = fleetview::ui::format::zone_label(true);
     assert!(zone.contains("UTC"), "the zone's offset: {zone}");
