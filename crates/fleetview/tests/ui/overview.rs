@@ -42,6 +42,8 @@ fn loaded(h: &mut Harness<'static, FleetApp>) {
             && !s.fleet().equipments.is_empty()
             && !s.overview().status.loading
             && !s.overview().snapshots.is_empty()
+            // The rows move as the strip's look-back arrives (worst first).
+            && s.overview().look_back.loading(s.fleet().equipments.len()) == 0
     });
 }
 
