@@ -20,6 +20,18 @@ fn any_failed(app: &FleetApp) -> bool {
         || matches!(s.timeline().track, Loadable::Failed { .. })
 }
 
+/// The app with machine `id` open over the last 30 days, all read (and
+/// so cached).
+fn machine_month_read(options: AppOptions, id: i64) -> egui_kittest::Harness<'static, FleetApp> {
+    let mut h = app_with(options);
+    wait_for_fleet(&mut h, None);
+    common::ui::pick(&h, &equipment_name(h.state(), id));
+    h.step();
+    h.get_by_label("Last 30 days").click();
+    wait_until(&mut h, "the machine's data", all_loaded);
+    h
+}
+
 /// A machine's page read once, its cache file garbled (every stored
 /// window's rows, the file itself sound), the app started again: the page
 /// opens with the same data, read again, and the notice blames the cache.
@@ -30,13 +42,8 @@ fn garbled_cached_rows_are_read_again_and_the_cache_is_blamed() {
     let sb = rt.block_on(common::start());
     let cache = dir.path().join("cache.sqlite");
     let options = || on_sandbox(&sb, Some(cache.clone()));
-    let mut h = app_with(options());
-    wait_for_fleet(&mut h, None);
     let id = FIRST_ID + 1;
-    common::ui::pick(&h, &equipment_name(h.state(), id));
-    h.step();
-    h.get_by_label("Last 30 days").click();
-    wait_until(&mut h, "the machine's data", all_loaded);
+    let mut h = machine_month_read(options(), id);
     let shown = |app: &FleetApp| {
         let s = app.state();
         (
@@ -148,13 +155,8 @@ fn a_cache_file_damaged_inside_is_found_after_the_first_frame_and_started_again(
     let sb = rt.block_on(common::start());
     let cache = dir.path().join("cache.sqlite");
     let options = || on_sandbox(&sb, Some(cache.clone()));
-    let mut h = app_with(options());
-    wait_for_fleet(&mut h, None);
     let id = FIRST_ID + 1;
-    common::ui::pick(&h, &equipment_name(h.state(), id));
-    h.step();
-    h.get_by_label("Last 30 days").click();
-    wait_until(&mut h, "the machine's data", all_loaded);
+    let h = machine_month_read(options(), id);
     let settings = h.state().state().settings();
     drop(h);
     let mut bytes = std::fs::read(&cache).expect("the cache file");
