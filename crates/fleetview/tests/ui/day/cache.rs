@@ -43,7 +43,7 @@ fn garbled_cached_rows_are_read_again_and_the_cache_is_blamed() {
     let cache = dir.path().join("cache.sqlite");
     let options = || on_sandbox(&sb, Some(cache.clone()));
     let id = FIRST_ID + 1;
-    let mut h = machine_month_read(options(), id);
+    let h = machine_month_read(options(), id);
     let shown = |app: &FleetApp| {
         let s = app.state();
         (
