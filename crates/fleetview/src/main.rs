@@ -15,10 +15,10 @@ use fleetview::cli::export::{
 use fleetview::cli::report::{
     CliReportError, ReportArgs, ReportJob, parse_working_hours, run_report,
 };
-use fleetview::cli::report_writers::ReportFormat;
 use fleetview::cli::sandbox::SandboxArgs;
 use fleetview_api::model::SecretValue;
 use fleetview_core::analysis::Expected;
+use fleetview_core::report::ReportFormat;
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]

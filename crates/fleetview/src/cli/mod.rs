@@ -6,6 +6,4 @@ pub mod args;
 pub mod export;
 mod job;
 pub mod report;
-pub mod report_events;
-pub mod report_writers;
 pub mod sandbox;

@@ -1,18 +1,18 @@
 //! `fleetview report`: a machine's figures over a window and each of its
 //! UTC days (`analysis::figures`), read through the worker and the cache
-//! (offline too), written as JSON, CSV or Markdown (`report_writers`).
+//! (offline too), written as JSON, CSV, Markdown or HTML (`fleetview_core::report`).
 
 use std::path::PathBuf;
 
 use super::args::{CacheArgs, EventArgs, ServiceArgs, UnitsArg, WindowArgs};
 use super::job::{Waiting, check_sign_in, note_cache_notices, start_worker, write_output};
-use super::report_writers::{ReportDoc, ReportFormat, write_report};
 use fleetview_api::limits::check_window;
 use fleetview_api::time::{TimeWindow, format_wire};
 use fleetview_api::{ApiError, ClientConfig};
 use fleetview_core::analysis::{Expected, Report, WorkingHours};
 use fleetview_core::cache::CacheError;
 use fleetview_core::export::ExportError;
+use fleetview_core::report::{ReportDoc, ReportFormat, write_report};
 use fleetview_core::worker::{
     Command, Event, FiguresEvent, OfflineSince, ReportRequest, WorkerError,
 };
@@ -286,6 +286,7 @@ pub fn run_report(
     }
     let doc = ReportDoc {
         equipment: req.equipment,
+        name: None,
         window: req.window,
         expected: req.expected,
         report: &report,
