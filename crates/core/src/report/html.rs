@@ -10,7 +10,7 @@ use super::fleet::{
     FleetDoc, FleetMachine, SHOWN, attention_line, counts_line, kind_line, totals_lines,
 };
 use super::markup::esc;
-use super::numbers::{header, shown, value_in};
+use super::numbers::{decimals, header, shown, value_in};
 use super::single::{ReportDoc, figure_text};
 use super::svg::{Bar, bar_chart};
 use super::words::{day_of, summary, time_words, window_words};
@@ -86,7 +86,7 @@ fn daily_charts(s: &mut String, days: &[(i64, Figures)], units: UnitSystem) {
         s.push_str(&bar_chart(
             &what,
             figure.unit_in(units),
-            figure.decimals(),
+            decimals(figure),
             &bars,
         ));
         s.push('\n');

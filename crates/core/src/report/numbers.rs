@@ -50,13 +50,19 @@ pub(crate) fn number_cell(figure: Figure, v: Option<f64>) -> String {
     }
 }
 
+/// Decimals shown: no more than the value was rounded to.
+pub(crate) fn decimals(figure: Figure) -> usize {
+    figure.decimals().min(measure(figure).decimals() as usize)
+}
+
 /// A rounded value for people: its decimals, its unit if asked, a dash
 /// for none.
 pub(crate) fn shown(figure: Figure, v: Option<f64>, with_unit: bool, units: UnitSystem) -> String {
     let Some(v) = v else {
         return "—".to_owned();
     };
-    let mut s = format!("{v:.*}", figure.decimals());
+    let decimals = decimals(figure);
+    let mut s = format!("{v:.decimals$}");
     let unit = figure.unit_in(units);
     if with_unit && !unit.is_empty() {
         s.push(' ');

@@ -6,4 +6,5 @@ pub mod args;
 pub mod export;
 mod job;
 pub mod report;
+mod report_fleet;
 pub mod sandbox;

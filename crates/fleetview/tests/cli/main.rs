@@ -6,6 +6,7 @@ mod binary;
 mod cache_cli;
 mod export_cli;
 mod export_clock;
+mod fleet_report_cli;
 mod package;
 mod report_cli;
 mod sandbox_durability;
