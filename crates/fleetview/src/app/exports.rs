@@ -4,11 +4,20 @@
 
 use fleetview_api::time::{TimeWindow, format_wire};
 use fleetview_core::export::shown::{ExportContent, ExportKey};
+use fleetview_core::report::ReportFormat;
 use fleetview_core::worker::{
     Command, ExportEvent, ExportJob, ExportOutcome, ReportJob, ReportPlace,
 };
 
 use super::notifications::{Level, Notifications};
+
+/// A report asked for from a page's *Report...* menu: the fleet's (over
+/// the Fleet page's window) or the machine open's (over its window).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReportAsk {
+    pub fleet: bool,
+    pub format: ReportFormat,
+}
 
 #[derive(Debug, Default)]
 pub struct Exports {

@@ -17,6 +17,7 @@ mod desktop;
 mod events;
 mod export;
 mod laptop;
+mod morning;
 mod offline;
 mod overview;
 mod overview_map;
