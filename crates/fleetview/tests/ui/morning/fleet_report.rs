@@ -123,6 +123,11 @@ fn fleet_report_button_on_the_fleet_page_writes_the_fleets_report() {
         h.state().state().exports().report_under_way.is_none(),
         "the menu is free again"
     );
+    let fetches = h.state().state().fetches();
+    assert!(
+        fetches.iter().all(|(what, _)| !what.contains("report")),
+        "no fetch left under way in the status bar: {fetches:?}"
+    );
 }
 
 #[test]
