@@ -92,20 +92,21 @@ impl Exports {
         notes: &mut Notifications,
     ) {
         self.report_under_way = None;
-        let what = capitalised(what);
         let Some(outcome) = outcome else {
             return;
         };
+        // At a title's start: "The fleet report (HTML) saved".
+        let said = capitalised(what);
         let _ = match outcome {
             ExportOutcome::Saved { path, .. } => notes.notify(
                 Level::Info,
-                format!("{what} saved"),
+                format!("{said} saved"),
                 format!("Written to {}", path.display()),
             ),
             ExportOutcome::SavedWithoutDialog { path, why, .. } => {
                 let folder = path.parent().map(std::path::Path::to_path_buf);
                 notes.notify_with_folder(
-                    format!("{what} saved to {}", path.display()),
+                    format!("{said} saved to {}", path.display()),
                     format!(
                         "No file dialog can open on this computer ({why}), so reports go to \
                          this folder; start fleetview with --export-dir DIR to choose another."
@@ -239,6 +240,35 @@ fn safe_name(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reports_notices_read_as_sentences() {
+        let mut exports = Exports::default();
+        let mut notes = Notifications::default();
+        let what = "the fleet report (HTML)";
+        for (outcome, title) in [
+            (
+                ExportOutcome::Failed("disk full".into()),
+                "Could not write the fleet report (HTML)",
+            ),
+            (
+                ExportOutcome::Cancelled,
+                "No file chosen: the fleet report (HTML) not saved",
+            ),
+            (
+                ExportOutcome::Saved {
+                    path: "/tmp/f.html".into(),
+                    rows: 3,
+                },
+                "The fleet report (HTML) saved",
+            ),
+        ] {
+            exports.report_under_way = Some(what.to_owned());
+            exports.report_ended(what, Some(outcome), &mut notes);
+            assert_eq!(notes.list().last().map(|n| n.title.as_str()), Some(title));
+            assert!(exports.report_under_way.is_none());
+        }
+    }
 
     #[test]
     fn names_keep_only_safe_characters() {
