@@ -3,6 +3,8 @@
 //! only (docs/architecture.md):
 //! - [`worker`]: a background thread with a tokio runtime; commands in,
 //!   decoded events out.
+//! - [`report`]: reports of a machine or the fleet over a window, written
+//!   as JSON, CSV, Markdown or one self-contained HTML file.
 //! - [`analysis`]: pure figures over what the service returned.
 //! - [`cache`]: SQLite store of windows already fetched.
 //! - [`export`]: pure writers: CSV, JSON, GPX and GeoJSON.
@@ -14,5 +16,6 @@ pub mod analysis;
 pub mod basemap;
 pub mod cache;
 pub mod export;
+pub mod report;
 pub mod series;
 pub mod worker;

@@ -13,12 +13,12 @@ use fleetview::cli::export::{
     CliExportError, ExportArgs, ExportKind, ExportRequest, FormatArg, run_export,
 };
 use fleetview::cli::report::{
-    CliReportError, ReportArgs, ReportJob, parse_working_hours, run_report,
+    CliReportError, ReportArgs, ReportJob, Subject, parse_working_hours, run_report,
 };
-use fleetview::cli::report_writers::ReportFormat;
 use fleetview::cli::sandbox::SandboxArgs;
 use fleetview_api::model::SecretValue;
 use fleetview_core::analysis::Expected;
+use fleetview_core::report::ReportFormat;
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
@@ -54,8 +54,8 @@ enum Command {
     Sandbox(SandboxArgs),
     /// Fetch one machine's data for a window and write it as CSV or JSON.
     Export(ExportArgs),
-    /// A machine's figures over a window and each of its (UTC) days, as
-    /// JSON, CSV or Markdown.
+    /// A machine's figures over a window and each of its (UTC) days, or the
+    /// whole fleet's (--fleet), as JSON, CSV, Markdown or HTML.
     Report(ReportArgs),
 }
 
@@ -76,7 +76,7 @@ fn export_job(args: ExportArgs) -> anyhow::Result<()> {
         };
         return report_job(
             args.service,
-            args.equipment,
+            Subject::Machine(args.equipment),
             args.window,
             Default::default(),
             format,
@@ -110,9 +110,14 @@ fn report_command(args: ReportArgs) -> anyhow::Result<()> {
     let expected = Expected {
         hours_per_working_day: args.expected_hours,
     };
+    // clap gives exactly one of them.
+    let subject = match args.equipment {
+        Some(id) if !args.fleet => Subject::Machine(id),
+        _ => Subject::Fleet,
+    };
     report_job(
         args.service,
-        args.equipment,
+        subject,
         args.window,
         expected,
         args.format.into(),
@@ -123,12 +128,13 @@ fn report_command(args: ReportArgs) -> anyhow::Result<()> {
     )
 }
 
-/// A report, or the events alone, of one machine over a window.
+/// A report (a machine's or the fleet's), or one machine's events alone,
+/// over a window.
 #[allow(clippy::print_stderr)] // Progress and notes go to stderr by design.
 #[allow(clippy::too_many_arguments)] // The parts of two commands' arguments.
 fn report_job(
     service: ServiceArgs,
-    equipment: i64,
+    subject: Subject,
     window: WindowArgs,
     expected: Expected,
     format: ReportFormat,
@@ -142,7 +148,7 @@ fn report_job(
         now: window.now()?,
         cache_path: cache.path()?,
         client: service.client(),
-        equipment,
+        subject,
         expected,
         format,
         offline: cache.offline,
@@ -152,13 +158,17 @@ fn report_job(
         units: units.into(),
     };
     let summary = run_report(&job, |note| eprintln!("{note}"))?;
-    match format {
-        ReportFormat::EventsCsv | ReportFormat::EventsJson => {
-            eprintln!("{} events of equipment {equipment} written", summary.events)
+    match (format, subject) {
+        (ReportFormat::EventsCsv | ReportFormat::EventsJson, Subject::Machine(id)) => {
+            eprintln!("{} events of equipment {id} written", summary.events)
         }
-        _ => eprintln!(
-            "report of equipment {equipment} written: {} days, {} events",
+        (_, Subject::Machine(id)) => eprintln!(
+            "report of equipment {id} written: {} days, {} events",
             summary.days, summary.events
+        ),
+        (_, Subject::Fleet) => eprintln!(
+            "fleet report written: {} machines, {} events",
+            summary.machines, summary.events
         ),
     }
     Ok(())

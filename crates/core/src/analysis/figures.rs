@@ -141,6 +141,19 @@ impl Figures {
         f
     }
 
+    /// Adds `other`'s sums (hours, fuel, CO2, distance) into these: a
+    /// fleet's day from its machines' (the ratios follow from the sums).
+    pub fn add_sums(&mut self, other: &Figures) {
+        add(&mut self.engine_hours_h, other.engine_hours_h);
+        add(&mut self.working_hours_h, other.working_hours_h);
+        add(&mut self.idle_hours_h, other.idle_hours_h);
+        add(&mut self.fuel_used_l, other.fuel_used_l);
+        self.fuel_estimated_l += other.fuel_estimated_l;
+        add(&mut self.co2_kg, other.co2_kg);
+        self.co2_estimated_kg += other.co2_estimated_kg;
+        add(&mut self.distance_km, other.distance_km);
+    }
+
     pub(crate) fn idle_percent(&self) -> Option<f64> {
         ratio(self.idle_hours_h, self.engine_hours_h).map(|r| 100.0 * r)
     }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::fetch::{Fetched, Progress};
 use super::messages::{ExportOutcome, OfflineSince, RequestId, Target};
 use super::report_data::ReportSources;
+use super::report_job::ReportWritten;
 use super::tokens::TokenPlace;
 use crate::analysis::{MachineFigures, Report};
 use crate::export::shown::ExportKey;
@@ -260,6 +261,26 @@ pub enum FiguresPart {
     Positions,
 }
 
+impl FiguresPart {
+    /// What it is, as a sentence starts with it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            FiguresPart::IdleFuel => "The daily idle fuel",
+            FiguresPart::OperatingHours => "The operating hours",
+            FiguresPart::Positions => "The positions",
+        }
+    }
+
+    /// What the figures go without when it could not be read.
+    pub fn loss(self) -> &'static str {
+        match self {
+            FiguresPart::IdleFuel => "fuel is not split into working and idle",
+            FiguresPart::OperatingHours => "counter resets are not flagged",
+            FiguresPart::Positions => "no events are found from positions",
+        }
+    }
+}
+
 /// Data sources and integrations.
 #[derive(Debug, Clone)]
 pub enum CatalogEvent {
@@ -276,7 +297,7 @@ pub enum CatalogEvent {
     },
 }
 
-/// Files written from what the app shows.
+/// Files written from what the app shows, and reports.
 #[derive(Debug, Clone)]
 pub enum ExportEvent {
     /// An export ended; `what` it was (`faults (CSV)`).
@@ -285,6 +306,15 @@ pub enum ExportEvent {
         key: ExportKey,
         what: String,
         outcome: ExportOutcome,
+    },
+    /// A report was written (or could not be); `what` it was (`the fleet
+    /// report (HTML)`). `outcome` is `None` when the document came back
+    /// in `written` rather than to a file.
+    Reported {
+        request: RequestId,
+        what: String,
+        outcome: Option<ExportOutcome>,
+        written: Box<ReportWritten>,
     },
 }
 
@@ -373,7 +403,7 @@ impl CatalogEvent {
 impl ExportEvent {
     pub(crate) fn request(&self) -> RequestId {
         match self {
-            Self::Exported { request, .. } => *request,
+            Self::Exported { request, .. } | Self::Reported { request, .. } => *request,
         }
     }
 }

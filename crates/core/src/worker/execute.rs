@@ -68,6 +68,7 @@ impl TaskCtx {
                 self.export(job).await;
                 Ok(())
             }
+            Command::Report(job) => self.report_file(*job).await,
             Command::Probe => self.probe().await,
             Command::LoadCatalog => self.load_catalog().await,
             Command::CreateIntegration(body) => self.create_integration(body).await,

@@ -7,15 +7,31 @@ use crate::export::{Replace, write_file};
 
 /// Where a file goes: a path the user chose (who confirmed a
 /// replacement), or a folder where it takes the first free name.
-enum Place {
+pub(crate) enum Place {
     Chosen(std::path::PathBuf),
     Folder(std::path::PathBuf),
     /// The folder when no dialog could open, and why none did.
     Fallback(std::path::PathBuf, String),
 }
 
+/// Where a file is to be saved, as asked.
+pub(crate) struct SaveAsk {
+    pub(crate) title: String,
+    pub(crate) file_name: String,
+    pub(crate) extension: &'static str,
+    pub(crate) directory: Option<std::path::PathBuf>,
+    pub(crate) fallback_directory: Option<std::path::PathBuf>,
+}
+
 pub(crate) async fn export_file(job: ExportJob, dialog: Option<&dyn SaveDialog>) -> ExportOutcome {
-    let place = match where_to(&job, dialog).await {
+    let ask = SaveAsk {
+        title: format!("Export {}", job.content.describe()),
+        file_name: job.file_name.clone(),
+        extension: job.content.extension(),
+        directory: job.directory.clone(),
+        fallback_directory: job.fallback_directory.clone(),
+    };
+    let place = match where_to(&ask, dialog).await {
         Ok(place) => place,
         Err(outcome) => return outcome,
     };
@@ -25,26 +41,7 @@ pub(crate) async fn export_file(job: ExportJob, dialog: Option<&dyn SaveDialog>)
             .content
             .write(&mut bytes, job.units)
             .map_err(|e| e.to_string())?;
-        Ok::<_, String>(match place {
-            Place::Chosen(path) => {
-                // The dialog asked before replacing a file.
-                write_file(&path, &bytes, Replace::Allowed)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-                ExportOutcome::Saved { path, rows }
-            }
-            Place::Folder(dir) => ExportOutcome::Saved {
-                path: save_unused(&dir, &job.file_name, &bytes)?,
-                rows,
-            },
-            Place::Fallback(dir, why) => {
-                std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-                ExportOutcome::SavedWithoutDialog {
-                    path: save_unused(&dir, &job.file_name, &bytes)?,
-                    rows,
-                    why,
-                }
-            }
-        })
+        put(place, &job.file_name, &bytes, rows)
     })
     .await;
     match written {
@@ -54,24 +51,53 @@ pub(crate) async fn export_file(job: ExportJob, dialog: Option<&dyn SaveDialog>)
     }
 }
 
+/// Writes `bytes` to `place` (blocking): the outcome to tell, or why not.
+pub(crate) fn put(
+    place: Place,
+    file_name: &str,
+    bytes: &[u8],
+    rows: usize,
+) -> Result<ExportOutcome, String> {
+    Ok(match place {
+        Place::Chosen(path) => {
+            // The dialog asked before replacing a file.
+            write_file(&path, bytes, Replace::Allowed)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            ExportOutcome::Saved { path, rows }
+        }
+        Place::Folder(dir) => ExportOutcome::Saved {
+            path: save_unused(&dir, file_name, bytes)?,
+            rows,
+        },
+        Place::Fallback(dir, why) => {
+            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            ExportOutcome::SavedWithoutDialog {
+                path: save_unused(&dir, file_name, bytes)?,
+                rows,
+                why,
+            }
+        }
+    })
+}
+
 /// The job's folder (`--export-dir`), else what the dialog answers; with
 /// no dialog, the fallback folder. Without a dialog nobody confirms a
 /// replacement: in a folder the file goes under the first free name, found
 /// by the write itself (no probe beforehand that another export could race).
-async fn where_to(
-    job: &ExportJob,
+pub(crate) async fn where_to(
+    ask: &SaveAsk,
     dialog: Option<&dyn SaveDialog>,
 ) -> Result<Place, ExportOutcome> {
-    if let Some(dir) = &job.directory {
+    if let Some(dir) = &ask.directory {
         return Ok(Place::Folder(dir.clone()));
     }
     let answer = match dialog {
         Some(dialog) => {
             dialog
                 .choose(SaveRequest {
-                    title: format!("Export {}", job.content.describe()),
-                    file_name: job.file_name.clone(),
-                    extension: job.content.extension(),
+                    title: ask.title.clone(),
+                    file_name: ask.file_name.clone(),
+                    extension: ask.extension,
                 })
                 .await
         }
@@ -80,7 +106,7 @@ async fn where_to(
     match answer {
         SaveAnswer::Chosen(path) => Ok(Place::Chosen(path)),
         SaveAnswer::Cancelled => Err(ExportOutcome::Cancelled),
-        SaveAnswer::Unavailable(why) => match &job.fallback_directory {
+        SaveAnswer::Unavailable(why) => match &ask.fallback_directory {
             Some(dir) => Ok(Place::Fallback(dir.clone(), why)),
             None => Err(ExportOutcome::Failed(format!(
                 "No file dialog can open ({why}) and there is no folder to save in"

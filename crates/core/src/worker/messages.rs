@@ -2,6 +2,7 @@
 //! for a [`Target`]. A newer command for a target replaces the older one.
 
 use super::report_data::{ReportData, ReportRequest};
+use super::report_job::ReportJob;
 use crate::export::shown::{ExportContent, ExportKey};
 use fleetview_api::model::{CreateIntegration, SecretValue, UpdateIntegration};
 use fleetview_api::time::TimeWindow;
@@ -82,6 +83,8 @@ pub enum Target {
     ReadAhead,
     /// Writing one kind of export.
     Export(ExportKey),
+    /// Writing a report: one at a time (a second replaces the first).
+    ReportFile,
     /// Creating an integration (the form's one write).
     CatalogCreate,
     /// A write on one integration, by its id.
@@ -219,6 +222,9 @@ pub enum Command {
     Probe,
     /// Ask where to save (unless a directory is set), then write the file.
     Export(ExportJob),
+    /// Ask where to save (unless the document is to come back), read what
+    /// the report needs through the cache, write it.
+    Report(Box<ReportJob>),
     CreateIntegration(CreateIntegration),
     UpdateIntegration {
         id: i64,
@@ -261,6 +267,7 @@ impl Command {
             Command::LoadCatalog => Target::Catalog,
             Command::Probe => Target::Probe,
             Command::Export(job) => Target::Export(job.content.key()),
+            Command::Report(_) => Target::ReportFile,
             Command::CreateIntegration(_) => Target::CatalogCreate,
             Command::UpdateIntegration { id, .. }
             | Command::DeleteIntegration { id }

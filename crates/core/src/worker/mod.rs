@@ -22,6 +22,8 @@ mod overview;
 mod reads;
 mod report;
 mod report_data;
+mod report_file;
+mod report_job;
 mod run;
 mod shared;
 mod store;
@@ -43,6 +45,7 @@ pub use fetch::{Fetched, FromCache, Progress, SeriesRequest};
 pub use history::HISTORY_KIND;
 pub use messages::{Command, ExportJob, ExportOutcome, OfflineSince, RequestId, Target};
 pub use report_data::{ReportData, ReportRequest, ReportSources};
+pub use report_job::{ReportJob, ReportMachine, ReportPlace, ReportScope, ReportWritten};
 pub use shared::Wake;
 pub use tokens::{TokenPlace, TokenStore};
 

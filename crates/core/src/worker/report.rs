@@ -201,13 +201,33 @@ impl TaskCtx {
     }
 
     /// Reads history, activities, idle fuel (and positions, without
-    /// engine events) through the cache and computes the figures; with
-    /// `offline`, the cache only.
+    /// engine events) through the cache, computes the figures and sends
+    /// them; with `offline`, the cache only.
     pub(crate) async fn fetch_report(
         &self,
         req: ReportRequest,
         offline: bool,
     ) -> Result<(), ApiError> {
+        let read = self.read_report(req, offline).await?;
+        self.emit(FiguresEvent::Report {
+            request: self.id,
+            equipment: req.equipment,
+            window: req.window,
+            report: read.report,
+            offline: read.offline,
+            sources: None,
+            unread: read.unread,
+        });
+        Ok(())
+    }
+
+    /// A machine's figures and events over a window, read as
+    /// [`fetch_report`](Self::fetch_report) reads them, kept for a report.
+    pub(crate) async fn read_report(
+        &self,
+        req: ReportRequest,
+        offline: bool,
+    ) -> Result<ReadReport, ApiError> {
         let (history, activities) = futures_util::future::join(
             self.history_body(req.equipment, req.window, offline),
             self.fetch(
@@ -275,8 +295,14 @@ impl TaskCtx {
             operating_hours: hours,
             unread: [idle_unread, hours_unread].into_iter().flatten().collect(),
         };
-        self.report_from(req, data, parts, offline_since.or(idle_offline), None)
-            .await
+        let name = data.history.name.clone();
+        let (report, unread) = self.compute(req, data, parts).await?;
+        Ok(ReadReport {
+            report,
+            offline: offline_since.or(idle_offline),
+            unread,
+            name,
+        })
     }
 
     /// Computes the figures off the async threads and sends them.
@@ -288,6 +314,26 @@ impl TaskCtx {
         offline: OfflineSince,
         sources: Option<ReportSources>,
     ) -> Result<(), ApiError> {
+        let (report, unread) = self.compute(req, data, parts).await?;
+        self.emit(FiguresEvent::Report {
+            request: self.id,
+            equipment: req.equipment,
+            window: req.window,
+            report,
+            offline,
+            sources,
+            unread,
+        });
+        Ok(())
+    }
+
+    /// Computes the figures off the async threads.
+    async fn compute(
+        &self,
+        req: ReportRequest,
+        data: ReportData,
+        parts: Parts,
+    ) -> Result<(Arc<Report>, Vec<Unread>), ApiError> {
         let Parts {
             idle_fuel,
             operating_hours,
@@ -357,16 +403,7 @@ impl TaskCtx {
             }))
         })
         .await?;
-        self.emit(FiguresEvent::Report {
-            request: self.id,
-            equipment: req.equipment,
-            window: req.window,
-            report: Arc::new(report),
-            offline,
-            sources,
-            unread,
-        });
-        Ok(())
+        Ok((Arc::new(report), unread))
     }
 
     /// The operating-hours counter's samples over the window (counter
@@ -459,6 +496,15 @@ impl TaskCtx {
             }
         }
     }
+}
+
+/// A machine's figures read for a report: where from, what could not be
+/// read, and the name its history gives.
+pub(crate) struct ReadReport {
+    pub(crate) report: Arc<Report>,
+    pub(crate) offline: OfflineSince,
+    pub(crate) unread: Vec<Unread>,
+    pub(crate) name: String,
 }
 
 /// What the figures read besides the page's tables, and what of it could

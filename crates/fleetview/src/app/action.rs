@@ -5,6 +5,7 @@
 use super::catalog::CatalogAction;
 use super::connection::ConnectionAction;
 use super::desktop::ThemeChoice;
+use super::exports::ReportAsk;
 use super::figures::FiguresAction;
 use super::machine::MachineAction;
 use super::overview::OverviewAction;
@@ -24,6 +25,9 @@ pub enum Action {
     ReloadFleet,
     /// Write what a panel shows to a file (the worker asks where).
     Export(ExportContent),
+    /// Write a report of the fleet or the machine open (the worker asks
+    /// where, reads and writes).
+    Report(ReportAsk),
     DismissNotification(u64),
     /// Forget the notices shown so far.
     ClearNotificationHistory,

@@ -4,9 +4,20 @@
 
 use fleetview_api::time::{TimeWindow, format_wire};
 use fleetview_core::export::shown::{ExportContent, ExportKey};
-use fleetview_core::worker::{Command, ExportEvent, ExportJob, ExportOutcome};
+use fleetview_core::report::ReportFormat;
+use fleetview_core::worker::{
+    Command, ExportEvent, ExportJob, ExportOutcome, ReportJob, ReportPlace,
+};
 
 use super::notifications::{Level, Notifications};
+
+/// A report asked for from a page's *Report...* menu: the fleet's (over
+/// the Fleet page's window) or the machine open's (over its window).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReportAsk {
+    pub fleet: bool,
+    pub format: ReportFormat,
+}
 
 #[derive(Debug, Default)]
 pub struct Exports {
@@ -16,6 +27,8 @@ pub struct Exports {
     pub directory: Option<std::path::PathBuf>,
     /// Saved here when no file dialog can open (the user's Downloads).
     pub fallback_directory: Option<std::path::PathBuf>,
+    /// A report under way (one at a time): what it is.
+    pub report_under_way: Option<String>,
 }
 
 impl Exports {
@@ -45,10 +58,69 @@ impl Exports {
     }
 
     pub fn on_event(&mut self, event: ExportEvent, notes: &mut Notifications) {
-        let ExportEvent::Exported {
-            key, what, outcome, ..
-        } = event;
-        self.ended(&key, &what, outcome, notes);
+        match event {
+            ExportEvent::Exported {
+                key, what, outcome, ..
+            } => self.ended(&key, &what, outcome, notes),
+            ExportEvent::Reported { what, outcome, .. } => self.report_ended(&what, outcome, notes),
+        }
+    }
+
+    /// Asks the worker for a report, unless one is under way.
+    pub fn start_report(&mut self, mut job: ReportJob) -> Vec<Command> {
+        if self.report_under_way.is_some() {
+            return Vec::new();
+        }
+        if let ReportPlace::Saved {
+            directory,
+            fallback_directory,
+            ..
+        } = &mut job.place
+        {
+            directory.clone_from(&self.directory);
+            fallback_directory.clone_from(&self.fallback_directory);
+        }
+        self.report_under_way = Some(job.describe());
+        vec![Command::Report(Box::new(job))]
+    }
+
+    /// A report ended: says how.
+    fn report_ended(
+        &mut self,
+        what: &str,
+        outcome: Option<ExportOutcome>,
+        notes: &mut Notifications,
+    ) {
+        self.report_under_way = None;
+        let Some(outcome) = outcome else {
+            return;
+        };
+        // At a title's start: "The fleet report (HTML) saved".
+        let said = capitalised(what);
+        let _ = match outcome {
+            ExportOutcome::Saved { path, .. } => notes.notify(
+                Level::Info,
+                format!("{said} saved"),
+                format!("Written to {}", path.display()),
+            ),
+            ExportOutcome::SavedWithoutDialog { path, why, .. } => {
+                let folder = path.parent().map(std::path::Path::to_path_buf);
+                notes.notify_with_folder(
+                    format!("{said} saved to {}", path.display()),
+                    format!(
+                        "No file dialog can open on this computer ({why}), so reports go to \
+                         this folder; start fleetview with --export-dir DIR to choose another."
+                    ),
+                    folder,
+                )
+            }
+            ExportOutcome::Cancelled => {
+                notes.notify(Level::Info, format!("No file chosen: {what} not saved"), "")
+            }
+            ExportOutcome::Failed(e) => {
+                notes.notify(Level::Error, format!("Could not write {what}"), e)
+            }
+        };
     }
 
     /// An export ended: says how, and frees its kind.
@@ -91,7 +163,10 @@ impl Exports {
 
     /// What is being exported, for the status bar.
     pub fn describe_under_way(&self) -> impl Iterator<Item = &str> {
-        self.under_way.iter().map(|(_, what)| what.as_str())
+        self.under_way
+            .iter()
+            .map(|(_, what)| what.as_str())
+            .chain(self.report_under_way.as_deref())
     }
 }
 
@@ -119,6 +194,36 @@ fn file_name(
     )
 }
 
+/// `The fleet report (HTML)` from `the fleet report (HTML)`.
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// `fleet-report-2025-06-12_2025-06-18.html`, or with the machine's id and
+/// name for one machine's: only safe characters (D14).
+pub fn report_file_name(
+    machine: Option<(i64, Option<&str>)>,
+    window: TimeWindow,
+    extension: &str,
+) -> String {
+    let day = |t: i64| format_wire(t).chars().take(10).collect::<String>();
+    let who = match machine {
+        Some((id, Some(name))) => format!("{id}-{name}-report"),
+        Some((id, None)) => format!("{id}-report"),
+        None => "fleet-report".to_owned(),
+    };
+    format!(
+        "{}-{}_{}.{extension}",
+        safe_name(&who),
+        day(window.since),
+        day(window.until)
+    )
+}
+
 /// Letters and digits kept, any run of other characters one `-`.
 fn safe_name(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -135,6 +240,35 @@ fn safe_name(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reports_notices_read_as_sentences() {
+        let mut exports = Exports::default();
+        let mut notes = Notifications::default();
+        let what = "the fleet report (HTML)";
+        for (outcome, title) in [
+            (
+                ExportOutcome::Failed("disk full".into()),
+                "Could not write the fleet report (HTML)",
+            ),
+            (
+                ExportOutcome::Cancelled,
+                "No file chosen: the fleet report (HTML) not saved",
+            ),
+            (
+                ExportOutcome::Saved {
+                    path: "/tmp/f.html".into(),
+                    rows: 3,
+                },
+                "The fleet report (HTML) saved",
+            ),
+        ] {
+            exports.report_under_way = Some(what.to_owned());
+            exports.report_ended(what, Some(outcome), &mut notes);
+            assert_eq!(notes.list().last().map(|n| n.title.as_str()), Some(title));
+            assert!(exports.report_under_way.is_none());
+        }
+    }
 
     #[test]
     fn names_keep_only_safe_characters() {

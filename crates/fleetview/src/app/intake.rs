@@ -53,8 +53,13 @@ impl Intake<'_> {
 
     /// How far a fetch has come.
     pub fn progressed(&mut self, target: Target, progress: Progress) {
-        // The Fleet page says how far its figures are, as a whole.
-        if !matches!(target, Target::Figures(_) | Target::LookBack(_)) {
+        // The Fleet page says how far its figures are, as a whole; a report
+        // is named in the status bar while under way (its reads are many,
+        // and no answer of its ends a fetch).
+        if !matches!(
+            target,
+            Target::Figures(_) | Target::LookBack(_) | Target::ReportFile
+        ) {
             self.progress.insert(target, progress);
         }
     }

@@ -6,6 +6,5 @@ pub mod args;
 pub mod export;
 mod job;
 pub mod report;
-pub mod report_events;
-pub mod report_writers;
+mod report_fleet;
 pub mod sandbox;

@@ -1,30 +1,40 @@
 //! `fleetview report`: a machine's figures over a window and each of its
-//! UTC days (`analysis::figures`), read through the worker and the cache
-//! (offline too), written as JSON, CSV or Markdown (`report_writers`).
+//! UTC days (`analysis::figures`), or the whole fleet's, read through the
+//! worker and the cache (offline too), written as JSON, CSV, Markdown or
+//! HTML (`fleetview_core::report`).
 
 use std::path::PathBuf;
 
 use super::args::{CacheArgs, EventArgs, ServiceArgs, UnitsArg, WindowArgs};
 use super::job::{Waiting, check_sign_in, note_cache_notices, start_worker, write_output};
-use super::report_writers::{ReportDoc, ReportFormat, write_report};
+use super::report_fleet::{FleetSource, fleet_scope};
 use fleetview_api::limits::check_window;
-use fleetview_api::time::{TimeWindow, format_wire};
+use fleetview_api::time::TimeWindow;
 use fleetview_api::{ApiError, ClientConfig};
-use fleetview_core::analysis::{Expected, Report, WorkingHours};
+use fleetview_core::analysis::{Expected, WorkingHours};
 use fleetview_core::cache::CacheError;
 use fleetview_core::export::ExportError;
+use fleetview_core::report::ReportFormat;
+use fleetview_core::report::attention::DEFAULT_HIGH_IDLE_PERCENT;
 use fleetview_core::worker::{
-    Command, Event, FiguresEvent, OfflineSince, ReportRequest, WorkerError,
+    Command, Event, ExportEvent, ExportOutcome, OfflineSince, ReportJob as CoreJob, ReportMachine,
+    ReportPlace, ReportScope, ReportWritten, RequestId, Worker, WorkerError,
 };
 
-/// `fleetview report`'s arguments.
+/// `fleetview report`'s arguments: one machine (`--equipment ID`) or the
+/// whole fleet (`--fleet`), exactly one of them.
 #[derive(Debug, clap::Parser)]
+#[command(group(clap::ArgGroup::new("subject").required(true).args(["equipment", "fleet"])))]
 pub struct ReportArgs {
     #[command(flatten)]
     pub service: ServiceArgs,
-    /// Equipment id.
+    /// Equipment id: that machine's report.
     #[arg(long)]
-    pub equipment: i64,
+    pub equipment: Option<i64>,
+    /// Every machine of the fleet (the tanks from the machines' models:
+    /// no --tank-capacity-l).
+    #[arg(long, conflicts_with = "tank_capacity_l")]
+    pub fleet: bool,
     #[command(flatten)]
     pub window: WindowArgs,
     /// Hours a machine is expected to run per working day (Monday to
@@ -54,6 +64,8 @@ pub enum ReportFormatArg {
     /// Markdown tables, for e-mails.
     #[value(name = "md", alias = "markdown")]
     Md,
+    /// One self-contained HTML file (charts inline), to send or print.
+    Html,
 }
 
 impl From<ReportFormatArg> for ReportFormat {
@@ -62,6 +74,7 @@ impl From<ReportFormatArg> for ReportFormat {
             ReportFormatArg::Json => ReportFormat::Json,
             ReportFormatArg::Csv => ReportFormat::Csv,
             ReportFormatArg::Md => ReportFormat::Markdown,
+            ReportFormatArg::Html => ReportFormat::Html,
         }
     }
 }
@@ -92,6 +105,8 @@ pub enum CliReportError {
     WorkingHours(String),
     #[error("the tank capacity must be a number of litres above 0, not {0}")]
     TankCapacity(f64),
+    #[error("the report could not be written: {0}")]
+    Render(String),
 }
 
 impl CliReportError {
@@ -162,11 +177,18 @@ pub fn parse_working_hours(days: &str, hours: &str) -> Result<WorkingHours, CliR
     })
 }
 
+/// What a report covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject {
+    Machine(i64),
+    Fleet,
+}
+
 /// What `fleetview report` is asked for.
 #[derive(Debug, Clone)]
 pub struct ReportJob {
     pub client: ClientConfig,
-    pub equipment: i64,
+    pub subject: Subject,
     pub window: TimeWindow,
     pub expected: Expected,
     pub format: ReportFormat,
@@ -187,19 +209,23 @@ pub struct ReportJob {
 }
 
 /// What a report did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ReportSummary {
-    /// Days written.
+    /// Days written (one machine's report).
     pub days: usize,
     /// Events and findings found.
     pub events: usize,
+    /// Machines in the report.
+    pub machines: usize,
     /// Set if data came from the cache because the service was away (or
     /// `--offline`): when the oldest part was fetched.
     pub offline: OfflineSince,
 }
 
 /// Reads (through the same worker and cache as the app), computes and
-/// writes. `note` receives progress and notes, for stderr.
+/// writes. `note` receives progress and notes, for stderr. A fleet report
+/// the cache holds only part of is written, then fails (`NotCached`),
+/// naming the machines it lacks.
 pub fn run_report(
     req: &ReportJob,
     mut note: impl FnMut(&str),
@@ -222,108 +248,114 @@ pub fn run_report(
         req.offline,
         &mut note,
     )?;
-    let id = worker.send(Command::FetchReport {
-        request: ReportRequest {
-            equipment: req.equipment,
-            window: req.window,
-            expected: req.expected,
-            now: req.now,
-            working_hours: req.working_hours,
-            tank_l: req.tank_l,
-        },
+    let (scope, notes) = match req.subject {
+        Subject::Machine(equipment) => (
+            ReportScope::Machine {
+                machine: ReportMachine {
+                    equipment,
+                    ..ReportMachine::default()
+                },
+                tank_l: req.tank_l,
+            },
+            Vec::new(),
+        ),
+        Subject::Fleet => {
+            let from = FleetSource {
+                scope: req.client.cache_scope().to_owned(),
+                offline: req.offline,
+                window: req.window,
+            };
+            fleet_scope(&worker, &from, &mut note)?.ok_or_else(|| {
+                CliReportError::NotCached("the fleet's list of machines".to_owned())
+            })?
+        }
+    };
+    let id = worker.send(Command::Report(Box::new(CoreJob {
+        scope,
+        window: req.window,
+        expected: req.expected,
+        now: req.now,
+        working_hours: req.working_hours,
+        format: req.format,
+        units: req.units,
+        high_idle_percent: DEFAULT_HIGH_IDLE_PERCENT,
         offline: req.offline,
-    });
-    let what = format!("the report of equipment {}", req.equipment);
+        place: ReportPlace::Returned,
+        notes,
+    })));
+    let written = wait_written(&worker, req, id, &mut note)?;
+    note_cache_notices(&worker, &mut note);
+    for n in &written.notes {
+        note(n);
+    }
+    let document = written.document.as_deref().map_or(&[][..], Vec::as_slice);
+    write_output(req.output.as_deref(), document)?;
+    if !written.lacking.is_empty() {
+        let ids: Vec<String> = written.lacking.iter().map(i64::to_string).collect();
+        return Err(CliReportError::NotCached(format!(
+            "the window {} of equipment {}",
+            req.window,
+            ids.join(", ")
+        )));
+    }
+    Ok(ReportSummary {
+        days: written.days,
+        events: written.events,
+        machines: written.machines,
+        offline: written.offline,
+    })
+}
+
+/// The report's answer, with progress said meanwhile.
+fn wait_written(
+    worker: &Worker,
+    req: &ReportJob,
+    id: RequestId,
+    note: &mut impl FnMut(&str),
+) -> Result<ReportWritten, CliReportError> {
+    let what = match req.subject {
+        Subject::Machine(e) => format!("the report of equipment {e}"),
+        Subject::Fleet => "the fleet report".to_owned(),
+    };
     let waiting = Waiting::new(&req.client, req.offline, what);
-    let (report, offline, unread) = loop {
-        match waiting.recv(&worker, &mut note) {
+    loop {
+        match waiting.recv(worker, note) {
+            // A fleet's reads are many: its progress would be noise.
             Some(Event::Progress {
                 request, progress, ..
-            }) if request == id => note(&format!(
-                "equipment {}: {}/{} chunks fetched, {} cached windows, {} rows",
-                req.equipment,
-                progress.chunks_done,
-                progress.chunks_total,
-                progress.cached_windows,
-                progress.rows
+            }) if request == id && req.subject != Subject::Fleet => note(&format!(
+                "{}/{} chunks fetched, {} cached windows, {} rows",
+                progress.chunks_done, progress.chunks_total, progress.cached_windows, progress.rows
             )),
-            Some(Event::Figures(FiguresEvent::Report {
+            Some(Event::Export(ExportEvent::Reported {
                 request,
-                report,
-                offline,
-                unread,
+                outcome,
+                written,
                 ..
-            })) if request == id => break (report, offline, unread),
+            })) if request == id => {
+                return match outcome {
+                    Some(ExportOutcome::Failed(e)) => Err(CliReportError::Render(e)),
+                    _ => Ok(*written),
+                };
+            }
             Some(Event::Failed { request, error, .. }) if request == id => {
-                note_cache_notices(&worker, &mut note);
-                return Err(match error {
+                note_cache_notices(worker, note);
+                return Err(match (error, req.subject) {
                     // Offline, only the history's absence fails the report
                     // (the rest only leaves figures out).
-                    ApiError::NotConnected if req.offline => CliReportError::NotCached(format!(
-                        "the history of equipment {} for {}",
-                        req.equipment, req.window
-                    )),
-                    e => e.into(),
+                    (ApiError::NotConnected, Subject::Machine(e)) if req.offline => {
+                        CliReportError::NotCached(format!(
+                            "the history of equipment {e} for {}",
+                            req.window
+                        ))
+                    }
+                    (e, _) => e.into(),
                 });
             }
             Some(_) => {}
             None => return Err(CliReportError::NoAnswer),
         }
-    };
-    note_cache_notices(&worker, &mut note);
-    let mut notes = notes(&report, offline);
-    // Parts that failed after their retries: said, not silently left out.
-    notes.extend(unread.iter().map(|u| {
-        format!(
-            "{} could not be read ({}): {}",
-            crate::ui::format::figures_part(u.part).to_lowercase(),
-            u.error,
-            crate::ui::format::figures_part_loss(u.part)
-        )
-    }));
-    for n in &notes {
-        note(n);
     }
-    let doc = ReportDoc {
-        equipment: req.equipment,
-        window: req.window,
-        expected: req.expected,
-        report: &report,
-        notes: &notes,
-        units: req.units,
-    };
-    let mut bytes = Vec::new();
-    write_report(&doc, req.format, &mut bytes)?;
-    write_output(req.output.as_deref(), &bytes)?;
-    Ok(ReportSummary {
-        days: report.days.len(),
-        events: report.events.len(),
-        offline,
-    })
-}
-
-/// What a reader should know about where the figures come from.
-fn notes(report: &Report, offline: OfflineSince) -> Vec<String> {
-    let mut notes = Vec::new();
-    if let Some(at) = offline {
-        notes.push(format!(
-            "read from the cache, not the service: the oldest part was fetched at {}",
-            format_wire(at)
-        ));
-    }
-    let t = &report.totals;
-    if t.engine_hours_h.is_none() && t.fuel_used_l.is_none() && t.distance_km.is_none() {
-        notes.push("the service gives no daily usage for this window".to_owned());
-    }
-    if t.activities.is_none() {
-        notes.push("the activities could not be read: activities_count is null".to_owned());
-    }
-    if report.stops_from.is_none() {
-        notes.push(
-            "no engine events and no positions in the window: stops_count is null".to_owned(),
-        );
-    }
-    notes
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ pub mod overview;
 mod panes;
 pub mod plots;
 mod replay;
+mod report_menu;
 mod status;
 pub mod theme;
 mod widgets;
@@ -190,6 +191,7 @@ fn machine_page_ui(
         {
             actions.push(MachineAction::Refresh.into());
         }
+        report_menu::report_menu_ui(ui, state, false, actions);
     });
     tables_pane_ui(ui, state, view, actions);
     replay::replay_ui(ui, state, actions);

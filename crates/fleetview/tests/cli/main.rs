@@ -7,6 +7,7 @@ mod cache_cli;
 mod export_cli;
 mod export_clock;
 mod export_numbers;
+mod fleet_report_cli;
 mod package;
 mod report_cli;
 mod sandbox_durability;

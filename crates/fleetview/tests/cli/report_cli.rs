@@ -127,7 +127,20 @@ fn sum(rows: &[Value], member: &str, field: &str, unit: Option<&str>) -> Option<
     total
 }
 
-fn assert_close(what: &str, got: &Value, want: Option<f64>) {
+/// The step a report rounds a key's values to (hours 0.01, litres 0.1,
+/// km 0.01, percent 0.1).
+pub(crate) fn step_of(key: &str) -> f64 {
+    if key.ends_with("_l") || key.ends_with("_gal") || key.ends_with("_percent") {
+        0.1
+    } else {
+        0.01
+    }
+}
+
+/// A report's value against the service's sum: equal once rounded to the
+/// key's step (and never noisier than it).
+pub(crate) fn assert_close(what: &str, got: &Value, want: Option<f64>) {
+    let step = step_of(what);
     match want {
         None => assert!(got.is_null(), "{what}: {got}, the service gives none"),
         Some(want) => {
@@ -135,8 +148,14 @@ fn assert_close(what: &str, got: &Value, want: Option<f64>) {
                 .as_f64()
                 .unwrap_or_else(|| panic!("{what} is a number: {got}"));
             assert!(
-                (got - want).abs() <= 1e-6 * want.abs().max(1.0),
+                (got - want).abs() <= step / 2.0 + 1e-9 * want.abs().max(1.0),
                 "{what}: report {got}, service {want}"
+            );
+            let text = got.to_string();
+            let decimals = text.split('.').nth(1).map_or(0, str::len);
+            assert!(
+                (decimals as f64) <= -step.log10() + 1e-9,
+                "{what}: {text} is rounded to {step}"
             );
         }
     }
@@ -198,8 +217,8 @@ async fn check_against_the_service(sb: &Sandbox, doc: &Value, id: i64, since: i6
         t("idle_hours_h").as_f64().expect("idle hours"),
     );
     assert!(
-        (w + i - e).abs() <= 1e-6,
-        "working {w} + idle {i} = engine {e}"
+        (w + i - e).abs() <= 0.01 + 1e-9,
+        "working {w} + idle {i} = engine {e}, each rounded to 0.01"
     );
     let any_estimated = rows
         .iter()
@@ -574,9 +593,13 @@ async fn imperial_units_convert_the_figures_and_the_history_table_and_say_so() {
     );
     let mi = imperial["totals"]["distance_mi"].as_f64().expect("mi");
     let gal = imperial["totals"]["fuel_used_gal"].as_f64().expect("gal");
-    assert!((mi - km / 1.609_344).abs() < 1e-6, "{km} km is not {mi} mi");
+    // Each rounded in its own unit: km and mi to 0.01, L and gal to 0.1.
     assert!(
-        (gal - litres / 3.785_411_784).abs() < 1e-6,
+        (mi - km / 1.609_344).abs() <= 0.01,
+        "{km} km is not {mi} mi"
+    );
+    assert!(
+        (gal - litres / 3.785_411_784).abs() <= 0.1,
         "{litres} L is not {gal} gal"
     );
     assert!(

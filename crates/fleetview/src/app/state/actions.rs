@@ -129,6 +129,7 @@ impl AppState {
                 });
                 self.exports.start(content, machine, window, self.units)
             }
+            Action::Report(ask) => self.report(ask),
             Action::DismissNotification(id) => {
                 self.notifications.dismiss(id);
                 Vec::new()

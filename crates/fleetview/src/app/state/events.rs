@@ -176,9 +176,11 @@ impl AppState {
             }
             // Reads ahead say nothing: the figures' own request does.
             Target::ReadAhead => Failure::Said,
-            Target::ConnectionTest | Target::TokenStore | Target::Series(_) | Target::Export(_) => {
-                Failure::Notice
-            }
+            Target::ConnectionTest
+            | Target::TokenStore
+            | Target::Series(_)
+            | Target::Export(_)
+            | Target::ReportFile => Failure::Notice,
         };
         if failure == Failure::Notice {
             tell_failure(&mut self.conn, &mut self.notifications, &target, error);

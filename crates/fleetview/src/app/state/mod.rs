@@ -14,6 +14,7 @@
 mod actions;
 mod events;
 mod kept;
+mod reports;
 mod saved;
 #[cfg(test)]
 mod tests;

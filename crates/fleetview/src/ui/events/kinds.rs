@@ -7,11 +7,8 @@
 use egui::Color32;
 use egui_plot::MarkerShape;
 
-use crate::ui::format;
 use crate::ui::theme;
-use fleetview_core::analysis::events::CheckSide;
-use fleetview_core::analysis::{Conversion, Quantity, UnitSystem};
-use fleetview_core::analysis::{Event, EventDetail, EventKind};
+use fleetview_core::analysis::EventKind;
 
 /// How an event's kind looks and reads.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -174,144 +171,19 @@ pub fn telling_rank(kind: EventKind) -> usize {
         .unwrap_or(usize::MAX)
 }
 
-/// A signed number with a real minus sign: `+42`, `−18`.
-fn signed(v: f64, decimals: usize) -> String {
-    let n = format!("{:.decimals$}", v.abs());
-    if v < 0.0 && n.chars().any(|c| c.is_ascii_digit() && c != '0') {
-        format!("−{n}")
-    } else {
-        format!("+{n}")
-    }
-}
-
-fn with_unit(v: f64, unit: &str) -> String {
-    let n = format::number(Some(v), 1);
-    if unit.is_empty() {
-        n
-    } else {
-        format!("{n} {unit}")
-    }
-}
-
-fn side(s: &CheckSide, unit: &str, units: UnitSystem) -> String {
-    let (v, unit) = units.from_service(s.value, unit);
-    format!("{} {}", s.series, with_unit(v, &unit))
-}
-
-/// The Value column: what the event says beyond its kind, time and place.
-pub fn summary(e: &Event, units: UnitSystem) -> String {
-    match &e.detail {
-        EventDetail::Stop => match e.end {
-            Some(_) => "stopped".to_owned(),
-            None => "stopped, still at the window's end".to_owned(),
-        },
-        EventDetail::Fuel {
-            from_percent,
-            to_percent,
-            litres,
-        } => fuel_text(*from_percent, *to_percent, *litres, units),
-        EventDetail::OutOfHours { reason } => format!("engine running: {reason}"),
-        EventDetail::Gap {
-            series,
-            median_interval_secs,
-        } => {
-            let silent = e
-                .duration_secs()
-                .map_or_else(String::new, |d| format!("{} ", format::format_duration(d)));
-            format!(
-                "{silent}silent ({series}, usual {})",
-                format::format_duration(*median_interval_secs)
-            )
-        }
-        EventDetail::CounterReset {
-            counter,
-            before,
-            after,
-        } => {
-            // The hour meters are the counters the app reads; another counter
-            // goes without a unit rather than a wrong one.
-            let unit = if counter.ends_with("hours") { " h" } else { "" };
-            format!(
-                "{counter} {}{unit} to {}{unit}",
-                format::number(Some(*before), 1),
-                format::number(Some(*after), 1)
-            )
-        }
-        EventDetail::Fault {
-            identifier,
-            description,
-            level,
-            ..
-        } => [identifier.as_str(), description.as_str(), level.as_str()]
-            .iter()
-            .filter(|s| !s.is_empty())
-            .copied()
-            .collect::<Vec<_>>()
-            .join(" · "),
-        EventDetail::Check {
-            unit,
-            first,
-            second,
-            ..
-        } => check_text(unit, first, second, units),
-    }
-}
-
-/// A refuel's or a drain's sentence: the change in points (and litres,
-/// where known), from and to.
-fn fuel_text(from_percent: f64, to_percent: f64, litres: Option<f64>, units: UnitSystem) -> String {
-    let change = to_percent - from_percent;
-    let litres = litres
-        .filter(|l| l.is_finite())
-        .map(|l| {
-            format!(
-                " ({})",
-                format::measure(units, Quantity::Volume, Some(l.abs()), 0)
-            )
-        })
-        .unwrap_or_default();
-    format!(
-        "{} %{litres}, from {:.0} to {:.0} %",
-        signed(change, 0),
-        from_percent,
-        to_percent
-    )
-}
-
-/// A check's sentence: both sides and what the first is short of the
-/// second, in the units chosen.
-fn check_text(unit: &str, first: &CheckSide, second: &CheckSide, units: UnitSystem) -> String {
-    // First less second: "41.2 h vs 48.0 h: −6.8 h", the first
-    // figure short of the second by 6.8 h.
-    // In the units chosen: a difference converts as the values do
-    // (their offset, for °F, cancels out).
-    let (conversion, shown_unit) = match units.conversion(unit) {
-        Some((c, u)) => (c, u.to_owned()),
-        None => (Conversion::SAME, unit.to_string()),
-    };
-    let diff = conversion.apply_to_change(first.value - second.value);
-    let (service_unit, unit) = (unit, shown_unit.as_str());
-    let percent = fleetview_core::analysis::events::difference_percent(first.value, second.value)
-        .map(|p| format!(" ({p:.0} %)"))
-        .unwrap_or_default();
-    let diff = if unit.is_empty() {
-        signed(diff, 1)
-    } else {
-        format!("{} {unit}", signed(diff, 1))
-    };
-    format!(
-        "{} vs {}: {diff}{percent}",
-        side(first, service_unit, units),
-        side(second, service_unit, units)
-    )
-}
+/// The Value column: what the event says beyond its kind, time and place,
+/// in the words the reports use too.
+pub use fleetview_core::report::words::summary;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ui::events::text::tests::event;
     use crate::ui::events::text::{duration_text, hover_text, where_text};
+    use crate::ui::format;
     use fleetview_core::analysis::events::CheckKind;
+    use fleetview_core::analysis::events::CheckSide;
+    use fleetview_core::analysis::{EventDetail, UnitSystem};
 
     #[test]
     fn each_kind_reads_as_a_sentence_fragment() {
@@ -445,12 +317,6 @@ mod tests {
             hover_text(&gap, &crate::ui::format::Zone::utc(), UnitSystem::Metric)
                 .starts_with("Reporting gap\n1970-01-01 00:00:00 for")
         );
-    }
-
-    #[test]
-    fn a_change_is_signed_without_a_minus_zero() {
-        assert_eq!(signed(-0.04, 1), "+0.0", "no minus zero");
-        assert_eq!(signed(-18.0, 0), "−18");
     }
 
     #[test]

@@ -206,6 +206,9 @@ fn header_ui(
                 }
             });
         });
+        ui.add_enabled_ui(!fleet.is_empty(), |ui| {
+            crate::ui::report_menu::report_menu_ui(ui, state, true, actions);
+        });
     });
 }
 

@@ -4,5 +4,6 @@
 //! `-- fleet_report` run them.
 
 mod attention;
+mod fleet_report;
 mod table;
 mod zone;

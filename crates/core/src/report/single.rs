@@ -1,103 +1,53 @@
-//! `fleetview report`'s documents: JSON for scripts, CSV for spreadsheets,
-//! Markdown for e-mails. Each carries every figure (`Figure::ALL`) for the
-//! window and for each of its UTC days; a figure the data do not give is
+//! One machine's report: JSON for scripts, CSV for spreadsheets, Markdown
+//! for e-mails, HTML to print or send. Each carries every figure
+//! (`Figure::ALL`) for the window and for each of its UTC days, rounded to
+//! what it means in the units chosen; a figure the data do not give is
 //! `null`, an empty cell or a dash, never 0. The window's events and
-//! findings (D16) follow (`report_events`).
+//! findings (D16) follow (`events`).
 
 use std::io::Write;
 
 use serde_json::{Map, Value, json};
 
-use super::report_events::{
-    counts_json, event_json, events_json, rules_json, write_events_csv, write_events_into,
-};
-use fleetview_api::time::{SECS_PER_DAY, TimeWindow, format_wire};
-use fleetview_core::analysis::events::{EventValue, counts};
-use fleetview_core::analysis::{Expected, Figure, Figures, Report, UnitSystem};
-use fleetview_core::export::ExportError;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReportFormat {
-    Json,
-    Csv,
-    Markdown,
-    /// The events alone (`fleetview export --kind events`).
-    EventsCsv,
-    EventsJson,
-}
+use super::events::{counts_json, event_json, rules_json};
+use super::numbers::{header, number_cell, number_json, shown, value_in};
+use super::words::{day_of, window_words};
+use crate::analysis::events::counts;
+use crate::analysis::{Expected, Figure, Figures, Report, UnitSystem};
+use crate::export::ExportError;
+use fleetview_api::time::{TimeWindow, format_wire};
 
 /// What a document says: the report and what it was asked for.
 #[derive(Debug, Clone, Copy)]
 pub struct ReportDoc<'a> {
     pub equipment: i64,
+    /// The name the machine is listed under, where the service gives one.
+    pub name: Option<&'a str>,
     pub window: TimeWindow,
     pub expected: Expected,
     pub report: &'a Report,
-    /// Said in the document too (JSON, Markdown), besides stderr.
+    /// Said in the document too (JSON, Markdown, HTML), besides stderr.
     pub notes: &'a [String],
     /// The units figures are written in (the keys and headers say which).
     pub units: UnitSystem,
 }
 
-pub fn write_report(
-    doc: &ReportDoc<'_>,
-    format: ReportFormat,
-    mut out: impl Write,
-) -> Result<(), ExportError> {
-    match format {
-        ReportFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &to_json(doc))?;
-            out.write_all(b"\n")?;
-        }
-        ReportFormat::Csv => {
-            write_csv(doc.report, doc.units, &mut out)?;
-            // The events' table after a blank line: a second table with its
-            // own header, as spreadsheets read a sheet with two tables.
-            out.write_all(b"\n")?;
-            let mut w = csv::Writer::from_writer(&mut out);
-            write_events_into(&doc.report.events, doc.units, &mut w)?;
-            w.flush()?;
-        }
-        ReportFormat::Markdown => out.write_all(to_markdown(doc).as_bytes())?,
-        ReportFormat::EventsCsv => write_events_csv(&doc.report.events, doc.units, out)?,
-        ReportFormat::EventsJson => {
-            serde_json::to_writer_pretty(&mut out, &events_json(&doc.report.events, doc.units))?;
-            out.write_all(b"\n")?;
+impl ReportDoc<'_> {
+    /// The machine as a title names it: `RT-003 (equipment 1003)`.
+    pub fn who(&self) -> String {
+        match self.name.map(str::trim).filter(|n| !n.is_empty()) {
+            Some(name) => format!("{name} (equipment {})", self.equipment),
+            None => format!("equipment {}", self.equipment),
         }
     }
-    Ok(())
 }
 
-/// `YYYY-MM-DD` of a UTC day number.
-fn date(day: i64) -> String {
-    format_wire(day * SECS_PER_DAY)[..10].to_owned()
-}
-
-/// A figure's value as written: finite, and without the float noise of a
-/// sum (0.1 + 0.2) beyond 9 decimals.
-fn clean(v: Option<f64>) -> Option<f64> {
-    v.filter(|v| v.is_finite()).map(|v| (v * 1e9).round() / 1e9)
-}
-
-fn number(figure: Figure, v: Option<f64>) -> Value {
-    match clean(v) {
-        // Counts are whole numbers.
-        Some(v) if figure.decimals() == 0 && v >= 0.0 => json!(v as u64),
-        Some(v) => json!(v),
-        None => Value::Null,
-    }
-}
-
-/// A figure's value in a unit system.
-fn value_in(f: &Figures, figure: Figure, units: UnitSystem) -> Option<f64> {
-    f.value(figure).map(|v| figure.value_in(units, v))
-}
-
-fn figures_json(f: &Figures, units: UnitSystem, into: &mut Map<String, Value>) {
+/// Every figure of `f` into `into`, keyed in the units chosen.
+pub(crate) fn figures_json(f: &Figures, units: UnitSystem, into: &mut Map<String, Value>) {
     for figure in Figure::ALL {
         into.insert(
             figure.key_in(units).into_owned(),
-            number(figure, value_in(f, figure, units)),
+            number_json(figure, value_in(f, figure, units)),
         );
     }
 }
@@ -126,7 +76,7 @@ pub fn to_json(doc: &ReportDoc<'_>) -> Value {
         .iter()
         .map(|(day, f)| {
             let mut o = Map::new();
-            o.insert("date".to_owned(), json!(date(*day)));
+            o.insert("date".to_owned(), json!(day_of(*day)));
             figures_json(f, units, &mut o);
             o.insert("estimated".to_owned(), estimated_json(f, units));
             Value::Object(o)
@@ -134,6 +84,7 @@ pub fn to_json(doc: &ReportDoc<'_>) -> Value {
         .collect();
     json!({
         "equipment": doc.equipment,
+        "name": doc.name,
         "window": {
             "since": format_wire(doc.window.since),
             "until": format_wire(doc.window.until),
@@ -150,16 +101,12 @@ pub fn to_json(doc: &ReportDoc<'_>) -> Value {
     })
 }
 
-fn csv_cell(figure: Figure, v: Option<f64>) -> String {
-    match clean(v) {
-        Some(v) if figure.decimals() == 0 && v >= 0.0 => (v as u64).to_string(),
-        Some(v) => v.to_string(),
-        None => String::new(),
-    }
-}
-
 /// `date,<keys>`, a row per day, then `total`.
-fn write_csv(report: &Report, units: UnitSystem, out: impl Write) -> Result<(), ExportError> {
+pub(crate) fn write_csv(
+    report: &Report,
+    units: UnitSystem,
+    out: impl Write,
+) -> Result<(), ExportError> {
     let mut w = csv::Writer::from_writer(out);
     let header = std::iter::once("date".to_owned())
         .chain(Figure::ALL.iter().map(|f| f.key_in(units).into_owned()));
@@ -167,30 +114,28 @@ fn write_csv(report: &Report, units: UnitSystem, out: impl Write) -> Result<(), 
     let rows = report
         .days
         .iter()
-        .map(|(day, f)| (date(*day), f))
+        .map(|(day, f)| (day_of(*day), f))
         .chain(std::iter::once(("total".to_owned(), &report.totals)));
     for (label, f) in rows {
         let cells = Figure::ALL
             .iter()
-            .map(|&fig| csv_cell(fig, value_in(f, fig, units)));
+            .map(|&fig| number_cell(fig, value_in(f, fig, units)));
         w.write_record(std::iter::once(label).chain(cells))?;
     }
     w.flush()?;
     Ok(())
 }
 
-/// A value with its decimals, `(est.)` where it rests on estimates, a
-/// dash where missing.
-fn shown(f: &Figures, figure: Figure, with_unit: bool, units: UnitSystem) -> String {
-    let Some(v) = clean(value_in(f, figure, units)) else {
-        return "—".to_owned();
-    };
-    let mut s = format!("{v:.*}", figure.decimals());
-    if with_unit && !figure.unit_in(units).is_empty() {
-        s.push(' ');
-        s.push_str(figure.unit_in(units));
-    }
-    if f.is_estimated(figure) {
+/// A figure for people, `(est.)` where it rests on estimates.
+pub(crate) fn figure_text(
+    f: &Figures,
+    figure: Figure,
+    with_unit: bool,
+    units: UnitSystem,
+) -> String {
+    let v = value_in(f, figure, units);
+    let mut s = shown(figure, v, with_unit, units);
+    if v.is_some() && f.is_estimated(figure) {
         s.push_str(" (est.)");
     }
     s
@@ -206,10 +151,9 @@ pub fn to_markdown(doc: &ReportDoc<'_>) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "# Report of equipment {}, {} to {}\n",
-        doc.equipment,
-        format_wire(doc.window.since),
-        format_wire(doc.window.until)
+        "# Report of {}, {}\n",
+        md_escape(&doc.who()),
+        window_words(doc.window)
     );
     let _ = writeln!(
         s,
@@ -226,63 +170,25 @@ pub fn to_markdown(doc: &ReportDoc<'_>) -> String {
             s,
             "| {} | {} | {} |",
             figure.label(),
-            shown(&r.totals, figure, true, doc.units),
+            figure_text(&r.totals, figure, true, doc.units),
             md_escape(figure.how())
         );
     }
     s.push_str("\n## Days\n\n| Date |");
     for figure in Figure::ALL {
-        match figure.unit_in(doc.units) {
-            "" => {
-                let _ = write!(s, " {} |", figure.label());
-            }
-            unit => {
-                let _ = write!(s, " {} ({unit}) |", figure.label());
-            }
-        }
+        let _ = write!(s, " {} |", header(figure, doc.units));
     }
     s.push_str("\n|---|");
     s.push_str(&"---:|".repeat(Figure::ALL.len()));
     s.push('\n');
     for (day, f) in &r.days {
-        let _ = write!(s, "| {} |", date(*day));
+        let _ = write!(s, "| {} |", day_of(*day));
         for figure in Figure::ALL {
-            let _ = write!(s, " {} |", shown(f, figure, false, doc.units));
+            let _ = write!(s, " {} |", figure_text(f, figure, false, doc.units));
         }
         s.push('\n');
     }
-    s.push_str("\n## Events\n\n");
-    if r.events.is_empty() {
-        s.push_str("None in this window.\n");
-    } else {
-        let tally: Vec<String> = counts(&r.events)
-            .iter()
-            .map(|(k, n)| format!("{} {n}", k.label()))
-            .collect();
-        let _ = writeln!(s, "{}.\n", tally.join(", "));
-        s.push_str("| Start | End | Kind | Values |\n|---|---|---|---|\n");
-        for e in &r.events {
-            let values: Vec<String> = super::report_events::values_in(e, doc.units)
-                .into_iter()
-                .map(|(k, v)| match v {
-                    EventValue::Number(n) => format!("{k} {}", (n * 1e3).round() / 1e3),
-                    EventValue::Text(t) => format!("{k} {t}"),
-                })
-                .collect();
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {} |",
-                format_wire(e.start),
-                e.end.map(format_wire).unwrap_or_default(),
-                e.kind.label(),
-                md_escape(&values.join(", "))
-            );
-        }
-    }
-    s.push_str("\n### Rules\n\n");
-    for k in fleetview_core::analysis::events::EventKind::ALL {
-        let _ = writeln!(s, "- **{}**: {}", k.label(), k.rule());
-    }
+    events_markdown(doc, &mut s);
     if !doc.notes.is_empty() {
         s.push_str("\n## Notes\n\n");
         for n in doc.notes {
@@ -292,10 +198,43 @@ pub fn to_markdown(doc: &ReportDoc<'_>) -> String {
     s
 }
 
+/// The events: counted by kind, one sentence each, then the rules.
+fn events_markdown(doc: &ReportDoc<'_>, s: &mut String) {
+    use std::fmt::Write as _;
+    let r = doc.report;
+    s.push_str("\n## Events\n\n");
+    if r.events.is_empty() {
+        s.push_str("None in this window.\n");
+    } else {
+        let tally: Vec<String> = counts(&r.events)
+            .iter()
+            .map(|(k, n)| format!("{} {n}", k.label()))
+            .collect();
+        let _ = writeln!(s, "{}.\n", tally.join(", "));
+        s.push_str("| Start | End | Kind | What |\n|---|---|---|---|\n");
+        for e in &r.events {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} |",
+                format_wire(e.start),
+                e.end.map(format_wire).unwrap_or_default(),
+                e.kind.label(),
+                md_escape(&super::words::summary(e, doc.units))
+            );
+        }
+    }
+    s.push_str("\n### Rules\n\n");
+    for k in crate::analysis::events::EventKind::ALL {
+        let _ = writeln!(s, "- **{}**: {}", k.label(), k.rule());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fleetview_core::analysis::DayInput;
+    use crate::analysis::DayInput;
+    use crate::report::write::{ReportFormat, write_report};
+    use fleetview_api::time::SECS_PER_DAY;
 
     fn sample() -> Report {
         let expected = Expected::default();
@@ -335,6 +274,7 @@ mod tests {
     fn doc<'a>(report: &'a Report, notes: &'a [String]) -> ReportDoc<'a> {
         ReportDoc {
             equipment: 7,
+            name: Some("RT-007"),
             window: TimeWindow {
                 since: 20_255 * SECS_PER_DAY,
                 until: 20_257 * SECS_PER_DAY - 1,
@@ -364,9 +304,12 @@ mod tests {
         assert_eq!(days[1]["engine_hours_h"], Value::Null, "not 0");
         assert_eq!(days[1]["expected_hours_h"], json!(8.0));
         // 0.1 / 8 h: no float noise past 9 decimals.
-        assert_eq!(days[0]["utilisation_percent"], json!(1.25));
-        assert_eq!(clean(Some(0.1 + 0.2)), Some(0.3));
-        assert_eq!(clean(Some(f64::NAN)), None);
+        assert_eq!(
+            days[0]["utilisation_percent"],
+            json!(1.3),
+            "a percent to 0.1"
+        );
+        assert_eq!(v["name"], "RT-007");
     }
 
     #[test]
@@ -401,7 +344,12 @@ mod tests {
         let report = sample();
         let notes = vec!["a | note".to_owned()];
         let md = to_markdown(&doc(&report, &notes));
-        assert!(md.starts_with("# Report of equipment 7, 2025-06-16T00:00:00Z to "));
+        assert!(
+            md.starts_with(
+                "# Report of RT-007 (equipment 7), Monday 16 June 2025 to Tuesday 17 June 2025"
+            ),
+            "{md}"
+        );
         assert!(md.contains("| Engine hours | 0.10 h | Sum of the daily operating"));
         assert!(md.contains("| Fuel used | 0.2 L (est.) |"));
         assert!(md.contains("| CO2 | — |"));

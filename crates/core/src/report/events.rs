@@ -1,17 +1,19 @@
 //! The events and findings of a report (D16) as written: one JSON object per
 //! event (`kind`, `start`, `end` where it has one, then its values), counts
 //! and rule texts as maps keyed by kind, and one CSV table with a column per
-//! value any kind has. `fleetview report` writes them after the figures;
+//! value any kind has, every number rounded to what it means. A report
+//! writes them after the figures;
 //! `fleetview export --kind events` writes them alone.
 
 use std::io::Write;
 
 use serde_json::{Map, Value, json};
 
+use super::numbers::event_number;
+use crate::analysis::events::{Event, EventKind, EventValue, counts};
+use crate::analysis::{Quantity, UnitSystem};
+use crate::export::{ExportError, text_cell};
 use fleetview_api::time::format_wire;
-use fleetview_core::analysis::events::{Event, EventKind, EventValue, counts};
-use fleetview_core::analysis::{Quantity, UnitSystem};
-use fleetview_core::export::{ExportError, text_cell};
 
 /// The CSV's columns after `kind,start,end`: every value key of every kind
 /// (`Event::values`), in a fixed order so files of any window line up.
@@ -54,7 +56,7 @@ pub fn event_columns(units: UnitSystem) -> impl Iterator<Item = &'static str> {
 
 /// An event's values in a unit system: a refuel's or drain's litres, and a
 /// cross-check's values in its unit, converted (with their keys and unit).
-pub(super) fn values_in(e: &Event, units: UnitSystem) -> Vec<(&'static str, EventValue)> {
+pub(crate) fn values_in(e: &Event, units: UnitSystem) -> Vec<(&'static str, EventValue)> {
     let mut values = e.values();
     if units == UnitSystem::Metric {
         return values;
@@ -87,14 +89,9 @@ pub(super) fn values_in(e: &Event, units: UnitSystem) -> Vec<(&'static str, Even
     values
 }
 
-/// A number as written: finite, without a sum's float noise past 9 decimals.
-fn clean(v: f64) -> Option<f64> {
-    v.is_finite().then(|| (v * 1e9).round() / 1e9)
-}
-
-fn value_json(v: &EventValue) -> Value {
+fn value_json(key: &str, v: &EventValue) -> Value {
     match v {
-        EventValue::Number(n) => clean(*n).map_or(Value::Null, |n| json!(n)),
+        EventValue::Number(n) => event_number(key, *n).map_or(Value::Null, |n| json!(n)),
         EventValue::Text(t) => json!(t),
     }
 }
@@ -108,7 +105,7 @@ pub fn event_json(e: &Event, units: UnitSystem) -> Value {
         o.insert("end".to_owned(), json!(format_wire(end)));
     }
     for (key, v) in values_in(e, units) {
-        o.insert(key.to_owned(), value_json(&v));
+        o.insert(key.to_owned(), value_json(key, &v));
     }
     Value::Object(o)
 }
@@ -157,7 +154,7 @@ pub fn write_events_csv(
     Ok(())
 }
 
-pub(super) fn write_events_into<W: Write>(
+pub(crate) fn write_events_into<W: Write>(
     events: &[Event],
     units: UnitSystem,
     w: &mut csv::Writer<W>,
@@ -175,7 +172,9 @@ pub(super) fn write_events_into<W: Write>(
         ];
         for col in event_columns(units) {
             let cell = match values.iter().find(|(k, _)| *k == col).map(|(_, v)| v) {
-                Some(EventValue::Number(n)) => clean(*n).map(|n| n.to_string()).unwrap_or_default(),
+                Some(EventValue::Number(n)) => event_number(col, *n)
+                    .map(|n| n.to_string())
+                    .unwrap_or_default(),
                 Some(EventValue::Text(t)) => text_cell(t).into_owned(),
                 None => String::new(),
             };
@@ -189,8 +188,8 @@ pub(super) fn write_events_into<W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::events::{CheckKind, CheckSide, EventDetail};
     use fleetview_api::geo::LatLon;
-    use fleetview_core::analysis::events::{CheckKind, CheckSide, EventDetail};
 
     fn events() -> Vec<Event> {
         vec![
