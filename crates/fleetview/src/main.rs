@@ -268,6 +268,13 @@ fn exit_status(e: &anyhow::Error) -> u8 {
     if refused { EXIT_REFUSED } else { 1 }
 }
 
+/// jemalloc gives back to the system what is freed, where glibc's malloc
+/// kept it: over a day the resident set grew with the live heap flat
+/// (docs/performance.md, the soak).
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 #[allow(clippy::print_stderr)] // The error, as `anyhow` prints it from main.
 fn main() -> std::process::ExitCode {
     match run() {

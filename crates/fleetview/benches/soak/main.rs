@@ -11,7 +11,7 @@
 //! app's binary does (`shell::with_malloc_settings`).
 //!
 //! Every minute it prints the live heap (counted by the global allocator
-//! below) and the resident set (`/proc/self/status`). The growth is
+//! below, over jemalloc as in the app's binary) and the resident set (`/proc/self/status`). The growth is
 //! measured at the end of a cycle, where the app is always in the same
 //! state (the same reference machine and window loaded, the Fleet page
 //! shown, the worker at rest): from the first such point after the
@@ -26,7 +26,6 @@
 #[allow(dead_code)] // Shared with the e2e bench, which uses all of it.
 mod driver;
 
-use std::alloc::System;
 use std::time::{Duration, Instant};
 
 use cap::Cap;
@@ -40,7 +39,7 @@ use fleetview_api::time::{SECS_PER_DAY, now_secs};
 use fleetview_testkit::goals::Goals;
 
 #[global_allocator]
-static ALLOC: Cap<System> = Cap::new(System, usize::MAX);
+static ALLOC: Cap<tikv_jemallocator::Jemalloc> = Cap::new(tikv_jemallocator::Jemalloc, usize::MAX);
 
 /// Growth allowed after the warm-up, in percent.
 const GOAL_PERCENT: f64 = 5.0;
