@@ -1,11 +1,12 @@
 //! Helpers for the workspace's tests and benchmarks: sandboxes on loopback
 //! with a client logged in (this file), a stub of the real service
-//! (`stub.rs`), goals measured as ratios (`goals.rs`), and files made
-//! read-only (`files.rs`).
+//! (`stub.rs`), goals measured as ratios (`goals.rs`), files made
+//! read-only (`files.rs`), and log lines kept to be read (`logs.rs`).
 
 #[cfg(unix)]
 pub mod files;
 pub mod goals;
+pub mod logs;
 pub mod stub;
 
 use std::sync::Arc;

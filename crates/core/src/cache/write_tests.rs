@@ -3,45 +3,8 @@
 //! not stop a write), a full disk (SQLite's page limit on the writer), and
 //! the files of corrupt caches moved aside.
 
-use std::sync::{Arc, Mutex};
-
 use super::*;
-
-/// Log lines written on this thread, kept to be read.
-#[derive(Clone, Default)]
-struct Logs(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Logs {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().expect("logs").extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Logs {
-    type Writer = Logs;
-
-    fn make_writer(&'a self) -> Logs {
-        self.clone()
-    }
-}
-
-/// What `f` logs on this thread.
-fn logged(f: impl FnOnce()) -> String {
-    let logs = Logs::default();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(logs.clone())
-        .with_ansi(false)
-        .with_max_level(tracing::Level::INFO)
-        .finish();
-    tracing::subscriber::with_default(subscriber, f);
-    let bytes = logs.0.lock().expect("logs").clone();
-    String::from_utf8(bytes).expect("utf-8")
-}
+use fleetview_testkit::logs::logged;
 
 const W: TimeWindow = TimeWindow {
     since: 0,

@@ -929,29 +929,6 @@ async fn a_track_partly_cached_is_the_rows_of_its_window_in_order() {
     );
 }
 
-/// Log lines written by the worker's threads, kept to be read.
-#[derive(Clone, Default)]
-struct Logs(Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for Logs {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().expect("logs").extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Logs {
-    type Writer = Logs;
-
-    fn make_writer(&'a self) -> Logs {
-        self.clone()
-    }
-}
-
 /// The event answering `request`, progress aside (a failure fails the
 /// test).
 fn answer_to(worker: &Worker, request: u64) -> Event {
@@ -976,14 +953,8 @@ async fn the_page_keeps_its_history_without_positions_and_the_figures_use_them_a
 
     // Its warnings, to see that reading the history again says nothing
     // of working offline (the service is there).
-    let logs = Logs::default();
-    let _ = tracing::subscriber::set_global_default(
-        tracing_subscriber::fmt()
-            .with_writer(logs.clone())
-            .with_ansi(false)
-            .with_max_level(tracing::Level::WARN)
-            .finish(),
-    );
+    let logs = fleetview_testkit::logs::Logs::default();
+    let _ = tracing::subscriber::set_global_default(logs.subscriber(tracing::Level::WARN));
     // The real clock: a window up to now is not settled, so the cache
     // keeps only the last history seen of it, as for a person's "last 30
     // days".
@@ -1069,7 +1040,7 @@ async fn the_page_keeps_its_history_without_positions_and_the_figures_use_them_a
     let (first, again, whole, without) = reports;
     assert_eq!(first, whole, "the figures of the page, from every position");
     assert_eq!(again, whole, "computed again, from the cache's history");
-    let logged = String::from_utf8_lossy(&logs.0.lock().expect("logs")).into_owned();
+    let logged = logs.text();
     assert!(
         !logged.contains("cached history") && !logged.contains("offline"),
         "nothing said of working offline: {logged}"
