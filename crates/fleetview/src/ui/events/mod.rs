@@ -35,6 +35,8 @@ pub struct EventsView {
     pub order: Order,
     cache: ListCache,
     tank: settings::TankEdit,
+    /// The cursor the table last brought its row into view for.
+    scrolled_for: Option<i64>,
 }
 
 impl EventsView {
@@ -170,7 +172,18 @@ fn table_ui(
             && cursor
                 .is_some_and(|c| c == e.start || (e.start..=e.end.unwrap_or(e.start)).contains(&c))
     };
-    TableBuilder::new(ui)
+    // A cursor placed from elsewhere (a flag, the plots) brings its event's
+    // row into view; only as far as needed, so a row clicked in view stays
+    // under the mouse.
+    let mut builder = TableBuilder::new(ui);
+    // (Until the row is there: the page's events may still be loading.)
+    if cursor != view.scrolled_for
+        && let Some(i) = rows.iter().position(|&i| at_cursor(&events[i]))
+    {
+        view.scrolled_for = cursor;
+        builder = builder.scroll_to_row(i, None);
+    }
+    builder
         .id_salt("events_table")
         // As tall as the pane, never taller: the pane keeps its size.
         .min_scrolled_height(0.0)
