@@ -18,6 +18,7 @@ use fleetview::cli::report::{
 use fleetview::cli::sandbox::SandboxArgs;
 use fleetview_api::model::SecretValue;
 use fleetview_core::analysis::Expected;
+use fleetview_core::analysis::attention::DEFAULT_IDLE_THRESHOLD_PERCENT;
 use fleetview_core::report::ReportFormat;
 use tracing_subscriber::EnvFilter;
 
@@ -84,6 +85,7 @@ fn export_job(args: ExportArgs) -> anyhow::Result<()> {
             args.cache,
             args.events,
             args.units,
+            f64::from(DEFAULT_IDLE_THRESHOLD_PERCENT),
         );
     }
     let kind: ExportKind = args.kind.parse()?;
@@ -125,6 +127,7 @@ fn report_command(args: ReportArgs) -> anyhow::Result<()> {
         args.cache,
         args.events,
         args.units,
+        f64::from(args.idle_threshold_percent),
     )
 }
 
@@ -142,6 +145,7 @@ fn report_job(
     cache: CacheArgs,
     events: EventArgs,
     units: UnitsArg,
+    idle_threshold_percent: f64,
 ) -> anyhow::Result<()> {
     let job = ReportJob {
         window: window.window()?,
@@ -156,6 +160,7 @@ fn report_job(
         working_hours: parse_working_hours(&events.working_days, &events.working_hours)?,
         tank_l: events.tank_capacity_l,
         units: units.into(),
+        idle_threshold_percent,
     };
     let summary = run_report(&job, |note| eprintln!("{note}"))?;
     match (format, subject) {

@@ -89,15 +89,42 @@ pub struct Attention {
     pub level: Option<FaultLevel>,
 }
 
+/// When a machine last reported, as far as is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LastReport {
+    /// Not known (the snapshots were not read, or the service has none):
+    /// no machine is called silent on it.
+    #[default]
+    Unknown,
+    /// It never reported.
+    Never,
+    /// Its last report (`last_report` of its snapshot).
+    At(i64),
+}
+
+impl LastReport {
+    /// From a snapshot read; `None`: it has none, so it never reported.
+    pub fn of(snapshot: Option<&EquipmentSnapshot>) -> Self {
+        Self::from(snapshot.and_then(last_report))
+    }
+}
+
+impl From<Option<i64>> for LastReport {
+    /// Known: `None` is never.
+    fn from(at: Option<i64>) -> Self {
+        at.map_or(LastReport::Never, LastReport::At)
+    }
+}
+
 /// What a machine's attention is found from.
 #[derive(Debug, Clone, Copy)]
 pub struct AttentionInputs<'a> {
-    /// Its snapshot; `None`: it never reported.
-    pub snapshot: Option<&'a EquipmentSnapshot>,
+    pub last_report: LastReport,
     /// Its events over the window looked at (D16); those of the kinds
     /// above count, the rest are left aside.
     pub events: &'a [Event],
-    /// Idle hours as a share of engine hours over that window.
+    /// Idle hours as a share of engine hours over that window; `None`:
+    /// no engine hours (or no data) there.
     pub idle_percent: Option<f64>,
     pub idle_threshold_percent: f64,
     pub now: i64,
@@ -144,8 +171,9 @@ pub fn attention(input: &AttentionInputs<'_>) -> Vec<Attention> {
             _ => {}
         }
     }
-    out.extend(silent(input.snapshot, input.now));
+    out.extend(silent(input.last_report, input.now));
     if let Some(p) = input.idle_percent
+        && p.is_finite()
         && p > input.idle_threshold_percent
     {
         out.push(Attention {
@@ -165,16 +193,15 @@ pub fn attention(input: &AttentionInputs<'_>) -> Vec<Attention> {
 }
 
 /// What a machine needs attention for over its figures' window (the
-/// events they hold, their idle share); `snapshot` `None`: it never
-/// reported.
+/// events they hold, their idle share).
 pub fn machine_attention(
     figures: &MachineFigures,
-    snapshot: Option<&EquipmentSnapshot>,
+    last_report: LastReport,
     idle_threshold_percent: f64,
     now: i64,
 ) -> Vec<Attention> {
     attention(&AttentionInputs {
-        snapshot,
+        last_report,
         events: &figures.events,
         idle_percent: figures.idle_percent(),
         idle_threshold_percent,
@@ -300,16 +327,21 @@ fn faults(events: &[Event]) -> Option<Attention> {
 }
 
 /// Silent for more than 24 h, or never reported (the snapshot's daily
-/// members, dated at midnight, are no report: `last_report`).
-fn silent(snapshot: Option<&EquipmentSnapshot>, now: i64) -> Option<Attention> {
-    let Some(last) = snapshot.and_then(last_report) else {
-        return Some(Attention {
-            kind: AttentionKind::Silent,
-            text: "Never reported".to_owned(),
-            at: None,
-            position: None,
-            level: None,
-        });
+/// members, dated at midnight, are no report: `last_report`); nothing
+/// while that is not known.
+fn silent(last_report: LastReport, now: i64) -> Option<Attention> {
+    let last = match last_report {
+        LastReport::Unknown => return None,
+        LastReport::At(last) => last,
+        LastReport::Never => {
+            return Some(Attention {
+                kind: AttentionKind::Silent,
+                text: "Never reported".to_owned(),
+                at: None,
+                position: None,
+                level: None,
+            });
+        }
     };
     let age = now - last;
     (age > SILENT_AFTER_SECS).then(|| Attention {

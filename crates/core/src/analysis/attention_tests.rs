@@ -92,7 +92,7 @@ fn inputs<'a>(
     idle: Option<f64>,
 ) -> AttentionInputs<'a> {
     AttentionInputs {
-        snapshot,
+        last_report: LastReport::of(snapshot),
         events,
         idle_percent: idle,
         idle_threshold_percent: 40.0,
@@ -211,6 +211,26 @@ fn silence_is_more_than_a_day_by_the_readings_not_the_daily_members() {
 }
 
 #[test]
+fn silence_not_known_is_no_silence_and_no_data_is_nothing_else() {
+    // The report's case: the snapshots could not be read (offline), and
+    // nothing was read for the window.
+    let got = attention(&AttentionInputs {
+        last_report: LastReport::Unknown,
+        ..inputs(None, &[], None)
+    });
+    assert!(got.is_empty(), "{got:?}");
+    let known = |at: Option<i64>| {
+        kinds(&attention(&AttentionInputs {
+            last_report: LastReport::from(at),
+            ..inputs(None, &[], None)
+        }))
+    };
+    assert_eq!(known(None), vec!["silent"], "known never to have reported");
+    assert_eq!(known(Some(NOW - 2 * SECS_PER_DAY)), vec!["silent"]);
+    assert!(known(Some(NOW - 3600)).is_empty());
+}
+
+#[test]
 fn idle_counts_only_above_the_threshold() {
     let s = snapshot_at(NOW - 60);
     let idle = |p: Option<f64>, threshold: f64| {
@@ -226,6 +246,11 @@ fn idle_counts_only_above_the_threshold() {
     assert_eq!(idle(Some(40.1), 40.0), vec!["high_idle"]);
     assert!(idle(Some(55.0), 60.0).is_empty());
     assert!(idle(None, 40.0).is_empty(), "no engine hours, no share");
+    assert!(
+        idle(Some(f64::INFINITY), 40.0).is_empty(),
+        "no share either"
+    );
+    assert!(idle(Some(f64::NAN), 40.0).is_empty());
 }
 
 #[test]

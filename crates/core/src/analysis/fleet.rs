@@ -4,12 +4,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::events::HistorySeries;
 use super::events::checks::OPERATING_HOURS_COUNTER;
 use super::events::detect::detect;
 use super::events::timeline::position_at;
-use super::events::types::{CounterSeries, Event, EventDetail, EventInputs, EventKind, RowTimes};
+use super::events::types::{CounterSeries, Event, EventDetail, EventInputs, EventKind};
 use fleetview_api::equipment::EquipmentSnapshot;
-use fleetview_api::geo::LatLon;
 use fleetview_api::model::{EngineEvent, EquipmentHistory, FaultRow};
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 
@@ -220,48 +220,14 @@ fn flag_events(
         name: OPERATING_HOURS_COUNTER,
         samples: operating_hours,
     }];
-    let mut positions: Vec<(i64, LatLon)> = history
-        .positions
-        .rows
-        .iter()
-        .filter(|p| p.latitude.is_finite() && p.longitude.is_finite())
-        .map(|p| {
-            let at = LatLon {
-                lat: p.latitude,
-                lon: p.longitude,
-            };
-            (p.date.0, at)
-        })
-        .collect();
-    positions.sort_by_key(|p| p.0);
-    let position_times: Vec<i64> = positions.iter().map(|p| p.0).collect();
-    let fuel_times: Vec<i64> = history
-        .fuel_remainings
-        .rows
-        .iter()
-        .map(|r| r.date.0)
-        .collect();
-    let hour_times: Vec<i64> = operating_hours.iter().map(|r| r.0).collect();
-    // The kinds the machine page looks for gaps in.
-    let rows = [
-        RowTimes {
-            name: "positions",
-            times: &position_times,
-        },
-        RowTimes {
-            name: "fuel remaining",
-            times: &fuel_times,
-        },
-        RowTimes {
-            name: OPERATING_HOURS_COUNTER,
-            times: &hour_times,
-        },
-    ];
+    let series = HistorySeries::of(history, operating_hours);
+    let positions = &series.positions;
+    let rows = series.gap_rows();
     let mut events: Vec<Event> = detect(&EventInputs {
         now: now.unwrap_or(window.until),
         engine: &history.engine_conditions.rows,
         fuel: &history.fuel_remainings.rows,
-        positions: &positions,
+        positions,
         counters: &counters,
         rows: if now.is_some() { &rows } else { &[] },
         ..EventInputs::nothing_in(window)
@@ -274,7 +240,7 @@ fn flag_events(
         kind: EventKind::Fault,
         start: f.date.0,
         end: None,
-        position: position_at(&positions, f.date.0),
+        position: position_at(positions, f.date.0),
         detail: EventDetail::Fault {
             identifier: f.identifier.clone(),
             description: f.description.clone(),

@@ -29,7 +29,7 @@ pub mod tanks;
 pub use fleetview_api::units;
 
 pub use attention::{
-    Attention, AttentionInputs, AttentionKind, AttentionRank, FaultLevel, attention,
+    Attention, AttentionInputs, AttentionKind, AttentionRank, FaultLevel, LastReport, attention,
     machine_attention,
 };
 pub use day::DayInput;

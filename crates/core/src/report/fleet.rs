@@ -13,13 +13,12 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::attention::Attention;
 use super::events::counts_json;
 use super::numbers::{figure_in, header, number_cell, number_json, shown, value_in};
 use super::single::figures_json;
 use super::words::{time_words, window_words};
 use crate::analysis::events::{EventKind, counts};
-use crate::analysis::{Expected, Figure, Report, UnitSystem};
+use crate::analysis::{Attention, Expected, Figure, Report, UnitSystem};
 use crate::export::{ExportError, text_cell};
 use fleetview_api::time::{TimeWindow, format_wire};
 
@@ -229,7 +228,12 @@ pub fn fleet_json(doc: &FleetDoc<'_>) -> Value {
     })
 }
 
-/// The attention of a machine in one cell or line.
+/// The machines that need attention, in the fleet's order.
+pub(crate) fn needing_attention(machines: &[FleetMachine]) -> impl Iterator<Item = &FleetMachine> {
+    machines.iter().filter(|m| !m.attention.is_empty())
+}
+
+/// The attention of a machine in one cell (CSV).
 pub(crate) fn attention_line(m: &FleetMachine) -> String {
     m.attention
         .iter()
@@ -295,11 +299,7 @@ pub(crate) fn write_fleet_csv(doc: &FleetDoc<'_>, out: impl Write) -> Result<(),
             .iter()
             .map(|k| counts.get(k).copied().unwrap_or(0).to_string()),
     );
-    let needing = doc
-        .machines
-        .iter()
-        .filter(|m| !m.attention.is_empty())
-        .count();
+    let needing = needing_attention(doc.machines).count();
     row.push(format!("{needing} machines need attention"));
     w.write_record(&row)?;
     w.flush()?;
@@ -370,22 +370,16 @@ pub fn fleet_markdown(doc: &FleetDoc<'_>) -> String {
         let _ = writeln!(s, "| {label} | {value} |");
     }
     s.push_str("\n## Needs attention\n\n");
-    let needing: Vec<&FleetMachine> = doc
-        .machines
-        .iter()
-        .filter(|m| !m.attention.is_empty())
-        .collect();
-    if needing.is_empty() {
+    if needing_attention(doc.machines).next().is_none() {
         s.push_str("Nothing in this window.\n");
     }
-    for m in needing {
-        let _ = writeln!(
-            s,
-            "- **{}** (equipment {}): {}",
-            md(&m.title()),
-            m.equipment,
-            md(&attention_line(m))
-        );
+    // A line per machine, then one per item under it: a drain or a reset
+    // is an item of its own, with its time (as on the Fleet page).
+    for m in needing_attention(doc.machines) {
+        let _ = writeln!(s, "- **{}** (equipment {})", md(&m.title()), m.equipment);
+        for a in &m.attention {
+            let _ = writeln!(s, "  - {}", md(&a.text));
+        }
     }
     s.push_str("\n## Machines\n\n| Machine | Kind |");
     for f in SHOWN {

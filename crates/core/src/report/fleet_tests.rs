@@ -1,6 +1,6 @@
 use super::*;
+use crate::analysis::{AttentionInputs, LastReport, attention};
 use crate::analysis::{DayInput, Event, EventDetail, Figures};
-use crate::report::attention::{Attention, AttentionKind};
 use crate::report::write::{ReportFormat, write_fleet_report};
 use fleetview_api::time::SECS_PER_DAY;
 
@@ -35,7 +35,7 @@ fn report(engine: f64, idle: f64, fuel: f64, faults: usize) -> Arc<Report> {
 }
 
 fn machines() -> Vec<FleetMachine> {
-    vec![
+    let mut list = vec![
         FleetMachine {
             equipment: 1,
             name: Some("RT-001 <Dig>".into()),
@@ -43,10 +43,7 @@ fn machines() -> Vec<FleetMachine> {
             make: Some("CAT".into()),
             model: Some("320".into()),
             report: Some(report(10.0, 6.0, 100.0, 2)),
-            attention: vec![Attention {
-                kind: AttentionKind::HighIdle,
-                text: "idle 60.0 % of engine hours (above 40 %)".into(),
-            }],
+            ..FleetMachine::default()
         },
         FleetMachine {
             equipment: 2,
@@ -59,7 +56,25 @@ fn machines() -> Vec<FleetMachine> {
             name: Some("Laid up".into()),
             ..FleetMachine::default()
         },
-    ]
+    ];
+    // What the worker does: the Fleet page's definition over the window.
+    for m in &mut list {
+        let events = m.report.as_ref().map_or(&[][..], |r| r.events.as_slice());
+        m.attention = attention(&AttentionInputs {
+            last_report: match m.equipment {
+                3 => LastReport::Never,
+                _ => LastReport::At(MONDAY * SECS_PER_DAY + 3600),
+            },
+            events,
+            idle_percent: m
+                .report
+                .as_ref()
+                .and_then(|r| r.totals.value(Figure::IdlePercent)),
+            idle_threshold_percent: 40.0,
+            now: (MONDAY + 7) * SECS_PER_DAY + 3600,
+        });
+    }
+    list
 }
 
 fn doc<'a>(machines: &'a [FleetMachine], notes: &'a [String]) -> FleetDoc<'a> {
@@ -115,7 +130,16 @@ fn json_has_the_fixed_keys_every_machine_and_the_fleets_sums() {
     assert_eq!(list[0]["counts"], json!({"fault": 2}));
     assert_eq!(
         list[0]["attention"],
-        json!([{"kind": "high_idle", "text": "idle 60.0 % of engine hours (above 40 %)"}])
+        json!([
+            {"kind": "fault", "text": "2 faults, the worst warning, the latest of them 2025-06-16 00:00 UTC"},
+            {"kind": "silent", "text": "Silent for 7 days, last report 2025-06-16 01:00 UTC"},
+            {"kind": "high_idle", "text": "Idle 60 % of engine hours (above 40 %)"},
+        ])
+    );
+    assert_eq!(
+        list[2]["attention"],
+        json!([{"kind": "silent", "text": "Never reported"}]),
+        "no data in the window: null figures, nothing but its silence"
     );
     // No data: every figure null, nothing counted.
     for key in [
@@ -192,7 +216,14 @@ fn markdown_names_every_machine_and_what_needs_attention() {
     assert!(text.contains("| Idle share | 58.3 % |"), "{text}");
     assert!(text.contains("| Machines reporting | 2 |"), "{text}");
     assert!(
-        text.contains("- **RT-001 <Dig>** (equipment 1): idle 60.0 %"),
+        text.contains(
+            "- **RT-001 <Dig>** (equipment 1)\n  - 2 faults, the worst warning, the latest of \
+             them 2025-06-16 00:00 UTC\n  - Silent for 7 days"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("  - Idle 60 % of engine hours (above 40 %)\n"),
         "{text}"
     );
     assert!(text.contains("| =cmd\\|calc (2) |"), "{text}");

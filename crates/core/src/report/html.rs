@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use super::fleet::{
-    FleetDoc, FleetMachine, SHOWN, attention_line, counts_line, kind_line, totals_lines,
+    FleetDoc, FleetMachine, SHOWN, counts_line, kind_line, needing_attention, totals_lines,
 };
 use super::markup::esc;
 use super::numbers::{decimals, header, shown, value_in};
@@ -219,23 +219,21 @@ pub(crate) fn fleet_html(doc: &FleetDoc<'_>) -> String {
     s.push_str("<h2>Totals</h2>\n");
     pairs_table(&mut s, &totals_lines(doc));
     s.push_str("<h2>Needs attention</h2>\n");
-    let needing: Vec<&FleetMachine> = doc
-        .machines
-        .iter()
-        .filter(|m| !m.attention.is_empty())
-        .collect();
-    if needing.is_empty() {
+    if needing_attention(doc.machines).next().is_none() {
         s.push_str("<p>Nothing in this window.</p>\n");
     } else {
         s.push_str("<ul class=\"attention\">\n");
-        for m in needing {
+        for m in needing_attention(doc.machines) {
             let _ = writeln!(
                 s,
-                "<li><a href=\"#m{}\">{}</a>: {}</li>",
+                "<li><a href=\"#m{}\">{}</a>\n<ul>",
                 m.equipment,
-                esc(&m.title()),
-                esc(&attention_line(m))
+                esc(&m.title())
             );
+            for a in &m.attention {
+                let _ = writeln!(s, "<li>{}</li>", esc(&a.text));
+            }
+            s.push_str("</ul></li>\n");
         }
         s.push_str("</ul>\n");
     }

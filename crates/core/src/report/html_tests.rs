@@ -1,6 +1,6 @@
 use super::*;
+use crate::analysis::{Attention, AttentionKind};
 use crate::analysis::{DayInput, EventDetail, Expected};
-use crate::report::attention::{Attention, AttentionKind};
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 use std::sync::Arc;
 
@@ -106,10 +106,21 @@ fn the_fleet_is_one_file_with_every_machine_and_its_attention() {
             name: Some("Digger \"A\"".into()),
             category: Some("Excavator".into()),
             report: Some(Arc::new(report())),
-            attention: vec![Attention {
-                kind: AttentionKind::Fault,
-                text: "1 fault, worst error".into(),
-            }],
+            attention: [
+                (AttentionKind::Fault, "1 fault, the worst error"),
+                (
+                    AttentionKind::FuelDrop,
+                    "Suspected fuel drain, 62 % to 44 %",
+                ),
+            ]
+            .map(|(kind, text)| Attention {
+                kind,
+                text: text.into(),
+                at: None,
+                position: None,
+                level: None,
+            })
+            .to_vec(),
             ..FleetMachine::default()
         },
         FleetMachine {
@@ -131,7 +142,13 @@ fn the_fleet_is_one_file_with_every_machine_and_its_attention() {
     assert!(html.contains("<h1>Fleet report</h1>"));
     assert!(html.contains("Digger &quot;A&quot;"));
     assert!(html.contains("Laid up"));
-    assert!(html.contains("<a href=\"#m1\">Digger &quot;A&quot;</a>: 1 fault, worst error"));
+    assert!(
+        html.contains(
+            "<li><a href=\"#m1\">Digger &quot;A&quot;</a>\n<ul>\n<li>1 fault, the worst \
+             error</li>\n<li>Suspected fuel drain, 62 % to 44 %</li>\n</ul></li>"
+        ),
+        "{html}"
+    );
     assert!(html.contains("<section class=\"machine\" id=\"m2\">"));
     assert!(html.contains("No data for this window."));
     // Imperial: the headers say gallons.

@@ -2,18 +2,17 @@
 //! for scripts, CSV for spreadsheets, Markdown for e-mails and one
 //! self-contained HTML file that prints to PDF. Pure writers over figures
 //! the worker computed (`analysis`); the command line and the desktop app
-//! both write them through the worker.
+//! both write them through the worker. What needs attention is the Fleet
+//! page's definition (`analysis::attention`), over the report's window.
 //!
 //! - `numbers`: every number rounded to what it means (`export::round`).
 //! - `events`: the events and findings (D16) as written.
 //! - `words`: each event in a sentence.
 //! - `single`: one machine's report.
-//! - `attention`: what needs a manager's attention on a machine.
 //! - `fleet`: the fleet's report.
 //! - `html`, `svg`, `markup`: the HTML file, its inline bar charts, escaping.
 //! - `write`: the formats, and which writer writes each.
 
-pub mod attention;
 pub mod events;
 pub mod fleet;
 mod html;
@@ -24,7 +23,6 @@ mod svg;
 pub mod words;
 pub mod write;
 
-pub use attention::{Attention, AttentionInput, AttentionKind, report_attention};
 pub use fleet::{FleetDoc, FleetMachine};
 pub use single::ReportDoc;
 pub use write::{ReportFormat, write_fleet_report, write_report};

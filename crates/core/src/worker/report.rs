@@ -13,12 +13,13 @@ use super::messages::OfflineSince;
 use super::report_data::{ReportData, ReportRequest, ReportSources};
 use super::shared::PageFigures;
 use super::task::{TaskCtx, decode_off_thread};
-use crate::analysis::events::{CounterSeries, OPERATING_HOURS_COUNTER, RowTimes, time_zone_of};
+use crate::analysis::events::{
+    CounterSeries, HistorySeries, OPERATING_HOURS_COUNTER, time_zone_of,
+};
 use crate::analysis::tanks::tank_capacity_l;
 use crate::analysis::units::litres;
 use crate::analysis::{EventContext, Report, ReportInputs};
 use crate::series::{Track, TrackSample};
-use fleetview_api::geo::LatLon;
 use fleetview_api::model::{ActivityRow, Envelope, EquipmentHistory, PositionRow};
 use fleetview_api::time::TimeWindow;
 use fleetview_api::{ApiError, DataKind, SeriesSource};
@@ -341,45 +342,16 @@ impl TaskCtx {
         } = parts;
         let report = decode_off_thread("report", move || {
             let h = &data.history;
-            let positions: Vec<(i64, LatLon)> = h
-                .positions
-                .rows
-                .iter()
-                .filter(|p| p.latitude.is_finite() && p.longitude.is_finite())
-                .map(|p| {
-                    (
-                        p.date.0,
-                        LatLon {
-                            lat: p.latitude,
-                            lon: p.longitude,
-                        },
-                    )
-                })
-                .collect();
-            let position_times: Vec<i64> = positions.iter().map(|p| p.0).collect();
-            let fuel_times: Vec<i64> = h.fuel_remainings.rows.iter().map(|r| r.date.0).collect();
             let hours = operating_hours.unwrap_or_default();
-            let hour_times: Vec<i64> = hours.iter().map(|r| r.0).collect();
+            let series = HistorySeries::of(h, &hours);
+            let positions = &series.positions;
             let counters = [CounterSeries {
                 name: OPERATING_HOURS_COUNTER,
                 samples: &hours,
             }];
-            let rows = [
-                RowTimes {
-                    name: "positions",
-                    times: &position_times,
-                },
-                RowTimes {
-                    name: "fuel remaining",
-                    times: &fuel_times,
-                },
-                RowTimes {
-                    name: OPERATING_HOURS_COUNTER,
-                    times: &hour_times,
-                },
-            ];
+            let rows = series.gap_rows();
             // Local time where the machine was in the window.
-            let zone = time_zone_of(&positions);
+            let zone = time_zone_of(positions);
             let tank_l = req.tank_l.or_else(|| tank_capacity_l(&h.make, &h.model));
             Ok(Report::compute(&ReportInputs {
                 window: req.window,
@@ -392,7 +364,7 @@ impl TaskCtx {
                 expected: req.expected,
                 events: EventContext {
                     fuel: &h.fuel_remainings.rows,
-                    positions: &positions,
+                    positions,
                     faults: &h.fault_codes.rows,
                     counters: &counters,
                     rows: &rows,

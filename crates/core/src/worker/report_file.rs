@@ -17,12 +17,9 @@ use super::report::ReadReport;
 use super::report_data::ReportRequest;
 use super::report_job::{ReportJob, ReportMachine, ReportPlace, ReportScope, ReportWritten};
 use super::task::TaskCtx;
-use crate::analysis::{Figure, Report};
+use crate::analysis::{AttentionInputs, Figure, LastReport, Report, attention};
 use crate::export::ExportError;
-use crate::report::{
-    AttentionInput, FleetDoc, FleetMachine, ReportDoc, report_attention, write_fleet_report,
-    write_report,
-};
+use crate::report::{FleetDoc, FleetMachine, ReportDoc, write_fleet_report, write_report};
 use fleetview_api::ApiError;
 use fleetview_api::time::format_wire;
 
@@ -174,16 +171,19 @@ impl TaskCtx {
                     m.equipment
                 )),
             }
-            machine.attention = report_attention(&AttentionInput {
-                events: machine.report.as_ref().map(|r| r.events.as_slice()),
-                last_report: m.last_report,
-                last_report_known: known,
-                generated_at: job.now,
+            machine.attention = attention(&AttentionInputs {
+                last_report: if known {
+                    LastReport::from(m.last_report)
+                } else {
+                    LastReport::Unknown
+                },
+                events: machine.report.as_ref().map_or(&[], |r| r.events.as_slice()),
                 idle_percent: machine
                     .report
                     .as_ref()
                     .and_then(|r| r.totals.value(Figure::IdlePercent)),
-                high_idle_percent: job.high_idle_percent,
+                idle_threshold_percent: job.idle_threshold_percent,
+                now: job.now,
             });
             out.push(machine);
         }

@@ -63,7 +63,7 @@ pub struct ReportJob {
     pub format: ReportFormat,
     pub units: UnitSystem,
     /// Idle above this share of engine hours needs attention.
-    pub high_idle_percent: f64,
+    pub idle_threshold_percent: f64,
     /// Read only the cache.
     pub offline: bool,
     pub place: ReportPlace,

@@ -11,11 +11,11 @@ use super::report_fleet::{FleetSource, fleet_scope};
 use fleetview_api::limits::check_window;
 use fleetview_api::time::TimeWindow;
 use fleetview_api::{ApiError, ClientConfig};
+use fleetview_core::analysis::attention::DEFAULT_IDLE_THRESHOLD_PERCENT;
 use fleetview_core::analysis::{Expected, WorkingHours};
 use fleetview_core::cache::CacheError;
 use fleetview_core::export::ExportError;
 use fleetview_core::report::ReportFormat;
-use fleetview_core::report::attention::DEFAULT_HIGH_IDLE_PERCENT;
 use fleetview_core::worker::{
     Command, Event, ExportEvent, ExportOutcome, OfflineSince, ReportJob as CoreJob, ReportMachine,
     ReportPlace, ReportScope, ReportWritten, RequestId, Worker, WorkerError,
@@ -41,6 +41,15 @@ pub struct ReportArgs {
     /// Friday), for utilisation.
     #[arg(long, default_value_t = fleetview_core::analysis::figures::DEFAULT_EXPECTED_HOURS_PER_DAY)]
     pub expected_hours: f64,
+    /// The fleet report: idle above this share of engine hours (0-100)
+    /// needs attention.
+    #[arg(
+        long,
+        conflicts_with = "equipment",
+        default_value_t = DEFAULT_IDLE_THRESHOLD_PERCENT,
+        value_parser = clap::value_parser!(u8).range(0..=100)
+    )]
+    pub idle_threshold_percent: u8,
     #[arg(long, value_enum, default_value_t = ReportFormatArg::Json)]
     pub format: ReportFormatArg,
     /// Units of the figures and events written.
@@ -206,6 +215,9 @@ pub struct ReportJob {
     pub tank_l: Option<f64>,
     /// The units the figures and events are written in.
     pub units: fleetview_core::analysis::UnitSystem,
+    /// The fleet report: idle above this share of engine hours needs
+    /// attention.
+    pub idle_threshold_percent: f64,
 }
 
 /// What a report did.
@@ -278,7 +290,7 @@ pub fn run_report(
         working_hours: req.working_hours,
         format: req.format,
         units: req.units,
-        high_idle_percent: DEFAULT_HIGH_IDLE_PERCENT,
+        idle_threshold_percent: req.idle_threshold_percent,
         offline: req.offline,
         place: ReportPlace::Returned,
         notes,

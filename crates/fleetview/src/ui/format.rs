@@ -258,16 +258,10 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// A duration, everywhere alike: `3 h 05 min`, `12 min`, `45 s`.
+/// A duration, everywhere alike (the reports' words): `3 h 05 min`,
+/// `12 min`, `45 s`.
 pub fn format_duration(secs: i64) -> String {
-    let secs = secs.max(0);
-    if secs >= 3600 {
-        format!("{} h {:02} min", secs / 3600, secs / 60 % 60)
-    } else if secs >= 60 {
-        format!("{} min", secs / 60)
-    } else {
-        format!("{secs} s")
-    }
+    fleetview_core::report::words::duration_words(secs)
 }
 
 /// How long ago, roughly: `just now`, `12 min`, `3 h`, `2 days`.

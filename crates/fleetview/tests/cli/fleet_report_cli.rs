@@ -315,6 +315,55 @@ async fn fleet_report_html_is_one_self_contained_file_with_charts_and_every_name
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fleet_report_high_idle_follows_the_idle_threshold_given() {
+    let sb = sandbox().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cache = dir.path().join("cache.sqlite");
+    let (s, u, _, _) = week();
+    let mut idle_machines = None;
+    for threshold in ["0", "100"] {
+        let args = [
+            "--fleet",
+            "--since",
+            &s,
+            "--until",
+            &u,
+            "--idle-threshold-percent",
+            threshold,
+        ];
+        let out = report(&sb.base, Some(&sb.token), &cache, &args).await;
+        let (stdout, err) = text(&out);
+        assert!(out.status.success(), "{err}");
+        let doc: Value = serde_json::from_str(&stdout).expect("json");
+        let machines = doc["machines"].as_array().expect("machines");
+        let idle = machines
+            .iter()
+            .filter(|m| {
+                m["totals"]["idle_percent"]
+                    .as_f64()
+                    .is_some_and(|p| p > 0.0)
+            })
+            .count();
+        let flagged: Vec<&Value> = machines
+            .iter()
+            .flat_map(|m| m["attention"].as_array().expect("attention"))
+            .filter(|a| a["kind"] == "high_idle")
+            .collect();
+        if threshold == "0" {
+            assert!(idle > 0, "the sandbox's machines idle: {stdout}");
+            assert_eq!(flagged.len(), idle, "every idling machine: {flagged:?}");
+            for a in &flagged {
+                assert!(a["text"].as_str().unwrap().ends_with("(above 0 %)"), "{a}");
+            }
+            idle_machines = Some(idle);
+        } else {
+            assert!(flagged.is_empty(), "none idles above 100 %: {flagged:?}");
+        }
+    }
+    assert!(idle_machines.is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fleet_report_bad_input_is_a_usage_error_and_an_unwritable_output_leaves_nothing() {
     let sb = sandbox().await;
     let dir = tempfile::tempdir().expect("tempdir");
@@ -327,6 +376,11 @@ async fn fleet_report_bad_input_is_a_usage_error_and_an_unwritable_output_leaves
             "--tank-capacity-l",
         ),
         (vec![], "--equipment"),
+        (
+            vec!["--equipment", "1001", "--idle-threshold-percent", "50"],
+            "--idle-threshold-percent",
+        ),
+        (vec!["--fleet", "--idle-threshold-percent", "101"], "101"),
     ] {
         let args = [&args[..], &["--since", &s, "--until", &u]].concat();
         let out = report(&sb.base, Some(&sb.token), &cache, &args).await;

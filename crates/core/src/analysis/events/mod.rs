@@ -14,12 +14,14 @@ mod faults;
 mod fuel;
 mod gaps;
 mod hours;
+mod series;
 pub(crate) mod timeline;
 pub(crate) mod types;
 mod zone;
 
 pub(crate) use checks::OPERATING_HOURS_COUNTER;
 pub use detect::{counts, detect};
+pub use series::HistorySeries;
 pub use types::{CheckKind, CheckSide, CounterSeries, EventInputs, RowTimes, difference_percent};
 pub use types::{Event, EventDetail, EventKind, EventValue, WorkingHours};
 pub use zone::{prepare_time_zones, time_zone_at, time_zone_of};

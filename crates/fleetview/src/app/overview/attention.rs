@@ -14,8 +14,8 @@ use fleetview_api::model::EquipmentSummary;
 use fleetview_api::time::{SECS_PER_DAY, TimeWindow};
 use fleetview_core::analysis::attention::DEFAULT_IDLE_THRESHOLD_PERCENT;
 use fleetview_core::analysis::{
-    Attention, AttentionInputs, AttentionKind, AttentionRank, FaultLevel, MachineFigures,
-    attention, machine_attention,
+    Attention, AttentionInputs, AttentionKind, AttentionRank, FaultLevel, LastReport,
+    MachineFigures, attention, machine_attention,
 };
 use fleetview_core::worker::{Command, Target};
 
@@ -244,20 +244,21 @@ impl LookBack {
         self.machines = fleet
             .iter()
             .map(|e| {
-                let snapshot = snapshots.get(&e.id);
-                let mut items = match self.figures.get(&e.id).and_then(Loadable::value) {
-                    Some(f) => machine_attention(f, snapshot, threshold, now),
+                let last_report = if silence {
+                    LastReport::of(snapshots.get(&e.id))
+                } else {
+                    LastReport::Unknown
+                };
+                let items = match self.figures.get(&e.id).and_then(Loadable::value) {
+                    Some(f) => machine_attention(f, last_report, threshold, now),
                     None => attention(&AttentionInputs {
-                        snapshot,
+                        last_report,
                         events: &[],
                         idle_percent: None,
                         idle_threshold_percent: threshold,
                         now,
                     }),
                 };
-                if !silence {
-                    items.retain(|a| a.kind != AttentionKind::Silent);
-                }
                 let rank = AttentionRank::of(&items);
                 (e.id, MachineAttention { rank, items })
             })

@@ -8,7 +8,6 @@ use super::AppState;
 use crate::app::exports::{ReportAsk, report_file_name};
 use fleetview_api::model::EquipmentSummary;
 use fleetview_core::analysis::last_report;
-use fleetview_core::report::attention::DEFAULT_HIGH_IDLE_PERCENT;
 use fleetview_core::worker::{Command, ReportJob, ReportMachine, ReportPlace, ReportScope};
 
 impl AppState {
@@ -58,7 +57,10 @@ impl AppState {
             working_hours: self.figures.working_hours,
             format: ask.format,
             units: self.units,
-            high_idle_percent: DEFAULT_HIGH_IDLE_PERCENT,
+            // The strip's setting: the report and the strip agree.
+            idle_threshold_percent: f64::from(
+                self.overview.settings.attention.idle_threshold_percent,
+            ),
             offline,
             place: ReportPlace::Saved {
                 file_name: report_file_name(who, window, ask.format.extension()),

@@ -170,3 +170,62 @@ fn fleet_report_button_on_a_machine_page_writes_that_machines_report() {
     );
     assert!(doc["totals"]["engine_hours_h"].is_number(), "{doc}");
 }
+
+#[test]
+fn fleet_report_from_the_app_judges_idle_by_the_attention_strips_threshold() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("fleet.json");
+    let dialog = Arc::new(Answers {
+        path: path.clone(),
+        asked: Mutex::default(),
+    });
+    let mut h = app(dialog);
+    wait_until(&mut h, "the snapshots", |app| {
+        app.state().overview().snapshots.len() == FLEET
+    });
+    // The strip's threshold, typed as a user would: 40 % becomes 1 %.
+    h.get_by_label("threshold").focus();
+    h.run_steps(2);
+    h.get_by_label("threshold").type_text("1");
+    h.key_press(egui::Key::Enter);
+    wait_until(&mut h, "the threshold set", |app| {
+        app.state()
+            .overview()
+            .settings
+            .attention
+            .idle_threshold_percent
+            == 1
+    });
+    report_via_ui(
+        &mut h,
+        "JSON (for scripts)…",
+        "The fleet report (JSON) saved",
+    );
+    let doc: Value =
+        serde_json::from_slice(&std::fs::read(&path).expect("written")).expect("one JSON document");
+    let machines = doc["machines"].as_array().expect("machines");
+    let idling = machines
+        .iter()
+        .filter(|m| {
+            m["totals"]["idle_percent"]
+                .as_f64()
+                .is_some_and(|p| p > 1.0)
+        })
+        .count();
+    let flagged: Vec<&str> = machines
+        .iter()
+        .flat_map(|m| m["attention"].as_array().expect("attention"))
+        .filter(|a| a["kind"] == "high_idle")
+        .filter_map(|a| a["text"].as_str())
+        .collect();
+    assert!(idling > 0, "the sandbox's machines idle: {doc}");
+    assert_eq!(
+        flagged.len(),
+        idling,
+        "every machine idling above 1 %: {flagged:?}"
+    );
+    assert!(
+        flagged.iter().all(|t| t.ends_with("(above 1 %)")),
+        "{flagged:?}"
+    );
+}
