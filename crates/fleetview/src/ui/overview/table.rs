@@ -43,6 +43,9 @@ pub struct TableView {
     /// The widths of the columns right of Name the user dragged, kept in
     /// egui's memory as Name's own width is (read at the first frame).
     widths: Option<HashMap<Column, f32>>,
+    /// Drawn once already (the rows' scroll is not taken from egui's
+    /// memory at start).
+    started: bool,
 }
 
 /// Where the dragged widths are kept in egui's memory.
@@ -236,7 +239,12 @@ fn rows_ui(
         );
     if let Some(i) = view.scroll_to.take() {
         builder = builder.scroll_to_row(i, None);
+    } else if !view.started {
+        // egui keeps the scroll across restarts; a start shows the top,
+        // where the machines needing attention are.
+        builder = builder.vertical_scroll_offset(0.0);
     }
+    view.started = true;
     let mut rest = None;
     let widths = view.widths.get_or_insert_with(HashMap::new);
     builder

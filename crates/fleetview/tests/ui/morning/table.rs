@@ -234,9 +234,16 @@ fn attention_table_sideways_scroll_not_restored() {
         flags.left() > edge.x + 40.0,
         "State widened: Flags at {flags:?}"
     );
+    let name = name_cell(&h, &first);
     wheel(&mut h, "State", SWIPE, egui::Modifiers::NONE, 6);
     assert!(header(&h, "State").left() < widened.left() - 100.0);
-    let name = name_cell(&h, &first);
+    // Down the rows too, the first out of view.
+    let down = (egui::MouseWheelUnit::Line, egui::vec2(0.0, -5.0));
+    wheel(&mut h, "State", down, egui::Modifiers::NONE, 3);
+    assert!(
+        h.query_all_by_label(&first)
+            .all(|n| n.rect().left() < name.left())
+    );
 
     // eframe writes egui's memory at exit and gives it back at start.
     let mut store = Store::default();
@@ -249,7 +256,11 @@ fn attention_table_sideways_scroll_not_restored() {
         widened.left(),
         "starts at the left, Name as wide as left"
     );
-    assert_eq!(name_cell(&h, &first).width(), name.width());
+    assert_eq!(
+        name_cell(&h, &first),
+        name,
+        "at the first row, Name as wide"
+    );
     assert_eq!(header(&h, "Flags"), flags, "State as wide as left");
 }
 
