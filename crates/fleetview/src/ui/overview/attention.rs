@@ -75,6 +75,22 @@ pub fn attention_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Actio
     ui.horizontal_wrapped(|ui| {
         ui.strong("Needs attention");
         look_back_ui(ui, settings, actions);
+        for (filter, count) in &o.look_back.counts {
+            count_ui(ui, filters, filter, *count, settings, actions);
+            if *filter == AttentionFilter::Kind(AttentionKind::HighIdle) {
+                idle_threshold_ui(ui, settings, actions);
+            }
+        }
+        // Always there (greyed without a filter): nothing after it moves
+        // when a count is clicked.
+        let clear = ui
+            .add_enabled(filters.attention.is_some(), egui::Button::new("× Show all"))
+            .on_hover_text("Remove the attention filter");
+        if clear.clicked() {
+            set_filter(filters, None, actions);
+        }
+        worst_first_ui(ui, o.settings.sort.attention_first, actions);
+        // Last, so its coming and going moves nothing.
         let n = state.fleet().equipments.len();
         let left = o.look_back.loading(n);
         if left > 0 && n > 0 {
@@ -88,21 +104,6 @@ pub fn attention_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Actio
                 "Each machine's last days are read in the background; the counts grow as they come",
             );
         }
-        for (filter, count) in &o.look_back.counts {
-            count_ui(ui, filters, filter, *count, settings, actions);
-            if *filter == AttentionFilter::Kind(AttentionKind::HighIdle) {
-                idle_threshold_ui(ui, settings, actions);
-            }
-        }
-        if filters.attention.is_some() {
-            let clear = ui
-                .button("× Show all")
-                .on_hover_text("Remove the attention filter");
-            if clear.clicked() {
-                set_filter(filters, None, actions);
-            }
-        }
-        worst_first_ui(ui, o.settings.sort.attention_first, actions);
     });
 }
 
@@ -186,15 +187,18 @@ fn look_back_ui(ui: &mut egui::Ui, settings: AttentionSettings, actions: &mut Ve
 }
 
 fn idle_threshold_ui(ui: &mut egui::Ui, settings: AttentionSettings, actions: &mut Vec<Action>) {
-    let name = ui.weak("threshold");
     let mut percent = settings.idle_threshold_percent;
-    ui.add(
-        egui::DragValue::new(&mut percent)
-            .range(1..=99)
-            .suffix(" %"),
-    )
-    .labelled_by(name.id)
-    .on_hover_text("Idle hours as a share of engine hours over the look-back above which a machine needs attention");
+    // One piece: the label never wraps away from its value.
+    ui.horizontal(|ui| {
+        let name = ui.weak("threshold");
+        ui.add(
+            egui::DragValue::new(&mut percent)
+                .range(1..=99)
+                .suffix(" %"),
+        )
+        .labelled_by(name.id)
+        .on_hover_text("Idle hours as a share of engine hours over the look-back above which a machine needs attention");
+    });
     if percent != settings.idle_threshold_percent {
         let next = AttentionSettings {
             idle_threshold_percent: percent,
