@@ -178,8 +178,10 @@ pub fn attention(input: &AttentionInputs<'_>) -> Vec<Attention> {
     {
         out.push(Attention {
             kind: AttentionKind::HighIdle,
+            // To 0.1, as percents are in the reports (30.4 % is not 30 %).
             text: format!(
-                "Idle {p:.0} % of engine hours (above {:.0} %)",
+                "Idle {} % of engine hours (above {:.0} %)",
+                (p * 10.0).round() / 10.0,
                 input.idle_threshold_percent
             ),
             at: None,

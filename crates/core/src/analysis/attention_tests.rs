@@ -166,7 +166,7 @@ fn every_kind_is_found_worst_first_with_its_text_and_time() {
         "Silent for 3 days, last report 1970-04-08 10:00 UTC"
     );
     assert_eq!(got[3].at, Some(NOW - 3 * SECS_PER_DAY));
-    assert_eq!(text[4], "Idle 52 % of engine hours (above 40 %)");
+    assert_eq!(text[4], "Idle 52.4 % of engine hours (above 40 %)");
     assert_eq!(
         text[5],
         "2 data gaps, the longest 5 h 20 min, the latest 1970-04-06 10:00 UTC"

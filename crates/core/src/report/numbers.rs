@@ -50,9 +50,13 @@ pub(crate) fn number_cell(figure: Figure, v: Option<f64>) -> String {
     }
 }
 
-/// Decimals shown: no more than the value was rounded to.
+/// Decimals shown: those the value was rounded to, the same as in JSON
+/// and CSV (a count has none).
 pub(crate) fn decimals(figure: Figure) -> usize {
-    figure.decimals().min(measure(figure).decimals() as usize)
+    match figure.decimals() {
+        0 => 0,
+        _ => usize::try_from(measure(figure).decimals()).unwrap_or(0),
+    }
 }
 
 /// A rounded value for people: its decimals, its unit if asked, a dash

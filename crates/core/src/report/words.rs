@@ -153,22 +153,35 @@ pub fn summary(e: &Event, units: UnitSystem) -> String {
     }
 }
 
+/// To 0.1, as volumes and percents are in every export and report, with
+/// no `.0` on a whole number: `42`, `171.4`.
+fn tenths(v: f64) -> String {
+    let r = (v * 10.0).round() / 10.0;
+    if r == 0.0 {
+        "0".to_owned()
+    } else {
+        format!("{r}")
+    }
+}
+
 /// A refuel's or a drain's sentence: the change in points (and litres,
 /// where known), from and to.
 fn fuel_text(from_percent: f64, to_percent: f64, litres: Option<f64>, units: UnitSystem) -> String {
-    let change = to_percent - from_percent;
+    let change = (to_percent - from_percent) * 10.0;
+    let change = change.round() / 10.0;
     let litres = litres
         .filter(|l| l.is_finite())
         .map(|l| {
             let v = units.from_metric(Quantity::Volume, l.abs());
-            format!(" ({} {})", number(Some(v), 0), units.unit(Quantity::Volume))
+            format!(" ({} {})", tenths(v), units.unit(Quantity::Volume))
         })
         .unwrap_or_default();
+    let sign = if change < 0.0 { "−" } else { "+" };
     format!(
-        "{} %{litres}, from {:.0} to {:.0} %",
-        signed(change, 0),
-        from_percent,
-        to_percent
+        "{sign}{} %{litres}, from {} to {} %",
+        tenths(change.abs()),
+        tenths(from_percent),
+        tenths(to_percent)
     )
 }
 

@@ -110,7 +110,9 @@ impl TaskCtx {
             Err(e) if offline || e.is_unreachable() => {
                 match cache.and_then(|c| read_or_warn(c.get_document(&latest, window))) {
                     Some(doc) => {
-                        tracing::warn!("{e}; serving the cached history");
+                        // Said once by the caller (the app's status, the command line's
+                        // notes), not once a machine.
+                        tracing::info!("{e}; serving the cached history");
                         Ok((doc.rows_json, Some(doc.fetched_at), usize::from(!offline)))
                     }
                     None => Err(e),

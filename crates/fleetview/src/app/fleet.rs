@@ -90,7 +90,9 @@ impl FleetState {
             error: None,
             cached_at: Some(fetched_at),
             source: self.source,
-            replace_on_page: false,
+            // A page of the service's, from a discovery under way or the
+            // next, replaces the list the cache had.
+            replace_on_page: true,
             remembered: std::mem::take(&mut self.remembered),
         };
     }
@@ -172,6 +174,21 @@ mod tests {
             serial_number: "S".into(),
             ..Default::default()
         }
+    }
+
+    /// The cached list answers a discovery that failed while another,
+    /// live, is under way (the service back): its pages replace the
+    /// cached list, never add to it.
+    #[test]
+    fn a_live_discovery_replaces_the_cached_fleet_whatever_came_first() {
+        let fleet: Vec<EquipmentSummary> = (1..=3).map(machine).collect();
+        let mut f = FleetState::default();
+        f.on_page(fleet.clone(), (3, 3), true, FleetSource::default());
+        let _ = f.rediscover(1_000);
+        f.on_cached(fleet.clone(), 900);
+        f.on_page(fleet.clone(), (3, 3), true, FleetSource::default());
+        assert_eq!(f.equipments.len(), 3, "not the cached list and the new one");
+        assert_eq!(f.cached_at, None);
     }
 
     #[test]

@@ -199,11 +199,11 @@ mod tests {
         );
         assert_eq!(
             summary(&refuel, UnitSystem::Metric),
-            "+42 % (171 L), from 20 to 62 %"
+            "+42 % (171.4 L), from 20 to 62 %"
         );
         assert_eq!(
             summary(&refuel, UnitSystem::Imperial),
-            "+42 % (45 gal), from 20 to 62 %"
+            "+42 % (45.3 gal), from 20 to 62 %"
         );
         let drain = event(
             EventKind::FuelDrop,

@@ -74,12 +74,16 @@ pub fn overview_ui(
         filters_ui(ui, &o.settings.filters, lists, actions);
     }
     ui.separator();
-    // The map above, the table below; the map gives up height first.
-    let map_height = (ui.available_height() * 0.4).clamp(150.0, 420.0);
+    // The map above, the table below; the map gives up height first. Its
+    // size is kept as dragged, but never more than 45 % of the room:
+    // a size kept from a larger window left the table 2 rows at 1000x700.
+    let room = ui.available_height();
+    let map_height = (room * 0.4).clamp(150.0, 420.0);
     egui::Panel::top("fleet_map")
         .resizable(true)
         .default_size(map_height)
         .min_size(120.0)
+        .max_size((room * 0.45).max(120.0))
         .show(ui, |ui| {
             ui.set_min_height(ui.available_height());
             map::fleet_map_ui(ui, state, &mut view.map, actions);

@@ -338,3 +338,26 @@ fn attention_table_a_click_on_a_figure_opens_its_machine() {
     common::ui::click_at(&mut h, at);
     assert_eq!(h.state().state().selected(), Some(id), "{serial}'s machine");
 }
+
+/// Started in a large window, then made small (1000x700): the map gives up
+/// its height, so the table keeps rows to read.
+#[test]
+fn attention_table_keeps_rows_to_read_when_the_window_shrinks() {
+    let options = options();
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_step_dt(1.0 / 60.0)
+        .build_eframe(move |cc| FleetApp::new(cc, options));
+    wait_until(&mut h, "the fleet", |app| {
+        let s = app.state();
+        !s.fleet().loading && !s.overview().snapshots.is_empty()
+    });
+    h.set_size(egui::vec2(1000.0, 700.0));
+    h.run_steps(10);
+    let table_top = header(&h, "State").bottom();
+    let rows = ((700.0 - table_top) / 22.0).floor();
+    assert!(
+        rows >= 10.0,
+        "{rows} rows of the table in view (its header at {table_top})"
+    );
+}
