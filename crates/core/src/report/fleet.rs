@@ -17,6 +17,7 @@ use super::events::counts_json;
 use super::numbers::{figure_in, header, number_cell, number_json, shown, value_in};
 use super::single::figures_json;
 use super::words::{time_words, window_words};
+use crate::analysis::attention::AttentionRank;
 use crate::analysis::events::{EventKind, counts};
 use crate::analysis::{Attention, Expected, Figure, Report, UnitSystem};
 use crate::export::{ExportError, text_cell};
@@ -229,8 +230,15 @@ pub fn fleet_json(doc: &FleetDoc<'_>) -> Value {
 }
 
 /// The machines that need attention, in the fleet's order.
-pub(crate) fn needing_attention(machines: &[FleetMachine]) -> impl Iterator<Item = &FleetMachine> {
-    machines.iter().filter(|m| !m.attention.is_empty())
+pub(crate) fn needing_attention(machines: &[FleetMachine]) -> Vec<&FleetMachine> {
+    let mut needing: Vec<&FleetMachine> = machines
+        .iter()
+        .filter(|m| !m.attention.is_empty())
+        .collect();
+    // The worst first, as the Fleet page's table lists them (ties in the
+    // fleet's order).
+    needing.sort_by_key(|m| std::cmp::Reverse(AttentionRank::of(&m.attention)));
+    needing
 }
 
 /// The attention of a machine in one cell (CSV).
@@ -299,7 +307,7 @@ pub(crate) fn write_fleet_csv(doc: &FleetDoc<'_>, out: impl Write) -> Result<(),
             .iter()
             .map(|k| counts.get(k).copied().unwrap_or(0).to_string()),
     );
-    let needing = needing_attention(doc.machines).count();
+    let needing = needing_attention(doc.machines).len();
     row.push(format!("{needing} machines need attention"));
     w.write_record(&row)?;
     w.flush()?;
@@ -370,7 +378,7 @@ pub fn fleet_markdown(doc: &FleetDoc<'_>) -> String {
         let _ = writeln!(s, "| {label} | {value} |");
     }
     s.push_str("\n## Needs attention\n\n");
-    if needing_attention(doc.machines).next().is_none() {
+    if needing_attention(doc.machines).is_empty() {
         s.push_str("Nothing in this window.\n");
     }
     // A line per machine, then one per item under it: a drain or a reset

@@ -231,3 +231,15 @@ fn markdown_names_every_machine_and_what_needs_attention() {
     assert!(text.contains("| Fuel used (L) |"), "{text}");
     assert!(text.contains("- equipment 3 is \\| not cached"), "{text}");
 }
+
+#[test]
+fn the_machines_needing_attention_are_listed_worst_first() {
+    // Listed in another order: a machine that only never reported after
+    // one with faults, silent and idle.
+    let mut m = machines();
+    m.reverse();
+    let notes = Vec::new();
+    let text = fleet_markdown(&doc(&m, &notes));
+    let at = |name: &str| text.find(&format!("**{name}**")).expect(name);
+    assert!(at("RT-001 <Dig>") < at("Laid up"), "{text}");
+}

@@ -219,7 +219,7 @@ pub(crate) fn fleet_html(doc: &FleetDoc<'_>) -> String {
     s.push_str("<h2>Totals</h2>\n");
     pairs_table(&mut s, &totals_lines(doc));
     s.push_str("<h2>Needs attention</h2>\n");
-    if needing_attention(doc.machines).next().is_none() {
+    if needing_attention(doc.machines).is_empty() {
         s.push_str("<p>Nothing in this window.</p>\n");
     } else {
         s.push_str("<ul class=\"attention\">\n");
