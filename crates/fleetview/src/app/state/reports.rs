@@ -7,7 +7,8 @@
 use super::AppState;
 use crate::app::exports::{ReportAsk, report_file_name};
 use fleetview_api::model::EquipmentSummary;
-use fleetview_core::analysis::last_report;
+use fleetview_core::analysis::{UnitSystem, last_report};
+use fleetview_core::report::ReportFormat;
 use fleetview_core::worker::{Command, ReportJob, ReportMachine, ReportPlace, ReportScope};
 
 impl AppState {
@@ -56,7 +57,12 @@ impl AppState {
             now: self.now(),
             working_hours: self.figures.working_hours,
             format: ask.format,
-            units: self.units,
+            // JSON is for scripts, which read fixed keys: metric, whatever
+            // the Units menu shows (the command line's `--units` asks).
+            units: match ask.format {
+                ReportFormat::Json | ReportFormat::EventsJson => UnitSystem::Metric,
+                _ => self.units,
+            },
             // The strip's setting: the report and the strip agree.
             idle_threshold_percent: f64::from(
                 self.overview.settings.attention.idle_threshold_percent,

@@ -579,3 +579,30 @@ fn settings_from_before_the_machine_zone_keep_their_choice() {
     b.restore(settings);
     assert_eq!(b.times_in, crate::app::TimesIn::Computer);
 }
+
+/// JSON is for scripts, whose keys are fixed: metric whatever the Units
+/// menu says; the reports for people follow it.
+#[test]
+fn a_json_report_from_the_app_is_metric_whatever_the_units_shown() {
+    use crate::app::exports::ReportAsk;
+    use fleetview_core::analysis::UnitSystem;
+    use fleetview_core::report::ReportFormat;
+    let now = 1_750_000_000;
+    let mut s = AppState::new(connection(true, "http://127.0.0.1:1"), Some(now));
+    s.on_action(Action::SetUnits(UnitSystem::Imperial));
+    let units_of = |commands: Vec<Command>| match commands.as_slice() {
+        [Command::Report(job)] => job.units,
+        other => panic!("one report asked for: {other:?}"),
+    };
+    let json = s.on_action(Action::Report(ReportAsk {
+        fleet: true,
+        format: ReportFormat::Json,
+    }));
+    assert_eq!(units_of(json), UnitSystem::Metric);
+    s.exports.report_under_way = None;
+    let html = s.on_action(Action::Report(ReportAsk {
+        fleet: true,
+        format: ReportFormat::Html,
+    }));
+    assert_eq!(units_of(html), UnitSystem::Imperial);
+}
