@@ -2,7 +2,8 @@
 //! typed and then a click come in one frame; egui moves the focus on the
 //! press before the focused field reads the keys, so the keys were lost
 //! (`demo` saved as `dem`). A frame's events are cut where the keyboard
-//! gives way to a mouse button, or back; the rest wait for the next frame.
+//! gives way to a mouse button, or back, and after a shortcut (which may
+//! move the focus); the rest wait for the next frame.
 
 use egui::{Event, RawInput};
 
@@ -31,11 +32,22 @@ fn source(event: &Event) -> Option<Source> {
     }
 }
 
+/// Whether `event` presses a shortcut (Ctrl or Command held), which may
+/// move the focus: Ctrl+F to the search.
+fn is_shortcut(event: &Event) -> bool {
+    matches!(event, Event::Key { pressed: true, modifiers, .. } if modifiers.command || modifiers.ctrl)
+}
+
 /// How many of `events` come before the first switch between the keyboard
-/// and a mouse button (all of them when there is none).
+/// and a mouse button, or end with the first shortcut (all of them when
+/// there is neither): keys typed at once after Ctrl+F go to the search in
+/// the next frame, once the shortcut has moved the focus there.
 fn before_first_switch(events: &[Event]) -> usize {
     let mut first = None;
     for (i, event) in events.iter().enumerate() {
+        if is_shortcut(event) && i + 1 < events.len() {
+            return i + 1;
+        }
         match (first, source(event)) {
             (None, Some(s)) => first = Some(s),
             (Some(f), Some(s)) if f != s => return i,
@@ -81,6 +93,31 @@ mod tests {
             pressed,
             modifiers: Modifiers::NONE,
         }
+    }
+
+    fn ctrl_f() -> Event {
+        Event::Key {
+            key: egui::Key::F,
+            physical_key: None,
+            pressed: true,
+            repeat: false,
+            modifiers: Modifiers::COMMAND,
+        }
+    }
+
+    #[test]
+    fn keys_after_a_shortcut_wait_for_the_next_frame() {
+        let mut order = InputOrder::default();
+        let got = frames(
+            &mut order,
+            vec![text("a"), ctrl_f(), text("Ham"), text("burg")],
+        );
+        assert_eq!(
+            got,
+            vec![vec![text("a"), ctrl_f()], vec![text("Ham"), text("burg")]]
+        );
+        // A shortcut last in the frame holds nothing.
+        assert_eq!(frames(&mut order, vec![ctrl_f()]), vec![vec![ctrl_f()]]);
     }
 
     fn moved() -> Event {

@@ -201,3 +201,31 @@ fn letters_typed_in_the_data_kinds_search_after_a_click_on_its_label_are_text() 
     assert_eq!(s.machine().preset, preset, "2 chose no window");
     assert!(field_value(&h, "Find").ends_with("battery"));
 }
+
+/// Ctrl+F and the first letters in one slow frame (typed at once after
+/// the shortcut): the letters reach the search, none lost.
+#[test]
+fn keys_typed_at_once_after_ctrl_f_reach_the_search() {
+    let mut h = offline_app();
+    h.run_steps(3);
+    let key = |key, pressed| egui::Event::Key {
+        key,
+        physical_key: None,
+        pressed,
+        repeat: false,
+        modifiers: egui::Modifiers::COMMAND,
+    };
+    slow_frame(
+        &mut h,
+        vec![
+            key(egui::Key::F, true),
+            key(egui::Key::F, false),
+            egui::Event::Text("Ham".into()),
+        ],
+    );
+    slow_frame(&mut h, vec![egui::Event::Text("burg".into())]);
+    for _ in 0..3 {
+        slow_frame(&mut h, Vec::new());
+    }
+    assert_eq!(field_value(&h, "Search"), "Hamburg");
+}
