@@ -177,8 +177,15 @@ fn table_ui(
     // under the mouse.
     let mut builder = TableBuilder::new(ui);
     // (Until the row is there: the page's events may still be loading.)
+    // The event starting at the cursor, else the first one spanning it
+    // (a stop under way holds the cursor too).
+    let at_cursor_row = || {
+        rows.iter()
+            .position(|&i| cursor == Some(events[i].start))
+            .or_else(|| rows.iter().position(|&i| at_cursor(&events[i])))
+    };
     if cursor != view.scrolled_for
-        && let Some(i) = rows.iter().position(|&i| at_cursor(&events[i]))
+        && let Some(i) = at_cursor_row()
     {
         view.scrolled_for = cursor;
         builder = builder.scroll_to_row(i, None);

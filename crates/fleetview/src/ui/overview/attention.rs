@@ -188,17 +188,14 @@ fn look_back_ui(ui: &mut egui::Ui, settings: AttentionSettings, actions: &mut Ve
 
 fn idle_threshold_ui(ui: &mut egui::Ui, settings: AttentionSettings, actions: &mut Vec<Action>) {
     let mut percent = settings.idle_threshold_percent;
-    // One piece: the label never wraps away from its value.
-    ui.horizontal(|ui| {
-        let name = ui.weak("threshold");
-        ui.add(
-            egui::DragValue::new(&mut percent)
-                .range(1..=99)
-                .suffix(" %"),
-        )
-        .labelled_by(name.id)
-        .on_hover_text("Idle hours as a share of engine hours over the look-back above which a machine needs attention");
-    });
+    let name = ui.weak("threshold");
+    ui.add(
+        egui::DragValue::new(&mut percent)
+            .range(1..=99)
+            .suffix(" %"),
+    )
+    .labelled_by(name.id)
+    .on_hover_text("Idle hours as a share of engine hours over the look-back above which a machine needs attention");
     if percent != settings.idle_threshold_percent {
         let next = AttentionSettings {
             idle_threshold_percent: percent,

@@ -237,12 +237,14 @@ fn rows_ui(
                 .clip(true)
                 .resizable(false),
         );
-    if let Some(i) = view.scroll_to.take() {
-        builder = builder.scroll_to_row(i, None);
-    } else if !view.started {
+    if !view.started {
         // egui keeps the scroll across restarts; a start shows the top,
-        // where the machines needing attention are.
+        // where the machines needing attention are, not the row of the
+        // machine open when the app was closed.
+        view.scroll_to = None;
         builder = builder.vertical_scroll_offset(0.0);
+    } else if let Some(i) = view.scroll_to.take() {
+        builder = builder.scroll_to_row(i, None);
     }
     view.started = true;
     let mut rest = None;

@@ -245,12 +245,21 @@ fn attention_table_sideways_scroll_not_restored() {
             .all(|n| n.rect().left() < name.left())
     );
 
+    let h_settings = h.state().state().settings();
+    let far = h.state().state().overview().rows()[30].id;
     // eframe writes egui's memory at exit and gives it back at start.
     let mut store = Store::default();
     eframe::set_value(&mut store, "egui", &h.ctx.memory(|m| m.clone()));
     drop(h);
     let memory: egui::Memory = eframe::get_value(&store, "egui").expect("memory kept");
-    let h = app_with(options(), move |ctx| ctx.memory_mut(|m| *m = memory));
+    // A machine far down the list was open when the app closed.
+    let mut settings = h_settings;
+    settings.selected = Some(far);
+    let restart = AppOptions {
+        settings: Some(settings),
+        ..options()
+    };
+    let h = app_with(restart, move |ctx| ctx.memory_mut(|m| *m = memory));
     assert_eq!(
         header(&h, "State").left(),
         widened.left(),
