@@ -309,11 +309,16 @@ fn sorting_by_a_window_column_while_it_loads_moves_nothing() {
     };
     assert!(loading > 0, "the figures are still loading");
     assert_eq!(header(&h), before);
+    let probe = |h: &Harness<'static, FleetApp>| {
+        ["Needs attention", "Worst first", "Clear filters", "Refresh"]
+            .map(|l| h.query_by_label_contains(l).map(|n| n.rect().top()))
+    };
+    let p0 = probe(&h);
     wait_until(&mut h, "every machine's figures", |app| {
         let s = app.state();
         s.overview().figures_loading(s.fleet().equipments.len()) == 0
     });
-    assert_eq!(header(&h), before);
+    assert_eq!(header(&h), before, "{p0:?} {:?}", probe(&h));
 }
 
 #[test]

@@ -75,6 +75,19 @@ pub fn attention_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Actio
     ui.horizontal_wrapped(|ui| {
         ui.strong("Needs attention");
         look_back_ui(ui, settings, actions);
+        let n = state.fleet().equipments.len();
+        let left = o.look_back.loading(n);
+        if left > 0 && n > 0 {
+            let done = n - left;
+            ui.add_sized(
+                [170.0, ui.spacing().interact_size.y],
+                egui::ProgressBar::new(done as f32 / n as f32)
+                    .text(format!("{done} of {n} machines read")),
+            )
+            .on_hover_text(
+                "Each machine's last days are read in the background; the counts grow as they come",
+            );
+        }
         for (filter, count) in &o.look_back.counts {
             count_ui(ui, filters, filter, *count, settings, actions);
             if *filter == AttentionFilter::Kind(AttentionKind::HighIdle) {
@@ -90,20 +103,6 @@ pub fn attention_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Actio
             set_filter(filters, None, actions);
         }
         worst_first_ui(ui, o.settings.sort.attention_first, actions);
-        // Last, so its coming and going moves nothing.
-        let n = state.fleet().equipments.len();
-        let left = o.look_back.loading(n);
-        if left > 0 && n > 0 {
-            let done = n - left;
-            ui.add_sized(
-                [170.0, ui.spacing().interact_size.y],
-                egui::ProgressBar::new(done as f32 / n as f32)
-                    .text(format!("{done} of {n} machines read")),
-            )
-            .on_hover_text(
-                "Each machine's last days are read in the background; the counts grow as they come",
-            );
-        }
     });
 }
 
