@@ -176,9 +176,9 @@ fn table_ui(
     // row into view; only as far as needed, so a row clicked in view stays
     // under the mouse.
     let mut builder = TableBuilder::new(ui);
-    // (Until the row is there: the page's events may still be loading.)
     // The event starting at the cursor, else the first one spanning it
-    // (a stop under way holds the cursor too).
+    // (a stop under way holds the cursor too). Tried until the row is
+    // there: the page's events may still be loading.
     let at_cursor_row = || {
         rows.iter()
             .position(|&i| cursor == Some(events[i].start))
