@@ -125,6 +125,11 @@ impl ClientConfig {
     }
 
     /// What this service's data is kept under in the local cache.
+    /// Requests of one source sent at once.
+    pub fn concurrency(&self) -> usize {
+        self.concurrency.max(1)
+    }
+
     pub fn cache_scope(&self) -> &str {
         self.cache_scope.as_deref().unwrap_or(&self.base_url)
     }

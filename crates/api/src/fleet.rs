@@ -10,8 +10,7 @@ use futures_util::stream::{self, Stream, StreamExt};
 use serde::de::DeserializeOwned;
 
 use super::chunks::RowsChunk;
-use super::chunks::merge_envelopes;
-pub use super::chunks::split_window;
+pub use super::chunks::{merge_envelopes, split_window};
 use super::client::{ApiClient, Dated, check_json, decode_json, rows_chunk};
 use super::data_kind::DataKind;
 use super::error::ApiError;

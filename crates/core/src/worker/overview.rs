@@ -153,7 +153,7 @@ impl TaskCtx {
             }
         };
         let offline = history_offline.or(faults.offline_since());
-        let from_cache = requests == 0 || history_offline.is_some();
+        let from_cache = Self::history_partly_cached(window, requests) || history_offline.is_some();
         let history = decode_off_thread("history", move || {
             serde_json::from_slice::<Envelope<EquipmentHistory>>(&body).map(|e| e.data)
         })

@@ -211,7 +211,7 @@ impl TaskCtx {
             self.history_unreadable(
                 equipment,
                 window,
-                requests == 0 || served_offline.is_some(),
+                Self::history_partly_cached(window, requests) || served_offline.is_some(),
                 e,
             )
         })?;

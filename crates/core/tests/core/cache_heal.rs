@@ -330,7 +330,8 @@ async fn a_garbled_history_read_again_for_the_figures_is_dropped_and_read_from_t
         let (first, unread) = figures();
         assert_eq!(unread, Vec::new());
         let garbled = garble_where(path, "kind LIKE 'history%'");
-        assert_eq!(garbled, 1, "the settled history");
+        // Kept by chunk of the service's grid: one or two.
+        assert!((1..=2).contains(&garbled), "the settled history: {garbled}");
         let _ = worker.cache_notices();
         let before = running.request_count();
         let (again, unread) = figures();

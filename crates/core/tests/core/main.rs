@@ -9,6 +9,7 @@ mod client;
 mod events_sandbox;
 mod export_numbers;
 mod fuzz;
+mod history_chunks;
 mod look_back;
 mod service_clock;
 mod worker;

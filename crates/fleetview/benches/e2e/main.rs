@@ -6,8 +6,9 @@
 //! ratio measured in this run:
 //! 1. click to complete: from clicking a road truck in the equipment list to
 //!    every panel of the window loaded and drawn (track, faults, activities,
-//!    daily history, the plots, the window figures) <= 1.5x the bare client,
-//!    for 30 days and for a year;
+//!    daily history, the plots, the window figures): for 30 days <= the
+//!    bare client + one 60 Hz frame, for a year <= 1.5x the bare client +
+//!    one frame (the page shows only in a frame, after its data);
 //! 2. from the cache: the same machine and window again, after another,
 //!    <= 0.25x the cold time, with no request for the settled part;
 //! 3. no dropped frame: while the year loads, the longest frame (logic + ui
@@ -63,6 +64,12 @@ fn ms(d: Duration) -> String {
 
 fn ratio(a: Duration, b: Duration) -> f64 {
     a.as_secs_f64() / b.as_secs_f64().max(1e-9)
+}
+
+/// The app's time less one 60 Hz frame (the page can show only in a
+/// frame, after its data), as a ratio to the bare client's.
+fn beyond_a_frame(app: Duration, bare: Duration) -> f64 {
+    ratio(app.saturating_sub(driver::VSYNC), bare)
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -277,22 +284,28 @@ fn main() -> std::process::ExitCode {
     sb.take_recorded();
     let cold30 = click_to_complete(&mut a, truck, w30);
     let asked30 = gets(&sb.take_recorded());
+    if std::env::var_os("E2E_TRACE").is_some() {
+        println!("asked cold: {asked30:#?}");
+    }
     let (bare30, r30) = bare(&client_rt, &base, &asked30);
     goals.check(
-        ratio(cold30, bare30) <= 1.5,
+        beyond_a_frame(cold30, bare30) <= 1.0,
         format!(
-            "click to complete, 30 days: app {}, bare client {} ({} requests, {:.1} MB): {:.2}x (goal <= 1.5x)",
+            "click to complete, 30 days: app {}, bare client {} ({} requests, {:.1} MB): less one frame {:.2}x (goal <= 1x: the bare client + one frame)",
             ms(cold30),
             ms(bare30),
             r30.requests,
             r30.bytes as f64 / 1e6,
-            ratio(cold30, bare30)
+            beyond_a_frame(cold30, bare30)
         ),
     );
     click_to_complete(&mut a, other, w30);
     sb.take_recorded();
     let warm30 = click_to_complete(&mut a, truck, w30);
     let asked_warm = gets(&sb.take_recorded());
+    if std::env::var_os("E2E_TRACE").is_some() {
+        println!("asked from the cache: {asked_warm:#?}");
+    }
     let settled_asked = asked_warm
         .iter()
         .filter(|t| until_of(t).is_some_and(|u| u <= now - SETTLE_SECS))
@@ -325,6 +338,9 @@ fn main() -> std::process::ExitCode {
     let cold365 = click_to_complete(&mut b, truck, w365);
     let loading = b.take_costs();
     let asked365 = gets(&sb.take_recorded());
+    if std::env::var_os("E2E_TRACE").is_some() {
+        println!("asked for a year: {asked365:#?}");
+    }
     for _ in 0..60 {
         b.frame();
     }
@@ -332,14 +348,14 @@ fn main() -> std::process::ExitCode {
     drop(b);
     let (bare365, r365) = bare(&client_rt, &base, &asked365);
     goals.check(
-        ratio(cold365, bare365) <= 1.5,
+        beyond_a_frame(cold365, bare365) <= 1.5,
         format!(
-            "click to complete, 1 year: app {}, bare client {} ({} requests, {:.1} MB): {:.2}x (goal <= 1.5x)",
+            "click to complete, 1 year: app {}, bare client {} ({} requests, {:.1} MB): less one frame {:.2}x (goal <= 1.5x: 1.5x the bare client + one frame)",
             ms(cold365),
             ms(bare365),
             r365.requests,
             r365.bytes as f64 / 1e6,
-            ratio(cold365, bare365)
+            beyond_a_frame(cold365, bare365)
         ),
     );
     let longest = loading.iter().copied().max().unwrap_or_default();

@@ -8,6 +8,7 @@ use super::errors::explain_read;
 use super::failure::Failure;
 use super::intake::Intake;
 use super::loadable::Loadable;
+use super::recent_views::ReadAt;
 use super::settings::Preset;
 use fleetview_api::ApiError;
 use fleetview_api::limits::MAX_WINDOW_DAYS;
@@ -45,6 +46,7 @@ pub struct MachineView {
     /// When the page's reads were sent, by the earlier of this computer's
     /// clock and the service's (`None`: the service's was not known).
     pub as_of: Option<i64>,
+    pub read_at: ReadAt,
 }
 
 /// Why a custom window of these days (inclusive) is refused, if it is:
@@ -76,6 +78,7 @@ impl MachineView {
             activities: Loadable::Idle,
             history: Loadable::Idle,
             as_of: None,
+            read_at: ReadAt::NEVER,
         }
     }
 

@@ -38,6 +38,7 @@ pub struct KeptView {
     /// When its data was read, by the earlier of this computer's clock
     /// and the service's (`None`: the service's was not known).
     pub as_of: Option<i64>,
+    pub read_at: ReadAt,
 }
 
 impl KeptView {
@@ -59,6 +60,38 @@ impl KeptView {
 /// in it could still change. An unknown service time settles nothing.
 pub fn settled(window: TimeWindow, as_of: Option<i64>) -> bool {
     as_of.is_some_and(|t| window.until <= t.saturating_sub(SETTLE_SECS))
+}
+
+/// A page read this recently is shown again as it was, though its window
+/// is not settled: an open page is not read again on its own either, and
+/// switching back and forth between machines asks the service nothing.
+pub const KEPT_FRESH_SECS: i64 = 60;
+
+/// When a page's reads were sent, by this computer's clock and by the
+/// service's as the worker last heard it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadAt {
+    pub app: i64,
+    pub service: Option<i64>,
+}
+
+impl ReadAt {
+    /// Never read.
+    pub const NEVER: Self = Self {
+        app: i64::MIN,
+        service: None,
+    };
+
+    /// Whether the page is fresh: read under [`KEPT_FRESH_SECS`] before by
+    /// both clocks (a clock set back, or a service's time unknown, is not).
+    pub fn fresh(self, now: i64, service_now: Option<i64>) -> bool {
+        let within = |then: i64, now: i64| (0..KEPT_FRESH_SECS).contains(&now.saturating_sub(then));
+        within(self.app, now)
+            && self
+                .service
+                .zip(service_now)
+                .is_some_and(|(then, now)| within(then, now))
+    }
 }
 
 /// The pages last left, the newest first.
@@ -138,6 +171,7 @@ mod tests {
             report: Arc::new(Report::default()),
             basis: Basis::default(),
             as_of: None,
+            read_at: ReadAt::NEVER,
         }
     }
 
@@ -315,8 +349,10 @@ mod tests {
         s.on_action(MachineAction::Select(1003).into());
         load_page(&mut s, 1003);
         s.on_action(MachineAction::Select(1004).into());
-        // Settled now by both clocks, but not when it was read.
+        // Settled now by both clocks, but not when it was read (over a
+        // minute before).
         s.set_service_now(Some(NOON));
+        s.set_clock(NOON + KEPT_FRESH_SECS);
         let back = s.on_action(MachineAction::Select(1003).into());
         assert!(read_again(&back), "read again: {back:?}");
         // Read again as settled: the next time it shows as kept.
@@ -333,6 +369,7 @@ mod tests {
         s.on_action(MachineAction::Select(1003).into());
         load_page(&mut s, 1003);
         s.on_action(MachineAction::Select(1004).into());
+        s.set_clock(NOON + KEPT_FRESH_SECS);
         let back = s.on_action(MachineAction::Select(1003).into());
         assert!(read_again(&back), "read again: {back:?}");
     }
@@ -381,6 +418,30 @@ mod tests {
     }
 
     #[test]
+    fn back_to_a_machine_within_a_minute_its_page_shows_without_a_read_settled_or_not() {
+        use crate::app::{Loadable, MachineAction, Preset};
+        // Today's window, still being written.
+        let mut s = state_at(NOON, Some(NOON), Preset::Today);
+        s.on_action(MachineAction::Select(1003).into());
+        let window = load_page(&mut s, 1003);
+        let shown = s.timeline.track.value().map(Arc::as_ptr);
+        s.on_action(MachineAction::Select(1004).into());
+        s.set_clock(NOON + KEPT_FRESH_SECS - 1);
+        let back = s.on_action(MachineAction::Select(1003).into());
+        assert!(!read_again(&back), "kept: {back:?}");
+        assert_eq!(s.window(), Some(window));
+        assert_eq!(s.timeline.track.value().map(Arc::as_ptr), shown);
+        assert!(matches!(s.faults(), Loadable::Ready(_)));
+        assert!(matches!(&s.figures.report, Loadable::Ready(r) if r.window == Some(window)));
+        // Its reads' time is kept with it: a minute after them, back again,
+        // it is read again.
+        s.on_action(MachineAction::Select(1004).into());
+        s.set_clock(NOON + KEPT_FRESH_SECS);
+        let back = s.on_action(MachineAction::Select(1003).into());
+        assert!(read_again(&back), "read again: {back:?}");
+    }
+
+    #[test]
     fn back_to_a_machine_whose_window_is_not_settled_its_page_shows_while_read_again() {
         use crate::app::{Loadable, MachineAction, Preset};
         // Today's window is still being written by this computer's clock,
@@ -390,6 +451,8 @@ mod tests {
         let window = load_page(&mut s, 1003);
         let shown = s.timeline.track.value().map(Arc::as_ptr);
         s.on_action(MachineAction::Select(1004).into());
+        // A minute later.
+        s.set_clock(NOON + KEPT_FRESH_SECS);
         let back = s.on_action(MachineAction::Select(1003).into());
         assert!(read_again(&back), "read again: {back:?}");
         // Meanwhile the page is the one kept, whole: nothing blank.

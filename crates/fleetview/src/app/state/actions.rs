@@ -10,6 +10,7 @@ use crate::app::fleet::FleetState;
 use crate::app::machine::MachineAction;
 use crate::app::notifications::Level;
 use crate::app::overview::OverviewAction;
+use crate::app::recent_views::ReadAt;
 use crate::app::settings::{Preset, Tab};
 use crate::app::timeline::TimelineAction;
 use fleetview_api::geo::LatLon;
@@ -51,6 +52,10 @@ impl AppState {
             return Vec::new();
         };
         self.machine.as_of = self.as_of();
+        self.machine.read_at = ReadAt {
+            app: now,
+            service: self.service_now,
+        };
         self.timeline.keep_within(window);
         out.extend(self.timeline.fetch(equipment, window));
         out.push(Command::ReadAhead { equipment, window });

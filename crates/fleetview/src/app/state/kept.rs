@@ -50,17 +50,22 @@ impl AppState {
             report,
             basis,
             as_of: self.machine.as_of,
+            read_at: self.machine.read_at,
         })
     }
 
     /// Shows the selection's page again from those kept: the commands for
-    /// what it lacks (kinds plotted since) when its window is settled, else
-    /// for reading it all again, the kept page showing meanwhile.
+    /// what it lacks (kinds plotted since) when its window is settled or
+    /// it was read within [`KEPT_FRESH_SECS`], else for reading it all
+    /// again, the kept page showing meanwhile.
+    ///
+    /// [`KEPT_FRESH_SECS`]: crate::app::recent_views::KEPT_FRESH_SECS
     pub(super) fn page_kept(&mut self) -> Option<Vec<Command>> {
         let equipment = self.machine.selected?;
         let window = self.selected_window();
         let view = self.recent_views.take(equipment, window)?;
         let read_settled = settled(window, view.as_of);
+        let fresh = view.read_at.fresh(self.now(), self.service_now);
         self.machine.window = Some(window);
         self.machine.faults = Loadable::Ready(view.faults);
         self.machine.activities = Loadable::Ready(view.activities);
@@ -92,7 +97,7 @@ impl AppState {
                 None => missing.push(kind),
             }
         }
-        if !read_settled {
+        if !read_settled && !fresh {
             // Still being written when read: shown as kept while read
             // again (what is pending keeps its value), the figures with
             // the new answers.
@@ -100,6 +105,7 @@ impl AppState {
             return Some(out);
         }
         self.machine.as_of = view.as_of;
+        self.machine.read_at = view.read_at;
         for kind in missing {
             out.push(self.timeline.fetch_plot(equipment, kind, window));
         }

@@ -114,6 +114,12 @@ impl AppState {
         self.places = setup.places;
     }
 
+    /// The fixed instant moved (tests of what time changes).
+    #[cfg(test)]
+    pub(crate) fn set_clock(&mut self, now: i64) {
+        self.clock = Some(now);
+    }
+
     /// "Now": the clock, or a fixed instant (tests, demos on a fixed sandbox).
     pub fn now(&self) -> i64 {
         self.clock.unwrap_or_else(now_secs)

@@ -2,7 +2,9 @@
 //! read only if its window was final when it was read, by the earlier of
 //! this computer's clock and the service's: against a service whose clock
 //! is behind, coming back to a page read while the service was still
-//! living its window asks again, and the hours lived since show.
+//! living its window asks again, and the hours lived since show. (Shown
+//! again under a minute after its reads by both clocks, a page is not read
+//! again: `ReadAt::fresh`.)
 
 use crate::common;
 
@@ -102,6 +104,10 @@ fn a_page_read_while_a_late_service_lived_its_window_is_read_again_when_shown_ag
         "the service has positions of the hours since"
     );
 
+    // The app hears the service's new time (reading another machine): this
+    // computer's clock stands still here, and a page read under a minute
+    // before by both clocks would be shown again as it was.
+    open(&mut h, FIRST_ID + 4);
     let name = equipment_name(h.state(), a);
     common::ui::pick(&h, &name);
     h.run_steps(2);
