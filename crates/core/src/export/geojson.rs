@@ -1,8 +1,8 @@
-//! The one GeoJSON writer (decisions.md, *Exports stream*): a FeatureCollection written feature by
-//! feature to any `Write`, so a year of positions is never a document in
-//! memory. Each feature is serialized by serde_json on its own; the
-//! collection's keys keep the order the app always wrote (`type`, `name`,
-//! `features`).
+//! The one GeoJSON writer (decisions.md, *Exports stream*): a
+//! FeatureCollection written feature by feature to any `Write`, so a year
+//! of positions is never a document in memory. Each feature is serialized
+//! by serde_json on its own; the collection's keys keep the order the app
+//! always wrote (`type`, `name`, `features`).
 
 use std::io::Write;
 
