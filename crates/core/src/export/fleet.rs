@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::cell::text_cell;
 use super::error::ExportError;
+use super::geojson::FeatureWriter;
 use super::round::{Measure, measure_of, number_cell, number_json};
 use fleetview_api::Timestamp;
 
@@ -82,42 +83,39 @@ fn finite(measure: Measure, x: Option<f64>) -> Value {
     number_json(measure, x.unwrap_or(f64::NAN))
 }
 
-/// Writes the markers as a GeoJSON FeatureCollection; returns how many.
+/// Writes the markers as a GeoJSON FeatureCollection, one feature at a
+/// time; returns how many.
 pub(crate) fn write_fleet_geojson(
     markers: &[FleetMarker],
-    mut out: impl Write,
+    out: impl Write,
 ) -> Result<usize, ExportError> {
-    let features: Vec<Value> = markers
+    let mut w = FeatureWriter::start(out, Some("fleet"))?;
+    for m in markers
         .iter()
         .filter(|m| m.latitude.is_finite() && m.longitude.is_finite())
-        .map(|m| {
-            json!({
-                "type": "Feature",
+    {
+        w.feature(&json!({
+            "type": "Feature",
+            "id": m.id,
+            "geometry": {"type": "Point", "coordinates": [
+                number_json(Measure::Degrees, m.longitude),
+                number_json(Measure::Degrees, m.latitude),
+            ]},
+            "properties": {
                 "id": m.id,
-                "geometry": {"type": "Point", "coordinates": [
-                    number_json(Measure::Degrees, m.longitude),
-                    number_json(Measure::Degrees, m.latitude),
-                ]},
-                "properties": {
-                    "id": m.id,
-                    "name": m.name,
-                    "category": m.category,
-                    "make": m.make,
-                    "model": m.model,
-                    "state": m.state,
-                    "last_report": m.last_report.map(|t| Timestamp::from_secs(t).to_string()),
-                    "fuel_remaining_percent": finite(Measure::Percent, m.fuel_percent),
-                    "engine_hours_h": finite(Measure::Hours, m.engine_hours_h),
-                    "faults_in_window": m.faults_in_window,
-                },
-            })
-        })
-        .collect();
-    let n = features.len();
-    let doc = json!({"type": "FeatureCollection", "name": "fleet", "features": features});
-    serde_json::to_writer(&mut out, &doc)?;
-    out.write_all(b"\n")?;
-    Ok(n)
+                "name": m.name,
+                "category": m.category,
+                "make": m.make,
+                "model": m.model,
+                "state": m.state,
+                "last_report": m.last_report.map(|t| Timestamp::from_secs(t).to_string()),
+                "fuel_remaining_percent": finite(Measure::Percent, m.fuel_percent),
+                "engine_hours_h": finite(Measure::Hours, m.engine_hours_h),
+                "faults_in_window": m.faults_in_window,
+            },
+        }))?;
+    }
+    Ok(w.finish()?)
 }
 
 #[cfg(test)]

@@ -2,15 +2,17 @@
 //! time and elevation) and GeoJSON (RFC 7946: one Point per position, with
 //! its time, speed, heading and altitude as properties).
 
+use std::borrow::Borrow;
 use std::io::Write;
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
-use super::round::{Measure, number_cell, number_json, round, round_opt};
+use super::geojson::FeatureWriter;
+use super::round::{Measure, number_cell, round, round_opt};
 use fleetview_api::model::PositionRow;
 
 /// Whether a row has a position a map can place.
-fn placeable(r: &PositionRow) -> bool {
+pub fn placeable(r: &PositionRow) -> bool {
     r.latitude.is_finite()
         && r.longitude.is_finite()
         && (-90.0..=90.0).contains(&r.latitude)
@@ -37,7 +39,11 @@ fn xml_escape(s: &str) -> String {
 
 /// Writes positions as a GPX track named `name`; returns how many rows
 /// were left out for lack of a valid position.
-pub fn write_gpx(rows: &[PositionRow], name: &str, mut out: impl Write) -> std::io::Result<usize> {
+pub fn write_gpx(
+    rows: impl IntoIterator<Item = impl Borrow<PositionRow>>,
+    name: &str,
+    mut out: impl Write,
+) -> std::io::Result<usize> {
     let name = xml_escape(name);
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(
@@ -48,6 +54,7 @@ pub fn write_gpx(rows: &[PositionRow], name: &str, mut out: impl Write) -> std::
     writeln!(out, "  <trk><name>{name}</name><trkseg>")?;
     let mut skipped = 0;
     for r in rows {
+        let r = r.borrow();
         if !placeable(r) {
             skipped += 1;
             continue;
@@ -79,55 +86,88 @@ pub fn write_gpx(rows: &[PositionRow], name: &str, mut out: impl Write) -> std::
     }
     writeln!(out, "  </trkseg></trk>")?;
     writeln!(out, "</gpx>")?;
+    out.flush()?;
     Ok(skipped)
 }
 
-fn finite(measure: Measure, v: Option<f64>) -> Value {
-    round_opt(measure, v).map_or(Value::Null, Value::from)
+/// A position as a GeoJSON Feature: a Point (longitude, latitude and the
+/// altitude when known) with its time, speed, heading and altitude.
+#[derive(Serialize)]
+struct PointFeature {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    geometry: Point,
+    properties: PointProperties,
 }
 
-/// Writes positions as a GeoJSON FeatureCollection of Points; returns how
-/// many rows were left out for lack of a valid position.
+#[derive(Serialize)]
+struct Point {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    coordinates: Coordinates,
+}
+
+/// Two or three numbers, without a vector per point.
+struct Coordinates([Option<f64>; 3], usize);
+
+impl Serialize for Coordinates {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0[..self.1].serialize(s)
+    }
+}
+
+#[derive(Serialize)]
+struct PointProperties {
+    time: String,
+    speed_kmh: Option<f64>,
+    heading_deg: Option<f64>,
+    altitude_m: Option<f64>,
+}
+
+fn point_feature(r: &PositionRow) -> PointFeature {
+    let altitude = round_opt(Measure::Other, r.altitude);
+    let lon_lat = [
+        round(Measure::Degrees, r.longitude),
+        round(Measure::Degrees, r.latitude),
+    ];
+    let coordinates = match altitude {
+        Some(a) => Coordinates([lon_lat[0], lon_lat[1], Some(a)], 3),
+        None => Coordinates([lon_lat[0], lon_lat[1], None], 2),
+    };
+    PointFeature {
+        kind: "Feature",
+        geometry: Point {
+            kind: "Point",
+            coordinates,
+        },
+        properties: PointProperties {
+            time: r.date.to_string(),
+            speed_kmh: round_opt(Measure::Rate, r.speed),
+            heading_deg: round_opt(Measure::Other, r.heading),
+            altitude_m: altitude,
+        },
+    }
+}
+
+/// Writes positions as a GeoJSON FeatureCollection of Points, one feature
+/// at a time; returns how many rows were left out for lack of a valid
+/// position.
 pub fn write_geojson(
-    rows: &[PositionRow],
+    rows: impl IntoIterator<Item = impl Borrow<PositionRow>>,
     name: &str,
-    mut out: impl Write,
+    out: impl Write,
 ) -> std::io::Result<usize> {
     let mut skipped = 0;
-    let features: Vec<Value> = rows
-        .iter()
-        .filter(|r| {
-            let ok = placeable(r);
-            skipped += usize::from(!ok);
-            ok
-        })
-        .map(|r| {
-            let mut coordinates = vec![
-                number_json(Measure::Degrees, r.longitude),
-                number_json(Measure::Degrees, r.latitude),
-            ];
-            if let Some(a) = round_opt(Measure::Other, r.altitude) {
-                coordinates.push(json!(a));
-            }
-            json!({
-                "type": "Feature",
-                "geometry": {"type": "Point", "coordinates": coordinates},
-                "properties": {
-                    "time": r.date.to_string(),
-                    "speed_kmh": finite(Measure::Rate, r.speed),
-                    "heading_deg": finite(Measure::Other, r.heading),
-                    "altitude_m": finite(Measure::Other, r.altitude),
-                },
-            })
-        })
-        .collect();
-    let doc = json!({
-        "type": "FeatureCollection",
-        "name": name,
-        "features": features,
-    });
-    serde_json::to_writer(&mut out, &doc)?;
-    out.write_all(b"\n")?;
+    let mut w = FeatureWriter::start(out, Some(name))?;
+    for r in rows {
+        let r = r.borrow();
+        if placeable(r) {
+            w.feature(&point_feature(r))?;
+        } else {
+            skipped += 1;
+        }
+    }
+    w.finish()?;
     Ok(skipped)
 }
 
@@ -135,6 +175,7 @@ pub fn write_geojson(
 mod tests {
     use super::*;
     use fleetview_api::Timestamp;
+    use serde_json::{Value, json};
 
     fn row(t: i64, lat: f64, lon: f64) -> PositionRow {
         PositionRow {
@@ -215,5 +256,150 @@ mod tests {
             doc["features"][1]["properties"]["time"],
             "2025-08-20T10:00:00Z"
         );
+    }
+
+    /// The document the app wrote before it streamed: one tree of values.
+    fn as_one_tree(rows: &[PositionRow], name: &str) -> String {
+        let features: Vec<Value> = rows
+            .iter()
+            .filter(|r| placeable(r))
+            .map(|r| {
+                let mut coordinates = vec![
+                    json!(round(Measure::Degrees, r.longitude)),
+                    json!(round(Measure::Degrees, r.latitude)),
+                ];
+                if let Some(a) = round_opt(Measure::Other, r.altitude) {
+                    coordinates.push(json!(a));
+                }
+                json!({
+                    "type": "Feature",
+                    "geometry": {"type": "Point", "coordinates": coordinates},
+                    "properties": {
+                        "time": r.date.to_string(),
+                        "speed_kmh": round_opt(Measure::Rate, r.speed),
+                        "heading_deg": round_opt(Measure::Other, r.heading),
+                        "altitude_m": round_opt(Measure::Other, r.altitude),
+                    },
+                })
+            })
+            .collect();
+        let doc = json!({"type": "FeatureCollection", "name": name, "features": features});
+        format!("{doc}\n")
+    }
+
+    fn noisy_rows(n: i64) -> Vec<PositionRow> {
+        (0..n)
+            .map(|i| {
+                let x = i as f64;
+                PositionRow {
+                    date: Timestamp::from_millis(1_750_000_000_000 + i * 1_001),
+                    latitude: 45.0 + x * 1.000_000_3e-5,
+                    longitude: if i % 7 == 3 {
+                        f64::NAN
+                    } else {
+                        4.0 - x * 3.3e-7
+                    },
+                    altitude: (i % 3 != 0).then_some(170.123_456_7 + x / 3.0),
+                    speed: (i % 5 != 0).then_some(x / 7.0),
+                    heading: (i % 2 == 0).then_some(x * 0.123_456),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn geojson_is_the_same_document_as_one_tree_rounded_one_feature_a_row() {
+        let rows = noisy_rows(200);
+        let mut out = Vec::new();
+        let skipped = write_geojson(&rows, "RT-003 \"DAF\"", &mut out).expect("geojson");
+        let text = String::from_utf8(out).expect("utf-8");
+        assert_eq!(text, as_one_tree(&rows, "RT-003 \"DAF\""));
+        let doc: Value = serde_json::from_str(&text).expect("valid JSON");
+        let features = doc["features"].as_array().expect("features");
+        assert_eq!(skipped, rows.iter().filter(|r| !placeable(r)).count());
+        assert_eq!(features.len() + skipped, rows.len());
+        // Rounded as every export: degrees to 1e-6, km/h to 0.1, metres to 1 mm.
+        let f = &features[1];
+        assert_eq!(
+            f["geometry"]["coordinates"],
+            json!([4.0, 45.00001, 170.457])
+        );
+        assert_eq!(f["properties"]["speed_kmh"], json!(0.1));
+        assert_eq!(f["properties"]["heading_deg"], Value::Null);
+        assert_eq!(f["properties"]["altitude_m"], json!(170.457));
+        assert_eq!(f["properties"]["time"], "2025-06-15T15:06:41.001Z");
+        // Without an altitude, two coordinates.
+        assert_eq!(
+            features[0]["geometry"]["coordinates"]
+                .as_array()
+                .map(Vec::len),
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn no_rows_are_an_empty_collection_and_an_empty_track() {
+        let mut out = Vec::new();
+        assert_eq!(
+            write_geojson(&[] as &[PositionRow], "x", &mut out).expect("geojson"),
+            0
+        );
+        assert_eq!(
+            String::from_utf8(out).expect("utf-8"),
+            as_one_tree(&[], "x")
+        );
+        let mut out = Vec::new();
+        assert_eq!(
+            write_gpx(&[] as &[PositionRow], "x", &mut out).expect("gpx"),
+            0
+        );
+        assert!(
+            String::from_utf8(out)
+                .expect("utf-8")
+                .contains("<trkseg>\n  </trkseg>")
+        );
+    }
+
+    /// Counts the bytes written into it, shared with whoever hands rows.
+    struct Counted(std::rc::Rc<std::cell::Cell<usize>>);
+
+    impl Write for Counted {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.set(self.0.get() + buf.len());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Bytes written before the last row was handed over, and in all.
+    fn written_before_the_last(
+        write: impl FnOnce(&mut dyn Iterator<Item = PositionRow>, Counted),
+    ) -> (usize, usize) {
+        let rows = noisy_rows(2_000);
+        let count = std::rc::Rc::new(std::cell::Cell::new(0));
+        let before_last = std::cell::Cell::new(0);
+        let last = rows.len() - 1;
+        let mut handed = rows.into_iter().enumerate().map(|(i, r)| {
+            if i == last {
+                before_last.set(count.get());
+            }
+            r
+        });
+        write(&mut handed, Counted(count.clone()));
+        (before_last.get(), count.get())
+    }
+
+    #[test]
+    fn both_formats_are_written_as_the_rows_come() {
+        let (before, all) = written_before_the_last(|rows, out| {
+            write_geojson(rows, "x", out).expect("geojson");
+        });
+        assert!(before > all * 99 / 100, "GeoJSON: {before} of {all} bytes");
+        let (before, all) = written_before_the_last(|rows, out| {
+            write_gpx(rows, "x", out).expect("gpx");
+        });
+        assert!(before > all * 99 / 100, "GPX: {before} of {all} bytes");
     }
 }

@@ -13,6 +13,7 @@ use super::cell::text_cell;
 use super::error::ExportError;
 use super::fleet::{self, FleetMarker, FleetTable};
 use super::geo;
+use super::geojson::FeatureWriter;
 use super::round::{Measure, number_cell, number_json};
 use super::table::{value_cell, write_daily_csv};
 use super::units::in_units;
@@ -243,12 +244,13 @@ impl ExportContent {
                 format,
                 name,
             } => {
+                // Row by row from the track: no copy of it is made.
                 let rows = positions(track);
                 let skipped = match format {
-                    GeoFormat::Gpx => geo::write_gpx(&rows, name, &mut out)?,
-                    GeoFormat::GeoJson => geo::write_geojson(&rows, name, &mut out)?,
+                    GeoFormat::Gpx => geo::write_gpx(rows, name, &mut out)?,
+                    GeoFormat::GeoJson => geo::write_geojson(rows, name, &mut out)?,
                 };
-                Ok(rows.len() - skipped)
+                Ok(track.samples.len() - skipped)
             }
             ExportContent::Channel {
                 kind,
@@ -315,19 +317,15 @@ pub fn channel_label(
     format!("{} (CSV)…", crate::series::names::with_unit(&name, unit))
 }
 
-fn positions(track: &Track) -> Vec<PositionRow> {
-    track
-        .samples
-        .iter()
-        .map(|s| PositionRow {
-            date: Timestamp::from_parts(s.time, s.subsec_ms),
-            latitude: s.lat,
-            longitude: s.lon,
-            altitude: s.altitude_m(),
-            speed: s.speed_kmh(),
-            heading: s.heading_deg(),
-        })
-        .collect()
+fn positions(track: &Track) -> impl Iterator<Item = PositionRow> + '_ {
+    track.samples.iter().map(|s| PositionRow {
+        date: Timestamp::from_parts(s.time, s.subsec_ms),
+        latitude: s.lat,
+        longitude: s.lon,
+        altitude: s.altitude_m(),
+        speed: s.speed_kmh(),
+        heading: s.heading_deg(),
+    })
 }
 
 /// `date,value,unit,estimated`: one line per row of the series (a row
@@ -458,52 +456,44 @@ fn write_activities(
 
 /// One Feature per activity: a LineString through the track's positions
 /// inside it (a Point for one position, no geometry for none), with the
-/// activity's fields as properties.
+/// activity's fields as properties; written one at a time.
 fn write_activities_geojson(
     rows: &[ActivityRow],
     track: &Track,
-    mut out: impl Write,
+    out: impl Write,
 ) -> Result<usize, ExportError> {
-    let features: Vec<Value> = rows
-        .iter()
-        .map(|a| {
-            let range = track.range_of(a.date_start.0, a.date_stop.0);
-            let coordinates: Vec<Value> = track.samples[range]
-                .iter()
-                .map(|s| {
-                    json!([
-                        number_json(Measure::Degrees, s.lon),
-                        number_json(Measure::Degrees, s.lat)
-                    ])
-                })
-                .collect();
-            let geometry = match coordinates.len() {
-                0 => Value::Null,
-                1 => json!({"type": "Point", "coordinates": coordinates[0]}),
-                _ => json!({"type": "LineString", "coordinates": coordinates}),
-            };
-            json!({
-                "type": "Feature",
-                "geometry": geometry,
-                "properties": serde_json::Map::from_iter(ACTIVITY_FIELDS.iter().map(|k| (*k).to_owned()).zip([
-                    json!(a.date_start.to_string()),
-                    json!(a.date_stop.to_string()),
-                    json!(duration_secs(a)),
-                    number_json(Measure::Other, a.distance_meters),
-                    number_json(Measure::Rate, a.average_speed_km_h),
-                    json!(a.first_position_address),
-                    json!(a.last_position_address),
-                ])),
+    let mut w = FeatureWriter::start(out, None)?;
+    for a in rows {
+        let range = track.range_of(a.date_start.0, a.date_stop.0);
+        let coordinates: Vec<Value> = track.samples[range]
+            .iter()
+            .map(|s| {
+                json!([
+                    number_json(Measure::Degrees, s.lon),
+                    number_json(Measure::Degrees, s.lat)
+                ])
             })
-        })
-        .collect();
-    let n = features.len();
-    serde_json::to_writer(
-        &mut out,
-        &json!({"type": "FeatureCollection", "features": features}),
-    )?;
-    out.write_all(b"\n")?;
-    Ok(n)
+            .collect();
+        let geometry = match coordinates.len() {
+            0 => Value::Null,
+            1 => json!({"type": "Point", "coordinates": coordinates[0]}),
+            _ => json!({"type": "LineString", "coordinates": coordinates}),
+        };
+        w.feature(&json!({
+            "type": "Feature",
+            "geometry": geometry,
+            "properties": serde_json::Map::from_iter(ACTIVITY_FIELDS.iter().map(|k| (*k).to_owned()).zip([
+                json!(a.date_start.to_string()),
+                json!(a.date_stop.to_string()),
+                json!(duration_secs(a)),
+                number_json(Measure::Other, a.distance_meters),
+                number_json(Measure::Rate, a.average_speed_km_h),
+                json!(a.first_position_address),
+                json!(a.last_position_address),
+            ])),
+        }))?;
+    }
+    Ok(w.finish()?)
 }
 
 #[cfg(test)]

@@ -1,9 +1,11 @@
 //! Writing what the app shows: ask where to save (the dialog the app gave
 //! the worker), then write the file on a blocking thread.
 
+use std::io::Write;
+
 use super::dialog::{SaveAnswer, SaveDialog, SaveRequest};
 use super::messages::{ExportJob, ExportOutcome};
-use crate::export::{Replace, write_file};
+use crate::export::{ExportError, FileError, Replace, write_file_with};
 
 /// Where a file goes: a path the user chose (who confirmed a
 /// replacement), or a folder where it takes the first free name.
@@ -35,13 +37,11 @@ pub(crate) async fn export_file(job: ExportJob, dialog: Option<&dyn SaveDialog>)
         Ok(place) => place,
         Err(outcome) => return outcome,
     };
+    // Streamed into the file as it is made: never the whole file in memory.
     let written = tokio::task::spawn_blocking(move || {
-        let mut bytes = Vec::new();
-        let rows = job
-            .content
-            .write(&mut bytes, job.units)
-            .map_err(|e| e.to_string())?;
-        put(place, &job.file_name, &bytes, rows)
+        put_with(place, &job.file_name, &mut |out| {
+            job.content.write(out, job.units)
+        })
     })
     .await;
     match written {
@@ -58,26 +58,48 @@ pub(crate) fn put(
     bytes: &[u8],
     rows: usize,
 ) -> Result<ExportOutcome, String> {
+    put_with(place, file_name, &mut |out| {
+        out.write_all(bytes)?;
+        Ok(rows)
+    })
+}
+
+/// Writes a file's content, returning the rows written; run again for
+/// each name tried in a folder.
+pub(crate) type WriteRows<'a> = dyn FnMut(&mut dyn Write) -> Result<usize, ExportError> + 'a;
+
+/// Streams what `write` writes to `place` (blocking): the outcome to
+/// tell, or why not.
+pub(crate) fn put_with(
+    place: Place,
+    file_name: &str,
+    write: &mut WriteRows<'_>,
+) -> Result<ExportOutcome, String> {
     Ok(match place {
         Place::Chosen(path) => {
             // The dialog asked before replacing a file.
-            write_file(&path, bytes, Replace::Allowed)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let rows =
+                write_file_with(&path, Replace::Allowed, write).map_err(|e| failed(&path, e))?;
             ExportOutcome::Saved { path, rows }
         }
-        Place::Folder(dir) => ExportOutcome::Saved {
-            path: save_unused(&dir, file_name, bytes)?,
-            rows,
-        },
+        Place::Folder(dir) => {
+            let (path, rows) = save_unused(&dir, file_name, write)?;
+            ExportOutcome::Saved { path, rows }
+        }
         Place::Fallback(dir, why) => {
             std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            ExportOutcome::SavedWithoutDialog {
-                path: save_unused(&dir, file_name, bytes)?,
-                rows,
-                why,
-            }
+            let (path, rows) = save_unused(&dir, file_name, write)?;
+            ExportOutcome::SavedWithoutDialog { path, rows, why }
         }
     })
+}
+
+/// Why a file was not written: the file's trouble names it.
+fn failed(path: &std::path::Path, e: FileError) -> String {
+    match e {
+        FileError::File(e) => format!("{}: {e}", path.display()),
+        FileError::Content(e) => e.to_string(),
+    }
 }
 
 /// The job's folder (`--export-dir`), else what the dialog answers; with
@@ -120,8 +142,8 @@ pub(crate) async fn where_to(
 fn save_unused(
     dir: &std::path::Path,
     name: &str,
-    bytes: &[u8],
-) -> Result<std::path::PathBuf, String> {
+    write: &mut WriteRows<'_>,
+) -> Result<(std::path::PathBuf, usize), String> {
     let (stem, ext) = match name.rsplit_once('.') {
         Some((s, e)) => (s, format!(".{e}")),
         None => (name, String::new()),
@@ -130,10 +152,10 @@ fn save_unused(
         std::iter::once(name.to_owned()).chain((2..10_000).map(|n| format!("{stem}-{n}{ext}")));
     for candidate in names {
         let path = dir.join(candidate);
-        match write_file(&path, bytes, Replace::Never) {
-            Ok(()) => return Ok(path),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(format!("{}: {e}", path.display())),
+        match write_file_with(&path, Replace::Never, &mut *write) {
+            Ok(rows) => return Ok((path, rows)),
+            Err(FileError::File(e)) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(failed(&path, e)),
         }
     }
     Err(format!("{}: no unused file name for {name}", dir.display()))
@@ -143,14 +165,24 @@ fn save_unused(
 mod tests {
     use super::*;
 
+    fn save(dir: &std::path::Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let mut write = |out: &mut dyn Write| {
+            out.write_all(bytes)?;
+            Ok(bytes.len())
+        };
+        let (path, written) = save_unused(dir, name, &mut write).expect("saved");
+        assert_eq!(written, bytes.len());
+        path
+    }
+
     #[test]
     fn an_existing_file_is_never_replaced() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let a = save_unused(dir.path(), "x.csv", b"first").expect("saved");
+        let a = save(dir.path(), "x.csv", b"first");
         assert_eq!(a, dir.path().join("x.csv"));
-        let b = save_unused(dir.path(), "x.csv", b"second").expect("saved");
+        let b = save(dir.path(), "x.csv", b"second");
         assert_eq!(b, dir.path().join("x-2.csv"));
-        let c = save_unused(dir.path(), "x.csv", b"third").expect("saved");
+        let c = save(dir.path(), "x.csv", b"third");
         assert_eq!(c, dir.path().join("x-3.csv"));
         assert_eq!(std::fs::read(&a).expect("read"), b"first");
         assert_eq!(std::fs::read(&b).expect("read"), b"second");

@@ -141,22 +141,56 @@ impl Fetched {
     pub fn json_rows(&self) -> Result<Vec<serde_json::Value>, serde_json::Error> {
         let mut out = Vec::new();
         self.each_piece(|w, rows| {
-            let piece: Vec<serde_json::Value> = serde_json::from_slice(rows)?;
-            let (lo, hi) = (
-                w.since.max(self.window.since),
-                w.until.min(self.window.until),
-            );
-            out.extend(piece.into_iter().filter(|r| {
-                let date = r
-                    .get("date")
-                    .or_else(|| r.get("dateStart"))
-                    .and_then(|d| d.as_str());
-                date.and_then(|d| parse_lenient(d).ok())
-                    .is_some_and(|t| (lo..=hi).contains(&t))
-            }));
+            out.extend(self.json_piece(*w, rows)?);
             Ok(())
         })?;
         Ok(out)
+    }
+
+    /// Whether every piece's rows can be read as JSON, holding none of
+    /// them; a cached piece that cannot is dropped, as when decoded. Asked
+    /// before rows are streamed out one piece at a time, so an unreadable
+    /// one stops the export before anything is written.
+    pub fn check_rows(&self) -> Result<(), serde_json::Error> {
+        self.each_piece(|_, rows| {
+            serde_json::from_slice::<Vec<serde::de::IgnoredAny>>(rows).map(drop)
+        })
+    }
+
+    /// Hands each row to `row` as a JSON value, limited to the window,
+    /// holding one piece's rows at a time (for a JSON export; after
+    /// [`Fetched::check_rows`]).
+    pub fn each_json_row<E: From<serde_json::Error>>(
+        &self,
+        mut row: impl FnMut(serde_json::Value) -> Result<(), E>,
+    ) -> Result<(), E> {
+        for (w, rows) in &self.pieces {
+            for r in self.json_piece(*w, rows)? {
+                row(r)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One piece's rows, those in the window.
+    fn json_piece(
+        &self,
+        w: TimeWindow,
+        rows: &[u8],
+    ) -> Result<impl Iterator<Item = serde_json::Value>, serde_json::Error> {
+        let piece: Vec<serde_json::Value> = serde_json::from_slice(rows)?;
+        let (lo, hi) = (
+            w.since.max(self.window.since),
+            w.until.min(self.window.until),
+        );
+        Ok(piece.into_iter().filter(move |r| {
+            let date = r
+                .get("date")
+                .or_else(|| r.get("dateStart"))
+                .and_then(|d| d.as_str());
+            date.and_then(|d| parse_lenient(d).ok())
+                .is_some_and(|t| (lo..=hi).contains(&t))
+        }))
     }
 
     /// Decodes each piece in order. A cached piece that cannot be read is

@@ -26,6 +26,7 @@
 
 use fleetview_testkit::goals as common;
 mod driver;
+mod exports;
 mod replay;
 
 use std::alloc::System;
@@ -447,5 +448,7 @@ fn main() -> std::process::ExitCode {
             heap as f64 / columns.max(1) as f64
         ),
     );
+    // Exports that stream: the CLI's peak memory, each format against CSV.
+    exports::exports_stream(&mut goals, &base, NOW, truck, w365);
     goals.finish()
 }

@@ -6,11 +6,12 @@
 //! JSON: the rows as the service sent them, limited to the window.
 //! GPX and GeoJSON, for positions only.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::args::{CacheArgs, EventArgs, ServiceArgs, UnitsArg, WindowArgs};
-use super::job::{Waiting, check_sign_in, note_cache_notices, start_worker, write_output};
+use super::job::{Waiting, check_sign_in, note_cache_notices, start_worker, write_output_with};
 use fleetview_api::limits::check_window;
 use fleetview_api::model::PositionRow;
 use fleetview_api::time::TimeWindow;
@@ -18,8 +19,10 @@ use fleetview_api::{ApiError, ClientConfig, DataKind, SeriesSource};
 use fleetview_core::analysis::UnitSystem;
 use fleetview_core::cache::CacheError;
 use fleetview_core::export::round::round_json;
-use fleetview_core::export::{ExportError, geo, in_units, write_csv, write_daily_csv, write_json};
-use fleetview_core::series::{DecodeError, decode_rows};
+use fleetview_core::export::{
+    ExportError, FileError, JsonArrayWriter, geo, in_units, write_csv, write_daily_csv, write_json,
+};
+use fleetview_core::series::{DecodeError, Series, decode_rows};
 use fleetview_core::worker::{Command, Event, Fetched, MachineEvent, Worker, WorkerError};
 
 /// `fleetview export`'s arguments.
@@ -108,6 +111,15 @@ impl CliExportError {
     /// The service refused the API key or token (its own exit status).
     pub fn is_refused(&self) -> bool {
         matches!(self, CliExportError::Api(e) if e.is_unauthorized())
+    }
+}
+
+impl From<FileError> for CliExportError {
+    fn from(e: FileError) -> Self {
+        match e {
+            FileError::File(e) => CliExportError::Io(e),
+            FileError::Content(e) => CliExportError::Write(e),
+        }
     }
 }
 
@@ -223,9 +235,57 @@ pub fn run_export(
     };
     // Said even if the export failed.
     note_cache_notices(&worker, &mut note);
-    let (bytes, summary) = made?;
-    write_output(req.output.as_deref(), &bytes)?;
+    let (document, mut summary) = made?;
+    // Streamed to the output: the rows decoded, never the whole file.
+    summary.rows = write_output_with(req.output.as_deref(), |out| document.write(req, out))?;
     Ok(summary)
+}
+
+/// What is written, decoded first: a row that cannot be read stops the
+/// export before a byte is written (and the read is done again when the
+/// cache dropped it).
+enum Document {
+    Csv(Series),
+    /// The service's rows, checked readable, decoded again one piece at a
+    /// time as they are written.
+    Json(Arc<Fetched>),
+    Positions(Vec<PositionRow>),
+    /// A small document, made whole (the history).
+    Made(Vec<u8>, usize),
+}
+
+impl Document {
+    /// Writes the document; returns the rows written.
+    fn write(&self, req: &ExportRequest, out: &mut dyn Write) -> Result<usize, ExportError> {
+        match self {
+            Document::Csv(series) => {
+                write_csv(&in_units(series, req.units), out)?;
+                Ok(series.len())
+            }
+            Document::Json(fetched) => {
+                let mut w = JsonArrayWriter::start(out)?;
+                fetched.each_json_row(|mut row| {
+                    // The service's rows, their numbers without float noise.
+                    round_json(&mut row);
+                    w.row(&row)
+                })?;
+                w.finish()
+            }
+            Document::Positions(rows) => {
+                let name = format!("fleetview equipment {}", req.equipment);
+                let skipped = if req.format == Format::Gpx {
+                    geo::write_gpx(rows, &name, out)?
+                } else {
+                    geo::write_geojson(rows, &name, out)?
+                };
+                Ok(rows.len() - skipped)
+            }
+            Document::Made(bytes, rows) => {
+                out.write_all(bytes)?;
+                Ok(*rows)
+            }
+        }
+    }
 }
 
 /// A series fetched and written. Cached rows that could not be read are
@@ -235,7 +295,7 @@ fn export_series(
     source: SeriesSource,
     worker: &Worker,
     note: &mut impl FnMut(&str),
-) -> Result<(Vec<u8>, ExportSummary), CliExportError> {
+) -> Result<(Document, ExportSummary), CliExportError> {
     let fetched = fetch_series(req, source, worker, note)?;
     match write_series(req, &fetched, note) {
         Err(_) if fetched.cache_dropped() => {
@@ -295,11 +355,10 @@ fn fetch_series(
 
 fn write_series(
     req: &ExportRequest,
-    fetched: &Fetched,
+    fetched: &Arc<Fetched>,
     note: &mut impl FnMut(&str),
-) -> Result<(Vec<u8>, ExportSummary), CliExportError> {
-    let mut out = Vec::new();
-    let rows = match req.format {
+) -> Result<(Document, ExportSummary), CliExportError> {
+    let document = match req.format {
         Format::Csv => {
             let series = fetched.series()?;
             if series.skipped_rows > 0 {
@@ -308,45 +367,37 @@ fn write_series(
                     series.skipped_rows
                 ));
             }
-            write_csv(&in_units(&series, req.units), &mut out)?;
-            series.len()
+            Document::Csv(series)
         }
         Format::Json => {
-            let mut rows = serde_json::Value::Array(fetched.json_rows()?);
-            // The service's rows, their numbers without float noise.
-            round_json(&mut rows);
-            write_json(&rows, &mut out)?;
-            rows.as_array().map_or(0, Vec::len)
+            fetched.check_rows()?;
+            Document::Json(fetched.clone())
         }
         Format::Gpx | Format::GeoJson => {
             let rows = fetched.typed::<PositionRow>()?;
-            let name = format!("fleetview equipment {}", req.equipment);
-            let skipped = if req.format == Format::Gpx {
-                geo::write_gpx(&rows, &name, &mut out)?
-            } else {
-                geo::write_geojson(&rows, &name, &mut out)?
-            };
+            let skipped = rows.iter().filter(|r| !geo::placeable(r)).count();
             if skipped > 0 {
                 note(&format!(
                     "{skipped} rows without a valid position were left out"
                 ));
             }
-            rows.len() - skipped
+            Document::Positions(rows)
         }
     };
     let summary = ExportSummary {
-        rows,
+        // Counted as written.
+        rows: 0,
         requests: fetched.requests,
         cached_windows: fetched.pieces.len().saturating_sub(fetched.requests),
     };
-    Ok((out, summary))
+    Ok((document, summary))
 }
 
 fn export_history(
     req: &ExportRequest,
     worker: &Worker,
     note: &mut impl FnMut(&str),
-) -> Result<(Vec<u8>, ExportSummary), CliExportError> {
+) -> Result<(Document, ExportSummary), CliExportError> {
     let id = worker.send(Command::FetchHistory {
         equipment: req.equipment,
         window: req.window,
@@ -410,7 +461,7 @@ fn export_history(
         }
     };
     Ok((
-        out,
+        Document::Made(out, rows),
         ExportSummary {
             rows,
             requests,

@@ -3,7 +3,7 @@
 //! for, and where the document goes.
 
 use std::cell::Cell;
-use std::io::Write as _;
+use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,7 +11,7 @@ use std::time::Duration;
 use fleetview_api::address::host_port;
 use fleetview_api::{ApiClient, ApiError, ClientConfig};
 use fleetview_core::cache::{Cache, CacheError, DEFAULT_CAP_BYTES};
-use fleetview_core::export::{Replace, write_file};
+use fleetview_core::export::{ExportError, FileError, Replace, write_file_with, write_stream};
 use fleetview_core::worker::{Event, Worker, WorkerConfig, WorkerError};
 
 /// Waits this long at most for the worker's answer.
@@ -156,9 +156,27 @@ pub fn note_cache_notices(worker: &Worker, note: &mut impl FnMut(&str)) {
 /// user named (which replaces one already there; a pipe or a device is
 /// written into); an error names that path.
 pub fn write_output(output: Option<&Path>, bytes: &[u8]) -> std::io::Result<()> {
+    write_output_with(output, |out| Ok(out.write_all(bytes)?)).map_err(|e| match e {
+        FileError::File(e) => e,
+        // Bytes only fail to go out.
+        FileError::Content(e) => std::io::Error::other(e),
+    })
+}
+
+/// [`write_output`] of what `write` writes, streamed out as it comes.
+pub fn write_output_with<T>(
+    output: Option<&Path>,
+    write: impl FnOnce(&mut dyn Write) -> Result<T, ExportError>,
+) -> Result<T, FileError> {
     match output {
-        Some(path) if path != Path::new("-") => write_file(path, bytes, Replace::Allowed)
-            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
-        _ => std::io::stdout().lock().write_all(bytes),
+        Some(path) if path != Path::new("-") => write_file_with(path, Replace::Allowed, write)
+            .map_err(|e| match e {
+                FileError::File(e) => FileError::File(std::io::Error::new(
+                    e.kind(),
+                    format!("{}: {e}", path.display()),
+                )),
+                content => content,
+            }),
+        _ => write_stream(std::io::stdout().lock(), write),
     }
 }

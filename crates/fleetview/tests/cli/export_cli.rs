@@ -339,6 +339,19 @@ async fn positions_export_as_gpx_and_geojson_that_other_tools_read() {
         assert!(f["properties"]["time"].as_str().is_some());
     }
 
+    // Streamed into a device that fills mid-file: a clear error naming it.
+    assert!(
+        geojson.len() > 64 << 10,
+        "more than the write buffer: {}",
+        geojson.len()
+    );
+    let args = [&args[..], &["-o", "/dev/full"][..]].concat();
+    let out = export_async(&sb.base, token, &cache, &args).await;
+    let (_, err) = text(&out);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("/dev/full: No space left on device"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+
     // Other kinds: a clear refusal, before anything is fetched.
     let args = [
         &["--equipment", &id, "--kind", "faults", "--format", "gpx"][..],
