@@ -73,11 +73,11 @@ impl TaskCtx {
         mut data: ReportData,
     ) -> Result<(), ApiError> {
         let sources = Some(data.sources());
-        self.shared.read_ahead.wait(req.equipment, req.window).await;
+        let ahead = self.shared.read_ahead.wait(req.equipment, req.window).await;
         let ((idle_fuel, offline, idle_unread), (hours, hours_unread), (whole, whole_unread)) =
             futures_util::future::join3(
-                self.idle_fuel(req, false),
-                self.operating_hours(req, false),
+                self.idle_fuel(req, false, ahead.idle_fuel),
+                self.operating_hours(req, false, ahead.operating_hours),
                 self.whole_history(req, &data.history),
             )
             .await;
@@ -173,9 +173,7 @@ impl TaskCtx {
     ///
     /// [`ReadAhead`]: super::shared::ReadAhead
     pub(crate) async fn read_ahead(&self, equipment: i64, window: TimeWindow) {
-        let _running = self.shared.read_ahead.start(equipment, window);
-        // The figures read these from the cache once this is over: stored
-        // before it is.
+        let mut running = self.shared.read_ahead.start(equipment, window);
         let writes = super::fetch::Writes::new(self.shared.storer.clone());
         let read = |kind: DataKind| {
             let req = super::fetch::SeriesRequest {
@@ -199,11 +197,18 @@ impl TaskCtx {
             read(DataKind::CumulativeOperatingHours),
         )
         .await;
-        writes.finish().await;
-        for e in [idle.err(), hours.err()].into_iter().flatten() {
+        for e in [idle.as_ref().err(), hours.as_ref().err()]
+            .into_iter()
+            .flatten()
+        {
             // The figures' own request reads again and says what failed.
             tracing::debug!("reading ahead for the figures: {e}");
         }
+        // Handed to the figures at once; stored meanwhile.
+        running.idle_fuel = idle.ok();
+        running.operating_hours = hours.ok();
+        drop(running);
+        writes.finish().await;
     }
 
     /// Reads history, activities, idle fuel (and positions, without
@@ -293,8 +298,8 @@ impl TaskCtx {
         };
         let ((idle_fuel, idle_offline, idle_unread), (hours, hours_unread)) =
             futures_util::future::join(
-                self.idle_fuel(req, offline),
-                self.operating_hours(req, offline),
+                self.idle_fuel(req, offline, None),
+                self.operating_hours(req, offline, None),
             )
             .await;
         let parts = Parts {
@@ -391,11 +396,16 @@ impl TaskCtx {
         &self,
         req: ReportRequest,
         offline: bool,
+        read_ahead: Option<Fetched>,
     ) -> (Option<Vec<(i64, f64)>>, Option<Unread>) {
         let read = self
-            .read_part(req, DataKind::CumulativeOperatingHours, offline, |f| {
-                operating_hours_of(f)
-            })
+            .read_part(
+                req,
+                DataKind::CumulativeOperatingHours,
+                offline,
+                read_ahead,
+                operating_hours_of,
+            )
             .await;
         match read {
             Ok((fetched, _)) if !fetched.missing.is_empty() => (None, None),
@@ -417,9 +427,10 @@ impl TaskCtx {
         &self,
         req: ReportRequest,
         offline: bool,
+        read_ahead: Option<Fetched>,
     ) -> (Option<Vec<(i64, f64)>>, OfflineSince, Option<Unread>) {
         let read = self
-            .read_part(req, DataKind::DailyIdleFuel, offline, |f| {
+            .read_part(req, DataKind::DailyIdleFuel, offline, read_ahead, |f| {
                 f.typed::<IdleFuelRow>()
             })
             .await;
@@ -442,23 +453,28 @@ impl TaskCtx {
         ((!days.is_empty()).then_some(days), offline, None)
     }
 
-    /// `kind` over the window through the cache, and `decode`d. Cached
-    /// rows that cannot be read are dropped there (the cache tells the
-    /// user so) and the part read once more, from the service (offline,
-    /// what the cache has left).
+    /// `kind` over the window (as read ahead, else through the cache), and
+    /// `decode`d. Cached rows that cannot be read are dropped there (the
+    /// cache tells the user so) and the part read once more, from the
+    /// service (offline, what the cache has left).
     async fn read_part<T: Send + 'static>(
         &self,
         req: ReportRequest,
         kind: DataKind,
         offline: bool,
+        mut read_ahead: Option<Fetched>,
         decode: fn(&Fetched) -> Result<T, serde_json::Error>,
     ) -> Result<(Fetched, T), ApiError> {
         let source = SeriesSource::Kind(kind);
         let mut again = true;
         loop {
-            let fetched = self
-                .fetch(req.equipment, source, req.window, offline)
-                .await?;
+            let fetched = match read_ahead.take() {
+                Some(f) => f,
+                None => {
+                    self.fetch(req.equipment, source, req.window, offline)
+                        .await?
+                }
+            };
             let (decoded, fetched) =
                 decode_off_thread(kind.wire(), move || Ok((decode(&fetched), fetched))).await?;
             match decoded {

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 
 use super::events::Event;
+use super::fetch::Fetched;
 use super::messages::{Command, RequestId, Target};
 use super::report_data::ReportData;
 use crate::series::Track;
@@ -126,19 +127,28 @@ impl<T> LatestPage<T> {
 
 /// The figures' own reads sent ahead with a machine's page (the latest
 /// page's only): the figures, asked for once the page's history is in,
-/// wait for them to be stored rather than ask the service again.
+/// wait for them and take what they read rather than ask the service
+/// again.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct ReadAhead(LatestPage<Arc<tokio::sync::Mutex<()>>>);
+pub(crate) struct ReadAhead(LatestPage<Arc<tokio::sync::Mutex<AheadReads>>>);
+
+/// What the reads ahead had (`None`: that read failed or was cancelled).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct AheadReads {
+    pub(crate) idle_fuel: Option<Fetched>,
+    pub(crate) operating_hours: Option<Fetched>,
+}
 
 impl ReadAhead {
     /// Reads ahead for `equipment` over `window` start; they are over when
-    /// the guard is dropped (done, failed or cancelled).
+    /// the guard, filled with what they read, is dropped (done, failed or
+    /// cancelled).
     pub(crate) fn start(
         &self,
         equipment: i64,
         window: TimeWindow,
-    ) -> tokio::sync::OwnedMutexGuard<()> {
-        let running = Arc::new(tokio::sync::Mutex::new(()));
+    ) -> tokio::sync::OwnedMutexGuard<AheadReads> {
+        let running = Arc::new(tokio::sync::Mutex::new(AheadReads::default()));
         let guard = Arc::clone(&running)
             .try_lock_owned()
             .unwrap_or_else(|_| unreachable!("a new lock is free"));
@@ -146,10 +156,12 @@ impl ReadAhead {
         guard
     }
 
-    /// Waits for reads ahead of `equipment` over `window`, if any run.
-    pub(crate) async fn wait(&self, equipment: i64, window: TimeWindow) {
-        if let Some(m) = self.0.get(equipment, window) {
-            drop(m.lock().await);
+    /// Waits for reads ahead of `equipment` over `window`, if any run, and
+    /// what they read.
+    pub(crate) async fn wait(&self, equipment: i64, window: TimeWindow) -> AheadReads {
+        match self.0.get(equipment, window) {
+            Some(m) => m.lock().await.clone(),
+            None => AheadReads::default(),
         }
     }
 }
@@ -351,7 +363,7 @@ mod tests {
         };
         // None running: no wait.
         ahead.wait(1, w).await;
-        let guard = ahead.start(1, w);
+        let mut guard = ahead.start(1, w);
         // Another page's figures do not wait.
         tokio::time::timeout(std::time::Duration::from_secs(5), ahead.wait(1, other))
             .await
@@ -362,10 +374,18 @@ mod tests {
         });
         tokio::task::yield_now().await;
         assert!(!waiting.is_finished(), "waits while the reads run");
+        let read = Fetched {
+            window: w,
+            requests: 1,
+            ..Fetched::default()
+        };
+        guard.idle_fuel = Some(read.clone());
         drop(guard);
-        tokio::time::timeout(std::time::Duration::from_secs(5), waiting)
+        let had = tokio::time::timeout(std::time::Duration::from_secs(5), waiting)
             .await
             .expect("over once they end")
             .expect("joined");
+        assert_eq!(had.idle_fuel, Some(read), "and take what they read");
+        assert_eq!(had.operating_hours, None);
     }
 }
