@@ -73,11 +73,11 @@ impl TaskCtx {
         mut data: ReportData,
     ) -> Result<(), ApiError> {
         let sources = Some(data.sources());
-        self.shared.read_ahead.wait(req.equipment, req.window).await;
+        let ahead = self.shared.read_ahead.take(req.equipment, req.window).await;
         let ((idle_fuel, offline, idle_unread), (hours, hours_unread), (whole, whole_unread)) =
             futures_util::future::join3(
-                self.idle_fuel(req, false),
-                self.operating_hours(req, false),
+                self.idle_fuel(req, false, ahead.idle_fuel),
+                self.operating_hours(req, false, ahead.operating_hours),
                 self.whole_history(req, &data.history),
             )
             .await;
@@ -168,9 +168,7 @@ impl TaskCtx {
     ///
     /// [`ReadAhead`]: super::shared::ReadAhead
     pub(crate) async fn read_ahead(&self, equipment: i64, window: TimeWindow) {
-        let _running = self.shared.read_ahead.start(equipment, window);
-        // The figures read these from the cache once this is over: stored
-        // before it is.
+        let mut running = self.shared.read_ahead.start(equipment, window);
         let writes = super::fetch::Writes::new(self.shared.storer.clone());
         let read = |kind: DataKind| {
             let req = super::fetch::SeriesRequest {
@@ -194,11 +192,18 @@ impl TaskCtx {
             read(DataKind::CumulativeOperatingHours),
         )
         .await;
+        let kept = |read: Result<Fetched, ApiError>| {
+            read.map_err(|e| {
+                // The figures' own request reads again and says what failed.
+                tracing::debug!("reading ahead for the figures: {e}");
+            })
+            .ok()
+        };
+        running.idle_fuel = kept(idle);
+        running.operating_hours = kept(hours);
+        // Handed over before stored: the figures need not wait for the cache.
+        drop(running);
         writes.finish().await;
-        for e in [idle.err(), hours.err()].into_iter().flatten() {
-            // The figures' own request reads again and says what failed.
-            tracing::debug!("reading ahead for the figures: {e}");
-        }
     }
 
     /// Reads history, activities, idle fuel (and positions, without
@@ -287,8 +292,8 @@ impl TaskCtx {
         };
         let ((idle_fuel, idle_offline, idle_unread), (hours, hours_unread)) =
             futures_util::future::join(
-                self.idle_fuel(req, offline),
-                self.operating_hours(req, offline),
+                self.idle_fuel(req, offline, None),
+                self.operating_hours(req, offline, None),
             )
             .await;
         let parts = Parts {
@@ -381,15 +386,21 @@ impl TaskCtx {
     /// The operating-hours counter's samples over the window (counter
     /// resets, gaps and a cross-check), if it could be read whole; why
     /// not, if it failed (offline, the part not cached is no failure).
+    /// `ahead`: what a read ahead had of it.
     pub(super) async fn operating_hours(
         &self,
         req: ReportRequest,
         offline: bool,
+        ahead: Option<Fetched>,
     ) -> (Option<Vec<(i64, f64)>>, Option<Unread>) {
         let read = self
-            .read_part(req, DataKind::CumulativeOperatingHours, offline, |f| {
-                operating_hours_of(f)
-            })
+            .read_part(
+                req,
+                DataKind::CumulativeOperatingHours,
+                offline,
+                ahead,
+                operating_hours_of,
+            )
             .await;
         match read {
             Ok((fetched, _)) if !fetched.missing.is_empty() => (None, None),
@@ -411,9 +422,10 @@ impl TaskCtx {
         &self,
         req: ReportRequest,
         offline: bool,
+        ahead: Option<Fetched>,
     ) -> (Option<Vec<(i64, f64)>>, OfflineSince, Option<Unread>) {
         let read = self
-            .read_part(req, DataKind::DailyIdleFuel, offline, |f| {
+            .read_part(req, DataKind::DailyIdleFuel, offline, ahead, |f| {
                 f.typed::<IdleFuelRow>()
             })
             .await;
@@ -439,20 +451,27 @@ impl TaskCtx {
     /// `kind` over the window through the cache, and `decode`d. Cached
     /// rows that cannot be read are dropped there (the cache tells the
     /// user so) and the part read once more, from the service (offline,
-    /// what the cache has left).
+    /// what the cache has left). `ahead`, a read of the same window
+    /// already had, is taken first.
     async fn read_part<T: Send + 'static>(
         &self,
         req: ReportRequest,
         kind: DataKind,
         offline: bool,
+        ahead: Option<Fetched>,
         decode: fn(&Fetched) -> Result<T, serde_json::Error>,
     ) -> Result<(Fetched, T), ApiError> {
         let source = SeriesSource::Kind(kind);
         let mut again = true;
+        let mut ahead = ahead.filter(|f| f.window == req.window && (!offline || f.offline));
         loop {
-            let fetched = self
-                .fetch(req.equipment, source, req.window, offline)
-                .await?;
+            let fetched = match ahead.take() {
+                Some(had) => had,
+                None => {
+                    self.fetch(req.equipment, source, req.window, offline)
+                        .await?
+                }
+            };
             let (decoded, fetched) =
                 decode_off_thread(kind.wire(), move || Ok((decode(&fetched), fetched))).await?;
             match decoded {

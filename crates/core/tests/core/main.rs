@@ -10,5 +10,6 @@ mod events_sandbox;
 mod export_numbers;
 mod fuzz;
 mod look_back;
+mod remote;
 mod service_clock;
 mod worker;
