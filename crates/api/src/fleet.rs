@@ -163,11 +163,15 @@ impl ApiClient {
         if let [one] = chunks[..] {
             return self.chunk_body(path, one).await;
         }
-        let dated: Vec<Dated<Bytes>> = stream::iter(chunks)
-            .map(|c| self.chunk_body(path, c))
-            .buffered(self.config().concurrency.max(1))
+        // The next chunk asked for as soon as any is in (not once the
+        // earliest is), put back in order after.
+        let mut dated: Vec<(usize, Dated<Bytes>)> = stream::iter(chunks.into_iter().enumerate())
+            .map(|(i, c)| async move { self.chunk_body(path, c).await.map(|d| (i, d)) })
+            .buffer_unordered(self.config().concurrency.max(1))
             .try_collect()
             .await?;
+        dated.sort_unstable_by_key(|(i, _)| *i);
+        let dated: Vec<Dated<Bytes>> = dated.into_iter().map(|(_, d)| d).collect();
         let date_secs = dated.iter().filter_map(|(_, d)| *d).min();
         let bodies: Vec<Bytes> = dated.into_iter().map(|(b, _)| b).collect();
         let endpoint = format!("GET /{path}");
@@ -256,29 +260,48 @@ impl ApiClient {
         let concurrency = self.config().concurrency.max(1);
         let path = Self::equipment_path(id, &source.path_segment());
         stream::iter(chunks)
-            .map(move |w| {
-                let path = path.clone();
-                async move {
-                    let dated = if w.duration_secs() >= MAX_EQUIPMENT_WINDOW_SECS {
-                        self.dated_window_body(&path, w, MAX_EQUIPMENT_WINDOW_SECS)
-                            .await
-                            .and_then(|(body, date)| {
-                                Ok((rows_chunk(&body, &format!("GET /{path}"))?, date))
-                            })
-                    } else {
-                        self.rows_chunk(&path, w).await
-                    };
-                    let rows = dated.map(|(mut chunk, date_secs)| {
-                        self.service_time().saw_rows(&chunk.rows);
-                        // Read now, not when the chunk leaves the ordered
-                        // stream: later answers may have moved it on by then.
-                        chunk.service_now = date_secs.or_else(|| self.service_now());
-                        chunk
-                    });
-                    (w, rows)
-                }
-            })
+            .map(move |w| self.chunk_rows_of(path.clone(), w))
             .buffered(concurrency)
+    }
+
+    /// [`ApiClient::chunk_rows`], yielded as they are answered: the next
+    /// chunk is asked for as soon as any is in, not once the earliest is
+    /// (with a service far away, an answer slower than the others would
+    /// hold the next requests back a round trip's part each time).
+    pub fn chunk_rows_as_answered(
+        &self,
+        id: i64,
+        source: SeriesSource,
+        chunks: Vec<TimeWindow>,
+    ) -> impl Stream<Item = (TimeWindow, Result<RowsChunk, ApiError>)> + '_ {
+        let concurrency = self.config().concurrency.max(1);
+        let path = Self::equipment_path(id, &source.path_segment());
+        stream::iter(chunks)
+            .map(move |w| self.chunk_rows_of(path.clone(), w))
+            .buffer_unordered(concurrency)
+    }
+
+    /// The rows of one chunk (see [`ApiClient::chunk_rows`]).
+    async fn chunk_rows_of(
+        &self,
+        path: String,
+        w: TimeWindow,
+    ) -> (TimeWindow, Result<RowsChunk, ApiError>) {
+        let dated = if w.duration_secs() >= MAX_EQUIPMENT_WINDOW_SECS {
+            self.dated_window_body(&path, w, MAX_EQUIPMENT_WINDOW_SECS)
+                .await
+                .and_then(|(body, date)| Ok((rows_chunk(&body, &format!("GET /{path}"))?, date)))
+        } else {
+            self.rows_chunk(&path, w).await
+        };
+        let rows = dated.map(|(mut chunk, date_secs)| {
+            self.service_time().saw_rows(&chunk.rows);
+            // Read now, not when the chunk leaves the stream: later answers
+            // may have moved it on by then.
+            chunk.service_now = date_secs.or_else(|| self.service_now());
+            chunk
+        });
+        (w, rows)
     }
 
     // ------------------------------------------------------ fleet (deprecated)

@@ -141,6 +141,7 @@ impl SandboxConfig {
                 .is_active()
                 .then(|| Arc::new(Chaos::new(self.chaos.clone()))),
             requests: AtomicU64::new(0),
+            in_flight: Default::default(),
             recorded: self.record_requests.then(Default::default),
             logins: AtomicU64::new(0),
             heavy: HeavyWork::for_this_machine(),
@@ -246,6 +247,12 @@ impl RunningSandbox {
             .as_ref()
             .map(|r| std::mem::take(&mut *r.lock().unwrap_or_else(|p| p.into_inner())))
             .unwrap_or_default()
+    }
+
+    /// The most requests answered at once since the last call (or the
+    /// start): how many a client had out together.
+    pub fn take_peak_in_flight(&self) -> usize {
+        self.shared.in_flight.take_peak()
     }
 
     /// Successful logins so far, on `/login` and `/auth/login` alike.

@@ -96,6 +96,7 @@ async fn authenticate_and_log(
     let method = req.method().clone();
     let path = req.uri().path().to_owned();
     let chaos = shared.chaos.clone();
+    let _in_flight = shared.in_flight.enter();
     shared
         .requests
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);

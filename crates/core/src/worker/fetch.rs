@@ -1,6 +1,7 @@
 //! Fetching a series through the cache: what is cached is read from it,
 //! only the missing parts of the window are fetched (in grid chunks, with
-//! bounded concurrency, in order), and every settled chunk is stored.
+//! bounded concurrency, taken as they are answered), and every settled chunk
+//! is stored.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -339,7 +340,8 @@ pub(crate) async fn fetch_series(
         }
     };
 
-    let mut stream = std::pin::pin!(client.chunk_rows(req.equipment, req.source, chunks));
+    let mut stream =
+        std::pin::pin!(client.chunk_rows_as_answered(req.equipment, req.source, chunks));
     // Chunks are stored once the task has handed them on (`writes`).
     while let Some((w, body)) = stream.next().await {
         fetched.requests += 1;

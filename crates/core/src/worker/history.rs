@@ -111,7 +111,8 @@ impl TaskCtx {
                     .map(|(i, w)| async move {
                         client.history_body(equipment, w).await.map(|b| (i, w, b))
                     })
-                    .buffered(concurrency)
+                    // Each put back in its place: none waits for an earlier one.
+                    .buffer_unordered(concurrency)
                     .try_collect::<Vec<_>>()
                     .await
             }

@@ -73,7 +73,7 @@ impl TaskCtx {
         mut data: ReportData,
     ) -> Result<(), ApiError> {
         let sources = Some(data.sources());
-        let ahead = self.shared.read_ahead.wait(req.equipment, req.window).await;
+        let ahead = self.shared.read_ahead.take(req.equipment, req.window).await;
         let ((idle_fuel, offline, idle_unread), (hours, hours_unread), (whole, whole_unread)) =
             futures_util::future::join3(
                 self.idle_fuel(req, false, ahead.idle_fuel),
@@ -197,16 +197,16 @@ impl TaskCtx {
             read(DataKind::CumulativeOperatingHours),
         )
         .await;
-        for e in [idle.as_ref().err(), hours.as_ref().err()]
-            .into_iter()
-            .flatten()
-        {
-            // The figures' own request reads again and says what failed.
-            tracing::debug!("reading ahead for the figures: {e}");
-        }
-        // Handed to the figures at once; stored meanwhile.
-        running.idle_fuel = idle.ok();
-        running.operating_hours = hours.ok();
+        let kept = |read: Result<Fetched, ApiError>| {
+            read.map_err(|e| {
+                // The figures' own request reads again and says what failed.
+                tracing::debug!("reading ahead for the figures: {e}");
+            })
+            .ok()
+        };
+        running.idle_fuel = kept(idle);
+        running.operating_hours = kept(hours);
+        // Handed over before stored: the figures need not wait for the cache.
         drop(running);
         writes.finish().await;
     }
@@ -392,18 +392,19 @@ impl TaskCtx {
     /// The operating-hours counter's samples over the window (counter
     /// resets, gaps and a cross-check), if it could be read whole; why
     /// not, if it failed (offline, the part not cached is no failure).
+    /// `ahead`: what a read ahead had of it.
     pub(super) async fn operating_hours(
         &self,
         req: ReportRequest,
         offline: bool,
-        read_ahead: Option<Fetched>,
+        ahead: Option<Fetched>,
     ) -> (Option<Vec<(i64, f64)>>, Option<Unread>) {
         let read = self
             .read_part(
                 req,
                 DataKind::CumulativeOperatingHours,
                 offline,
-                read_ahead,
+                ahead,
                 operating_hours_of,
             )
             .await;
@@ -427,10 +428,10 @@ impl TaskCtx {
         &self,
         req: ReportRequest,
         offline: bool,
-        read_ahead: Option<Fetched>,
+        ahead: Option<Fetched>,
     ) -> (Option<Vec<(i64, f64)>>, OfflineSince, Option<Unread>) {
         let read = self
-            .read_part(req, DataKind::DailyIdleFuel, offline, read_ahead, |f| {
+            .read_part(req, DataKind::DailyIdleFuel, offline, ahead, |f| {
                 f.typed::<IdleFuelRow>()
             })
             .await;
@@ -453,23 +454,25 @@ impl TaskCtx {
         ((!days.is_empty()).then_some(days), offline, None)
     }
 
-    /// `kind` over the window (as read ahead, else through the cache), and
-    /// `decode`d. Cached rows that cannot be read are dropped there (the
-    /// cache tells the user so) and the part read once more, from the
-    /// service (offline, what the cache has left).
+    /// `kind` over the window through the cache, and `decode`d. Cached
+    /// rows that cannot be read are dropped there (the cache tells the
+    /// user so) and the part read once more, from the service (offline,
+    /// what the cache has left). `ahead`, a read of the same window
+    /// already had, is taken first.
     async fn read_part<T: Send + 'static>(
         &self,
         req: ReportRequest,
         kind: DataKind,
         offline: bool,
-        mut read_ahead: Option<Fetched>,
+        ahead: Option<Fetched>,
         decode: fn(&Fetched) -> Result<T, serde_json::Error>,
     ) -> Result<(Fetched, T), ApiError> {
         let source = SeriesSource::Kind(kind);
         let mut again = true;
+        let mut ahead = ahead.filter(|f| f.window == req.window && (!offline || f.offline));
         loop {
-            let fetched = match read_ahead.take() {
-                Some(f) => f,
+            let fetched = match ahead.take() {
+                Some(had) => had,
                 None => {
                     self.fetch(req.equipment, source, req.window, offline)
                         .await?

@@ -128,27 +128,28 @@ impl<T> LatestPage<T> {
 /// The figures' own reads sent ahead with a machine's page (the latest
 /// page's only): the figures, asked for once the page's history is in,
 /// wait for them and take what they read rather than ask the service
-/// again.
+/// again (a window up to now is never wholly in the cache: its last part
+/// is not settled, and would be a second round trip).
 #[derive(Debug, Clone, Default)]
-pub(crate) struct ReadAhead(LatestPage<Arc<tokio::sync::Mutex<AheadReads>>>);
+pub(crate) struct ReadAhead(LatestPage<Arc<tokio::sync::Mutex<Ahead>>>);
 
-/// What the reads ahead had (`None`: that read failed or was cancelled).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct AheadReads {
+/// What the reads ahead had, until the figures take it.
+#[derive(Debug, Default)]
+pub(crate) struct Ahead {
     pub(crate) idle_fuel: Option<Fetched>,
     pub(crate) operating_hours: Option<Fetched>,
 }
 
 impl ReadAhead {
-    /// Reads ahead for `equipment` over `window` start; they are over when
-    /// the guard, filled with what they read, is dropped (done, failed or
+    /// Reads ahead for `equipment` over `window` start; they put what they
+    /// had in the guard, and are over when it is dropped (done, failed or
     /// cancelled).
     pub(crate) fn start(
         &self,
         equipment: i64,
         window: TimeWindow,
-    ) -> tokio::sync::OwnedMutexGuard<AheadReads> {
-        let running = Arc::new(tokio::sync::Mutex::new(AheadReads::default()));
+    ) -> tokio::sync::OwnedMutexGuard<Ahead> {
+        let running = Arc::new(tokio::sync::Mutex::new(Ahead::default()));
         let guard = Arc::clone(&running)
             .try_lock_owned()
             .unwrap_or_else(|_| unreachable!("a new lock is free"));
@@ -157,11 +158,11 @@ impl ReadAhead {
     }
 
     /// Waits for reads ahead of `equipment` over `window`, if any run, and
-    /// what they read.
-    pub(crate) async fn wait(&self, equipment: i64, window: TimeWindow) -> AheadReads {
+    /// takes what they had (nothing for a second taker).
+    pub(crate) async fn take(&self, equipment: i64, window: TimeWindow) -> Ahead {
         match self.0.get(equipment, window) {
-            Some(m) => m.lock().await.clone(),
-            None => AheadReads::default(),
+            Some(m) => std::mem::take(&mut *m.lock().await),
+            None => Ahead::default(),
         }
     }
 }
@@ -351,7 +352,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_figures_wait_for_reads_ahead_of_their_page_only() {
+    async fn the_figures_wait_for_reads_ahead_of_their_page_only_and_take_what_they_had() {
         let ahead = ReadAhead::default();
         let w = TimeWindow {
             since: 0,
@@ -361,16 +362,16 @@ mod tests {
             since: 0,
             until: 100,
         };
-        // None running: no wait.
-        ahead.wait(1, w).await;
+        // None running: no wait, nothing had.
+        assert!(ahead.take(1, w).await.idle_fuel.is_none());
         let mut guard = ahead.start(1, w);
         // Another page's figures do not wait.
-        tokio::time::timeout(std::time::Duration::from_secs(5), ahead.wait(1, other))
+        tokio::time::timeout(std::time::Duration::from_secs(5), ahead.take(1, other))
             .await
             .expect("no wait for another window");
         let waiting = tokio::spawn({
             let ahead = ahead.clone();
-            async move { ahead.wait(1, w).await }
+            async move { ahead.take(1, w).await }
         });
         tokio::task::yield_now().await;
         assert!(!waiting.is_finished(), "waits while the reads run");
@@ -385,7 +386,8 @@ mod tests {
             .await
             .expect("over once they end")
             .expect("joined");
-        assert_eq!(had.idle_fuel, Some(read), "and take what they read");
-        assert_eq!(had.operating_hours, None);
+        assert_eq!(had.idle_fuel, Some(read), "what the reads ahead had");
+        assert_eq!(had.operating_hours, None, "a read that failed gives none");
+        assert_eq!(ahead.take(1, w).await.idle_fuel, None, "taken once");
     }
 }

@@ -11,5 +11,6 @@ mod export_numbers;
 mod fuzz;
 mod history_chunks;
 mod look_back;
+mod remote;
 mod service_clock;
 mod worker;

@@ -27,6 +27,7 @@
 use fleetview_testkit::goals as common;
 mod driver;
 mod exports;
+mod remote;
 mod replay;
 
 use std::alloc::System;
@@ -370,6 +371,9 @@ fn main() -> std::process::ExitCode {
             ratio(longest, loaded)
         ),
     );
+
+    // A remote service: every answer late, as across the internet.
+    remote::remote(&mut goals, dir.path(), now, &service_rt, &client_rt);
 
     // 5. A year with four plotted kinds: the heap it takes.
     let mut c = on_service(
