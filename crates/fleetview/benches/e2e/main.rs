@@ -27,6 +27,7 @@
 use fleetview_testkit::goals as common;
 mod driver;
 mod exports;
+mod full_cache;
 mod remote;
 mod replay;
 
@@ -348,6 +349,8 @@ fn main() -> std::process::ExitCode {
     }
     let loaded = median(b.take_costs());
     drop(b);
+    // 3. Start-up on a full cache: b's file, grown.
+    full_cache::full_cache(&mut goals, dir.path(), now, &dir.path().join("b.sqlite"));
     let (bare365, r365) = bare(&client_rt, &base, &asked365);
     goals.check(
         beyond_a_frame(cold365, bare365) <= 1.5,
