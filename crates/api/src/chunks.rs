@@ -40,10 +40,7 @@ pub fn split_window(w: TimeWindow, chunk_secs: i64) -> Vec<TimeWindow> {
 /// The rows are joined as text, never decoded: a year of history is tens
 /// of megabytes, and building a tree of it to write it out again cost more
 /// than everything else on a year's click.
-pub(crate) fn merge_envelopes(
-    bodies: &[impl AsRef<[u8]>],
-    endpoint: &str,
-) -> Result<Vec<u8>, ApiError> {
+pub fn merge_envelopes(bodies: &[impl AsRef<[u8]>], endpoint: &str) -> Result<Vec<u8>, ApiError> {
     let decode = |message: String| ApiError::Decode {
         endpoint: endpoint.to_owned(),
         message,

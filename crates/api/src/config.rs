@@ -108,6 +108,11 @@ pub struct ClientConfig {
 }
 
 impl ClientConfig {
+    /// How many chunks of one read are fetched at once.
+    pub fn concurrency(&self) -> usize {
+        self.concurrency
+    }
+
     pub fn new(base_url: impl Into<String>) -> Self {
         Self {
             base_url: base_url.into(),
