@@ -108,6 +108,11 @@ pub struct ClientConfig {
 }
 
 impl ClientConfig {
+    /// How many chunks of one read are fetched at once.
+    pub fn concurrency(&self) -> usize {
+        self.concurrency.max(1)
+    }
+
     pub fn new(base_url: impl Into<String>) -> Self {
         Self {
             base_url: base_url.into(),
@@ -125,11 +130,6 @@ impl ClientConfig {
     }
 
     /// What this service's data is kept under in the local cache.
-    /// Requests of one source sent at once.
-    pub fn concurrency(&self) -> usize {
-        self.concurrency.max(1)
-    }
-
     pub fn cache_scope(&self) -> &str {
         self.cache_scope.as_deref().unwrap_or(&self.base_url)
     }

@@ -34,7 +34,7 @@ pub mod service_time;
 pub mod time;
 pub mod units;
 
-pub use chunks::{RowsChunk, rows_span};
+pub use chunks::{RowsChunk, merge_envelopes, rows_span};
 pub use client::ApiClient;
 pub use config::{ApiKey, AuthMethod, ClientConfig, RetryPolicy};
 pub use data_kind::{DataKind, KindPack, UnknownDataKind};

@@ -389,6 +389,31 @@ impl Cache {
         Ok(found.pop().inspect(|doc| self.touch([doc.id])))
     }
 
+    /// The windows of the whole answers stored under `key` inside `w`,
+    /// in time order (their rows not read).
+    pub(crate) fn document_windows(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+    ) -> Result<Vec<TimeWindow>, CacheError> {
+        let conn = self.read_conn();
+        let mut stmt = conn.prepare_cached(
+            "SELECT since, until FROM windows
+             WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since >= ?4 AND until <= ?5
+             ORDER BY since, until",
+        )?;
+        let rows = stmt.query_map(
+            params![key.base_url, key.equipment, key.kind, w.since, w.until],
+            |r| {
+                Ok(TimeWindow {
+                    since: r.get(0)?,
+                    until: r.get(1)?,
+                })
+            },
+        )?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Stores a window in one transaction with dropping the windows it
     /// supersedes, then keeps the cache under its cap. With the disk full,
     /// room is made (the least used windows go) and it is tried again,

@@ -6,6 +6,7 @@
 use super::events::{ConnectionEvent, ExportEvent};
 use super::export::export_file;
 use super::messages::{Command, ExportJob};
+use super::overview::Wanted;
 use super::reads::page_read_of;
 use super::task::TaskCtx;
 use fleetview_api::ApiError;
@@ -47,15 +48,25 @@ impl TaskCtx {
                 equipment,
                 window,
                 offline,
-            } => self.fetch_figures(equipment, window, offline, None).await,
+                look_back_now,
+            } => {
+                let wanted = Wanted {
+                    figures: true,
+                    look_back_now,
+                };
+                self.fetch_figures(equipment, window, offline, wanted).await
+            }
             Command::FetchLookBack {
                 equipment,
                 window,
                 now,
                 offline,
             } => {
-                self.fetch_figures(equipment, window, offline, Some(now))
-                    .await
+                let wanted = Wanted {
+                    figures: false,
+                    look_back_now: Some(now),
+                };
+                self.fetch_figures(equipment, window, offline, wanted).await
             }
             Command::ComputeReport { request, data } => self.compute_report(request, data).await,
             Command::PageReport { request } => self.page_report(request).await,

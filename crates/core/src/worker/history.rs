@@ -1,6 +1,7 @@
-//! The single-equipment history of a window: a settled copy from the
-//! cache, else the service (keeping the last answer of the window for
-//! offline use), else, with the service away, that last answer.
+//! The single-equipment history of a window, read in pieces: each a
+//! settled copy from the cache, else the service (keeping the last answer
+//! of the piece for offline use), else, with the service away, that last
+//! answer.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -10,10 +11,11 @@ use futures_util::{StreamExt, TryStreamExt, stream};
 use super::messages::OfflineSince;
 use super::task::{TaskCtx, read_or_warn};
 use crate::cache::CacheKey;
-use fleetview_api::ApiError;
-use fleetview_api::fleet::{HISTORY_CHUNK_SECS, merge_envelopes, split_window};
+use fleetview_api::fleet::{HISTORY_CHUNK_SECS, split_window};
 use fleetview_api::limits::check_window;
-use fleetview_api::time::{TimeWindow, now_secs};
+use fleetview_api::model::{Envelope, EquipmentHistory, Page};
+use fleetview_api::time::{SECS_PER_DAY, TimeWindow, now_secs};
+use fleetview_api::{ApiClient, ApiError, merge_envelopes};
 
 /// Cache kinds beside the series: the settled history of a window, and the
 /// last history seen of it (for offline use).
@@ -32,183 +34,337 @@ impl TaskCtx {
         error: ApiError,
     ) -> ApiError {
         if let Some(cache) = self.cache.as_deref().filter(|_| from_cache) {
-            let settled = CacheKey::new(&self.cache_scope, equipment, HISTORY_KIND);
-            for chunk in split_window(window, HISTORY_CHUNK_SECS) {
-                cache.drop_unreadable_document(&settled, chunk, &error.to_string());
+            for kind in [HISTORY_KIND, HISTORY_SNAPSHOT_KIND] {
+                let key = CacheKey::new(&self.cache_scope, equipment, kind);
+                // The window whole, and every piece it was read in (which
+                // one could not be read is not known once joined).
+                let pieces = read_or_warn(cache.document_windows(&key, window).map(Some));
+                for w in pieces.unwrap_or_default() {
+                    if w != window {
+                        cache.drop_unreadable_document(&key, w, &error.to_string());
+                    }
+                }
+                cache.drop_unreadable_document(&key, window, &error.to_string());
             }
-            let latest = CacheKey::new(&self.cache_scope, equipment, HISTORY_SNAPSHOT_KIND);
-            for chunk in split_window(window, HISTORY_CHUNK_SECS) {
-                cache.drop_unreadable_document(&latest, chunk, &error.to_string());
-            }
-            cache.drop_unreadable_document(&latest, window, &error.to_string());
             self.writes.unreadable_flag().store(true, Ordering::Relaxed);
         }
         error
     }
 
-    /// Whether a history read with `requests` requests came from the cache
-    /// in part (a chunk of it at least).
-    pub(crate) fn history_partly_cached(window: TimeWindow, requests: usize) -> bool {
-        requests < split_window(window, HISTORY_CHUNK_SECS).len()
+    /// The history body of a window as the cache has it: the settled copy,
+    /// else the last one seen (whole, or piece by piece). No request,
+    /// nothing said.
+    pub(crate) fn history_in_cache(&self, equipment: i64, window: TimeWindow) -> Option<Vec<u8>> {
+        let cache = self.cache.as_deref()?;
+        let kept = |w: TimeWindow| {
+            [HISTORY_KIND, HISTORY_SNAPSHOT_KIND]
+                .into_iter()
+                .find_map(|kind| {
+                    let key = CacheKey::new(&self.cache_scope, equipment, kind);
+                    read_or_warn(cache.get_document(&key, w))
+                })
+                .map(|doc| doc.rows_json)
+        };
+        if let Some(whole) = kept(window) {
+            return Some(whole);
+        }
+        let bodies = self.kept_pieces(equipment, window)?;
+        // Pieces that cannot be joined are dropped: read again after.
+        join_pieces(bodies, equipment)
+            .map_err(|e| self.history_unreadable(equipment, window, true, e))
+            .ok()
     }
 
-    /// The history body of a window as the cache has it (an error if its
-    /// chunks cannot be joined): settled, else as last seen. No request,
-    /// nothing said.
-    pub(crate) fn history_in_cache(
-        &self,
-        equipment: i64,
-        window: TimeWindow,
-    ) -> Option<Result<Vec<u8>, ApiError>> {
-        self.kept_history(equipment, window).map(|(body, _)| body)
+    /// The window as the cache holds it in pieces, settled or as last
+    /// seen, whatever day they were cut on: their bodies in order, when
+    /// the oldest was fetched. For reading without the service, whose
+    /// clock (which cut the pieces) is then not known.
+    fn kept_pieces_dated(&self, equipment: i64, window: TimeWindow) -> Option<(Vec<Vec<u8>>, i64)> {
+        let cache = self.cache.as_deref()?;
+        let keys = [HISTORY_KIND, HISTORY_SNAPSHOT_KIND]
+            .map(|kind| CacheKey::new(&self.cache_scope, equipment, kind));
+        let stored: Vec<Vec<TimeWindow>> = keys
+            .iter()
+            .map(|k| read_or_warn(cache.document_windows(k, window).map(Some)).unwrap_or_default())
+            .collect();
+        let mut bodies = Vec::new();
+        let mut oldest = i64::MAX;
+        let mut cursor = window.since;
+        while cursor <= window.until {
+            // The longest piece starting here, a settled one first.
+            let (key, w) = keys
+                .iter()
+                .zip(&stored)
+                .flat_map(|(k, ws)| ws.iter().map(move |w| (k, *w)))
+                .filter(|(_, w)| w.since == cursor)
+                .max_by_key(|(k, w)| (w.until, k.kind == HISTORY_KIND))?;
+            let doc = read_or_warn(cache.get_document(key, w))?;
+            oldest = oldest.min(doc.fetched_at);
+            bodies.push(doc.rows_json);
+            cursor = w.until.checked_add(1)?;
+        }
+        Some((bodies, oldest))
+    }
+
+    fn kept_pieces(&self, equipment: i64, window: TimeWindow) -> Option<Vec<Vec<u8>>> {
+        self.kept_pieces_dated(equipment, window).map(|(b, _)| b)
+    }
+
+    /// The service's time as last heard (this computer's if earlier, or
+    /// if not heard yet): where settled data ends.
+    fn as_of(&self) -> i64 {
+        let service = self.client().ok().and_then(ApiClient::service_now);
+        service.map_or_else(now_secs, |s| s.min(now_secs()))
     }
 
     /// The history body of a window, when it was fetched if served from
-    /// the cache with the service away, and the requests made.
-    ///
-    /// Kept by chunk of the service's grid: a window ending today reads its
-    /// settled chunks from the cache and asks only for the others.
+    /// the cache with the service away, and the requests made. Read in
+    /// pieces (see [`history_pieces`]), each settled one kept and read
+    /// from the cache after: a window reaching now asks only for its
+    /// last day.
     pub(crate) async fn history_body(
         &self,
         equipment: i64,
         window: TimeWindow,
         offline: bool,
     ) -> Result<(Vec<u8>, OfflineSince, usize), ApiError> {
-        check_window(window)?;
-        // No client (signed out): the cache alone.
-        let offline = offline || self.client.is_none();
-        let chunks = split_window(window, HISTORY_CHUNK_SECS);
-        let settled = CacheKey::new(&self.cache_scope, equipment, HISTORY_KIND);
-        let mut bodies: Vec<Option<Vec<u8>>> = match &self.cache {
-            // Off the async threads, which meanwhile take answers.
-            Some(c) => {
-                let (c, key, read) = (Arc::clone(c), settled.clone(), chunks.clone());
-                tokio::task::spawn_blocking(move || {
-                    read.iter()
-                        .map(|&w| read_or_warn(c.get_document(&key, w)).map(|d| d.rows_json))
-                        .collect()
-                })
+        let (bodies, offline_since, requests) =
+            self.history_bodies(equipment, window, offline).await?;
+        // A piece from the cache that cannot be joined is dropped there.
+        let from_cache = requests < bodies.len() || offline_since.is_some();
+        let body = if bodies.len() == 1 {
+            bodies.into_iter().next().unwrap_or_default()
+        } else {
+            // Tens of megabytes for a year: joined off the async threads.
+            tokio::task::spawn_blocking(move || join_pieces(bodies, equipment))
                 .await
-                .unwrap_or_else(|_| vec![None; chunks.len()])
-            }
-            None => vec![None; chunks.len()],
+                .map_err(|e| ApiError::Decode {
+                    endpoint: format!("GET /{equipment}/history"),
+                    message: e.to_string(),
+                    transient: false,
+                })?
+                .map_err(|e| self.history_unreadable(equipment, window, from_cache, e))?
         };
-        let missing: Vec<(usize, TimeWindow)> = chunks
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| bodies[*i].is_none())
-            .map(|(i, w)| (i, *w))
-            .collect();
-        if missing.is_empty() {
-            let body = join_chunks(bodies.into_iter().flatten().collect())
-                .map_err(|e| self.history_unreadable(equipment, window, true, e))?;
-            return Ok((body, None, 0));
-        }
-        let answers = match (offline, self.client()) {
-            (false, Ok(client)) => {
-                let concurrency = client.config().concurrency();
-                stream::iter(missing.iter().copied())
-                    .map(|(i, w)| async move {
-                        client.history_body(equipment, w).await.map(|b| (i, w, b))
-                    })
-                    // Each put back in its place: none waits for an earlier one.
-                    .buffer_unordered(concurrency)
-                    .try_collect::<Vec<_>>()
-                    .await
-            }
-            (true, _) => Err(ApiError::NotConnected),
-            (false, Err(e)) => Err(e),
-        };
-        match answers {
-            Ok(answers) => {
-                let requests = answers.len();
-                let fetched: Vec<(TimeWindow, bytes::Bytes)> =
-                    answers.iter().map(|(_, w, b)| (*w, b.clone())).collect();
-                for (i, _, body) in answers {
-                    bodies[i] = Some(body.to_vec());
-                }
-                let body = join_chunks(bodies.into_iter().flatten().collect()).map_err(|e| {
-                    let cached = Self::history_partly_cached(window, requests);
-                    self.history_unreadable(equipment, window, cached, e)
-                })?;
-                self.keep_history(equipment, fetched);
-                Ok((body, None, requests))
-            }
-            Err(e) if offline || e.is_unreachable() => match self.kept_history(equipment, window) {
-                Some((body, fetched_at)) => {
-                    // Said once by the caller (the app's status, the command
-                    // line's notes), not once a machine.
-                    tracing::info!("{e}; serving the cached history");
-                    let body =
-                        body.map_err(|e| self.history_unreadable(equipment, window, true, e))?;
-                    Ok((body, Some(fetched_at), usize::from(!offline)))
-                }
-                None => Err(e),
-            },
-            Err(e) => Err(e),
-        }
+        Ok((body, offline_since, requests))
     }
 
-    /// The window's history as last seen, with the service away: each chunk
-    /// settled or as last answered (else the whole window as last answered,
-    /// as caches kept it before chunks), and when the oldest was fetched.
-    fn kept_history(
+    /// As [`Self::history_body`], the pieces' bodies in order, not joined
+    /// (for a reader that decodes each: joining costs a pass over them).
+    pub(crate) async fn history_bodies(
         &self,
         equipment: i64,
         window: TimeWindow,
-    ) -> Option<(Result<Vec<u8>, ApiError>, i64)> {
-        let cache = self.cache.as_deref()?;
-        let settled = CacheKey::new(&self.cache_scope, equipment, HISTORY_KIND);
-        let latest = CacheKey::new(&self.cache_scope, equipment, HISTORY_SNAPSHOT_KIND);
-        let by_chunk: Option<Vec<_>> = split_window(window, HISTORY_CHUNK_SECS)
-            .into_iter()
-            .map(|w| {
-                read_or_warn(cache.get_document(&settled, w))
-                    .or_else(|| read_or_warn(cache.get_document(&latest, w)))
-            })
-            .collect();
-        match by_chunk {
-            Some(docs) => {
-                let fetched_at = docs.iter().map(|d| d.fetched_at).min()?;
-                let bodies = docs.into_iter().map(|d| d.rows_json).collect();
-                Some((join_chunks(bodies), fetched_at))
-            }
-            None => read_or_warn(cache.get_document(&latest, window))
-                .map(|d| (Ok(d.rows_json), d.fetched_at)),
+        offline: bool,
+    ) -> Result<(Vec<Vec<u8>>, OfflineSince, usize), ApiError> {
+        check_window(window)?;
+        // No client (signed out): the cache alone.
+        let offline = offline || self.client.is_none();
+        // A whole window kept settled (as stored before the pieces).
+        if let Some(doc) = self.settled_history(equipment, window).await {
+            return Ok((vec![doc], None, 0));
         }
+        let pieces = history_pieces(window, self.as_of());
+        let concurrency = self
+            .client
+            .as_deref()
+            .map_or(1, |c| c.config().concurrency().max(1));
+        let read: Result<Vec<_>, ApiError> = stream::iter(pieces)
+            .map(|w| self.history_piece(equipment, w, offline))
+            .buffered(concurrency)
+            .try_collect()
+            .await;
+        let read = match read {
+            Ok(r) => r,
+            // Out of reach: the window as last seen, whole or in pieces
+            // (cut on another day, or by the service's clock).
+            Err(e) if offline || e.is_unreachable() => {
+                let latest = CacheKey::new(&self.cache_scope, equipment, HISTORY_SNAPSHOT_KIND);
+                let (bodies, fetched_at) = self
+                    .cache
+                    .as_deref()
+                    .and_then(|c| read_or_warn(c.get_document(&latest, window)))
+                    .map(|doc| (vec![doc.rows_json], doc.fetched_at))
+                    .or_else(|| self.kept_pieces_dated(equipment, window))
+                    .ok_or(e)?;
+                tracing::info!("serving the cached history");
+                return Ok((bodies, Some(fetched_at), usize::from(!offline)));
+            }
+            Err(e) => return Err(e),
+        };
+        let requests = read.iter().map(|(_, _, n)| n).sum();
+        let offline_since = read.iter().filter_map(|(_, o, _)| *o).min();
+        let bodies = read.into_iter().map(|(b, _, _)| b).collect();
+        Ok((bodies, offline_since, requests))
     }
 
-    /// Stores what was fetched, while it is decoded and shown, by chunk:
-    /// settled by the service's clock as it answered, else as the last
-    /// answer seen of that chunk (for offline use).
-    fn keep_history(&self, equipment: i64, fetched: Vec<(TimeWindow, bytes::Bytes)>) {
-        let Some(c) = &self.cache else { return };
-        let service_now = self.client().ok().and_then(|c| c.service_now());
+    /// The settled copy of exactly `window`, read off the async threads
+    /// (which meanwhile take answers).
+    async fn settled_history(&self, equipment: i64, window: TimeWindow) -> Option<Vec<u8>> {
+        let c = Arc::clone(self.cache.as_ref()?);
+        let key = CacheKey::new(&self.cache_scope, equipment, HISTORY_KIND);
+        tokio::task::spawn_blocking(move || read_or_warn(c.get_document(&key, window)))
+            .await
+            .ok()
+            .flatten()
+            .map(|doc| doc.rows_json)
+    }
+
+    /// One piece of a history: its settled copy, else the service's
+    /// (kept settled, or as the last seen), else, with the service away,
+    /// the last seen.
+    async fn history_piece(
+        &self,
+        equipment: i64,
+        window: TimeWindow,
+        offline: bool,
+    ) -> Result<(Vec<u8>, OfflineSince, usize), ApiError> {
+        if let Some(doc) = self.settled_history(equipment, window).await {
+            return Ok((doc, None, 0));
+        }
         let settled = CacheKey::new(&self.cache_scope, equipment, HISTORY_KIND);
         let latest = CacheKey::new(&self.cache_scope, equipment, HISTORY_SNAPSHOT_KIND);
-        let c = Arc::clone(c);
-        self.writes.start(move |_| {
-            let now = now_secs();
-            for (w, chunk) in &fetched {
-                let kept = match service_now {
-                    Some(service_now) => {
-                        c.put_document_as_of(&settled, *w, chunk, now, service_now)?
+        let cache = self.cache.as_deref();
+        let answer = match (offline, self.client()) {
+            (false, Ok(client)) => client.history_body(equipment, window).await,
+            (true, _) => Err(ApiError::NotConnected),
+            (false, Err(e)) => Err(e),
+        };
+        match answer {
+            Ok(body) => {
+                // Settled by the service's clock as it answered: a window
+                // in its future is kept only as the last answer seen.
+                let service_now = self.client().ok().and_then(|c| c.service_now());
+                if let Some(c) = &self.cache {
+                    // Stored while it is decoded and shown.
+                    let (c, body) = (Arc::clone(c), body.clone());
+                    self.writes.start(move |_| {
+                        let now = now_secs();
+                        let kept = match service_now {
+                            Some(service_now) => {
+                                c.put_document_as_of(&settled, window, &body, now, service_now)?
+                            }
+                            None => false,
+                        };
+                        if kept {
+                            Ok(())
+                        } else {
+                            c.put_snapshot(&latest, window, &body, now)
+                        }
+                    });
+                }
+                Ok((body.to_vec(), None, 1))
+            }
+            Err(e) if offline || e.is_unreachable() => {
+                match cache.and_then(|c| read_or_warn(c.get_document(&latest, window))) {
+                    Some(doc) => {
+                        // Said once by the caller (the app's status, the command line's
+                        // notes), not once a machine.
+                        tracing::info!("{e}; serving the cached history");
+                        Ok((doc.rows_json, Some(doc.fetched_at), usize::from(!offline)))
                     }
-                    None => false,
-                };
-                if !kept {
-                    c.put_snapshot(&latest, *w, chunk, now)?;
+                    None => Err(e),
                 }
             }
-            Ok(())
-        });
+            Err(e) => Err(e),
+        }
     }
 }
 
-/// The answers of a window's chunks, in order, as one answer.
-fn join_chunks(mut bodies: Vec<Vec<u8>>) -> Result<Vec<u8>, ApiError> {
-    if bodies.len() == 1 {
-        return Ok(bodies.remove(0));
+/// The pieces a history is read in: the service's grid chunks (one
+/// request each), the one holding the start of `as_of`'s day cut there,
+/// so that all but the last day settle and are read from the cache after
+/// (a day later, the days before settle again as one piece).
+pub(crate) fn history_pieces(window: TimeWindow, as_of: i64) -> Vec<TimeWindow> {
+    let day_start = as_of.div_euclid(SECS_PER_DAY) * SECS_PER_DAY;
+    split_window(window, HISTORY_CHUNK_SECS)
+        .into_iter()
+        .flat_map(|w| {
+            if w.since < day_start && day_start <= w.until {
+                vec![
+                    TimeWindow {
+                        since: w.since,
+                        until: day_start - 1,
+                    },
+                    TimeWindow {
+                        since: day_start,
+                        until: w.until,
+                    },
+                ]
+            } else {
+                vec![w]
+            }
+        })
+        .collect()
+}
+
+/// The pieces' histories, decoded each, as one: the rows joined in
+/// order, the totals summed, the rest the first's.
+pub(crate) fn decode_history_pieces(
+    bodies: &[Vec<u8>],
+) -> Result<EquipmentHistory, serde_json::Error> {
+    let mut out: Option<EquipmentHistory> = None;
+    for body in bodies {
+        let h = serde_json::from_slice::<Envelope<EquipmentHistory>>(body)?.data;
+        let Some(o) = out.as_mut() else {
+            out = Some(h);
+            continue;
+        };
+        fn join<R>(into: &mut Page<R>, from: Page<R>) {
+            into.total += from.total;
+            into.rows.extend(from.rows);
+        }
+        join(&mut o.positions, h.positions);
+        join(&mut o.fault_codes, h.fault_codes);
+        join(&mut o.fuel_remainings, h.fuel_remainings);
+        join(&mut o.engine_conditions, h.engine_conditions);
+        join(&mut o.daily_usages, h.daily_usages);
     }
-    merge_envelopes(&bodies, "GET /history")
+    out.ok_or_else(|| serde::de::Error::custom("a history of no piece"))
+}
+
+/// The pieces' answers as one, in order.
+fn join_pieces(bodies: Vec<Vec<u8>>, equipment: i64) -> Result<Vec<u8>, ApiError> {
+    merge_envelopes(&bodies, &format!("GET /{equipment}/history"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_window_reaching_today_is_cut_at_its_start_and_at_the_grid() {
+        let day = SECS_PER_DAY;
+        let today = 20_257 * day;
+        let w = TimeWindow {
+            since: today - 29 * day,
+            until: today + day - 1,
+        };
+        let grid = 20_240 * day;
+        assert_eq!(
+            history_pieces(w, today + 55_800),
+            vec![
+                TimeWindow {
+                    since: w.since,
+                    until: grid - 1
+                },
+                TimeWindow {
+                    since: grid,
+                    until: today - 1
+                },
+                TimeWindow {
+                    since: today,
+                    until: w.until
+                },
+            ]
+        );
+        let past = TimeWindow {
+            since: grid + day,
+            until: grid + 3 * day - 1,
+        };
+        assert_eq!(
+            history_pieces(past, today),
+            vec![past],
+            "settled: one piece"
+        );
+    }
 }

@@ -188,6 +188,10 @@ pub enum Command {
         /// Read only the cache (offline, or signed out): a window it does
         /// not hold is said as `OverviewEvent::NotCached`.
         offline: bool,
+        /// The look-back is this very window: its figures (gaps up to
+        /// this `now`) are computed from the same reads and said as
+        /// `OverviewEvent::LookBack` too, so the machine is read once.
+        look_back_now: Option<i64>,
     },
     /// One machine's figures over the Fleet page's look-back (its own
     /// period, whatever the figures' window), with the gaps up to `now`:

@@ -6,12 +6,21 @@
 use futures_util::StreamExt;
 
 use super::events::{FiguresPart, OverviewEvent, Unread};
+use super::history::decode_history_pieces;
 use super::task::{TaskCtx, decode_off_thread};
 use crate::analysis::MachineFigures;
 use fleetview_api::equipment::EquipmentSnapshot;
-use fleetview_api::model::{Envelope, EquipmentHistory, FaultRow};
+use fleetview_api::model::FaultRow;
 use fleetview_api::time::TimeWindow;
 use fleetview_api::{ApiError, DataKind, SeriesSource};
+
+/// What a figures read computes: the window's figures, the attention
+/// strip's look-back (gaps found up to `look_back_now`), or both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Wanted {
+    pub(crate) figures: bool,
+    pub(crate) look_back_now: Option<i64>,
+}
 
 /// The snapshots last read, kept in the cache under this kind.
 const SNAPSHOTS_KIND: &str = "fleet/snapshots";
@@ -88,19 +97,20 @@ impl TaskCtx {
     }
 
     /// One machine's figures over a window; `offline`, from the cache
-    /// alone (as without a client), saying when it lacks the window. With
-    /// `look_back_now`, for the Fleet page's attention strip: gaps are
-    /// found up to then, and the answer is a `LookBack`.
+    /// alone (as without a client), saying when it lacks the window.
+    /// `wanted`: the window's figures, the Fleet page's attention strip's
+    /// (gaps found up to its `now`, said as a `LookBack`), or both from
+    /// the same reads.
     pub(crate) async fn fetch_figures(
         &self,
         equipment: i64,
         window: TimeWindow,
         offline: bool,
-        look_back_now: Option<i64>,
+        wanted: Wanted,
     ) -> Result<(), ApiError> {
         let offline = offline || self.client.is_none();
         let (history, faults, hours) = futures_util::future::join3(
-            self.history_body(equipment, window, offline),
+            self.history_bodies(equipment, window, offline),
             self.fetch(equipment, SeriesSource::Faults, window, offline),
             self.fetch(
                 equipment,
@@ -110,30 +120,16 @@ impl TaskCtx {
             ),
         )
         .await;
-        let not_cached = match look_back_now {
-            Some(_) => OverviewEvent::LookBack {
-                request: self.id,
-                equipment,
-                window,
-                figures: None,
-                offline: None,
-            },
-            None => OverviewEvent::NotCached {
-                request: self.id,
-                equipment,
-                window,
-            },
-        };
         let (body, history_offline, requests) = match history {
             Err(ApiError::NotConnected) if offline => {
-                self.emit(not_cached);
+                self.emit_not_cached(equipment, window, wanted);
                 return Ok(());
             }
             h => h?,
         };
         let faults = faults?;
         if offline && faults.pieces.is_empty() && !faults.missing.is_empty() {
-            self.emit(not_cached);
+            self.emit_not_cached(equipment, window, wanted);
             return Ok(());
         }
         // Without the counter, no reset is flagged; the rest still shows,
@@ -153,25 +149,28 @@ impl TaskCtx {
             }
         };
         let offline = history_offline.or(faults.offline_since());
-        let from_cache = Self::history_partly_cached(window, requests) || history_offline.is_some();
-        let history = decode_off_thread("history", move || {
-            serde_json::from_slice::<Envelope<EquipmentHistory>>(&body).map(|e| e.data)
-        })
-        .await
-        .map_err(|e| self.history_unreadable(equipment, window, from_cache, e))?;
-        let figures = decode_off_thread("history", move || {
+        let from_cache = requests < body.len() || history_offline.is_some();
+        // Each piece decoded on its own: joining them first would cost a
+        // pass over every one.
+        let history = decode_off_thread("history", move || decode_history_pieces(&body))
+            .await
+            .map_err(|e| self.history_unreadable(equipment, window, from_cache, e))?;
+        let (figures, look_back) = decode_off_thread("history", move || {
             let faults = faults.typed::<FaultRow>()?;
             let hours = match hours {
                 Some(h) => super::report::operating_hours_of(&h)?,
                 None => Vec::new(),
             };
-            Ok(match look_back_now {
-                Some(now) => MachineFigures::compute_at(&history, &faults, &hours, window, now),
-                None => MachineFigures::compute(&history, &faults, &hours, window),
-            })
+            let figures = wanted
+                .figures
+                .then(|| MachineFigures::compute(&history, &faults, &hours, window));
+            let look_back = wanted
+                .look_back_now
+                .map(|now| MachineFigures::compute_at(&history, &faults, &hours, window, now));
+            Ok((figures, look_back))
         })
         .await?;
-        if look_back_now.is_some() {
+        if let Some(figures) = look_back {
             self.emit(OverviewEvent::LookBack {
                 request: self.id,
                 equipment,
@@ -179,16 +178,37 @@ impl TaskCtx {
                 figures: Some(figures),
                 offline,
             });
-            return Ok(());
         }
-        self.emit(OverviewEvent::Figures {
-            request: self.id,
-            equipment,
-            window,
-            figures,
-            offline,
-            unread: unread.into_iter().collect(),
-        });
+        if let Some(figures) = figures {
+            self.emit(OverviewEvent::Figures {
+                request: self.id,
+                equipment,
+                window,
+                figures,
+                offline,
+                unread: unread.into_iter().collect(),
+            });
+        }
         Ok(())
+    }
+
+    /// The cache does not hold the window (read offline).
+    fn emit_not_cached(&self, equipment: i64, window: TimeWindow, wanted: Wanted) {
+        if wanted.look_back_now.is_some() {
+            self.emit(OverviewEvent::LookBack {
+                request: self.id,
+                equipment,
+                window,
+                figures: None,
+                offline: None,
+            });
+        }
+        if wanted.figures {
+            self.emit(OverviewEvent::NotCached {
+                request: self.id,
+                equipment,
+                window,
+            });
+        }
     }
 }

@@ -211,7 +211,7 @@ impl TaskCtx {
             self.history_unreadable(
                 equipment,
                 window,
-                Self::history_partly_cached(window, requests) || served_offline.is_some(),
+                requests == 0 || served_offline.is_some(),
                 e,
             )
         })?;

@@ -144,18 +144,13 @@ impl TaskCtx {
         req: ReportRequest,
     ) -> Result<EquipmentHistory, (ApiError, bool)> {
         let (body, from_cache) = match self.history_in_cache(req.equipment, req.window) {
-            Some(Ok(body)) => (body, true),
-            Some(Err(e)) => {
-                let e = self.history_unreadable(req.equipment, req.window, true, e);
-                return Err((e, true));
-            }
+            Some(body) => (body, true),
             None => {
                 let (body, offline, requests) = self
                     .history_body(req.equipment, req.window, false)
                     .await
                     .map_err(|e| (e, false))?;
-                let cached = Self::history_partly_cached(req.window, requests);
-                (body, cached || offline.is_some())
+                (body, requests == 0 || offline.is_some())
             }
         };
         decode_off_thread("history", move || {
@@ -250,8 +245,7 @@ impl TaskCtx {
         )
         .await;
         let (body, history_offline, requests) = history?;
-        let from_cache =
-            Self::history_partly_cached(req.window, requests) || history_offline.is_some();
+        let from_cache = requests == 0 || history_offline.is_some();
         let history = decode_off_thread("history", move || {
             serde_json::from_slice::<Envelope<EquipmentHistory>>(&body).map(|e| e.data)
         })

@@ -1,6 +1,8 @@
-//! A window's `/history` kept by chunk of the service's grid: a window
-//! ending now reads its settled chunks from the cache and asks the service
-//! only for the rest, and the answer joined is the service's own.
+//! A window's `/history` kept in pieces (the service's grid chunks, the
+//! one holding today cut at its start): a window ending now reads its
+//! settled pieces from the cache and asks the service only for today's,
+//! the answer joined is the service's own, and offline the pieces as last
+//! seen are served.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -61,14 +63,14 @@ fn history_offline(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_window_up_to_now_reads_its_settled_history_chunks_from_the_cache() {
+async fn a_window_up_to_now_reads_its_settled_history_pieces_from_the_cache() {
     let sb = common::start_with(common::fixed_config().fleet_size(3)).await;
     let dir = tempfile::tempdir().expect("tempdir");
     let (cache, _) =
         Cache::open(&dir.path().join("cache.sqlite"), DEFAULT_CAP_BYTES).expect("cache");
     let now = common::now();
     // Ten days before the grid line before now, up to now: two chunks, the
-    // first settled, the second not.
+    // first settled, the second not (until today's start).
     let line = now.div_euclid(HISTORY_CHUNK_SECS) * HISTORY_CHUNK_SECS;
     let window = TimeWindow {
         since: line - 10 * SECS_PER_DAY,
@@ -92,8 +94,14 @@ async fn a_window_up_to_now_reads_its_settled_history_chunks_from_the_cache() {
         tokio::task::spawn_blocking(move || (history_of(&worker, window), worker))
             .await
             .expect("join");
-    assert_eq!((first.1, sb.running.request_count() - before), (2, 2));
+    assert!(first.1 >= 2, "one request a piece: {}", first.1);
+    assert_eq!(sb.running.request_count() - before, first.1 as u64);
 
+    // The first read may have been cut before the service's time was
+    // known; once it is, every piece but today's settles and is kept.
+    let (_, worker) = tokio::task::spawn_blocking(move || (history_of(&worker, window), worker))
+        .await
+        .expect("join");
     let before = sb.running.request_count();
     let (second, _worker) =
         tokio::task::spawn_blocking(move || (history_of(&worker, window), worker))
@@ -102,7 +110,7 @@ async fn a_window_up_to_now_reads_its_settled_history_chunks_from_the_cache() {
     assert_eq!(
         (second.1, sb.running.request_count() - before),
         (1, 1),
-        "the settled chunk is read from the cache, the other asked again"
+        "the settled pieces are read from the cache, today's asked again"
     );
     assert_eq!(
         second.0.daily_usages.rows.len(),

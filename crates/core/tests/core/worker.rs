@@ -764,6 +764,7 @@ async fn snapshots_come_page_by_page_and_are_kept_and_figures_follow_the_history
         equipment: FIRST_ID + 2,
         window,
         offline: false,
+        look_back_now: None,
     });
     let (events, worker) = tokio::task::spawn_blocking(move || {
         let mut answered = 0;

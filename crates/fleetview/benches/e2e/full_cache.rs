@@ -36,12 +36,11 @@ pub fn full_cache(goals: &mut Goals, dir: &Path, now: i64, full: &Path) {
             cache_path: Some(cache.to_owned()),
             ..AppOptions::default()
         });
-        let first = d
-            .h
-            .state()
-            .first_frame_at
-            .expect("a first frame")
-            .duration_since(t0);
+        let first =
+            d.h.state()
+                .first_frame_at
+                .expect("a first frame")
+                .duration_since(t0);
         let populated = d.until("the overview populated", populated) - t0;
         (first, populated)
     };

@@ -27,6 +27,7 @@
 use fleetview_testkit::goals as common;
 mod driver;
 mod exports;
+mod fleet_figures;
 mod full_cache;
 mod remote;
 mod replay;
@@ -282,6 +283,8 @@ fn main() -> std::process::ExitCode {
             ratio(app_start, bare_start)
         ),
     );
+    // 4 of issue 38: the Fleet page's figures, cold and from the cache.
+    fleet_figures::check(&mut goals, &sb, &base, dir.path(), now, &client_rt);
 
     let (truck, other) = road_trucks(&a);
     sb.take_recorded();

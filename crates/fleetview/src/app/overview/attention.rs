@@ -96,6 +96,9 @@ pub struct LookBack {
     pub window: Option<TimeWindow>,
     pub figures: HashMap<i64, Loadable<MachineFigures>>,
     in_flight: HashSet<i64>,
+    /// Machines read by the window's figures' task, the look-back being
+    /// that very window: said by it, never read twice.
+    riding: HashSet<i64>,
     /// Every machine was asked for (see `OverviewState::pump`).
     drained: bool,
     /// Each machine's attention, as of the rows last computed.
@@ -113,11 +116,41 @@ impl LookBack {
         }
         self.window = Some(window);
         self.figures.clear();
+        self.riding.clear();
         self.drained = false;
         self.in_flight
             .drain()
             .map(|id| Command::Cancel(Target::LookBack(id)))
             .collect()
+    }
+
+    /// Whether the machine's look-back is still to be asked for.
+    pub fn wants(&self, id: i64) -> bool {
+        match self.figures.get(&id) {
+            None => true,
+            Some(Loadable::Pending { .. }) => {
+                !self.in_flight.contains(&id) && !self.riding.contains(&id)
+            }
+            Some(_) => false,
+        }
+    }
+
+    /// The machine's look-back comes with its window's figures (read by
+    /// that task).
+    pub fn ride(&mut self, id: i64) {
+        self.riding.insert(id);
+        self.figures.entry(id).or_default().start();
+    }
+
+    /// The figures' task that was to bring the machine's look-back ended
+    /// without it (stopped, or failed): it is read on its own.
+    pub fn release(&mut self, id: i64) {
+        if self.riding.remove(&id) {
+            self.drained = false;
+            if self.figures.get(&id).is_some_and(|f| f.value().is_none()) {
+                self.figures.remove(&id);
+            }
+        }
     }
 
     /// More machines may be there to read (the fleet changed).
@@ -147,6 +180,7 @@ impl LookBack {
             return false;
         }
         self.in_flight.remove(&equipment);
+        self.riding.remove(&equipment);
         let entry = self.figures.entry(equipment).or_default();
         match figures {
             Some(f) => *entry = Loadable::Ready(f),
@@ -176,6 +210,7 @@ impl LookBack {
     /// Reads every machine's look-back again, keeping what is shown.
     pub fn refresh(&mut self) -> Vec<Command> {
         self.drained = false;
+        self.riding.clear();
         for f in self.figures.values_mut() {
             f.start();
         }
@@ -205,12 +240,7 @@ impl LookBack {
             if next.len() == free {
                 break;
             }
-            let wanted = match self.figures.get(&id) {
-                None => true,
-                Some(Loadable::Pending { .. }) => !self.in_flight.contains(&id),
-                Some(_) => false,
-            };
-            if wanted && !next.contains(&id) {
+            if self.wants(id) && !next.contains(&id) {
                 next.push(id);
             }
         }

@@ -35,9 +35,12 @@ use fleetview_api::time::TimeWindow;
 use fleetview_core::analysis::MachineFigures;
 use fleetview_core::worker::{Command, OverviewEvent, Target};
 
-/// How many machines' figures are read at once: each is a `/history` and a
-/// `/faults` read, in chunks of their own.
-pub const FIGURES_AT_ONCE: usize = 4;
+/// How many machines' figures are read at once: each is a `/history`, a
+/// `/faults` and an operating hours read, in chunks of their own. Enough
+/// that the worker never waits for the next frame to ask for more (a
+/// frame comes up to 16.7 ms after a machine's figures), few enough that
+/// the rows in view still come first.
+pub const FIGURES_AT_ONCE: usize = 16;
 
 /// The platform updates snapshots at most this often; so does the app.
 pub const SNAPSHOT_REFRESH_SECS: i64 = 600;
@@ -315,6 +318,7 @@ impl OverviewState {
             self.snapshots_failed(message, not_found);
             return Failure::Notice;
         };
+        self.look_back.release(*id);
         if error.is_unreachable() {
             // Read again from the cache, offline.
             self.in_flight.remove(id);
@@ -357,7 +361,10 @@ impl OverviewState {
         self.dirty = true;
         self.in_flight
             .drain()
-            .map(|id| Command::Cancel(Target::Figures(id)))
+            .map(|id| {
+                self.look_back.release(id);
+                Command::Cancel(Target::Figures(id))
+            })
             .collect()
     }
 
@@ -411,6 +418,7 @@ impl OverviewState {
     pub fn stop_reads(&mut self) {
         self.drained = false;
         for id in self.in_flight.drain() {
+            self.look_back.release(id);
             if let Some(f) = self.figures.get_mut(&id)
                 && f.is_pending()
                 && f.value().is_none()
@@ -448,34 +456,49 @@ impl OverviewState {
         }
     }
 
-    /// The next machines whose look-back to read (the look-back follows
-    /// the day and the setting): those in view first, as the figures.
-    pub fn pump_look_back(
-        &mut self,
-        fleet: &[EquipmentSummary],
-        offline: bool,
-        now: i64,
-    ) -> Vec<Command> {
+    /// The next machines whose figures and look-back to read (the
+    /// look-back follows the day and the setting): those in view first,
+    /// then the rows as shown, then the rest of the fleet. When the
+    /// look-back is the figures' window (the defaults: 30 days), one read
+    /// of a machine gives both.
+    pub fn pump(&mut self, fleet: &[EquipmentSummary], offline: bool, now: i64) -> Vec<Command> {
         let mut out = self
             .look_back
             .set_window(self.settings.attention.window(now));
+        out.extend(self.pump_figures(fleet, offline, now));
+        let together = self.window.is_some() && self.window == self.look_back.window;
         let order = self
             .in_view
             .iter()
             .copied()
             .chain(self.rows.iter().map(|r| r.id))
             .chain(fleet.iter().map(|e| e.id));
+        // Together, a machine's look-back comes with its figures; read on
+        // its own only once those are in (or failed) without it.
+        let figures = &self.figures;
+        let order = order.filter(|id| {
+            !together
+                || figures
+                    .get(id)
+                    .is_some_and(|f| matches!(f, Loadable::Ready(_) | Loadable::Failed { .. }))
+        });
         out.extend(self.look_back.pump(order, now, offline));
         out
     }
 
-    /// The next machines whose figures to read: those in view first, then
-    /// the rows as shown, then the rest of the fleet; never more than
-    /// `FIGURES_AT_ONCE` at once. `offline`: from the cache alone.
-    pub fn pump(&mut self, fleet: &[EquipmentSummary], offline: bool) -> Vec<Command> {
+    /// The next machines whose figures to read, in the pump's order;
+    /// never more than `FIGURES_AT_ONCE` at once. `offline`: from the
+    /// cache alone.
+    fn pump_figures(
+        &mut self,
+        fleet: &[EquipmentSummary],
+        offline: bool,
+        now: i64,
+    ) -> Vec<Command> {
         let Some(window) = self.window else {
             return Vec::new();
         };
+        let together = self.look_back.window == Some(window);
         let free = FIGURES_AT_ONCE.saturating_sub(self.in_flight.len());
         if free == 0 || self.drained {
             return Vec::new();
@@ -507,10 +530,15 @@ impl OverviewState {
             .map(|id| {
                 self.in_flight.insert(id);
                 self.figures.entry(id).or_default().start();
+                let look_back_now = (together && self.look_back.wants(id)).then(|| {
+                    self.look_back.ride(id);
+                    now
+                });
                 Command::FetchFigures {
                     equipment: id,
                     window,
                     offline,
+                    look_back_now,
                 }
             })
             .collect()
@@ -602,35 +630,44 @@ mod tests {
         until: 86_399,
     };
 
+    /// The clock: the look-back (30 days to it) is not `WINDOW`.
+    const NOW: i64 = 0;
+
     #[test]
     fn figures_are_read_a_few_at_a_time_rows_in_view_first() {
-        let fleet = fleet(10);
+        let n = FIGURES_AT_ONCE as i64;
+        let fleet = fleet(n + 6);
         let mut o = OverviewState::default();
         assert!(
-            o.pump(&fleet, false).is_empty(),
+            asked(&o.pump(&fleet, false, NOW)).is_empty(),
             "no window, nothing to read"
         );
         o.set_window(WINDOW);
         o.refresh_rows(&fleet, 0);
         o.on_action(OverviewAction::InView(vec![7, 8]));
-        let first = asked(&o.pump(&fleet, false));
-        assert_eq!(first, vec![7, 8, 1, 2]);
+        let first = asked(&o.pump(&fleet, false, NOW));
+        let expected: Vec<i64> = [7, 8]
+            .into_iter()
+            .chain((1..=n).filter(|id| *id != 7 && *id != 8))
+            .take(FIGURES_AT_ONCE)
+            .collect();
+        assert_eq!(first, expected);
         assert!(
-            o.pump(&fleet, false).is_empty(),
-            "never more than 4 at once"
+            asked(&o.pump(&fleet, false, NOW)).is_empty(),
+            "never more than FIGURES_AT_ONCE at once"
         );
         o.on_figures(8, WINDOW, MachineFigures::default());
-        assert_eq!(asked(&o.pump(&fleet, false)), vec![3]);
+        assert_eq!(asked(&o.pump(&fleet, false, NOW)), vec![n + 1]);
         // An answer for another window is not kept, and frees nothing.
         o.on_figures(
             7,
             TimeWindow { since: 1, ..WINDOW },
             MachineFigures::default(),
         );
-        assert!(o.pump(&fleet, false).is_empty());
+        assert!(asked(&o.pump(&fleet, false, NOW)).is_empty());
         o.figures_failed(7, "boom".into());
-        assert_eq!(asked(&o.pump(&fleet, false)), vec![4]);
-        assert_eq!(o.figures_loading(fleet.len()), 8);
+        assert_eq!(asked(&o.pump(&fleet, false, NOW)), vec![n + 2]);
+        assert_eq!(o.figures_loading(fleet.len()), fleet.len() - 2);
     }
 
     #[test]
@@ -638,23 +675,23 @@ mod tests {
         let fleet = fleet(3);
         let mut o = OverviewState::default();
         o.set_window(WINDOW);
-        assert_eq!(asked(&o.pump(&fleet, false)), vec![1, 2, 3]);
+        assert_eq!(asked(&o.pump(&fleet, false, NOW)), vec![1, 2, 3]);
         assert!(o.drained, "nothing left to look for");
         o.on_figures(1, WINDOW, MachineFigures::default());
-        assert!(o.pump(&fleet, false).is_empty());
+        assert!(asked(&o.pump(&fleet, false, NOW)).is_empty());
         assert!(o.drained);
         // More machines: the queue looks again.
         let more = self::fleet(4);
         o.mark_dirty();
-        assert_eq!(asked(&o.pump(&more, false)), vec![4]);
+        assert_eq!(asked(&o.pump(&more, false, NOW)), vec![4]);
         // A refresh asks again for what was read.
         for id in 2..=4 {
             o.on_figures(id, WINDOW, MachineFigures::default());
         }
-        let _ = o.pump(&more, false);
+        let _ = o.pump(&more, false, NOW);
         assert!(o.drained);
         o.refresh_figures();
-        assert_eq!(asked(&o.pump(&more, false)), vec![1, 2, 3, 4]);
+        assert_eq!(asked(&o.pump(&more, false, NOW)), vec![1, 2, 3, 4]);
     }
 
     #[test]
@@ -662,7 +699,7 @@ mod tests {
         let fleet = fleet(3);
         let mut o = OverviewState::default();
         o.set_window(WINDOW);
-        let _ = o.pump(&fleet, false);
+        let _ = o.pump(&fleet, false, NOW);
         o.on_figures(1, WINDOW, MachineFigures::default());
         let stopped = o.set_window(TimeWindow {
             since: 86_400,
@@ -670,7 +707,7 @@ mod tests {
         });
         assert_eq!(stopped.len(), 2);
         assert!(o.figures.is_empty());
-        assert_eq!(asked(&o.pump(&fleet, false)), vec![1, 2, 3]);
+        assert_eq!(asked(&o.pump(&fleet, false, NOW)), vec![1, 2, 3]);
     }
 
     #[test]
@@ -678,21 +715,80 @@ mod tests {
         let fleet = fleet(2);
         let mut o = OverviewState::default();
         o.set_window(WINDOW);
-        let _ = o.pump(&fleet, false);
+        let _ = o.pump(&fleet, false, NOW);
         let figures = MachineFigures {
             engine_hours_h: Some(3.0),
             ..Default::default()
         };
         o.on_figures(1, WINDOW, figures.clone());
         o.on_figures(2, WINDOW, figures.clone());
-        assert!(o.pump(&fleet, false).is_empty());
+        assert!(asked(&o.pump(&fleet, false, NOW)).is_empty());
         o.refresh_figures();
-        assert_eq!(asked(&o.pump(&fleet, false)), vec![1, 2]);
+        assert_eq!(asked(&o.pump(&fleet, false, NOW)), vec![1, 2]);
         assert_eq!(
             o.figures_of(1).and_then(Loadable::value),
             Some(&figures),
             "kept while read again"
         );
+    }
+
+    /// The commands' machines: figures (and whether each brings the
+    /// look-back), and look-backs read on their own.
+    fn reads(commands: &[Command]) -> (Vec<(i64, bool)>, Vec<i64>) {
+        let mut figures = Vec::new();
+        let mut look_backs = Vec::new();
+        for c in commands {
+            match c {
+                Command::FetchFigures {
+                    equipment,
+                    look_back_now,
+                    ..
+                } => figures.push((*equipment, look_back_now.is_some())),
+                Command::FetchLookBack { equipment, .. } => look_backs.push(*equipment),
+                _ => {}
+            }
+        }
+        (figures, look_backs)
+    }
+
+    #[test]
+    fn when_the_look_back_is_the_window_one_read_gives_both() {
+        let n = FIGURES_AT_ONCE as i64;
+        let fleet = fleet(n + 2);
+        let mut o = OverviewState::default();
+        let window = o.settings.attention.window(NOW);
+        o.set_window(window);
+        let (figures, alone) = reads(&o.pump(&fleet, false, NOW));
+        assert_eq!(
+            figures,
+            (1..=n).map(|id| (id, true)).collect::<Vec<_>>(),
+            "each figures read brings the look-back"
+        );
+        assert!(alone.is_empty(), "no machine read twice: {alone:?}");
+        o.look_back
+            .on_figures(1, window, Some(MachineFigures::default()));
+        o.on_figures(1, window, MachineFigures::default());
+        let (figures, alone) = reads(&o.pump(&fleet, false, NOW));
+        assert_eq!(figures, vec![(n + 1, true)]);
+        assert!(alone.is_empty());
+        assert!(
+            o.look_back
+                .figures
+                .get(&1)
+                .and_then(Loadable::value)
+                .is_some()
+        );
+        // The figures' reads stopped (another window): the look-backs they
+        // were to bring are read on their own.
+        let other = TimeWindow {
+            since: 0,
+            until: 86_399,
+        };
+        o.set_window(other);
+        let (figures, alone) = reads(&o.pump(&fleet, false, NOW));
+        assert_eq!(figures, (1..=n).map(|id| (id, false)).collect::<Vec<_>>());
+        // Four at a time, as the look-back reads on its own.
+        assert_eq!(alone, vec![2, 3, 4, 5]);
     }
 
     #[test]

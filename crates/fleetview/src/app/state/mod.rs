@@ -162,12 +162,8 @@ impl AppState {
         // down a machine's own page; offline or signed out, what the cache
         // holds of them.
         if self.tab == Tab::Fleet {
-            out.extend(self.overview.pump(&self.fleet.equipments, !online));
             let now = self.now();
-            out.extend(
-                self.overview
-                    .pump_look_back(&self.fleet.equipments, !online, now),
-            );
+            out.extend(self.overview.pump(&self.fleet.equipments, !online, now));
         }
         out
     }
