@@ -19,6 +19,9 @@ const FULL_BYTES: u64 = 400_000_000;
 /// The goal: at most this times the start-up on an empty cache directory.
 const LIMIT: f64 = 1.25;
 
+/// A start-up's first frame and overview populated, from building the app.
+type Start = (Duration, Duration);
+
 /// Starts to compare, each way.
 const RUNS: usize = 3;
 
@@ -44,8 +47,8 @@ pub fn full_cache(goals: &mut Goals, dir: &Path, now: i64, full: &Path) {
         let populated = d.until("the overview populated", populated) - t0;
         (first, populated)
     };
-    let (mut empty, mut filled): (Vec<(Duration, Duration)>, Vec<(Duration, Duration)>) =
-        (Vec::new(), Vec::new());
+    let mut empty: Vec<Start> = Vec::new();
+    let mut filled: Vec<Start> = Vec::new();
     // Taken in turns, so that neither way has the quieter moments.
     for run in 0..RUNS {
         let fresh = dir.join(format!("empty-{run}"));
@@ -53,8 +56,8 @@ pub fn full_cache(goals: &mut Goals, dir: &Path, now: i64, full: &Path) {
         empty.push(start(&fresh.join("cache.sqlite")));
         filled.push(start(full));
     }
-    let first = |v: &[(Duration, Duration)]| median(v.iter().map(|r| r.0).collect());
-    let shown = |v: &[(Duration, Duration)]| median(v.iter().map(|r| r.1).collect());
+    let first = |v: &[Start]| median(v.iter().map(|r| r.0).collect());
+    let shown = |v: &[Start]| median(v.iter().map(|r| r.1).collect());
     let (first_empty, first_full) = (first(&empty), first(&filled));
     let (shown_empty, shown_full) = (shown(&empty), shown(&filled));
     goals.check(
