@@ -21,6 +21,12 @@
 //!    the global allocator below), once a first machine has loaded what
 //!    every page shares (map outlines and tiles, the zone finder).
 //!
+//! And in modules of their own, each line naming its goal: `remote` (the
+//! click against a service whose every answer is 40 ms late), `full cache`
+//! (start-up on a cache file of 400 MB), `fleet figures` (the Fleet page's
+//! 30-day figures of 60 machines, cold and from the cache) and `exports`
+//! (the peak memory of `fleetview export` of a year of positions).
+//!
 //! Ends with `N passed, M failed`.
 #![allow(clippy::print_stdout)] // The report is the output.
 
@@ -125,10 +131,18 @@ fn click_to_complete(d: &mut Driver, id: i64, w: TimeWindow) -> Duration {
         .expect("the machine is listed")
         .name
         .clone();
+    d.take_costs();
     let clicked = d.click_machine(&name);
     profile("enable");
     let done = d.until(&format!("{name} complete"), |app| complete(app, id, w));
     profile("disable");
+    let costs = d.take_costs();
+    if std::env::var_os("E2E_TRACE").is_some() {
+        println!(
+            "frames from the press to complete: {:?}",
+            costs.iter().map(|c| ms(*c)).collect::<Vec<_>>()
+        );
+    }
     done - clicked
 }
 
