@@ -8,7 +8,6 @@ use super::errors::explain_read;
 use super::failure::Failure;
 use super::intake::Intake;
 use super::loadable::Loadable;
-use super::recent_views::ReadAt;
 use super::settings::Preset;
 use fleetview_api::ApiError;
 use fleetview_api::limits::MAX_WINDOW_DAYS;
@@ -294,5 +293,37 @@ mod tests {
             capped_custom_days((-25_567, 47_482)),
             (47_482 - MAX_WINDOW_DAYS + 1, 47_482)
         );
+    }
+}
+
+/// A page read this recently is shown again as it was, though its window
+/// is not settled: an open page is not read again on its own either, and
+/// switching back and forth between machines asks the service nothing.
+pub const KEPT_FRESH_SECS: i64 = 60;
+
+/// When a page's reads were sent, by this computer's clock and by the
+/// service's as the worker last heard it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadAt {
+    pub app: i64,
+    pub service: Option<i64>,
+}
+
+impl ReadAt {
+    /// Never read.
+    pub const NEVER: Self = Self {
+        app: i64::MIN,
+        service: None,
+    };
+
+    /// Whether the page is fresh: read under [`KEPT_FRESH_SECS`] before by
+    /// both clocks (a clock set back, or a service's time unknown, is not).
+    pub fn fresh(self, now: i64, service_now: Option<i64>) -> bool {
+        let within = |then: i64, now: i64| (0..KEPT_FRESH_SECS).contains(&now.saturating_sub(then));
+        within(self.app, now)
+            && self
+                .service
+                .zip(service_now)
+                .is_some_and(|(then, now)| within(then, now))
     }
 }

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 use super::figures::Basis;
+use super::machine::ReadAt;
 use fleetview_api::DataKind;
 use fleetview_api::model::{ActivityRow, EquipmentHistory, FaultRow};
 use fleetview_api::time::TimeWindow;
@@ -62,38 +63,6 @@ pub fn settled(window: TimeWindow, as_of: Option<i64>) -> bool {
     as_of.is_some_and(|t| window.until <= t.saturating_sub(SETTLE_SECS))
 }
 
-/// A page read this recently is shown again as it was, though its window
-/// is not settled: an open page is not read again on its own either, and
-/// switching back and forth between machines asks the service nothing.
-pub const KEPT_FRESH_SECS: i64 = 60;
-
-/// When a page's reads were sent, by this computer's clock and by the
-/// service's as the worker last heard it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ReadAt {
-    pub app: i64,
-    pub service: Option<i64>,
-}
-
-impl ReadAt {
-    /// Never read.
-    pub const NEVER: Self = Self {
-        app: i64::MIN,
-        service: None,
-    };
-
-    /// Whether the page is fresh: read under [`KEPT_FRESH_SECS`] before by
-    /// both clocks (a clock set back, or a service's time unknown, is not).
-    pub fn fresh(self, now: i64, service_now: Option<i64>) -> bool {
-        let within = |then: i64, now: i64| (0..KEPT_FRESH_SECS).contains(&now.saturating_sub(then));
-        within(self.app, now)
-            && self
-                .service
-                .zip(service_now)
-                .is_some_and(|(then, now)| within(then, now))
-    }
-}
-
 /// The pages last left, the newest first.
 #[derive(Debug, Default)]
 pub struct RecentViews {
@@ -141,6 +110,7 @@ impl RecentViews {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::machine::KEPT_FRESH_SECS;
     use fleetview_core::series::TrackSample;
 
     fn view(equipment: i64, positions: usize) -> KeptView {

@@ -59,7 +59,7 @@ impl AppState {
     /// it was read within [`KEPT_FRESH_SECS`], else for reading it all
     /// again, the kept page showing meanwhile.
     ///
-    /// [`KEPT_FRESH_SECS`]: crate::app::recent_views::KEPT_FRESH_SECS
+    /// [`KEPT_FRESH_SECS`]: crate::app::machine::KEPT_FRESH_SECS
     pub(super) fn page_kept(&mut self) -> Option<Vec<Command>> {
         let equipment = self.machine.selected?;
         let window = self.selected_window();
