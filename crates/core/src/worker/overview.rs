@@ -161,13 +161,24 @@ impl TaskCtx {
                 Some(h) => super::report::operating_hours_of(&h)?,
                 None => Vec::new(),
             };
-            let figures = wanted
-                .figures
-                .then(|| MachineFigures::compute(&history, &faults, &hours, window));
-            let look_back = wanted
-                .look_back_now
-                .map(|now| MachineFigures::compute_at(&history, &faults, &hours, window, now));
-            Ok((figures, look_back))
+            Ok(match (wanted.figures, wanted.look_back_now) {
+                (true, Some(now)) => {
+                    let (figures, look_back) = MachineFigures::compute_with_look_back(
+                        &history, &faults, &hours, window, now,
+                    );
+                    (Some(figures), Some(look_back))
+                }
+                (true, None) => (
+                    Some(MachineFigures::compute(&history, &faults, &hours, window)),
+                    None,
+                ),
+                (false, now) => (
+                    None,
+                    now.map(|now| {
+                        MachineFigures::compute_at(&history, &faults, &hours, window, now)
+                    }),
+                ),
+            })
         })
         .await?;
         if let Some(figures) = look_back {
