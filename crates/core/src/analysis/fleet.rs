@@ -151,6 +151,23 @@ impl MachineFigures {
         Self::compute_inner(history, faults, operating_hours, window, Some(now))
     }
 
+    /// The window's figures and its look-back up to `now` from one pass:
+    /// the same as `compute` and `compute_at` apart. Only gaps depend on
+    /// now (drains, resets and faults do not), so the window's figures are
+    /// the look-back's without its gaps.
+    pub fn compute_with_look_back(
+        history: &EquipmentHistory,
+        faults: &[FaultRow],
+        operating_hours: &[(i64, f64)],
+        window: TimeWindow,
+        now: i64,
+    ) -> (Self, Self) {
+        let look_back = Self::compute_at(history, faults, operating_hours, window, now);
+        let mut figures = look_back.clone();
+        figures.events.retain(|e| e.kind != EventKind::Gap);
+        (figures, look_back)
+    }
+
     fn compute_inner(
         history: &EquipmentHistory,
         faults: &[FaultRow],
@@ -445,6 +462,80 @@ mod tests {
         let f = MachineFigures::compute(&h, &[], &hours[..2], window);
         assert_eq!(f.flags, Flags::default());
         assert_eq!(f.flags.describe(), "");
+    }
+
+    /// The overview asks for both over the same window: one pass must
+    /// give what the two computed apart give, gaps only in the look-back.
+    #[test]
+    fn figures_and_look_back_from_one_pass_equal_those_computed_apart() {
+        use fleetview_api::model::{FuelRemainingRow, HistoryPositionRow};
+        let window = TimeWindow {
+            since: 10 * DAY,
+            until: 12 * DAY - 1,
+        };
+        let engine = vec![
+            EngineConditionRow::started_at(10 * DAY + 8 * 3600),
+            EngineConditionRow::stopped_at(10 * DAY + 16 * 3600),
+            EngineConditionRow::started_at(11 * DAY + 8 * 3600),
+            EngineConditionRow::stopped_at(11 * DAY + 16 * 3600),
+        ];
+        let mut h = history(vec![day(10, Some(8.0), Some(1.0))], engine);
+        h.fuel_remainings = Page::of(
+            [(8, 80.0), (16, 70.0), (32, 50.0), (40, 42.0)]
+                .iter()
+                .map(|&(hour, percent)| FuelRemainingRow {
+                    percent,
+                    date: Timestamp::from_secs(10 * DAY + hour * 3600),
+                })
+                .collect(),
+        );
+        // Every 10 minutes while it runs on day 10, silent on day 11.
+        h.positions = Page::of(
+            (0..48)
+                .map(|i| HistoryPositionRow {
+                    latitude: 45.0 + f64::from(i) * 1e-3,
+                    longitude: 6.0,
+                    date: Timestamp::from_secs(10 * DAY + 8 * 3600 + i64::from(i) * 600),
+                })
+                .collect(),
+        );
+        let hours = [
+            (10 * DAY + 8 * 3600, 1000.0),
+            (10 * DAY + 16 * 3600, 1008.0),
+            (11 * DAY + 8 * 3600, 2.0),
+        ];
+        let mut faulty = fault(Some(2), "Critical");
+        faulty.date = Timestamp::from_secs(10 * DAY + 12 * 3600);
+        let faults = [faulty];
+        let now = 11 * DAY + 20 * 3600;
+        let (figures, look_back) =
+            MachineFigures::compute_with_look_back(&h, &faults, &hours, window, now);
+        assert_eq!(
+            figures,
+            MachineFigures::compute(&h, &faults, &hours, window)
+        );
+        assert_eq!(
+            look_back,
+            MachineFigures::compute_at(&h, &faults, &hours, window, now)
+        );
+        let kinds = |f: &MachineFigures| f.events.iter().map(|e| e.kind).collect::<Vec<_>>();
+        assert!(
+            kinds(&look_back).contains(&EventKind::Gap),
+            "{:?}",
+            kinds(&look_back)
+        );
+        assert!(!kinds(&figures).contains(&EventKind::Gap));
+        for kind in [
+            EventKind::FuelDrop,
+            EventKind::CounterReset,
+            EventKind::Fault,
+        ] {
+            assert!(
+                kinds(&figures).contains(&kind),
+                "{kind:?} in {:?}",
+                kinds(&figures)
+            );
+        }
     }
 
     #[test]

@@ -297,29 +297,28 @@ pub(crate) fn history_pieces(window: TimeWindow, as_of: i64) -> Vec<TimeWindow> 
         .collect()
 }
 
-/// The pieces' histories, decoded each, as one: the rows joined in
-/// order, the totals summed, the rest the first's.
-pub(crate) fn decode_history_pieces(
-    bodies: &[Vec<u8>],
-) -> Result<EquipmentHistory, serde_json::Error> {
-    let mut out: Option<EquipmentHistory> = None;
-    for body in bodies {
-        let h = serde_json::from_slice::<Envelope<EquipmentHistory>>(body)?.data;
-        let Some(o) = out.as_mut() else {
-            out = Some(h);
-            continue;
-        };
-        fn join<R>(into: &mut Page<R>, from: Page<R>) {
-            into.total += from.total;
-            into.rows.extend(from.rows);
-        }
-        join(&mut o.positions, h.positions);
-        join(&mut o.fault_codes, h.fault_codes);
-        join(&mut o.fuel_remainings, h.fuel_remainings);
-        join(&mut o.engine_conditions, h.engine_conditions);
-        join(&mut o.daily_usages, h.daily_usages);
+/// One piece of a history, decoded.
+pub(crate) fn decode_history_piece(body: &[u8]) -> Result<EquipmentHistory, serde_json::Error> {
+    Ok(serde_json::from_slice::<Envelope<EquipmentHistory>>(body)?.data)
+}
+
+/// The pieces' histories as one: the rows joined in order, the totals
+/// summed, the rest the first's; none of no piece.
+pub(crate) fn join_history_pieces(pieces: Vec<EquipmentHistory>) -> Option<EquipmentHistory> {
+    let mut pieces = pieces.into_iter();
+    let mut out = pieces.next()?;
+    fn join<R>(into: &mut Page<R>, from: Page<R>) {
+        into.total += from.total;
+        into.rows.extend(from.rows);
     }
-    out.ok_or_else(|| serde::de::Error::custom("a history of no piece"))
+    for h in pieces {
+        join(&mut out.positions, h.positions);
+        join(&mut out.fault_codes, h.fault_codes);
+        join(&mut out.fuel_remainings, h.fuel_remainings);
+        join(&mut out.engine_conditions, h.engine_conditions);
+        join(&mut out.daily_usages, h.daily_usages);
+    }
+    Some(out)
 }
 
 /// The pieces' answers as one, in order.

@@ -6,7 +6,7 @@
 use futures_util::StreamExt;
 
 use super::events::{FiguresPart, OverviewEvent, Unread};
-use super::history::decode_history_pieces;
+use super::history::{decode_history_piece, join_history_pieces};
 use super::task::{TaskCtx, decode_off_thread};
 use crate::analysis::MachineFigures;
 use fleetview_api::equipment::EquipmentSnapshot;
@@ -150,10 +150,21 @@ impl TaskCtx {
         };
         let offline = history_offline.or(faults.offline_since());
         let from_cache = requests < body.len() || history_offline.is_some();
-        // Each piece decoded on its own: joining them first would cost a
-        // pass over every one.
-        let history = decode_off_thread("history", move || decode_history_pieces(&body))
+        // Each piece decoded on its own (joining them first would cost a
+        // pass over every one), at once: a busy machine's month is
+        // megabytes, the last of the Fleet page's figures to be ready.
+        let pieces = body
+            .into_iter()
+            .map(|piece| decode_off_thread("history", move || decode_history_piece(&piece)));
+        let history = futures_util::future::try_join_all(pieces)
             .await
+            .and_then(|pieces| {
+                join_history_pieces(pieces).ok_or_else(|| ApiError::Decode {
+                    endpoint: "history".to_owned(),
+                    message: "a history of no piece".to_owned(),
+                    transient: false,
+                })
+            })
             .map_err(|e| self.history_unreadable(equipment, window, from_cache, e))?;
         let (figures, look_back) = decode_off_thread("history", move || {
             let faults = faults.typed::<FaultRow>()?;
@@ -161,13 +172,24 @@ impl TaskCtx {
                 Some(h) => super::report::operating_hours_of(&h)?,
                 None => Vec::new(),
             };
-            let figures = wanted
-                .figures
-                .then(|| MachineFigures::compute(&history, &faults, &hours, window));
-            let look_back = wanted
-                .look_back_now
-                .map(|now| MachineFigures::compute_at(&history, &faults, &hours, window, now));
-            Ok((figures, look_back))
+            Ok(match (wanted.figures, wanted.look_back_now) {
+                (true, Some(now)) => {
+                    let (figures, look_back) = MachineFigures::compute_with_look_back(
+                        &history, &faults, &hours, window, now,
+                    );
+                    (Some(figures), Some(look_back))
+                }
+                (true, None) => (
+                    Some(MachineFigures::compute(&history, &faults, &hours, window)),
+                    None,
+                ),
+                (false, now) => (
+                    None,
+                    now.map(|now| {
+                        MachineFigures::compute_at(&history, &faults, &hours, window, now)
+                    }),
+                ),
+            })
         })
         .await?;
         if let Some(figures) = look_back {
