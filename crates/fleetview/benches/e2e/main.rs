@@ -125,8 +125,8 @@ fn click_to_complete(d: &mut Driver, id: i64, w: TimeWindow) -> Duration {
         .expect("the machine is listed")
         .name
         .clone();
-    let clicked = d.click_machine(&name);
     profile("enable");
+    let clicked = d.click_machine(&name);
     let done = d.until(&format!("{name} complete"), |app| complete(app, id, w));
     profile("disable");
     done - clicked
