@@ -302,22 +302,55 @@ pub(crate) fn decode_history_piece(body: &[u8]) -> Result<EquipmentHistory, serd
     Ok(serde_json::from_slice::<Envelope<EquipmentHistory>>(body)?.data)
 }
 
-/// The pieces' histories as one: the rows joined in order, the totals
-/// summed, the rest the first's; none of no piece.
+/// The pieces' histories, each decoded apart (at once, on the blocking
+/// threads), as one: a year's pieces neither joined as text first nor
+/// decoded one after the other.
+pub(crate) async fn decode_history_apart(
+    bodies: Vec<Vec<u8>>,
+) -> Result<EquipmentHistory, ApiError> {
+    let decoded = futures_util::future::join_all(bodies.into_iter().map(|body| {
+        super::task::decode_off_thread("history", move || decode_history_piece(&body))
+    }))
+    .await;
+    let pieces = decoded.into_iter().collect::<Result<Vec<_>, _>>()?;
+    super::task::decode_off_thread("history", move || {
+        join_history_pieces(pieces).ok_or_else(|| serde::de::Error::custom("a history of no piece"))
+    })
+    .await
+}
+
+/// The pieces' histories as one: the rows joined in order (at their exact
+/// size: a year's are held while the page is), the totals summed, the
+/// rest the first's; none of no piece.
 pub(crate) fn join_history_pieces(pieces: Vec<EquipmentHistory>) -> Option<EquipmentHistory> {
     let mut pieces = pieces.into_iter();
     let mut out = pieces.next()?;
-    fn join<R>(into: &mut Page<R>, from: Page<R>) {
-        into.total += from.total;
-        into.rows.extend(from.rows);
+    let rest: Vec<EquipmentHistory> = pieces.collect();
+    fn join<R>(into: &mut Page<R>, from: Vec<Page<R>>) {
+        into.rows
+            .reserve_exact(from.iter().map(|p| p.rows.len()).sum());
+        for p in from {
+            into.total += p.total;
+            into.rows.extend(p.rows);
+        }
     }
-    for h in pieces {
-        join(&mut out.positions, h.positions);
-        join(&mut out.fault_codes, h.fault_codes);
-        join(&mut out.fuel_remainings, h.fuel_remainings);
-        join(&mut out.engine_conditions, h.engine_conditions);
-        join(&mut out.daily_usages, h.daily_usages);
+    let mut positions = Vec::with_capacity(rest.len());
+    let mut faults = Vec::with_capacity(rest.len());
+    let mut fuel = Vec::with_capacity(rest.len());
+    let mut engine = Vec::with_capacity(rest.len());
+    let mut daily = Vec::with_capacity(rest.len());
+    for h in rest {
+        positions.push(h.positions);
+        faults.push(h.fault_codes);
+        fuel.push(h.fuel_remainings);
+        engine.push(h.engine_conditions);
+        daily.push(h.daily_usages);
     }
+    join(&mut out.positions, positions);
+    join(&mut out.fault_codes, faults);
+    join(&mut out.fuel_remainings, fuel);
+    join(&mut out.engine_conditions, engine);
+    join(&mut out.daily_usages, daily);
     Some(out)
 }
 

@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use super::events::{MachineEvent, TimelineEvent};
+use super::history::decode_history_apart;
 use super::messages::Command;
 use super::shared::{PageRead, split_history};
 use super::task::{TaskCtx, decode_off_thread};
@@ -188,7 +189,8 @@ impl TaskCtx {
     }
 
     /// The history; the page keeps it without its positions, its figures
-    /// take it whole (see [`FullHistory`]).
+    /// take it whole (see [`FullHistory`]). Its pieces are decoded apart
+    /// unless the service's JSON is wanted (`keep_body`).
     ///
     /// [`FullHistory`]: super::shared::FullHistory
     async fn fetch_history(
@@ -198,23 +200,32 @@ impl TaskCtx {
         keep_body: bool,
         offline: bool,
     ) -> Result<(), ApiError> {
-        let (body, served_offline, requests) =
-            self.history_body(equipment, window, offline).await?;
-        let body = Arc::new(body);
-        let decoded = body.clone();
-        let (history, whole) = decode_off_thread("history", move || {
-            serde_json::from_slice::<Envelope<EquipmentHistory>>(&decoded)
-                .map(|e| split_history(e.data))
-        })
-        .await
-        .map_err(|e| {
-            self.history_unreadable(
-                equipment,
-                window,
-                requests == 0 || served_offline.is_some(),
-                e,
-            )
-        })?;
+        let (whole, body, served_offline, requests) = if keep_body {
+            let (body, served_offline, requests) =
+                self.history_body(equipment, window, offline).await?;
+            let body = Arc::new(body);
+            let decoded = body.clone();
+            let whole = decode_off_thread("history", move || {
+                serde_json::from_slice::<Envelope<EquipmentHistory>>(&decoded).map(|e| e.data)
+            })
+            .await
+            .map_err(|e| {
+                let from_cache = requests == 0 || served_offline.is_some();
+                self.history_unreadable(equipment, window, from_cache, e)
+            })?;
+            (whole, Some(body), served_offline, requests)
+        } else {
+            let (bodies, served_offline, requests) =
+                self.history_bodies(equipment, window, offline).await?;
+            let from_cache = requests < bodies.len() || served_offline.is_some();
+            let whole = decode_history_apart(bodies)
+                .await
+                .map_err(|e| self.history_unreadable(equipment, window, from_cache, e))?;
+            (whole, None, served_offline, requests)
+        };
+        // The page's copy without positions: megabytes for a year.
+        let (history, whole) =
+            decode_off_thread("history", move || Ok(split_history(whole))).await?;
         self.shared
             .full_history
             .put(equipment, window, Arc::new(whole));
@@ -224,7 +235,7 @@ impl TaskCtx {
             equipment,
             window,
             history: history.clone(),
-            body: keep_body.then_some(body),
+            body,
             offline: served_offline,
             requests,
         });

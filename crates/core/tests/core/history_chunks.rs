@@ -130,6 +130,15 @@ async fn a_window_up_to_now_reads_its_settled_history_pieces_from_the_cache() {
     };
     assert_eq!(days(&second.0), days(&service));
     assert!(days(&service).len() > 10, "the window has its days");
+    // Every table, its pieces decoded apart and joined: the service's
+    // (the page's copy holds no position rows, their total kept).
+    let mut whole = service.clone();
+    whole.positions.rows.clear();
+    assert_eq!(
+        *second.0, whole,
+        "the pieces joined as the service joins them"
+    );
+    assert!(!whole.fuel_remainings.rows.is_empty() && whole.positions.total > 0);
 
     // Offline: the settled chunk and the other as last seen.
     let offline = worker_on(true);

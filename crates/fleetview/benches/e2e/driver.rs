@@ -256,6 +256,12 @@ impl Driver {
         self.h.event(button(false));
         let clicked = Instant::now();
         self.frame();
+        if std::env::var_os("E2E_TRACE").is_some() {
+            println!(
+                "the click's frame ended {:?} after the click",
+                clicked.elapsed()
+            );
+        }
         clicked
     }
 

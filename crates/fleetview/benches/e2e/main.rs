@@ -132,8 +132,8 @@ fn click_to_complete(d: &mut Driver, id: i64, w: TimeWindow) -> Duration {
         .name
         .clone();
     d.take_costs();
-    let clicked = d.click_machine(&name);
     profile("enable");
+    let clicked = d.click_machine(&name);
     let done = d.until(&format!("{name} complete"), |app| complete(app, id, w));
     profile("disable");
     let costs = d.take_costs();
