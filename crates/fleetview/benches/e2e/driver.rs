@@ -274,6 +274,11 @@ impl Driver {
         }
     }
 
+    /// The costs of the frames since the last `take_costs`.
+    pub fn costs(&self) -> &[Duration] {
+        &self.costs
+    }
+
     pub fn take_costs(&mut self) -> Vec<Duration> {
         std::mem::take(&mut self.costs)
     }
