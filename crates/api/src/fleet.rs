@@ -167,7 +167,7 @@ impl ApiClient {
         // earliest is), put back in order after.
         let mut dated: Vec<(usize, Dated<Bytes>)> = stream::iter(chunks.into_iter().enumerate())
             .map(|(i, c)| async move { self.chunk_body(path, c).await.map(|d| (i, d)) })
-            .buffer_unordered(self.config().concurrency.max(1))
+            .buffer_unordered(self.config().concurrency())
             .try_collect()
             .await?;
         dated.sort_unstable_by_key(|(i, _)| *i);
@@ -248,8 +248,12 @@ impl ApiClient {
     }
 
     /// The rows of the given chunks, fetched `concurrency` at a time and
-    /// yielded in chunk order, each with the service's time as it answered
-    /// ([`RowsChunk::service_now`]). A chunk longer than the service
+    /// yielded as they are answered (each with its window: callers put
+    /// them in order), each with the service's time as it answered
+    /// ([`RowsChunk::service_now`]). The next chunk is asked for as soon as
+    /// any is in, not once the earliest is: with a service far away, an
+    /// answer slower than the others would hold the next requests back a
+    /// round trip's part each time. A chunk longer than the service
     /// accepts is itself fetched in chunks and merged.
     pub fn chunk_rows(
         &self,
@@ -257,24 +261,7 @@ impl ApiClient {
         source: SeriesSource,
         chunks: Vec<TimeWindow>,
     ) -> impl Stream<Item = (TimeWindow, Result<RowsChunk, ApiError>)> + '_ {
-        let concurrency = self.config().concurrency.max(1);
-        let path = Self::equipment_path(id, &source.path_segment());
-        stream::iter(chunks)
-            .map(move |w| self.chunk_rows_of(path.clone(), w))
-            .buffered(concurrency)
-    }
-
-    /// [`ApiClient::chunk_rows`], yielded as they are answered: the next
-    /// chunk is asked for as soon as any is in, not once the earliest is
-    /// (with a service far away, an answer slower than the others would
-    /// hold the next requests back a round trip's part each time).
-    pub fn chunk_rows_as_answered(
-        &self,
-        id: i64,
-        source: SeriesSource,
-        chunks: Vec<TimeWindow>,
-    ) -> impl Stream<Item = (TimeWindow, Result<RowsChunk, ApiError>)> + '_ {
-        let concurrency = self.config().concurrency.max(1);
+        let concurrency = self.config().concurrency();
         let path = Self::equipment_path(id, &source.path_segment());
         stream::iter(chunks)
             .map(move |w| self.chunk_rows_of(path.clone(), w))
@@ -326,7 +313,7 @@ impl ApiClient {
                     Ok::<_, ApiError>(env.data)
                 }
             })
-            .buffered(self.config().concurrency.max(1))
+            .buffered(self.config().concurrency())
             .try_collect()
             .await?;
         let mut pages = pages.into_iter();

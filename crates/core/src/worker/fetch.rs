@@ -340,8 +340,7 @@ pub(crate) async fn fetch_series(
         }
     };
 
-    let mut stream =
-        std::pin::pin!(client.chunk_rows_as_answered(req.equipment, req.source, chunks));
+    let mut stream = std::pin::pin!(client.chunk_rows(req.equipment, req.source, chunks));
     // Chunks are stored once the task has handed them on (`writes`).
     while let Some((w, body)) = stream.next().await {
         fetched.requests += 1;

@@ -548,10 +548,12 @@ mod chunking {
             rt.block_on(async {
                 let (_, single) = data_kind(&c, id, kind, w).await.expect("single");
                 let chunks = split_window(w, chunk);
-                let bodies: Vec<_> = c
+                let mut bodies: Vec<_> = c
                     .chunk_rows(id, SeriesSource::Kind(kind), chunks)
                     .collect()
                     .await;
+                // Yielded as answered: put back in order.
+                bodies.sort_by_key(|(cw, _)| cw.since);
                 let pieces = bodies
                     .into_iter()
                     .map(|(cw, b)| (cw, b.expect("chunk").rows))

@@ -174,11 +174,14 @@ async fn each_chunk_is_dated_by_its_own_answer() {
         },
     ];
     let source = SeriesSource::Kind(DataKind::Positions);
-    let dated: Vec<Option<i64>> = client
+    // Yielded as answered: put back in the chunks' order.
+    let mut answered: Vec<(i64, Option<i64>)> = client
         .chunk_rows(FIRST_ID, source, chunks)
-        .map(|(_, rows)| rows.expect("rows").service_now)
+        .map(|(w, rows)| (w.since, rows.expect("rows").service_now))
         .collect()
         .await;
+    answered.sort_by_key(|(since, _)| *since);
+    let dated: Vec<Option<i64>> = answered.into_iter().map(|(_, d)| d).collect();
     assert_eq!(dated, [Some(late), Some(early)], "each by its own answer");
     assert_eq!(
         client.service_now(),

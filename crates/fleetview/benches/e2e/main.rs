@@ -147,6 +147,13 @@ fn click_to_complete(d: &mut Driver, id: i64, w: TimeWindow) -> Duration {
     done - clicked
 }
 
+/// With `E2E_TRACE` set, the requests a step made.
+fn trace_asked(what: &str, asked: &[String]) {
+    if std::env::var_os("E2E_TRACE").is_some() {
+        println!("{what}: {asked:#?}");
+    }
+}
+
 /// With `E2E_PERF_CTL` naming `perf record`'s control FIFO (started with
 /// `--control fifo:<ctl> -D -1`), only the clicks to complete are profiled.
 fn profile(command: &str) {
@@ -305,9 +312,7 @@ fn main() -> std::process::ExitCode {
     sb.take_recorded();
     let cold30 = click_to_complete(&mut a, truck, w30);
     let asked30 = gets(&sb.take_recorded());
-    if std::env::var_os("E2E_TRACE").is_some() {
-        println!("asked cold: {asked30:#?}");
-    }
+    trace_asked("asked cold", &asked30);
     let (bare30, r30) = bare(&client_rt, &base, &asked30);
     goals.check(
         beyond_a_frame(cold30, bare30) <= 1.0,
@@ -324,9 +329,7 @@ fn main() -> std::process::ExitCode {
     sb.take_recorded();
     let warm30 = click_to_complete(&mut a, truck, w30);
     let asked_warm = gets(&sb.take_recorded());
-    if std::env::var_os("E2E_TRACE").is_some() {
-        println!("asked from the cache: {asked_warm:#?}");
-    }
+    trace_asked("asked from the cache", &asked_warm);
     let settled_asked = asked_warm
         .iter()
         .filter(|t| until_of(t).is_some_and(|u| u <= now - SETTLE_SECS))
@@ -359,9 +362,7 @@ fn main() -> std::process::ExitCode {
     let cold365 = click_to_complete(&mut b, truck, w365);
     let loading = b.take_costs();
     let asked365 = gets(&sb.take_recorded());
-    if std::env::var_os("E2E_TRACE").is_some() {
-        println!("asked for a year: {asked365:#?}");
-    }
+    trace_asked("asked for a year", &asked365);
     for _ in 0..60 {
         b.frame();
     }
