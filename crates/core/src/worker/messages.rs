@@ -304,4 +304,18 @@ impl Target {
                 | Target::ReadAhead
         )
     }
+
+    /// Whether it is one of the machine page's panels (what the user waits
+    /// for after a click on a machine).
+    pub(crate) fn is_page(&self) -> bool {
+        matches!(
+            self,
+            Target::Faults
+                | Target::Activities
+                | Target::Plot(_)
+                | Target::Track
+                | Target::History
+                | Target::Report
+        )
+    }
 }

@@ -46,7 +46,7 @@ pub use history::HISTORY_KIND;
 pub use messages::{Command, ExportJob, ExportOutcome, OfflineSince, RequestId, Target};
 pub use report_data::{ReportData, ReportRequest, ReportSources};
 pub use report_job::{ReportJob, ReportMachine, ReportPlace, ReportScope, ReportWritten};
-pub use shared::Wake;
+pub use shared::{Urgency, Wake};
 pub use tokens::{TokenPlace, TokenStore};
 
 use crate::cache::{Cache, CacheNotice};
@@ -117,7 +117,7 @@ impl Worker {
         service_clock.set(client.clone());
         if let Some(c) = &cache {
             let wake = wake.clone();
-            c.on_notice(Arc::new(move || wake()));
+            c.on_notice(Arc::new(move || wake(Urgency::Now)));
         }
         let start = run::Start {
             client,
@@ -133,8 +133,9 @@ impl Worker {
         let shared = Shared {
             current: current.clone(),
             events: event_tx,
-            wake,
+            wake: wake.clone(),
             in_flight: in_flight.clone(),
+            page_in_flight: shared::PageInFlight::new(wake),
             read_ahead: shared::ReadAhead::default(),
             full_history: shared::FullHistory::default(),
             page: shared::PageReads::default(),

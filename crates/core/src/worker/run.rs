@@ -337,7 +337,11 @@ impl CommandLoop {
             id,
             writes: Writes::new(self.shared.storer.clone()),
         };
+        let page = target.is_page().then(|| self.shared.page_in_flight.start());
         tokio::spawn(async move {
+            // Dropped in reverse: the count of all tasks is down by the
+            // time the page's guard wakes the UI.
+            let _page = page;
             let _guard = guard;
             ctx.run(command).await;
         })

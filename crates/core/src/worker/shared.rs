@@ -14,8 +14,22 @@ use crate::series::Track;
 use fleetview_api::model::{ActivityRow, EquipmentHistory};
 use fleetview_api::time::TimeWindow;
 
-/// Called after every event, to wake the UI (`Context::request_repaint`).
-pub type Wake = Arc<dyn Fn() + Send + Sync>;
+/// Called after every event, to wake the UI (`Context::request_repaint`,
+/// or `request_repaint_after` when [`Urgency::Soon`]).
+pub type Wake = Arc<dyn Fn(Urgency) + Send + Sync>;
+
+/// How soon the UI should draw what the worker has for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Urgency {
+    /// At once: what the user waits for is in (the last of a machine
+    /// page's reads ended, or anything else).
+    Now,
+    /// Within a few frames: progress, or one part of a machine page while
+    /// its other reads still run. Frames are shown at the display's
+    /// blanks, so a frame for each part would hold back the one that
+    /// completes the page (docs/decisions.md, "Frames while a page loads").
+    Soon,
+}
 
 /// The newest request per target; an event of any other is stale.
 #[derive(Debug, Clone, Default)]
@@ -66,6 +80,50 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Counts the machine page's reads running (`Target::is_page`); when the
+/// last ends, the UI is woken at once, its parts having woken it only
+/// [`Urgency::Soon`].
+#[derive(Clone)]
+pub(crate) struct PageInFlight {
+    count: Arc<AtomicUsize>,
+    wake: Wake,
+}
+
+impl std::fmt::Debug for PageInFlight {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PageInFlight")
+            .field("count", &self.count)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PageInFlight {
+    pub(crate) fn new(wake: Wake) -> Self {
+        Self {
+            count: Arc::default(),
+            wake,
+        }
+    }
+
+    /// One more read of the page runs, until the guard is dropped.
+    pub(crate) fn start(&self) -> PageReadGuard {
+        self.count.fetch_add(1, Ordering::SeqCst);
+        PageReadGuard(self.clone())
+    }
+}
+
+/// One read of the machine page running (see [`PageInFlight`]).
+#[derive(Debug)]
+pub(crate) struct PageReadGuard(PageInFlight);
+
+impl Drop for PageReadGuard {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::SeqCst) == 1 {
+            (self.0.wake)(Urgency::Now);
+        }
     }
 }
 
@@ -285,6 +343,7 @@ pub(crate) struct Shared {
     pub(crate) events: mpsc::Sender<Envelope>,
     pub(crate) wake: Wake,
     pub(crate) in_flight: Arc<AtomicUsize>,
+    pub(crate) page_in_flight: PageInFlight,
     pub(crate) read_ahead: ReadAhead,
     pub(crate) full_history: FullHistory,
     pub(crate) page: PageReads,
@@ -324,9 +383,17 @@ impl Shared {
         if !self.current.is(target, request) {
             return;
         }
+        let event = event.into();
+        // A part of the page wakes the UI soon: the page's last read, as
+        // it ends, wakes it at once.
+        let urgency = if matches!(event, Event::Progress { .. }) || target.is_page() {
+            Urgency::Soon
+        } else {
+            Urgency::Now
+        };
         // The receiver is gone only when the worker is being dropped.
-        let _ = self.events.send((target.clone(), request, event.into()));
-        (self.wake)();
+        let _ = self.events.send((target.clone(), request, event));
+        (self.wake)(urgency);
     }
 }
 

@@ -28,7 +28,7 @@ fn worker_on(sb: &common::Sandbox, cache: Option<&Arc<Cache>>, online: bool) -> 
         offline: !online,
         save_dialog: None,
     };
-    Worker::spawn(config, Arc::new(|| {})).expect("worker")
+    Worker::spawn(config, Arc::new(|_| {})).expect("worker")
 }
 
 /// A cache in a real file in `dir`.
@@ -400,7 +400,7 @@ async fn idle_fuel_out_of_reach_is_said_with_the_figures() {
         offline: false,
         save_dialog: None,
     };
-    let worker = Worker::spawn(config, Arc::new(|| {})).expect("worker");
+    let worker = Worker::spawn(config, Arc::new(|_| {})).expect("worker");
     let (_, unread) =
         tokio::task::block_in_place(|| fetch_report(&worker, FIRST_ID + 2, settled_window()));
     assert_eq!(unread.len(), 1, "{unread:?}");

@@ -29,7 +29,7 @@ fn worker(sb: &Sandbox) -> Worker {
         offline: false,
         save_dialog: None,
     };
-    Worker::spawn(config, Arc::new(|| {})).expect("worker")
+    Worker::spawn(config, Arc::new(|_| {})).expect("worker")
 }
 
 /// The report of one machine over `w`, as `fleetview report` computes it.

@@ -85,7 +85,7 @@ async fn a_window_up_to_now_reads_its_settled_history_pieces_from_the_cache() {
             offline,
             save_dialog: None,
         };
-        Worker::spawn(config, Arc::new(|| {})).expect("worker")
+        Worker::spawn(config, Arc::new(|_| {})).expect("worker")
     };
     let worker = worker_on(false);
 

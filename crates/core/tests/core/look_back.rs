@@ -61,7 +61,7 @@ async fn the_attention_look_back_is_read_through_the_cache_and_finds_the_planted
         save_dialog: None,
     };
     let (online, cached) = tokio::task::spawn_blocking(move || {
-        let worker = Worker::spawn(config, Arc::new(|| {})).expect("a worker");
+        let worker = Worker::spawn(config, Arc::new(|_| {})).expect("a worker");
         let command = |offline| Command::FetchLookBack {
             equipment,
             window,
@@ -176,7 +176,7 @@ async fn figures_from_a_warm_cache_ask_only_for_what_has_not_settled() {
             .collect()
     };
     let worker = tokio::task::spawn_blocking(move || {
-        let worker = Worker::spawn(config, Arc::new(|| {})).expect("a worker");
+        let worker = Worker::spawn(config, Arc::new(|_| {})).expect("a worker");
         // The app lists the fleet first: the service's time is known.
         worker.send(Command::FetchSnapshots);
         let deadline = Instant::now() + Duration::from_secs(20);

@@ -13,4 +13,5 @@ mod history_chunks;
 mod look_back;
 mod remote;
 mod service_clock;
+mod wakes;
 mod worker;

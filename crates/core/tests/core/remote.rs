@@ -74,7 +74,7 @@ async fn a_far_pages_reads_go_out_together_and_none_twice() {
             offline: false,
             save_dialog: None,
         },
-        Arc::new(|| {}),
+        Arc::new(|_| {}),
     )
     .expect("worker");
     // A month up to now: its last part is never settled, so never cached.
@@ -275,7 +275,7 @@ async fn a_slow_chunk_holds_back_no_other() {
             offline: false,
             save_dialog: None,
         },
-        Arc::new(|| {}),
+        Arc::new(|_| {}),
     )
     .expect("worker");
     let fetched = tokio::task::spawn_blocking(move || {

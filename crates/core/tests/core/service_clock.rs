@@ -62,7 +62,7 @@ async fn a_window_past_the_services_now_is_asked_again_once_its_clock_moves_on()
             offline: false,
             save_dialog: None,
         },
-        Arc::new(|| {}),
+        Arc::new(|_| {}),
     )
     .expect("worker");
     // A window reaching six hours past the service's now, long before

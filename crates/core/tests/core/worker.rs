@@ -36,7 +36,7 @@ fn worker_for(sb: &Sandbox, cache: Option<Arc<Cache>>) -> Setup {
     };
     let worker = Worker::spawn(
         config,
-        Arc::new(move || {
+        Arc::new(move |_| {
             w.fetch_add(1, Ordering::Relaxed);
         }),
     )
@@ -52,7 +52,7 @@ fn worker_with_cache(base: String, token: String, cache: Arc<Cache>) -> Worker {
         offline: false,
         save_dialog: None,
     };
-    Worker::spawn(config, Arc::new(|| {})).expect("worker")
+    Worker::spawn(config, Arc::new(|_| {})).expect("worker")
 }
 
 /// Events until `done` says so (or a timeout, which fails the test).
@@ -318,7 +318,7 @@ async fn a_second_identical_request_is_answered_from_the_cache_even_offline() {
         offline: false,
         save_dialog: None,
     };
-    let worker = Worker::spawn(config, Arc::new(|| {})).expect("worker");
+    let worker = Worker::spawn(config, Arc::new(|_| {})).expect("worker");
     let (offline, worker) = tokio::task::spawn_blocking(move || (fetch(&worker, false), worker))
         .await
         .expect("join");
@@ -576,7 +576,7 @@ async fn the_kept_fleet_is_read_from_the_cache_alone() {
             offline: false,
             save_dialog: None,
         };
-        Worker::spawn(config, Arc::new(|| {})).expect("worker")
+        Worker::spawn(config, Arc::new(|_| {})).expect("worker")
     };
     let none = tokio::task::spawn_blocking({
         let (worker, kept) = (signed_out(&cache), kept.clone());
@@ -679,7 +679,7 @@ async fn a_pending_login_holds_up_no_other_command_and_can_be_cancelled() {
             offline: false,
             save_dialog: None,
         },
-        Arc::new(|| {}),
+        Arc::new(|_| {}),
     )
     .expect("worker");
     let sandbox = ClientConfig::new(sb.base.clone());

@@ -214,7 +214,12 @@ impl Driver {
             );
             self.next_frame();
             if std::env::var_os("E2E_TRACE").is_some() {
-                println!("{:?} {}", start.elapsed(), describe(self.app()));
+                println!(
+                    "{:?} {} (asked for by {:?})",
+                    start.elapsed(),
+                    describe(self.app()),
+                    self.h.ctx.repaint_causes()
+                );
             }
         }
         Instant::now()
@@ -258,8 +263,9 @@ impl Driver {
         self.frame();
         if std::env::var_os("E2E_TRACE").is_some() {
             println!(
-                "the click's frame ended {:?} after the click",
-                clicked.elapsed()
+                "the click's frame ended {:?} after the click (the next asked for by {:?})",
+                clicked.elapsed(),
+                self.h.ctx.repaint_causes()
             );
         }
         clicked

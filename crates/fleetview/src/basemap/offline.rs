@@ -206,6 +206,9 @@ impl Tiles for OfflineTiles {
     }
 }
 
+/// How soon a rendered tile wakes the UI.
+const TILE_SHOWN_WITHIN: std::time::Duration = std::time::Duration::from_millis(33);
+
 fn render_loop(requests: mpsc::Receiver<Key>, out: mpsc::Sender<Rendered>, wake: egui::Context) {
     let coarse = match Outlines::coarse() {
         Ok(o) => o,
@@ -245,7 +248,10 @@ fn render_loop(requests: mpsc::Receiver<Key>, out: mpsc::Sender<Rendered>, wake:
         if out.send((key, Some((rgba, detail)))).is_err() {
             return;
         }
-        wake.request_repaint();
+        // Shown at the next frame drawn, within a thirtieth of a second
+        // (as `theme::PROGRESS_FRAME`): a frame per tile rendered took a
+        // core from a page loading and held back the frame completing it.
+        wake.request_repaint_after(TILE_SHOWN_WITHIN);
     }
 }
 

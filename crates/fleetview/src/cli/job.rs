@@ -140,7 +140,7 @@ where
             offline,
             save_dialog: None,
         },
-        Arc::new(|| {}),
+        Arc::new(|_| {}),
     )?)
 }
 

@@ -12,7 +12,7 @@ use fleetview_api::model::SecretValue;
 use fleetview_api::time::now_secs;
 use fleetview_api::{ApiKey, AuthMethod};
 use fleetview_core::cache::{Cache, DEFAULT_CAP_BYTES};
-use fleetview_core::worker::{Command, SaveDialogRef, Worker, WorkerConfig};
+use fleetview_core::worker::{Command, SaveDialogRef, Urgency, Worker, WorkerConfig};
 use fleetview_sandbox::embedded::EmbeddedSandbox;
 use fleetview_sandbox::{Clock, SandboxConfig};
 
@@ -289,7 +289,7 @@ pub struct FleetApp {
     folder_opener: FolderOpener,
     /// Asks for a frame (from another thread: a folder that could not be
     /// opened is said at once, not at the next mouse move).
-    wake: Arc<dyn Fn() + Send + Sync>,
+    wake: fleetview_core::worker::Wake,
     /// Folders that could not be opened, from the threads opening them.
     open_failures: (
         std::sync::mpsc::Sender<OpenFailure>,
@@ -389,7 +389,10 @@ impl FleetApp {
         ctx.add_font_provider(Arc::new(
             egui_system_font_provider::SystemFontProvider::new(),
         ));
-        let wake: fleetview_core::worker::Wake = Arc::new(move || ctx.request_repaint());
+        let wake: fleetview_core::worker::Wake = Arc::new(move |urgency| match urgency {
+            Urgency::Now => ctx.request_repaint(),
+            Urgency::Soon => ctx.request_repaint_after(crate::ui::theme::PROGRESS_FRAME),
+        });
         let mut problems: Vec<(String, String)> = Vec::new();
         let cache = open_cache(options.cache_path.as_ref(), &mut problems);
         let sandbox = start_sandbox(&options, &mut problems);
@@ -556,7 +559,7 @@ impl FleetApp {
                 if let Err(e) = (open.0)(&path) {
                     tracing::warn!(path = %path.display(), "opening a folder: {e}");
                     let _ = failed.send((path, e.to_string()));
-                    wake();
+                    wake(Urgency::Now);
                 }
             });
         if let Err(e) = spawned {

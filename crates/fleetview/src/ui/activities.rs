@@ -18,7 +18,7 @@ pub fn activities_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Acti
     let rows: &[_] = state.activities().value().map_or(&[], |a| a.as_slice());
     if state.activities().is_pending() && rows.is_empty() {
         ui.horizontal(|ui| {
-            ui.spinner();
+            crate::ui::widgets::spinner_ui(ui);
             ui.label("Loading activities");
         });
         return;

@@ -102,7 +102,7 @@ pub fn catalog_ui(
             actions.push(CatalogAction::Load.into());
         }
         if cat.integrations.is_pending() {
-            ui.spinner();
+            crate::ui::widgets::spinner_ui(ui);
         }
     });
     if let Some(e) = cat.integrations.error() {
@@ -229,7 +229,7 @@ fn integration_buttons_ui(
     actions: &mut Vec<Action>,
 ) {
     if let Some(what) = busy {
-        ui.spinner();
+        crate::ui::widgets::spinner_ui(ui);
         ui.label(what);
         return;
     }

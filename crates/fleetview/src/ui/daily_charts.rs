@@ -308,7 +308,7 @@ pub fn daily_charts_ui(
                 super::widgets::panel_failed_ui(ui, "Daily figures", e, actions);
             } else {
                 ui.horizontal(|ui| {
-                    ui.spinner();
+                    crate::ui::widgets::spinner_ui(ui);
                     ui.label("Computing figures…");
                 });
             }

@@ -95,7 +95,7 @@ pub fn faults_ui(
     let rows = state.faults().value().unwrap_or(&empty);
     if state.faults().is_pending() && rows.is_empty() {
         ui.horizontal(|ui| {
-            ui.spinner();
+            crate::ui::widgets::spinner_ui(ui);
             ui.label("Loading faults");
         });
         return;

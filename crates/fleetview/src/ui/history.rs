@@ -224,7 +224,7 @@ pub fn history_ui(
     let Some(h) = state.history().value() else {
         if state.history().is_pending() {
             ui.horizontal(|ui| {
-                ui.spinner();
+                crate::ui::widgets::spinner_ui(ui);
                 ui.label("Loading the daily history");
             });
         }

@@ -74,7 +74,7 @@ fn activity_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<
             ui.separator();
         }
         if state.fleet().loading {
-            ui.spinner();
+            crate::ui::widgets::spinner_ui(ui);
             ui.label(format!(
                 "fleet {} of {}",
                 state.fleet().done,
@@ -117,7 +117,7 @@ fn activity_ui(ui: &mut egui::Ui, state: &AppState, now: i64, actions: &mut Vec<
         if doing.is_empty() {
             ui.label("Ready");
         } else {
-            ui.spinner();
+            crate::ui::widgets::spinner_ui(ui);
             // All of it on hover, where the line is too short.
             let all = doing.join("; ");
             ui.add(

@@ -33,6 +33,12 @@ pub const DAY_COLUMN_WIDTH: f32 = 90.0;
 /// A chip of the window figures strip.
 pub const FIGURE_CHIP_MIN_WIDTH: f32 = 128.0;
 pub const FIGURE_CHIP_HEIGHT: f32 = 34.0;
+/// How often what is under way is drawn anew: a spinner's turn, a
+/// progress line, a tile rendered, a part of a page while the rest loads
+/// (30 frames a second; the frame that completes a page is drawn at once).
+pub const PROGRESS_FRAME: std::time::Duration = std::time::Duration::from_millis(33);
+/// A spinner's size, as egui's own.
+pub const SPINNER_STROKE: f32 = 3.0;
 
 pub const ERROR: Color32 = Color32::from_rgb(0xE5, 0x48, 0x4D);
 pub const WARNING: Color32 = Color32::from_rgb(0xF5, 0xA5, 0x24);

@@ -205,6 +205,43 @@ pub fn machine_failed_ui(
 /// The button that asks again for what could not be read.
 pub const RETRY: &str = "Retry";
 
+/// A spinner, as egui's, that asks for its next turn only every
+/// [`theme::PROGRESS_FRAME`]: egui's asks for a frame at once, every frame,
+/// so a page loading behind it was drawn at the display's full rate, each
+/// frame taking a core from the decoding and holding back the frame that
+/// completes the page (docs/decisions.md, "Frames while a page loads").
+pub fn spinner_ui(ui: &mut egui::Ui) -> egui::Response {
+    let side = ui.style().spacing.interact_size.y;
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(side, side), egui::Sense::hover());
+    response.widget_info(|| egui::WidgetInfo::new(egui::Role::ProgressIndicator));
+    if ui.is_rect_visible(rect) {
+        ui.ctx().request_repaint_after(theme::PROGRESS_FRAME);
+        let time_secs = ui.input(|i| i.time);
+        let color = ui.visuals().strong_text_color();
+        ui.painter().add(egui::Shape::line(
+            spinner_arc(rect, time_secs),
+            egui::Stroke::new(theme::SPINNER_STROKE, color),
+        ));
+    }
+    response
+}
+
+/// The spinner's arc at `time_secs`: a turn a second, its length swinging
+/// between nothing and two thirds of a circle.
+fn spinner_arc(rect: egui::Rect, time_secs: f64) -> Vec<egui::Pos2> {
+    let radius = rect.width().min(rect.height()) * 0.5 - theme::SPINNER_STROKE;
+    let steps = 24_u32;
+    let start = time_secs * std::f64::consts::TAU;
+    let sweep = std::f64::consts::TAU * 2.0 / 3.0 * time_secs.sin();
+    (0..=steps)
+        .map(|i| {
+            let angle = start + sweep * f64::from(i) / f64::from(steps);
+            let (sin, cos) = angle.sin_cos();
+            rect.center() + radius * egui::vec2(cos as f32, sin as f32)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,5 +269,30 @@ mod tests {
         assert_eq!(sort_arrow(Some(true)), theme::SORT_ASCENDING);
         assert_eq!(sort_arrow(Some(false)), theme::SORT_DESCENDING);
         assert_eq!(sort_arrow(None), "");
+    }
+
+    #[test]
+    fn a_spinner_turns_at_thirty_frames_a_second_not_at_every_frame() {
+        let mut h = Harness::new_ui(|ui| {
+            spinner_ui(ui);
+        });
+        h.step();
+        let delay = h
+            .output()
+            .viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .map(|v| v.repaint_delay);
+        assert_eq!(delay, Some(theme::PROGRESS_FRAME), "its next turn");
+        h.get_by_role(Role::ProgressIndicator);
+    }
+
+    #[test]
+    fn a_spinners_arc_stays_in_its_square() {
+        let rect = egui::Rect::from_min_size(egui::pos2(10.0, 10.0), egui::vec2(18.0, 18.0));
+        for tenth in 0..40 {
+            let arc = spinner_arc(rect, f64::from(tenth) / 10.0);
+            assert_eq!(arc.len(), 25);
+            assert!(arc.iter().all(|p| rect.contains(*p)), "{arc:?}");
+        }
     }
 }

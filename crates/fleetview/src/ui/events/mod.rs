@@ -81,7 +81,7 @@ fn no_report_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) 
     }
     if report.is_pending() || state.history().is_pending() {
         ui.horizontal(|ui| {
-            ui.spinner();
+            crate::ui::widgets::spinner_ui(ui);
             ui.label("Events are being worked out…");
         });
     } else if report.error().is_none() {

@@ -29,7 +29,7 @@ pub(super) fn toolbar_ui(
         ui.separator();
         let t = &state.timeline().track;
         if t.is_pending() {
-            ui.spinner();
+            crate::ui::widgets::spinner_ui(ui);
             ui.label("Loading positions");
         } else if t.error().is_none()
             && let Some(track) = t.value()

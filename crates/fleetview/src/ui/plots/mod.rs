@@ -386,7 +386,7 @@ impl PlotsView {
             // spun "Loading…" under the error forever).
             if loadable.is_pending() {
                 ui.horizontal(|ui| {
-                    ui.spinner();
+                    crate::ui::widgets::spinner_ui(ui);
                     ui.label("Loading…");
                 });
             }

@@ -54,7 +54,7 @@ async fn fetch_plot_reads_the_real_shapes() {
             offline: false,
             save_dialog: None,
         },
-        Arc::new(|| {}),
+        Arc::new(|_| {}),
     )
     .expect("a worker");
     let worker = tokio::task::spawn_blocking(move || {
