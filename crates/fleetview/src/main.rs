@@ -192,9 +192,17 @@ fn run_app(cli: Cli) -> anyhow::Result<()> {
     options.clock = parse_now(cli.now.as_deref())?;
     options.sandbox_fleet_size = cli.sandbox_fleet_size;
     options.export_dir = cli.export_dir;
+    let settings = fleetview::shell::settings_file();
+    if let (Some(old), Some(new)) = (fleetview::shell::old_settings_file(), &settings) {
+        match fleetview::shell::move_settings(&old, new) {
+            Ok(true) => tracing::info!("settings moved to {}", new.display()),
+            Ok(false) => {}
+            Err(e) => tracing::warn!("the settings could not be moved to {}: {e}", new.display()),
+        }
+    }
     eframe::run_native(
-        fleetview::shell::APP_ID,
-        fleetview::shell::native_options(),
+        fleetview::shell::FOLDER,
+        fleetview::shell::native_options(settings),
         Box::new(move |cc| {
             fleetview::shell::close_on_terminate(&cc.egui_ctx);
             Ok(Box::new(FleetApp::new(cc, options)))

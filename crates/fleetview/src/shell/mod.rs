@@ -16,79 +16,17 @@ use fleetview_core::worker::{Command, SaveDialogRef, Urgency, Worker, WorkerConf
 use fleetview_sandbox::embedded::EmbeddedSandbox;
 use fleetview_sandbox::{Clock, SandboxConfig};
 
+mod desktop;
 mod save_dialog;
+
+pub use desktop::{
+    APP_ID, FOLDER, close_on_terminate, move_settings, native_options, old_settings_file,
+    settings_file, settings_file_in, window_icon,
+};
 
 use save_dialog::NativeSaveDialog;
 
 const SETTINGS_KEY: &str = "fleetview-settings";
-
-/// The application's id: the window's class (X11) and app id (Wayland),
-/// which desktops match to the installed `fleetview.desktop` entry for its
-/// name and icon; also the folder eframe keeps the settings in.
-pub const APP_ID: &str = "fleetview";
-
-/// The window icon: the 256 px rendering of `assets/icon/fleetview.svg`.
-pub fn window_icon() -> egui::IconData {
-    const PNG: &[u8] = include_bytes!("../../../../assets/icon/fleetview-256.png");
-    // The bytes are the repository's own file, decoded in a test: a
-    // failure here is a broken checkout, and the window opens without it.
-    eframe::icon_data::from_png_bytes(PNG).unwrap_or_default()
-}
-
-/// Closes the window as its close button does (the settings saved) when the
-/// system asks the app to end (SIGTERM at logout or shutdown, SIGHUP):
-/// killed there, the last half minute's choices were lost.
-pub fn close_on_terminate(ctx: &egui::Context) {
-    #[cfg(unix)]
-    {
-        let ctx = ctx.clone();
-        let spawned = std::thread::Builder::new()
-            .name("fleetview-signals".into())
-            .spawn(move || {
-                let runtime = match tokio::runtime::Builder::new_current_thread()
-                    .enable_io()
-                    .build()
-                {
-                    Ok(r) => r,
-                    Err(e) => return tracing::warn!("no signal handling: {e}"),
-                };
-                runtime.block_on(async {
-                    use tokio::signal::unix::{SignalKind, signal};
-                    let (Ok(mut term), Ok(mut hup)) = (
-                        signal(SignalKind::terminate()),
-                        signal(SignalKind::hangup()),
-                    ) else {
-                        return tracing::warn!("no signal handling");
-                    };
-                    tokio::select! {
-                        _ = term.recv() => {}
-                        _ = hup.recv() => {}
-                    }
-                    tracing::info!("asked to end: closing the window (settings saved)");
-                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-                    ctx.request_repaint();
-                });
-            });
-        if let Err(e) = spawned {
-            tracing::warn!("no signal handling: {e}");
-        }
-    }
-}
-
-/// How the desktop window opens: its title, first size, icon and app id.
-pub fn native_options() -> eframe::NativeOptions {
-    eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title(APP_ID)
-            .with_app_id(APP_ID)
-            .with_icon(window_icon())
-            .with_inner_size([1400.0, 900.0]),
-        // The app adds the system's fonts itself (`FleetApp::new`), so its
-        // tests draw with them too.
-        system_font_fallback: false,
-        ..Default::default()
-    }
-}
 
 /// A real service to connect to, with a token, an API key (logged in with,
 /// and again when the token is refused), or both.
@@ -141,7 +79,7 @@ pub struct AppOptions {
     pub wall_clock: WallClock,
     /// Where the log files are written (shown in About; `main` writes them).
     pub log_dir: Option<PathBuf>,
-    /// Where eframe keeps the settings (shown in About).
+    /// The folder of the settings file (shown in About).
     pub settings_dir: Option<PathBuf>,
     /// Shows a folder in the system's file manager.
     pub folder_opener: FolderOpener,
@@ -228,7 +166,7 @@ pub fn with_malloc_settings() {}
 pub fn default_log_dir() -> Option<PathBuf> {
     dirs::state_dir()
         .or_else(dirs::data_local_dir)
-        .map(|d| d.join(APP_ID).join("logs"))
+        .map(|d| d.join(FOLDER).join("logs"))
 }
 
 /// The computer's clock (Unix seconds), given to the app so tests drive
@@ -266,11 +204,11 @@ impl AppOptions {
             cache_path: Cache::default_path(),
             sandbox_data_dir: crate::app::sandbox_data_dir(),
             online_tiles: true,
-            tile_cache_dir: dirs::cache_dir().map(|d| d.join("fleetview").join("tiles")),
+            tile_cache_dir: dirs::cache_dir().map(|d| d.join(FOLDER).join("tiles")),
             log_dir: default_log_dir(),
-            settings_dir: eframe::storage_dir(APP_ID),
+            settings_dir: settings_file().and_then(|f| f.parent().map(PathBuf::from)),
             fallback_export_dir: dirs::download_dir()
-                .or_else(|| dirs::data_dir().map(|d| d.join(APP_ID).join("exports"))),
+                .or_else(|| dirs::data_dir().map(|d| d.join(FOLDER).join("exports"))),
             ..Self::default()
         }
     }

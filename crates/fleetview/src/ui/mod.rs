@@ -1,6 +1,7 @@
 //! The panels. Each draws from the app state (read-only) and its own view
 //! state (filters, text being typed), and returns `Action`s; none does I/O.
 
+mod about;
 mod activities;
 mod catalog;
 mod connection;
@@ -132,7 +133,8 @@ pub fn page_ui(ui: &mut egui::Ui, state: &AppState, view: &mut ViewState, now: i
     status::toasts_ui(ui.ctx(), state, &mut actions);
     status::history_ui(ui.ctx(), state, &mut view.status, &mut actions);
     keys::help_ui(ui.ctx(), &mut view.menu.help_open);
-    menu::about_ui(ui.ctx(), state, &mut view.menu.about_open, &mut actions);
+    about::about_ui(ui.ctx(), state, &mut view.menu, &mut actions);
+    about::notices_ui(ui.ctx(), &mut view.menu.notices_open);
     egui::CentralPanel::default().show(ui, |ui| {
         page_tabs_ui(ui, state, &mut actions);
         ui.separator();

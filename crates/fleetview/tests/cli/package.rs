@@ -30,14 +30,14 @@ fn the_window_has_the_icon_and_the_desktop_entrys_app_id() {
     assert_eq!(alpha(128, 128), 255);
     assert_eq!(alpha(0, 0), 0);
 
-    let viewport = native_options().viewport;
+    let viewport = native_options(None).viewport;
     assert_eq!(viewport.app_id.as_deref(), Some(APP_ID));
     assert_eq!(viewport.icon.as_deref(), Some(&icon));
 }
 
 #[test]
 fn the_desktop_entry_starts_fleetview_with_its_icon() {
-    let text = std::fs::read_to_string(root().join("assets/desktop/fleetview.desktop"))
+    let text = std::fs::read_to_string(root().join(format!("assets/desktop/{APP_ID}.desktop")))
         .expect("the desktop entry");
     let value = |key: &str| {
         text.lines()
@@ -48,7 +48,10 @@ fn the_desktop_entry_starts_fleetview_with_its_icon() {
     assert_eq!(value("Type"), "Application");
     assert_eq!(value("Exec"), "fleetview");
     assert_eq!(value("Icon"), APP_ID);
-    assert_eq!(value("StartupWMClass"), APP_ID);
+    assert_eq!(value("Name"), "Fleetview");
+    // X11's class is the binary's name (winit's default: eframe names the
+    // window only on Wayland, where the app id matches the entry's name).
+    assert_eq!(value("StartupWMClass"), "fleetview");
     assert_eq!(value("Terminal"), "false");
 }
 
@@ -74,7 +77,7 @@ fn every_icon_png_is_the_size_its_name_and_install_path_say() {
         assert_eq!(png_size(&bytes), Some((size, size)), "{name}");
         // The package installs it in the hicolor folder of its size.
         let asset = format!(
-            "[\"../../assets/icon/{name}\", \"usr/share/icons/hicolor/{size}x{size}/apps/fleetview.png\", \"644\"]"
+            "[\"../../assets/icon/{name}\", \"usr/share/icons/hicolor/{size}x{size}/apps/{APP_ID}.png\", \"644\"]"
         );
         assert!(
             manifest.contains(&asset),
@@ -87,5 +90,37 @@ fn every_icon_png_is_the_size_its_name_and_install_path_say() {
     for wanted in [16, 32, 48, 64, 128, 256] {
         assert!(sizes.contains(&wanted), "no {wanted} px icon: {sizes:?}");
     }
-    assert!(manifest.contains("\"usr/share/icons/hicolor/scalable/apps/fleetview.svg\""));
+    assert!(manifest.contains(&format!(
+        "\"usr/share/icons/hicolor/scalable/apps/{APP_ID}.svg\""
+    )));
+}
+
+#[test]
+fn the_metainfo_names_the_app_its_desktop_entry_and_its_binary() {
+    let text =
+        std::fs::read_to_string(root().join(format!("assets/desktop/{APP_ID}.metainfo.xml")))
+            .expect("the metainfo");
+    assert!(text.contains(&format!("<id>{APP_ID}</id>")));
+    assert!(text.contains(&format!(
+        "<launchable type=\"desktop-id\">{APP_ID}.desktop</launchable>"
+    )));
+    assert!(text.contains("<binary>fleetview</binary>"));
+    assert!(text.contains(&format!(
+        "<release version=\"{}\"",
+        env!("CARGO_PKG_VERSION")
+    )));
+    let manifest = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))
+        .expect("the package's Cargo.toml");
+    assert!(manifest.contains(&format!(
+        "[\"../../assets/desktop/{APP_ID}.metainfo.xml\", \"usr/share/metainfo/\", \"644\"]"
+    )));
+    // Every screenshot it shows is one of the repository's.
+    for url in text.split("<image>").skip(1) {
+        let url = url.split("</image>").next().unwrap_or_default();
+        let file = url.rsplit('/').next().unwrap_or_default();
+        assert!(
+            root().join("docs/screenshots").join(file).is_file(),
+            "{url} is not in docs/screenshots"
+        );
+    }
 }

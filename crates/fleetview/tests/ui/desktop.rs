@@ -279,7 +279,7 @@ fn recording(fail: bool) -> (FolderOpener, Arc<Mutex<Vec<PathBuf>>>) {
 fn open_about(h: &mut Harness<'static, FleetApp>) {
     h.get_by_label("fleetview ⏷").click();
     h.run_steps(3);
-    h.get_by_label("About fleetview").click();
+    h.get_by_label("About Fleetview").click();
     h.run_steps(3);
 }
 
@@ -301,9 +301,13 @@ fn about_says_the_version_the_data_licences_and_where_files_live() {
     });
     wait_until(&mut h, "the fleet", fleet_loaded);
     open_about(&mut h);
-    h.get_by_label(&format!("fleetview {}", env!("CARGO_PKG_VERSION")));
+    h.get_by_label(&format!("Fleetview {}", env!("CARGO_PKG_VERSION")));
     h.get_by_label_contains("Natural Earth, public domain; as packaged by world-atlas");
-    h.get_by_label_contains("© OpenStreetMap contributors");
+    h.get_by_label_contains("Online map tiles: © OpenStreetMap contributors");
+    h.get_by_label_contains("timezone-boundary-builder");
+    h.get_by_label_contains("Open Database Licence 1.0 (ODbL)");
+    h.get_by_label_contains("Ubuntu Font Licence 1.0");
+    h.get_by_label_contains("SIL Open Font Licence 1.1");
     for path in [&logs, &cache, &settings] {
         h.get_by_label(&path.display().to_string());
     }
@@ -315,6 +319,35 @@ fn about_says_the_version_the_data_licences_and_where_files_live() {
     assert!(
         h.state().state().notifications().is_empty(),
         "no error said"
+    );
+}
+
+#[test]
+fn about_opens_the_third_party_licences_of_every_crate_linked() {
+    let mut h = app(AppOptions::default());
+    wait_until(&mut h, "the fleet", fleet_loaded);
+    open_about(&mut h);
+    h.get_by_label("Third-party licences…").click();
+    h.run_steps(3);
+    let notices = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/third-party-notices.txt"
+    ))
+    .expect("the notices");
+    let crates = notices.lines().filter(|l| l.starts_with("  - ")).count();
+    assert!(crates > 100, "{crates} crates listed");
+    h.get_by_label(&format!(
+        "The licences of the {crates} libraries Fleetview is built from."
+    ));
+    // The first lines are in view, laid out; the rest only when scrolled to.
+    h.get_by_label("Third-party licences of Fleetview");
+    let last = notices
+        .lines()
+        .rfind(|l| l.starts_with("  - "))
+        .expect("a crate listed");
+    assert!(
+        h.query_by_label(last).is_none(),
+        "only the lines in view are laid out, not {last:?}"
     );
 }
 
