@@ -67,3 +67,56 @@ fn io_kind(e: &(dyn std::error::Error + 'static)) -> Option<std::io::ErrorKind> 
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Error, ErrorKind};
+
+    fn server(status: u16) -> ApiError {
+        ApiError::Server {
+            endpoint: "POST /login".into(),
+            status,
+            message: String::new(),
+            retry_after: None,
+        }
+    }
+
+    #[test]
+    fn a_refused_login_is_3_whether_401_or_403_and_a_5xx_is_1() {
+        let unauthorized = ApiError::Unauthorized {
+            endpoint: "POST /login".into(),
+            message: String::new(),
+        };
+        assert_eq!(api_status(&unauthorized), REFUSED);
+        assert_eq!(api_status(&server(403)), REFUSED);
+        assert_eq!(api_status(&server(500)), FAILED);
+        assert_eq!(api_status(&ApiError::NotConnected), NOT_CACHED);
+        let timeout = ApiError::Timeout {
+            endpoint: "GET /x".into(),
+            timeout_secs: 10,
+            address: "127.0.0.1:1".into(),
+            connect: true,
+        };
+        assert_eq!(api_status(&timeout), UNREACHABLE);
+    }
+
+    #[test]
+    fn a_broken_pipe_is_found_inside_the_writers_errors() {
+        let pipe = || Error::from(ErrorKind::BrokenPipe);
+        let csv = fleetview_core::export::ExportError::Csv(csv::Error::from(pipe()));
+        assert!(is_closed_pipe(&csv));
+        let csv = fleetview_core::export::ExportError::Csv(csv::Error::from(pipe()));
+        let json = fleetview_core::export::ExportError::Json(serde_json::Error::io(pipe()));
+        assert!(is_closed_pipe(&json));
+        // As `write_output` wraps a document's failure.
+        let wrapped = Error::other(fleetview_core::export::ExportError::Io(pipe()));
+        assert!(is_closed_pipe(&wrapped));
+        let full = fleetview_core::export::ExportError::Io(Error::from(ErrorKind::StorageFull));
+        assert!(!is_closed_pipe(&full));
+        // As the job returns it (`#[error(transparent)]` skips a level).
+        assert!(is_closed_pipe(
+            &super::super::export::CliExportError::Write(csv)
+        ));
+    }
+}
