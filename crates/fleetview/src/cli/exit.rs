@@ -4,8 +4,6 @@
 
 use fleetview_api::ApiError;
 
-/// Done.
-pub const DONE: u8 = 0;
 /// Failed otherwise (the error on stderr).
 pub const FAILED: u8 = 1;
 /// The service refused the API key or token (401 or 403).

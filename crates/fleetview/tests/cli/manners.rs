@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::binary::{output_async, signed_out, stderr};
+use crate::binary::{output_async, output_within, signed_out, stderr};
 use fleetview_api::time::format_wire;
 use fleetview_sandbox::simulate::FIRST_ID;
 
@@ -242,6 +242,26 @@ fn no_color_turns_the_logs_colours_off_even_on_a_terminal() {
     let plain = sandbox_log_on_a_terminal(Some("1"), &dir.path().join("c"));
     assert!(plain.contains("INFO"), "{plain}");
     assert!(!plain.contains('\x1b'), "NO_COLOR=1: {plain:?}");
+    // clap's own words (a usage error) follow it too.
+    let usage = |no_color: &str| {
+        let line = format!("'{}' --frobnicate", env!("CARGO_BIN_EXE_fleetview"));
+        let mut cmd = Command::new("script");
+        cmd.args(["-qec", &line, "/dev/null"])
+            .env("NO_COLOR", no_color)
+            .stdin(Stdio::null());
+        let out = output_within(cmd, Duration::from_secs(60)).0;
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let coloured = usage("");
+    assert!(
+        coloured.contains("--frobnicate") && coloured.contains("\x1b["),
+        "{coloured:?}"
+    );
+    let plain = usage("1");
+    assert!(
+        plain.contains("--frobnicate") && !plain.contains('\x1b'),
+        "{plain:?}"
+    );
 }
 
 /// A reader that goes away after a few bytes (`| head -c 64`): the export
