@@ -5,10 +5,12 @@ use std::io::IsTerminal as _;
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, Parser, Subcommand};
 use fleetview::cli::args::{
     CacheArgs, EventArgs, LoginArgs, ServiceArgs, UnitsArg, WindowArgs, parse_now,
 };
+use fleetview::cli::assets::{AssetsArgs, write_assets};
+use fleetview::cli::exit::{EXIT_STATUS_HELP, is_closed_pipe};
 use fleetview::cli::export::{
     CliExportError, ExportArgs, ExportKind, ExportRequest, FormatArg, run_export,
 };
@@ -26,7 +28,9 @@ use tracing_subscriber::EnvFilter;
 #[command(
     name = "fleetview",
     version,
-    about = "Inspect a machine's telematics history and manage fleet integrations"
+    propagate_version = true,
+    about = "Inspect a machine's telematics history and manage fleet integrations",
+    after_help = EXIT_STATUS_HELP
 )]
 struct Cli {
     #[command(subcommand)]
@@ -58,6 +62,10 @@ enum Command {
     /// A machine's figures over a window and each of its (UTC) days, or the
     /// whole fleet's (--fleet), as JSON, CSV, Markdown or HTML.
     Report(ReportArgs),
+    /// Write the man pages and shell completions into a folder (for the
+    /// package).
+    #[command(hide = true)]
+    Assets(AssetsArgs),
 }
 
 #[allow(clippy::print_stdout)] // The first stdout line is the contract: "listening on URL".
@@ -228,7 +236,7 @@ fn init_logging(
     };
     let stderr = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
+        .with_ansi(std::io::stderr().is_terminal() && !no_color())
         .with_filter(filter());
     let mut problem = None;
     let file = log_dir.and_then(|dir| {
@@ -267,18 +275,20 @@ fn init_logging(
     guard
 }
 
-/// The exit status of a refused API key or token (README: exit statuses);
-/// 1 is any other failure, 2 wrong usage (clap's).
-const EXIT_REFUSED: u8 = 3;
+/// `NO_COLOR` set and not empty: no colours in what is written (no-color.org).
+fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
 
-/// The exit status for a failure.
+/// The exit status for a failure (`cli/exit.rs`); usage errors are clap's 2.
 fn exit_status(e: &anyhow::Error) -> u8 {
-    let refused = e
-        .downcast_ref::<CliExportError>()
-        .is_some_and(CliExportError::is_refused)
-        || e.downcast_ref::<CliReportError>()
-            .is_some_and(CliReportError::is_refused);
-    if refused { EXIT_REFUSED } else { 1 }
+    if let Some(e) = e.downcast_ref::<CliExportError>() {
+        e.exit_status()
+    } else if let Some(e) = e.downcast_ref::<CliReportError>() {
+        e.exit_status()
+    } else {
+        fleetview::cli::exit::FAILED
+    }
 }
 
 /// jemalloc gives back to the system what is freed, where glibc's malloc
@@ -292,6 +302,8 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 fn main() -> std::process::ExitCode {
     match run() {
         Ok(()) => std::process::ExitCode::SUCCESS,
+        // The reader took what it wanted (`| head`): nothing to say.
+        Err(e) if is_closed_pipe(e.as_ref()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("Error: {e:?}");
             std::process::ExitCode::from(exit_status(&e))
@@ -321,6 +333,11 @@ fn run() -> anyhow::Result<()> {
             .block_on(run_sandbox(args)),
         Some(Command::Export(args)) => export_job(args),
         Some(Command::Report(args)) => report_command(args),
+        Some(Command::Assets(args)) => {
+            write_assets(Cli::command(), &args.dir)
+                .with_context(|| format!("writing into {}", args.dir.display()))?;
+            Ok(())
+        }
         None => run_app(cli),
     }
 }

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::args::{CacheArgs, EventArgs, ServiceArgs, UnitsArg, WindowArgs};
+use super::exit::{FAILED, NOT_CACHED, UNREACHABLE, api_status};
 use super::job::{Waiting, check_sign_in, note_cache_notices, start_worker, write_output_with};
 use fleetview_api::limits::check_window;
 use fleetview_api::model::PositionRow;
@@ -27,6 +28,7 @@ use fleetview_core::worker::{Command, Event, Fetched, MachineEvent, Worker, Work
 
 /// `fleetview export`'s arguments.
 #[derive(Debug, clap::Parser)]
+#[command(after_help = super::exit::EXIT_STATUS_HELP)]
 pub struct ExportArgs {
     #[command(flatten)]
     pub service: ServiceArgs,
@@ -88,6 +90,13 @@ pub enum CliExportError {
     Write(#[from] ExportError),
     #[error("not everything asked for is cached (offline): missing {0}")]
     Incomplete(String),
+    /// The service could not be reached at the login, and the cache then
+    /// lacked what was asked for.
+    #[error("{cause}; and {then}")]
+    Unreachable {
+        cause: ApiError,
+        then: Box<CliExportError>,
+    },
     #[error("unknown kind '{0}': use a data kind of the service, faults or history")]
     UnknownKind(String),
     #[error("the background worker stopped without an answer")]
@@ -108,9 +117,29 @@ pub enum CliExportError {
 }
 
 impl CliExportError {
-    /// The service refused the API key or token (its own exit status).
-    pub fn is_refused(&self) -> bool {
-        matches!(self, CliExportError::Api(e) if e.is_unauthorized())
+    /// The exit status it ends the command with (`exit.rs`).
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            CliExportError::Api(e) | CliExportError::Worker(WorkerError::Client(e)) => {
+                api_status(e)
+            }
+            CliExportError::Incomplete(_) => NOT_CACHED,
+            CliExportError::Unreachable { .. } => UNREACHABLE,
+            _ => FAILED,
+        }
+    }
+
+    /// `self`, or, when the job went offline because the service could
+    /// not be reached (`cause`) and the cache then lacked what it needed,
+    /// that the service could not be reached.
+    fn after(self, cause: Option<ApiError>) -> Self {
+        match cause {
+            Some(cause) if self.exit_status() == NOT_CACHED => CliExportError::Unreachable {
+                cause,
+                then: Box::new(self),
+            },
+            _ => self,
+        }
     }
 }
 
@@ -221,8 +250,16 @@ pub fn run_export(
     // A window refused online is refused offline, before anything is sent.
     check_window(req.window)?;
     let mut req = req.clone();
-    check_sign_in::<CliExportError>(&mut req.client, &mut req.offline, &mut note)?;
-    let req = &req;
+    let unreachable =
+        check_sign_in::<CliExportError>(&mut req.client, &mut req.offline, &mut note)?;
+    export_signed_in(&req, &mut note).map_err(|e| e.after(unreachable))
+}
+
+/// [`run_export`] once the sign-in is checked.
+fn export_signed_in(
+    req: &ExportRequest,
+    mut note: impl FnMut(&str),
+) -> Result<ExportSummary, CliExportError> {
     let worker = start_worker::<CliExportError>(
         &req.client,
         req.cache_path.as_deref(),

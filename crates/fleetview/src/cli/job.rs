@@ -25,17 +25,19 @@ const WAITING_NOTE_AFTER: Duration = Duration::from_secs(3);
 /// failure is the job's error; a service that cannot be reached is said, and the job then reads the
 /// cache only (`offline`) rather than wait for it again. `--offline`, or
 /// nothing to sign in with, asks nothing. With a key, the token it got is
-/// used from then on (the job does not log in again).
+/// used from then on (the job does not log in again). Returns why the
+/// service could not be reached, when the job goes on offline for it (a
+/// job the cache then cannot serve fails as unreachable, not as offline).
 pub fn check_sign_in<E>(
     client: &mut ClientConfig,
     offline: &mut bool,
     note: &mut impl FnMut(&str),
-) -> Result<(), E>
+) -> Result<Option<ApiError>, E>
 where
     E: From<ApiError> + From<std::io::Error>,
 {
     if *offline || (client.token.is_none() && client.api_key.is_none()) {
-        return Ok(());
+        return Ok(None);
     }
     let api = ApiClient::new(client.clone())?;
     let what = if client.token.is_none() {
@@ -61,12 +63,12 @@ where
     match checked {
         Ok(()) => {
             client.token = api.token();
-            Ok(())
+            Ok(None)
         }
         Err(e) if e.is_unreachable() => {
             note(&format!("{e}: reading the cache only"));
             *offline = true;
-            Ok(())
+            Ok(Some(e))
         }
         // Refused, or failed otherwise (a 5xx): the job fails with it
         // rather than send the login again.

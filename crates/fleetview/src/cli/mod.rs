@@ -3,6 +3,8 @@
 //! Each job's arguments live beside it; what they share is in `args.rs`.
 
 pub mod args;
+pub mod assets;
+pub mod exit;
 pub mod export;
 mod job;
 pub mod report;

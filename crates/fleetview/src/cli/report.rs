@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use super::args::{CacheArgs, EventArgs, ServiceArgs, UnitsArg, WindowArgs};
+use super::exit::{FAILED, NOT_CACHED, UNREACHABLE, api_status};
 use super::job::{Waiting, check_sign_in, note_cache_notices, start_worker, write_output};
 use super::report_fleet::{FleetSource, fleet_scope};
 use fleetview_api::limits::check_window;
@@ -25,6 +26,7 @@ use fleetview_core::worker::{
 /// whole fleet (`--fleet`), exactly one of them.
 #[derive(Debug, clap::Parser)]
 #[command(group(clap::ArgGroup::new("subject").required(true).args(["equipment", "fleet"])))]
+#[command(after_help = super::exit::EXIT_STATUS_HELP)]
 pub struct ReportArgs {
     #[command(flatten)]
     pub service: ServiceArgs,
@@ -102,6 +104,13 @@ pub enum CliReportError {
     Io(#[from] std::io::Error),
     #[error("{0} is not cached: run the report once online (offline, only the cache is read)")]
     NotCached(String),
+    /// The service could not be reached at the login, and the cache then
+    /// lacked what was asked for.
+    #[error("{cause}; and {then}")]
+    Unreachable {
+        cause: ApiError,
+        then: Box<CliReportError>,
+    },
     #[error("expected hours per working day must be between 0 and 24, not {0}")]
     ExpectedHours(f64),
     #[error("the background worker stopped without an answer")]
@@ -119,9 +128,28 @@ pub enum CliReportError {
 }
 
 impl CliReportError {
-    /// The service refused the API key or token (its own exit status).
-    pub fn is_refused(&self) -> bool {
-        matches!(self, CliReportError::Api(e) if e.is_unauthorized())
+    /// The exit status it ends the command with (`exit.rs`).
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            CliReportError::Api(e) | CliReportError::Worker(WorkerError::Client(e)) => {
+                api_status(e)
+            }
+            CliReportError::NotCached(_) => NOT_CACHED,
+            CliReportError::Unreachable { .. } => UNREACHABLE,
+            _ => FAILED,
+        }
+    }
+
+    /// As `CliExportError::after`: a job offline because the service
+    /// could not be reached fails as unreachable where the cache lacks.
+    fn after(self, cause: Option<ApiError>) -> Self {
+        match cause {
+            Some(cause) if self.exit_status() == NOT_CACHED => CliReportError::Unreachable {
+                cause,
+                then: Box::new(self),
+            },
+            _ => self,
+        }
     }
 }
 
@@ -252,8 +280,16 @@ pub fn run_report(
     // A window refused online is refused offline, before anything is sent.
     check_window(req.window)?;
     let mut req = req.clone();
-    check_sign_in::<CliReportError>(&mut req.client, &mut req.offline, &mut note)?;
-    let req = &req;
+    let unreachable =
+        check_sign_in::<CliReportError>(&mut req.client, &mut req.offline, &mut note)?;
+    report_signed_in(&req, &mut note).map_err(|e| e.after(unreachable))
+}
+
+/// [`run_report`] once the sign-in is checked.
+fn report_signed_in(
+    req: &ReportJob,
+    mut note: impl FnMut(&str),
+) -> Result<ReportSummary, CliReportError> {
     let worker = start_worker::<CliReportError>(
         &req.client,
         req.cache_path.as_deref(),

@@ -446,7 +446,7 @@ async fn fleet_report_offline_writes_what_the_cache_holds_and_names_what_it_lack
     let (_, err) = text(&out);
     assert_eq!(
         out.status.code(),
-        Some(1),
+        Some(5),
         "as export when the cache lacks data: {err}"
     );
     let doc: Value =

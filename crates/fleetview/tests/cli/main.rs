@@ -2,12 +2,14 @@
 //! `sandbox` (killed and restarted, as a process), and the pieces of the
 //! Debian package. One binary, one module per area.
 
+mod assets;
 mod binary;
 mod cache_cli;
 mod export_cli;
 mod export_clock;
 mod export_numbers;
 mod fleet_report_cli;
+mod manners;
 mod package;
 mod report_cli;
 mod sandbox_durability;

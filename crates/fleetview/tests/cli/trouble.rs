@@ -7,84 +7,19 @@ use fleetview_testkit as common;
 use std::io::Read;
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::binary::signed_out;
+use crate::binary::{output_async, output_within, signed_out, stderr};
 use common::start;
 use fleetview_api::time::format_wire;
 use fleetview_sandbox::chaos::ChaosConfig;
 use fleetview_sandbox::simulate::FIRST_ID;
 
-/// The exit status of a refused API key or token (README, exit statuses).
+/// The exit status of a refused API key or token (`fleetview --help`).
 const REFUSED: i32 = 3;
-
-/// Runs `cmd` to its end, killed (and the test failed) past `limit`.
-fn output_within(mut cmd: Command, limit: Duration) -> (Output, Duration) {
-    let started = Instant::now();
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("fleetview starts");
-    let pipes = [
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    ];
-    let readers = pipes.map(|pipe| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_end(&mut bytes);
-            }
-            bytes
-        })
-    });
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            let [_, err] = readers.map(|r| r.join().expect("read"));
-            panic!(
-                "still running after {limit:?}; stderr so far: {}",
-                String::from_utf8_lossy(&err)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let elapsed = started.elapsed();
-    let [stdout, stderr] = readers.map(|r| r.join().expect("read"));
-    (
-        Output {
-            status,
-            stdout,
-            stderr,
-        },
-        elapsed,
-    )
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Runs the binary off the async threads (the sandbox serves on them).
-async fn output_async(cmd: Command) -> Output {
-    tokio::task::spawn_blocking(move || output_within(cmd, Duration::from_secs(120)).0)
-        .await
-        .expect("finished")
-}
 
 /// A wrong key or token is refused with its own exit status even
 /// when every window asked for is in the cache; `--offline` needs none.
