@@ -507,6 +507,24 @@ mod tests {
             Ok(1_704_067_200)
         );
         assert!(parse_lenient("yesterday").is_err());
+        assert_eq!(
+            parse_instant("2024-01-01 00:00:00.5z").map(|t| t.millis()),
+            Ok(1_704_067_200_500)
+        );
+        assert_eq!(
+            parse_instant("1969-12-31T23:59:59.9995Z").map(|t| t.millis()),
+            Ok(-1),
+            "milliseconds floored before the epoch too"
+        );
+        // Forms jiff reads that RFC 3339 does not.
+        for bad in [
+            "2024-01-01T00:00Z",
+            "20240101T000000Z",
+            "2024-01-01T00:00:00Z[UTC]",
+            "2024-01-01T00:00:00",
+        ] {
+            assert!(parse_instant(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
@@ -695,5 +713,12 @@ mod agrees_with_jiff {
             parse_wire("2024-02-29T00:00:00Z").ok(),
             jiff_wire("2024-02-29T00:00:00Z")
         );
+        // The one shape jiff reads and the wire format does not: a leap second.
+        let leap = "2024-01-01T00:00:60Z".parse::<jiff::Timestamp>();
+        assert_eq!(
+            leap.map(|t| t.as_second()).ok(),
+            parse_wire("2024-01-01T00:00:59Z").ok()
+        );
+        assert!(parse_wire("2024-01-01T00:00:60Z").is_err());
     }
 }
