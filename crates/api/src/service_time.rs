@@ -5,8 +5,6 @@
 
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use chrono::{DateTime, Utc};
-
 use super::time::parse_lenient;
 
 /// Nothing recorded yet.
@@ -61,16 +59,16 @@ impl ServiceTime {
 
 /// An HTTP date (`Tue, 15 Nov 1994 08:12:31 GMT`), in seconds.
 pub fn parse_http_date(s: &str) -> Option<i64> {
-    DateTime::parse_from_rfc2822(s.trim())
-        .ok()
-        .map(|t| t.timestamp())
+    static PARSER: jiff::fmt::rfc2822::DateTimeParser = jiff::fmt::rfc2822::DateTimeParser::new();
+    PARSER.parse_timestamp(s.trim()).ok().map(|t| t.as_second())
 }
 
 /// `secs` as an HTTP date (`Tue, 15 Nov 1994 08:12:31 GMT`).
+/// Outside jiff's years (-9999..=9999) it is the epoch's.
 pub fn format_http_date(secs: i64) -> String {
-    DateTime::<Utc>::from_timestamp(secs, 0)
-        .unwrap_or_default()
-        .format("%a, %d %b %Y %H:%M:%S GMT")
+    jiff::Timestamp::from_second(secs)
+        .unwrap_or(jiff::Timestamp::UNIX_EPOCH)
+        .strftime("%a, %d %b %Y %H:%M:%S GMT")
         .to_string()
 }
 

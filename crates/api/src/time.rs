@@ -198,13 +198,13 @@ pub fn parse_instant(s: &str) -> Result<Timestamp, TimeError> {
     match parse_wire(s) {
         Ok(t) => Ok(Timestamp::from_secs(t)),
         Err(first) => utc_with_fraction(s)
-            .or_else(|| chrono_fallback(s))
+            .or_else(|| rfc3339_fallback(s))
             .ok_or(first),
     }
 }
 
 /// `YYYY-MM-DDTHH:mm:ss.fffZ` by hand: how a real service writes
-/// milliseconds, so common enough to skip chrono for.
+/// milliseconds, so common enough to skip the general parser for.
 fn utc_with_fraction(s: &str) -> Option<Timestamp> {
     let b = s.as_bytes();
     if b.len() <= WIRE_LEN + 1 || b[19] != b'.' || b[b.len() - 1] != b'Z' {
@@ -217,10 +217,25 @@ fn utc_with_fraction(s: &str) -> Option<Timestamp> {
     Some(Timestamp::from_parts(secs, ms))
 }
 
-fn chrono_fallback(s: &str) -> Option<Timestamp> {
-    // Only RFC 3339 (with a 'T' and an offset) is accepted; anything else is an error.
-    let dt = chrono::DateTime::parse_from_rfc3339(s).ok()?;
-    Some(Timestamp::from_millis(dt.timestamp_millis()))
+/// Any other RFC 3339 date-time: jiff's parser, which also reads forms RFC
+/// 3339 does not (no seconds, the basic format), so the shape of
+/// `YYYY-MM-DDTHH:mm:ss` is checked first and only a fraction and an
+/// offset may follow. Milliseconds are floored, as before the epoch too.
+fn rfc3339_fallback(s: &str) -> Option<Timestamp> {
+    let b = s.as_bytes();
+    let shaped = b.len() > WIRE_LEN
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && matches!(b[10], b'T' | b't' | b' ')
+        && b[13] == b':'
+        && b[16] == b':'
+        && !b.contains(&b'[');
+    if !shaped {
+        return None;
+    }
+    let t: jiff::Timestamp = s.parse().ok()?;
+    let ms = i64::try_from(t.as_nanosecond().div_euclid(1_000_000)).ok()?;
+    Some(Timestamp::from_millis(ms))
 }
 
 /// Writes the wire format of `secs` into a fixed buffer (no allocation).
@@ -435,7 +450,7 @@ impl fmt::Display for TimeWindow {
 
 /// Seconds since the epoch now, from the system clock.
 pub fn now_secs() -> i64 {
-    chrono::Utc::now().timestamp()
+    jiff::Timestamp::now().as_second()
 }
 
 #[cfg(test)]
@@ -492,6 +507,24 @@ mod tests {
             Ok(1_704_067_200)
         );
         assert!(parse_lenient("yesterday").is_err());
+        assert_eq!(
+            parse_instant("2024-01-01 00:00:00.5z").map(|t| t.millis()),
+            Ok(1_704_067_200_500)
+        );
+        assert_eq!(
+            parse_instant("1969-12-31T23:59:59.9995Z").map(|t| t.millis()),
+            Ok(-1),
+            "milliseconds floored before the epoch too"
+        );
+        // Forms jiff reads that RFC 3339 does not.
+        for bad in [
+            "2024-01-01T00:00Z",
+            "20240101T000000Z",
+            "2024-01-01T00:00:00Z[UTC]",
+            "2024-01-01T00:00:00",
+        ] {
+            assert!(parse_instant(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
@@ -597,5 +630,95 @@ mod tests {
         assert_eq!(back.ok(), Some(t));
         assert!(serde_json::from_str::<Timestamp>("\"nope\"").is_err());
         assert!(serde_json::from_str::<Timestamp>("12").is_err());
+    }
+}
+
+/// `parse_wire` against jiff's own parser: the hand-written one is kept for
+/// speed only (the ingest bench), so it must read what jiff reads.
+#[cfg(test)]
+mod agrees_with_jiff {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// jiff's reading of a wire date: its parser reads more forms than the
+    /// wire format (offsets, fractions, lowercase `t` and `z`), so only
+    /// strings of the wire's shape are given to it; a leap second (`:60`),
+    /// which jiff reads as `:59`, is not a wire date.
+    fn jiff_wire(s: &str) -> Option<i64> {
+        let b = s.as_bytes();
+        let shaped = b.len() == WIRE_LEN
+            && b[10] == b'T'
+            && b[19] == b'Z'
+            && b[..4].iter().all(u8::is_ascii_digit)
+            && &b[17..19] != b"60";
+        if !shaped {
+            return None;
+        }
+        s.parse::<jiff::Timestamp>().ok().map(|t| t.as_second())
+    }
+
+    fn wire_of(secs: i64) -> String {
+        jiff::Timestamp::from_second(secs)
+            .map(|t| t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
+            .unwrap_or_default()
+    }
+
+    /// Years 0000..=9999, the wire format's.
+    const MIN_SECS: i64 = -62_167_219_200;
+    const MAX_SECS: i64 = 253_402_300_799;
+
+    proptest! {
+        #[test]
+        fn valid_dates_read_alike(secs in MIN_SECS..=MAX_SECS) {
+            let s = wire_of(secs);
+            prop_assert_eq!(parse_wire(&s).ok(), Some(secs));
+            prop_assert_eq!(jiff_wire(&s), Some(secs));
+            prop_assert_eq!(format_wire(secs), s);
+        }
+
+        #[test]
+        fn damaged_dates_read_alike(
+            secs in MIN_SECS..=MAX_SECS,
+            edits in proptest::collection::vec(
+                (0usize..WIRE_LEN, proptest::sample::select(b"0123456789-:TZtz +.x".to_vec())),
+                1..3,
+            ),
+        ) {
+            let mut b = wire_of(secs).into_bytes();
+            for (at, c) in edits {
+                b[at] = c;
+            }
+            let s = String::from_utf8(b).unwrap_or_default();
+            prop_assert_eq!(parse_wire(&s).ok(), jiff_wire(&s), "{}", s);
+        }
+
+        #[test]
+        fn any_text_reads_alike(s in "[0-9T:Z-]{0,22}|\\PC{0,24}") {
+            prop_assert_eq!(parse_wire(&s).ok(), jiff_wire(&s), "{}", s);
+        }
+    }
+
+    #[test]
+    fn out_of_range_fields_are_rejected_by_both() {
+        for s in [
+            "2023-02-29T00:00:00Z",
+            "2024-13-01T00:00:00Z",
+            "2024-04-31T00:00:00Z",
+            "2024-01-01T24:00:00Z",
+            "2024-01-01T00:60:00Z",
+        ] {
+            assert_eq!((parse_wire(s).ok(), jiff_wire(s)), (None, None), "{s}");
+        }
+        assert_eq!(
+            parse_wire("2024-02-29T00:00:00Z").ok(),
+            jiff_wire("2024-02-29T00:00:00Z")
+        );
+        // The one shape jiff reads and the wire format does not: a leap second.
+        let leap = "2024-01-01T00:00:60Z".parse::<jiff::Timestamp>();
+        assert_eq!(
+            leap.map(|t| t.as_second()).ok(),
+            parse_wire("2024-01-01T00:00:59Z").ok()
+        );
+        assert!(parse_wire("2024-01-01T00:00:60Z").is_err());
     }
 }

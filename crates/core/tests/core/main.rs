@@ -13,5 +13,6 @@ mod history_chunks;
 mod look_back;
 mod remote;
 mod service_clock;
+mod tzdb;
 mod wakes;
 mod worker;

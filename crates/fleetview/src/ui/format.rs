@@ -185,8 +185,8 @@ fn computer_label() -> &'static str {
             .to_zoned(Zone::computer().tz)
             .strftime("UTC%:z")
             .to_string();
-        match iana_time_zone::get_timezone() {
-            Ok(name) if !name.is_empty() => format!("local time ({name}, {offset})"),
+        match Zone::computer().tz.iana_name() {
+            Some(name) if !name.is_empty() => format!("local time ({name}, {offset})"),
             _ => format!("local time ({offset})"),
         }
     })

@@ -39,8 +39,8 @@ fn number() -> impl Strategy<Value = Value> {
 }
 
 fn wire(t: i64) -> Value {
-    chrono::DateTime::from_timestamp(t, 0).map_or(json!("garbage"), |d| {
-        json!(d.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+    jiff::Timestamp::from_second(t).map_or(json!("garbage"), |d| {
+        json!(d.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
     })
 }
 

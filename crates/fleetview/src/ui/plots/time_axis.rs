@@ -5,11 +5,12 @@
 
 use std::ops::RangeInclusive;
 
-use chrono::{Datelike, NaiveDate};
 use egui_plot::{AxisHints, GridInput, GridMark, VLine};
 
 use crate::ui::format::{self, Zone};
 use crate::ui::theme;
+
+use jiff::civil::Date;
 
 /// Every plot's y axis takes this width, so their x axes line up.
 pub(super) const Y_AXIS_WIDTH: f32 = 84.0;
@@ -38,40 +39,28 @@ const MAX_MARKS: usize = 4000;
 pub(super) const LABEL_SPACING: f32 = 40.0;
 
 /// Midnight of `date` in the zone shown, in Unix seconds.
-fn midnight(date: NaiveDate, zone: &Zone) -> Option<i64> {
-    let civil = jiff::civil::date(
-        i16::try_from(date.year()).ok()?,
-        date.month() as i8,
-        date.day() as i8,
-    );
+fn midnight(date: Date, zone: &Zone) -> Option<i64> {
     // A day that starts with a clock change starts at its first hour
     // (jiff's start of day).
-    let start = civil
-        .to_zoned(zone.tz().clone())
-        .ok()?
-        .start_of_day()
-        .ok()?;
+    let start = date.to_zoned(zone.tz().clone()).ok()?.start_of_day().ok()?;
     Some(start.timestamp().as_second())
 }
 
-fn date_of(secs: f64, zone: &Zone) -> Option<NaiveDate> {
+fn date_of(secs: f64, zone: &Zone) -> Option<Date> {
     let at = jiff::Timestamp::from_second(secs.floor() as i64).ok()?;
-    let d = at.to_zoned(zone.tz().clone()).date();
-    NaiveDate::from_ymd_opt(
-        i32::from(d.year()),
-        u32::try_from(d.month()).ok()?,
-        u32::try_from(d.day()).ok()?,
-    )
+    Some(at.to_zoned(zone.tz().clone()).date())
+}
+
+/// The same day of the next month (days past its end are its last), `None`
+/// past jiff's last year.
+fn next_month(date: Date) -> Option<Date> {
+    date.checked_add(jiff::Span::new().months(1)).ok()
 }
 
 /// What a day's midnight stands for: a year, a quarter, a month, about a
 /// week (days 9, 15, 23), two days (odd days) or a day.
-fn calendar_step(date: NaiveDate) -> f64 {
-    let last_day = date
-        .with_day(1)
-        .and_then(|d| d.checked_add_months(chrono::Months::new(1)))
-        .and_then(|d| d.pred_opt())
-        .map_or(31, |d| d.day());
+fn calendar_step(date: Date) -> f64 {
+    let last_day = date.days_in_month();
     match (date.month(), date.day()) {
         (1, 1) => YEAR,
         (4 | 7 | 10, 1) => QUARTER,
@@ -113,9 +102,9 @@ pub fn time_grid(input: GridInput, zone: &Zone) -> Vec<GridMark> {
     if finest > DAY || hi - lo > 3.0 * YEAR {
         // No day of its own is marked: only the days that start a week of
         // the month (or longer), a few a month however long the view.
-        date = date.with_day(1).unwrap_or(date);
-        const ODD: [u32; 16] = [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31];
-        let days: &[u32] = if finest > WEEK {
+        date = date.first_of_month();
+        const ODD: [i8; 16] = [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31];
+        let days: &[i8] = if finest > WEEK {
             &[1]
         } else if finest > TWO_DAYS {
             &[1, 9, 15, 23]
@@ -124,7 +113,7 @@ pub fn time_grid(input: GridInput, zone: &Zone) -> Vec<GridMark> {
         };
         'months: loop {
             for &day in days {
-                let Some(d) = date.with_day(day) else {
+                let Ok(d) = date.with().day(day).build() else {
                     continue;
                 };
                 let Some(t) = midnight(d, zone) else {
@@ -135,7 +124,7 @@ pub fn time_grid(input: GridInput, zone: &Zone) -> Vec<GridMark> {
                 }
                 push(t as f64, calendar_step(d), &mut marks);
             }
-            let Some(next) = date.checked_add_months(chrono::Months::new(1)) else {
+            let Some(next) = next_month(date) else {
                 break;
             };
             date = next;
@@ -147,7 +136,7 @@ pub fn time_grid(input: GridInput, zone: &Zone) -> Vec<GridMark> {
         if start as f64 > hi || marks.len() >= MAX_MARKS {
             break;
         }
-        let Some(next_date) = date.succ_opt() else {
+        let Ok(next_date) = date.tomorrow() else {
             break;
         };
         let end = midnight(next_date, zone).unwrap_or(start + DAY as i64) as f64;
@@ -294,7 +283,7 @@ mod tests {
 
     #[test]
     fn the_calendar_steps_nest() {
-        let d = |y, m, d| NaiveDate::from_ymd_opt(y, m, d).expect("a date");
+        let d = |y, m, d| Date::new(y, m, d).expect("a date");
         assert_eq!(calendar_step(d(2025, 6, 1)), MONTH);
         assert_eq!(calendar_step(d(2025, 7, 1)), QUARTER);
         assert_eq!(calendar_step(d(2026, 1, 1)), YEAR);
@@ -309,18 +298,18 @@ mod tests {
         // Every day of two years: a mark is at least its step from the
         // next one of that step or longer.
         let mut day = d(2024, 1, 1);
-        let mut last: Vec<(f64, NaiveDate)> = Vec::new();
+        let mut last: Vec<(f64, Date)> = Vec::new();
         while day < d(2026, 1, 1) {
             let step = calendar_step(day);
             for (s, at) in &last {
                 if *s <= step {
-                    let apart = (day - *at).num_days() as f64 * DAY;
+                    let apart = f64::from((day - *at).get_days()) * DAY;
                     assert!(apart >= *s, "{at} ({s}) then {day} ({step})");
                 }
             }
             last.retain(|(s, _)| *s > step);
             last.push((step, day));
-            day = day.succ_opt().expect("a day");
+            day = day.tomorrow().expect("a day");
         }
     }
 

@@ -110,9 +110,9 @@ fn the_daily_history_keeps_its_days_in_a_small_window() {
         .rows
         .iter()
         .filter(|r| {
-            let day = chrono::DateTime::from_timestamp(r.date.0, 0)
+            let day = jiff::Timestamp::from_second(r.date.0)
                 .expect("a date")
-                .format("%Y-%m-%d")
+                .strftime("%Y-%m-%d")
                 .to_string();
             h.query_all_by_label(&day)
                 .any(|n| screen.contains_rect(n.rect()) && n.rect().height() > 0.0)
