@@ -582,7 +582,7 @@ impl ConnectionState {
             },
             ConnStatus::Failed(_) => " (not connected)",
         };
-        format!("fleetview: {}{status}", self.current.label)
+        format!("Fleetview: {}{status}", self.current.label)
     }
 }
 

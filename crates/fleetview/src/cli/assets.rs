@@ -35,11 +35,23 @@ pub fn write_assets(cmd: clap::Command, dir: &Path) -> std::io::Result<Vec<PathB
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         if path.extension().is_some_and(|e| e == "1") {
+            name_exit_status(&path)?;
             written.push(path);
         }
     }
     written.sort();
     Ok(written)
+}
+
+/// clap_mangen puts the help's closing text (the exit statuses) under
+/// "EXTRA": man pages call that section EXIT STATUS.
+fn name_exit_status(page: &Path) -> std::io::Result<()> {
+    let roff = std::fs::read_to_string(page)?;
+    let named = roff.replace("\n.SH EXTRA\n", "\n.SH \"EXIT STATUS\"\n");
+    if named != roff {
+        std::fs::write(page, named)?;
+    }
+    Ok(())
 }
 
 /// `cmd` without what its help hides, for the completions (which would

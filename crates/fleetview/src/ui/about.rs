@@ -48,7 +48,10 @@ pub fn about_ui(
     view: &mut MenuView,
     actions: &mut Vec<Action>,
 ) {
-    keys::close_on_escape(ctx, &mut view.about_open);
+    // Escape closes the window on top: the licences when they are open.
+    if !view.notices_open {
+        keys::close_on_escape(ctx, &mut view.about_open);
+    }
     let mut open = view.about_open;
     egui::Window::new("About Fleetview")
         .open(&mut open)
@@ -122,8 +125,10 @@ pub fn notices_ui(ctx: &egui::Context, open: &mut bool) {
     if !*open {
         return;
     }
+    keys::close_on_escape(ctx, open);
     egui::Window::new("Third-party licences")
         .open(open)
+        .collapsible(false)
         .default_size(theme::NOTICES_SIZE * 1.5)
         .show(ctx, |ui| {
             let lines = notice_lines();

@@ -46,6 +46,10 @@ fn the_man_pages_and_completions_name_every_subcommand_and_the_exit_statuses() {
         "roff"
     );
     assert!(man.contains("Exit status:"), "the exit statuses: {man}");
+    assert!(
+        man.contains("\n.SH \"EXIT STATUS\"\n") && !man.contains(".SH EXTRA"),
+        "under the heading man pages use: {man}"
+    );
     let bash = read("fleetview.bash");
     let zsh = read("_fleetview");
     let fish = read("fleetview.fish");

@@ -49,9 +49,9 @@ fn the_desktop_entry_starts_fleetview_with_its_icon() {
     assert_eq!(value("Exec"), "fleetview");
     assert_eq!(value("Icon"), APP_ID);
     assert_eq!(value("Name"), "Fleetview");
-    // X11's class is the binary's name (winit's default: eframe names the
-    // window only on Wayland, where the app id matches the entry's name).
-    assert_eq!(value("StartupWMClass"), "fleetview");
+    // The window's class on X11 (winit's name for Linux: egui-winit gives
+    // it the app id), and its app id on Wayland.
+    assert_eq!(value("StartupWMClass"), APP_ID);
     assert_eq!(value("Terminal"), "false");
 }
 

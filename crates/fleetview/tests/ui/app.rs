@@ -42,7 +42,7 @@ fn pick_a_machine_choose_a_window_and_see_what_the_service_has() {
         h.state()
             .state()
             .title()
-            .starts_with("fleetview: Embedded sandbox")
+            .starts_with("Fleetview: Embedded sandbox")
     );
     let base = h.state().state().connection().base_url.clone();
 

@@ -349,6 +349,20 @@ fn about_opens_the_third_party_licences_of_every_crate_linked() {
         h.query_by_label(last).is_none(),
         "only the lines in view are laid out, not {last:?}"
     );
+    // Escape closes the window on top, then the one under it.
+    h.key_press(Key::Escape);
+    h.run_steps(3);
+    assert!(
+        h.query_by_label("Third-party licences of Fleetview")
+            .is_none()
+    );
+    assert!(
+        h.query_by_label("Third-party licences…").is_some(),
+        "About stays"
+    );
+    h.key_press(Key::Escape);
+    h.run_steps(3);
+    assert!(h.query_by_label("Third-party licences…").is_none());
 }
 
 #[test]
