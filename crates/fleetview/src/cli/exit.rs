@@ -6,6 +6,9 @@ use fleetview_api::ApiError;
 
 /// Failed otherwise (the error on stderr).
 pub const FAILED: u8 = 1;
+/// Wrong usage: clap's own status, and ours for a value it cannot check
+/// (an unknown data kind).
+pub const USAGE: u8 = 2;
 /// The service refused the API key or token (401 or 403).
 pub const REFUSED: u8 = 3;
 /// The service could not be reached (refused connection, no such host, no
@@ -19,7 +22,7 @@ pub const EXIT_STATUS_HELP: &str = "\
 Exit status:
   0  done
   1  failed (the error on stderr)
-  2  wrong usage (an unknown option, a missing argument)
+  2  wrong usage (an unknown option or kind, a missing argument)
   3  the service refused the API key or token
   4  the service could not be reached, nor the cache serve the job
   5  offline, the cache lacks what the job needs

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::args::{CacheArgs, EventArgs, ServiceArgs, UnitsArg, WindowArgs};
-use super::exit::{FAILED, NOT_CACHED, UNREACHABLE, api_status};
+use super::exit::{FAILED, NOT_CACHED, UNREACHABLE, USAGE, api_status};
 use super::job::{Waiting, check_sign_in, note_cache_notices, start_worker, write_output_with};
 use fleetview_api::limits::check_window;
 use fleetview_api::model::PositionRow;
@@ -125,6 +125,7 @@ impl CliExportError {
             }
             CliExportError::Incomplete(_) => NOT_CACHED,
             CliExportError::Unreachable { .. } => UNREACHABLE,
+            CliExportError::UnknownKind(_) => USAGE,
             _ => FAILED,
         }
     }

@@ -157,6 +157,16 @@ async fn each_kind_of_failure_has_its_exit_status() {
         (
             "an unknown kind",
             job("export", &sb.base, Some("demo"), &["--kind", "nonsense"]),
+            USAGE,
+        ),
+        (
+            "a file that cannot be written",
+            job(
+                "export",
+                &sb.base,
+                Some("demo"),
+                &["--kind", "positions", "-o", "/proc/no-such-folder/out.csv"],
+            ),
             FAILED,
         ),
     ];
