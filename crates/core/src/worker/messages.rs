@@ -307,7 +307,7 @@ impl Target {
 
     /// Whether it is one of the machine page's panels (what the user waits
     /// for after a click on a machine).
-    pub(crate) fn is_page(&self) -> bool {
+    pub fn is_page(&self) -> bool {
         matches!(
             self,
             Target::Faults

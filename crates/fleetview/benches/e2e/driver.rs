@@ -325,17 +325,7 @@ pub fn complete(app: &FleetApp, id: i64, w: TimeWindow) -> bool {
             .iter()
             .all(|k| s.timeline().plots.get(k).is_some_and(ready))
         && matches!(&s.figures().report, Loadable::Ready(r) if r.window == Some(w))
-        && !s.progress().keys().any(|t| {
-            matches!(
-                t,
-                Target::Faults
-                    | Target::Activities
-                    | Target::Plot(_)
-                    | Target::Track
-                    | Target::History
-                    | Target::Report
-            )
-        })
+        && !s.progress().keys().any(Target::is_page)
 }
 
 /// What the app shows, for a wait that timed out.

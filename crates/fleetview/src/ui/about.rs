@@ -113,10 +113,15 @@ fn places_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>) {
     }
 }
 
-/// The notices' lines, split once.
-fn notice_lines() -> &'static [&'static str] {
-    static LINES: OnceLock<Vec<&'static str>> = OnceLock::new();
-    LINES.get_or_init(|| NOTICES.lines().collect())
+/// The notices' lines and the number of crates they list, read once (not
+/// at every frame the window is open).
+fn notice_lines() -> &'static (Vec<&'static str>, usize) {
+    static LINES: OnceLock<(Vec<&'static str>, usize)> = OnceLock::new();
+    LINES.get_or_init(|| {
+        let lines: Vec<&str> = NOTICES.lines().collect();
+        let crates = lines.iter().filter(|l| l.starts_with("  - ")).count();
+        (lines, crates)
+    })
 }
 
 /// The third-party licences: only the lines in view are laid out (the
@@ -131,10 +136,9 @@ pub fn notices_ui(ctx: &egui::Context, open: &mut bool) {
         .collapsible(false)
         .default_size(theme::NOTICES_SIZE * 1.5)
         .show(ctx, |ui| {
-            let lines = notice_lines();
+            let (lines, crates) = notice_lines();
             ui.label(format!(
-                "The licences of the {} libraries Fleetview is built from.",
-                lines.iter().filter(|l| l.starts_with("  - ")).count()
+                "The licences of the {crates} libraries Fleetview is built from."
             ));
             ui.separator();
             let row_height = ui.text_style_height(&egui::TextStyle::Monospace);
