@@ -5,6 +5,7 @@
 //!   decoded events out.
 //! - [`report`]: reports of a machine or the fleet over a window, written
 //!   as JSON, CSV, Markdown or one self-contained HTML file.
+//! - [`service`]: service plans, when each is due, the service book.
 //! - [`analysis`]: pure figures over what the service returned.
 //! - [`cache`]: SQLite store of windows already fetched.
 //! - [`export`]: pure writers: CSV, JSON, GPX and GeoJSON.
@@ -18,4 +19,5 @@ pub mod cache;
 pub mod export;
 pub mod report;
 pub mod series;
+pub mod service;
 pub mod worker;

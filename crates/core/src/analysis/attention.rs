@@ -13,23 +13,25 @@ use fleetview_api::time::{SECS_PER_DAY, format_wire};
 pub const DEFAULT_IDLE_THRESHOLD_PERCENT: u8 = 40;
 
 /// What a machine needs attention for. The order is the strip's and the
-/// sort's: the worst first. (Service due comes with its own issue: one
-/// more kind here, placed where it ranks.)
+/// sort's: the worst first. Service due is found from the service book
+/// (`crate::service`), not from the window's events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AttentionKind {
     Fault,
     FuelDrop,
     CounterReset,
+    ServiceDue,
     Silent,
     HighIdle,
     Gap,
 }
 
 impl AttentionKind {
-    pub const ALL: [AttentionKind; 6] = [
+    pub const ALL: [AttentionKind; 7] = [
         AttentionKind::Fault,
         AttentionKind::FuelDrop,
         AttentionKind::CounterReset,
+        AttentionKind::ServiceDue,
         AttentionKind::Silent,
         AttentionKind::HighIdle,
         AttentionKind::Gap,
@@ -41,6 +43,7 @@ impl AttentionKind {
             AttentionKind::Fault => "fault",
             AttentionKind::FuelDrop => "fuel_drop",
             AttentionKind::CounterReset => "counter_reset",
+            AttentionKind::ServiceDue => "service_due",
             AttentionKind::Silent => "silent",
             AttentionKind::HighIdle => "high_idle",
             AttentionKind::Gap => "gap",
@@ -53,6 +56,7 @@ impl AttentionKind {
             AttentionKind::Fault => "Faults",
             AttentionKind::FuelDrop => "Suspected drains",
             AttentionKind::CounterReset => "Meter resets",
+            AttentionKind::ServiceDue => "Service due",
             AttentionKind::Silent => "Silent > 24 h",
             AttentionKind::HighIdle => "High idle",
             AttentionKind::Gap => "Data gaps",
@@ -212,12 +216,15 @@ pub fn machine_attention(
 }
 
 /// How badly a machine needs attention; greater is worse: faults by their
-/// worst level, then drains and resets, silence, high idle, gaps.
+/// worst level, then drains and resets, services due, silence, high idle,
+/// gaps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct AttentionRank {
     /// The worst fault's level rank, `i64::MIN` with no fault.
     fault: i64,
     drains_and_resets: usize,
+    /// Services overdue or due soon.
+    service_due: usize,
     silent: bool,
     high_idle: bool,
     gaps: usize,
@@ -241,6 +248,10 @@ impl AttentionRank {
                     )
                 })
                 .count(),
+            service_due: items
+                .iter()
+                .filter(|a| a.kind == AttentionKind::ServiceDue)
+                .count(),
             silent: has(AttentionKind::Silent),
             high_idle: has(AttentionKind::HighIdle),
             gaps: items
@@ -262,6 +273,7 @@ impl Default for AttentionRank {
         Self {
             fault: i64::MIN,
             drains_and_resets: 0,
+            service_due: 0,
             silent: false,
             high_idle: false,
             gaps: 0,

@@ -133,6 +133,7 @@ fn every_kind_is_found_worst_first_with_its_text_and_time() {
             "fault",
             "fuel_drop",
             "counter_reset",
+            "service_due",
             "silent",
             "high_idle",
             "gap"

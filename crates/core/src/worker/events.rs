@@ -9,6 +9,7 @@ use super::fetch::{Fetched, Progress};
 use super::messages::{ExportOutcome, OfflineSince, RequestId, Target};
 use super::report_data::ReportSources;
 use super::report_job::ReportWritten;
+pub use super::service_events::ServiceEvent;
 use super::tokens::TokenPlace;
 use crate::analysis::{MachineFigures, Report};
 use crate::export::shown::ExportKey;
@@ -52,6 +53,7 @@ pub enum Event {
     Figures(FiguresEvent),
     Catalog(CatalogEvent),
     Export(ExportEvent),
+    Service(ServiceEvent),
     Progress {
         target: Target,
         request: RequestId,
@@ -329,6 +331,7 @@ impl Event {
             Event::Figures(e) => e.request(),
             Event::Catalog(e) => e.request(),
             Event::Export(e) => e.request(),
+            Event::Service(e) => e.request(),
             Event::Progress { request, .. } | Event::Failed { request, .. } => *request,
         }
     }
@@ -421,6 +424,7 @@ macro_rules! feature_event {
 
 feature_event! {
     ConnectionEvent => Connection,
+    ServiceEvent => Service,
     FleetEvent => Fleet,
     OverviewEvent => Overview,
     MachineEvent => Machine,

@@ -41,6 +41,11 @@ impl TaskCtx {
             | Command::FetchTrack { .. }
             | Command::FetchHistory { .. } => self.read_window(command).await,
             Command::DiscoverFleet { window } => self.discover_fleet(window).await,
+            Command::FetchServiceUsage {
+                equipment,
+                window,
+                offline,
+            } => self.fetch_usage(equipment, window, offline).await,
             Command::FetchSnapshots => self.fetch_snapshots().await,
             Command::KeptFleet { scope } => self.kept_fleet(&scope),
             Command::KeptSnapshots { scope } => self.kept_snapshots(&scope),
@@ -93,6 +98,7 @@ impl TaskCtx {
             | Command::UseProfile { .. }
             | Command::TestConnection { .. }
             | Command::StoreToken { .. }
+            | Command::Service { .. }
             | Command::Cancel(_)
             | Command::CancelReads => Ok(()),
         }

@@ -89,6 +89,13 @@ pub enum Target {
     CatalogCreate,
     /// A write on one integration, by its id.
     Integration(i64),
+    /// The service book's reads.
+    ServiceBook,
+    /// A write to the service book, by the app's own count (each is
+    /// answered: none silences another).
+    ServiceWrite(u64),
+    /// A machine's daily usage for the due rules, by its id.
+    ServiceUsage(i64),
 }
 
 #[derive(Debug, Clone)]
@@ -241,6 +248,21 @@ pub enum Command {
         id: i64,
         active: bool,
     },
+    /// The service book (plans, services done): run in order, on a thread
+    /// of its own. `write`: the app's count of its writes (ignored for
+    /// reads).
+    Service {
+        write: u64,
+        command: crate::service::change::ServiceCommand,
+    },
+    /// A machine's daily usage over a window through the cache, for the
+    /// due rules: said as `ServiceEvent::Usage`.
+    FetchServiceUsage {
+        equipment: i64,
+        window: TimeWindow,
+        /// Read only the cache, never the service.
+        offline: bool,
+    },
     /// Stop whatever runs for a target.
     Cancel(Target),
     /// Stop every read of the service in use: another one is being chosen,
@@ -276,6 +298,14 @@ impl Command {
             Command::UpdateIntegration { id, .. }
             | Command::DeleteIntegration { id }
             | Command::SetIntegrationActive { id, .. } => Target::Integration(*id),
+            Command::Service { write, command } => {
+                if command.is_write() {
+                    Target::ServiceWrite(*write)
+                } else {
+                    Target::ServiceBook
+                }
+            }
+            Command::FetchServiceUsage { equipment, .. } => Target::ServiceUsage(*equipment),
             Command::Cancel(t) => t.clone(),
             Command::CancelReads => Target::Connection,
         }
@@ -302,6 +332,7 @@ impl Target {
                 | Target::LookBack(_)
                 | Target::Report
                 | Target::ReadAhead
+                | Target::ServiceUsage(_)
         )
     }
 

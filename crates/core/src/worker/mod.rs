@@ -25,6 +25,8 @@ mod report_data;
 mod report_file;
 mod report_job;
 mod run;
+mod service_book;
+mod service_events;
 mod shared;
 mod store;
 mod task;
@@ -41,6 +43,7 @@ pub use events::{
     CatalogChange, CatalogEvent, ConnectionEvent, Event, ExportEvent, FiguresEvent, FiguresPart,
     FleetEvent, FleetSource, MachineEvent, OverviewEvent, TimelineEvent, Unread,
 };
+pub use service_events::ServiceEvent;
 pub use fetch::{Fetched, FromCache, Progress, SeriesRequest};
 pub use history::HISTORY_KIND;
 pub use messages::{Command, ExportJob, ExportOutcome, OfflineSince, RequestId, Target};

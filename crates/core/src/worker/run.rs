@@ -14,11 +14,13 @@ use tokio::task::{AbortHandle, JoinHandle};
 use super::connect::{self, Connected};
 use super::events::{ConnectionEvent, Event};
 use super::fetch::Writes;
+use super::service_book;
 use super::messages::{Command, RequestId, Target};
 use super::shared::{InFlight, Shared};
 use super::task::TaskCtx;
 use super::tokens::{TokenPlace, TokenStore};
 use crate::cache::Cache;
+use crate::service::change::ServiceCommand;
 use fleetview_api::equipment::UserInfo;
 use fleetview_api::model::SecretValue;
 use fleetview_api::{ApiClient, ApiError, AuthMethod, ClientConfig};
@@ -139,6 +141,8 @@ struct CommandLoop {
     tokens: Arc<TokenStore>,
     tasks: HashMap<Target, AbortHandle>,
     connected: tmpsc::UnboundedSender<ConnectionReady>,
+    /// The service book's thread, started on its first command.
+    book: Option<std::sync::mpsc::Sender<service_book::BookJob>>,
 }
 
 pub(crate) async fn run(
@@ -162,6 +166,7 @@ pub(crate) async fn run(
         tokens: Arc::new(TokenStore::default()),
         tasks: HashMap::new(),
         connected,
+        book: None,
     };
     // The zone finder takes a while to build: not on the first machine's
     // figures, which a person waits for.
@@ -228,6 +233,10 @@ impl CommandLoop {
         let store = self.tokens.clone();
         let handle = match command {
             Command::Cancel(_) | Command::CancelReads => return None,
+            Command::Service { command, .. } => {
+                self.to_book(id, target, command, guard);
+                return None;
+            }
             Command::Connect(cfg) if cfg.api_key.is_none() => {
                 let chosen = Chosen::of(&cfg, false);
                 let result = ApiClient::new(cfg).map(|c| (c, None));
@@ -277,6 +286,30 @@ impl CommandLoop {
             command => self.task(id, target, command, guard),
         };
         Some(handle)
+    }
+
+    /// Hands a command to the service book's thread (started now if not
+    /// yet), for the service in use.
+    fn to_book(&mut self, id: RequestId, target: &Target, command: ServiceCommand, guard: InFlight) {
+        if self.book.is_none() {
+            match service_book::spawn_book(self.shared.clone()) {
+                Ok(tx) => self.book = Some(tx),
+                Err(e) => {
+                    tracing::error!(error = %e, "the service book's thread did not start");
+                    return;
+                }
+            }
+        }
+        let job = service_book::BookJob {
+            id,
+            target: target.clone(),
+            service: self.session.cache_scope.clone(),
+            command,
+            guard,
+        };
+        if let Some(tx) = &self.book {
+            let _ = tx.send(job);
+        }
     }
 
     /// A connection change in a task of its own, its outcome sent back to
