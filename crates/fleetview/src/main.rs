@@ -18,6 +18,7 @@ use fleetview::cli::report::{
     CliReportError, ReportArgs, ReportJob, Subject, parse_working_hours, run_report,
 };
 use fleetview::cli::sandbox::SandboxArgs;
+use fleetview::cli::service::{CliServiceError, ServiceCmdArgs, run_service};
 use fleetview_api::model::SecretValue;
 use fleetview_core::analysis::Expected;
 use fleetview_core::analysis::attention::DEFAULT_IDLE_THRESHOLD_PERCENT;
@@ -62,6 +63,9 @@ enum Command {
     /// A machine's figures over a window and each of its (UTC) days, or the
     /// whole fleet's (--fleet), as JSON, CSV, Markdown or HTML.
     Report(ReportArgs),
+    /// Service plans from the hour meter: import plans or services done
+    /// (CSV), list what is due (JSON, CSV), export the plans or a calendar.
+    Service(ServiceCmdArgs),
     /// Write the man pages and shell completions into a folder (for the
     /// package).
     #[command(hide = true)]
@@ -187,6 +191,16 @@ fn report_job(
     Ok(())
 }
 
+/// A `fleetview service` job: its notes on stderr, an import's line (said
+/// once the book committed it) on stdout.
+#[allow(clippy::print_stdout, clippy::print_stderr)]
+fn service_job(args: ServiceCmdArgs) -> anyhow::Result<()> {
+    if let Some(line) = run_service(args, |note| eprintln!("{note}"))? {
+        println!("{line}");
+    }
+    Ok(())
+}
+
 fn run_app(cli: Cli) -> anyhow::Result<()> {
     use fleetview::shell::{AppOptions, FleetApp, ServiceOptions};
     let mut options = AppOptions::desktop();
@@ -286,6 +300,8 @@ fn exit_status(e: &anyhow::Error) -> u8 {
         e.exit_status()
     } else if let Some(e) = e.downcast_ref::<CliReportError>() {
         e.exit_status()
+    } else if let Some(e) = e.downcast_ref::<CliServiceError>() {
+        e.exit_status()
     } else {
         fleetview::cli::exit::FAILED
     }
@@ -322,7 +338,7 @@ fn run() -> anyhow::Result<()> {
         .flatten();
     let jobs = matches!(
         cli.command,
-        Some(Command::Export(_)) | Some(Command::Report(_))
+        Some(Command::Export(_)) | Some(Command::Report(_)) | Some(Command::Service(_))
     );
     let _log_guard = init_logging(log_dir.as_deref(), if jobs { "warn" } else { "info" });
     match cli.command {
@@ -333,6 +349,7 @@ fn run() -> anyhow::Result<()> {
             .block_on(run_sandbox(args)),
         Some(Command::Export(args)) => export_job(args),
         Some(Command::Report(args)) => report_command(args),
+        Some(Command::Service(args)) => service_job(args),
         Some(Command::Assets(args)) => {
             write_assets(Cli::command(), &args.dir)
                 .with_context(|| format!("writing into {}", args.dir.display()))?;

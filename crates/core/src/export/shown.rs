@@ -43,6 +43,16 @@ pub enum ExportKey {
     DailyHistory,
     FleetTable,
     FleetMarkers,
+    Service(ServiceFile),
+}
+
+/// A file of the service book's: its plans, its services done, or the
+/// upcoming services as a calendar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ServiceFile {
+    Plans,
+    Done,
+    Calendar,
 }
 
 /// What to write. Cheap to clone: big data is shared, not copied.
@@ -77,6 +87,12 @@ pub enum ExportContent {
     FleetTable(Arc<FleetTable>),
     /// The fleet map's markers.
     FleetMarkers(Arc<Vec<FleetMarker>>),
+    /// A file of the service book, its bytes made by the app's model
+    /// (`crate::service::write`: a few rows per plan).
+    Service {
+        file: ServiceFile,
+        bytes: Arc<Vec<u8>>,
+    },
 }
 
 impl std::fmt::Debug for ExportContent {
@@ -125,6 +141,9 @@ impl PartialEq for ExportContent {
             (E::DailyHistory(a), E::DailyHistory(b)) => a == b,
             (E::FleetTable(a), E::FleetTable(b)) => a == b,
             (E::FleetMarkers(a), E::FleetMarkers(b)) => a == b,
+            (E::Service { file: f, bytes: a }, E::Service { file: g, bytes: b }) => {
+                f == g && Arc::ptr_eq(a, b)
+            }
             _ => false,
         }
     }
@@ -153,6 +172,7 @@ impl ExportContent {
             ExportContent::DailyHistory(_) => ExportKey::DailyHistory,
             ExportContent::FleetTable(_) => ExportKey::FleetTable,
             ExportContent::FleetMarkers(_) => ExportKey::FleetMarkers,
+            ExportContent::Service { file, .. } => ExportKey::Service(*file),
         }
     }
 
@@ -178,6 +198,11 @@ impl ExportContent {
             ExportContent::DailyHistory(_) => "daily history (CSV)".into(),
             ExportContent::FleetTable(_) => "fleet table (CSV)".into(),
             ExportContent::FleetMarkers(_) => "fleet markers (GeoJSON)".into(),
+            ExportContent::Service { file, .. } => match file {
+                ServiceFile::Plans => "service plans (CSV)".into(),
+                ServiceFile::Done => "services done (CSV)".into(),
+                ServiceFile::Calendar => "upcoming services (iCalendar)".into(),
+            },
         }
     }
 
@@ -185,7 +210,9 @@ impl ExportContent {
     pub fn is_fleet(&self) -> bool {
         matches!(
             self,
-            ExportContent::FleetTable(_) | ExportContent::FleetMarkers(_)
+            ExportContent::FleetTable(_)
+                | ExportContent::FleetMarkers(_)
+                | ExportContent::Service { .. }
         )
     }
 
@@ -215,6 +242,11 @@ impl ExportContent {
             ExportContent::DailyHistory(_) => "daily-history".into(),
             ExportContent::FleetTable(_) => "table".into(),
             ExportContent::FleetMarkers(_) => "markers".into(),
+            ExportContent::Service { file, .. } => match file {
+                ServiceFile::Plans => "service-plans".into(),
+                ServiceFile::Done => "services-done".into(),
+                ServiceFile::Calendar => "services".into(),
+            },
         }
     }
 
@@ -230,6 +262,10 @@ impl ExportContent {
             }
             | ExportContent::ActivitiesGeoJson { .. }
             | ExportContent::FleetMarkers(_) => "geojson",
+            ExportContent::Service {
+                file: ServiceFile::Calendar,
+                ..
+            } => "ics",
             _ => "csv",
         }
     }
@@ -281,6 +317,21 @@ impl ExportContent {
             ExportContent::Faults(rows) => write_faults(rows, out),
             ExportContent::FleetTable(table) => fleet::write_fleet_csv(table, out),
             ExportContent::FleetMarkers(markers) => fleet::write_fleet_geojson(markers, out),
+            ExportContent::Service { file, bytes } => {
+                out.write_all(bytes).map_err(ExportError::Io)?;
+                // Rows: a CSV's lines less the header, a calendar's events.
+                Ok(match file {
+                    ServiceFile::Calendar => bytes
+                        .split(|b| *b == b'\n')
+                        .filter(|l| l.starts_with(b"BEGIN:VEVENT"))
+                        .count(),
+                    _ => bytes
+                        .iter()
+                        .filter(|b| **b == b'\n')
+                        .count()
+                        .saturating_sub(1),
+                })
+            }
             ExportContent::ActivitiesCsv(rows) => write_activities(rows, units, out),
             ExportContent::ActivitiesGeoJson { rows, track } => {
                 write_activities_geojson(rows, track, out)

@@ -37,11 +37,24 @@ pub fn describe(item: &DueItem) -> String {
     };
     let when = item
         .when()
-        .map(|d| format!(" ({}{d})", if item.due_day.is_some() { "" } else { "about " }))
+        .map(|d| {
+            format!(
+                " ({}{d})",
+                if item.due_day.is_some() { "" } else { "about " }
+            )
+        })
         .unwrap_or_default();
     match item.status {
-        DueStatus::Overdue => format!("{} overdue by {}{when}", plan.task, amount(remaining, plan.unit)),
-        _ => format!("{} due in {}{when}", plan.task, amount(remaining, plan.unit)),
+        DueStatus::Overdue => format!(
+            "{} overdue by {}{when}",
+            plan.task,
+            amount(remaining, plan.unit)
+        ),
+        _ => format!(
+            "{} due in {}{when}",
+            plan.task,
+            amount(remaining, plan.unit)
+        ),
     }
 }
 

@@ -16,7 +16,10 @@ pub enum ServiceCommand {
     /// Reads it again.
     Load,
     /// A new plan (`id` none) or one changed.
-    SavePlan { id: Option<PlanId>, plan: Plan },
+    SavePlan {
+        id: Option<PlanId>,
+        plan: Plan,
+    },
     DeletePlan(PlanId),
     RecordDone(DoneRecord),
     Import(Imported),
@@ -36,4 +39,3 @@ pub enum Saved {
     Done,
     Imported(ImportCount),
 }
-

@@ -154,7 +154,9 @@ pub fn plans_for<'a>(
 pub fn last_done_for(equipment: i64, plan: &Plan, done: &[DoneRecord]) -> Option<LastDone> {
     done.iter()
         .filter(|r| r.equipment == equipment && plan.is_task(&r.task) && r.unit == plan.unit)
-        .fold(plan.last_done, |best, r| LastDone::later(best, Some(r.done)))
+        .fold(plan.last_done, |best, r| {
+            LastDone::later(best, Some(r.done))
+        })
 }
 
 /// Every plan of the machine, and where each stands.
@@ -311,7 +313,11 @@ fn forecast(unit: PlanUnit, remaining: f64, usage: &MachineUsage, today: Day) ->
     }
     let days = remaining / per_day;
     // Due within today counts as today; overdue, the day it was passed.
-    let offset = if days >= 0.0 { days.ceil() } else { days.floor() };
+    let offset = if days >= 0.0 {
+        days.ceil()
+    } else {
+        days.floor()
+    };
     Forecast::On(today.plus_days(offset as i64))
 }
 

@@ -71,7 +71,10 @@ pub fn read_csv(bytes: &[u8], recorded_at: i64) -> Result<Imported, ImportError>
         .trim(csv::Trim::All)
         .from_reader(bytes);
     let header: Vec<String> = match reader.headers() {
-        Ok(h) => h.iter().map(|c| c.trim_start_matches('\u{feff}').to_owned()).collect(),
+        Ok(h) => h
+            .iter()
+            .map(|c| c.trim_start_matches('\u{feff}').to_owned())
+            .collect(),
         Err(e) => return refuse(1, format!("not CSV: {e}")),
     };
     let is_done = header.iter().any(|h| h == "equipment");
@@ -80,7 +83,15 @@ pub fn read_csv(bytes: &[u8], recorded_at: i64) -> Result<Imported, ImportError>
     for name in wanted {
         match header.iter().position(|h| h == name) {
             Some(i) => column.insert(*name, i),
-            None => return refuse(1, format!("missing column {name} (the header must be {})", wanted.join(","))),
+            None => {
+                return refuse(
+                    1,
+                    format!(
+                        "missing column {name} (the header must be {})",
+                        wanted.join(",")
+                    ),
+                );
+            }
         };
     }
     let mut plans = Vec::new();
@@ -153,7 +164,10 @@ fn day_of(line: u64, what: &str, s: &str) -> Result<Day, ImportError> {
 fn meter_of(line: u64, s: &str) -> Result<f64, ImportError> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => refuse(line, format!("meter reading {s:?} is not a number of 0 or more")),
+        _ => refuse(
+            line,
+            format!("meter reading {s:?} is not a number of 0 or more"),
+        ),
     }
 }
 
@@ -169,13 +183,21 @@ fn plan_row(line: u64, cells: &Cells<'_>) -> Result<Plan, ImportError> {
     let unit = unit_of(line, cells.get("unit"))?;
     let every = match cells.get("every").parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 => v,
-        _ => return refuse(line, format!("interval {:?} is not a positive number", cells.get("every"))),
+        _ => {
+            return refuse(
+                line,
+                format!("interval {:?} is not a positive number", cells.get("every")),
+            );
+        }
     };
     let (date, meter) = (cells.get("last_done_date"), cells.get("last_done_meter"));
     let last_done = match (date, meter) {
         ("", "") => {
             if matches!(scope, PlanScope::Machine(_)) {
-                return refuse(line, "a machine's plan needs last_done_date (when it was last done)");
+                return refuse(
+                    line,
+                    "a machine's plan needs last_done_date (when it was last done)",
+                );
             }
             None
         }
@@ -203,7 +225,12 @@ fn plan_row(line: u64, cells: &Cells<'_>) -> Result<Plan, ImportError> {
 fn done_row(line: u64, cells: &Cells<'_>, recorded_at: i64) -> Result<DoneRecord, ImportError> {
     let equipment = match cells.get("equipment").parse::<i64>() {
         Ok(id) => id,
-        Err(_) => return refuse(line, format!("equipment {:?} is not an id", cells.get("equipment"))),
+        Err(_) => {
+            return refuse(
+                line,
+                format!("equipment {:?} is not an id", cells.get("equipment")),
+            );
+        }
     };
     let task = task_of(line, cells.get("task"))?;
     let unit = unit_of(line, cells.get("unit"))?;
@@ -233,9 +260,16 @@ pub fn check(imported: &Imported, fleet: &FleetCheck<'_>) -> Result<(), ImportEr
                 let equipment = match &p.scope {
                     PlanScope::Machine(id) => Some(*id),
                     PlanScope::Category(c) => {
-                        let known = fleet.machines.values().flatten().any(|k| k.trim() == c.trim());
+                        let known = fleet
+                            .machines
+                            .values()
+                            .flatten()
+                            .any(|k| k.trim() == c.trim());
                         if !known {
-                            return refuse(*line, format!("no machine of the fleet is of category {c:?}"));
+                            return refuse(
+                                *line,
+                                format!("no machine of the fleet is of category {c:?}"),
+                            );
                         }
                         None
                     }
@@ -267,7 +301,10 @@ pub fn check_done(
     }
     let Some(done) = done else { return Ok(()) };
     if done.day > fleet.today {
-        return refuse(line, format!("{} is in the future (today is {})", done.day, fleet.today));
+        return refuse(
+            line,
+            format!("{} is in the future (today is {})", done.day, fleet.today),
+        );
     }
     if let (Some(id), Some(reading)) = (equipment, done.meter) {
         let now = fleet.meters.get(&id).and_then(|m| m.get(unit));

@@ -124,11 +124,13 @@ impl LastDone {
         match (a, b) {
             (Some(a), Some(b)) => {
                 let key = |l: &LastDone| (l.day, l.meter.unwrap_or(f64::NEG_INFINITY));
-                Some(if key(&b).partial_cmp(&key(&a)) == Some(std::cmp::Ordering::Greater) {
-                    b
-                } else {
-                    a
-                })
+                Some(
+                    if key(&b).partial_cmp(&key(&a)) == Some(std::cmp::Ordering::Greater) {
+                        b
+                    } else {
+                        a
+                    },
+                )
             }
             (a, b) => a.or(b),
         }
@@ -201,7 +203,14 @@ mod tests {
         let d = Day::parse("2026-03-01").unwrap();
         assert_eq!(d.to_string(), "2026-03-01");
         assert_eq!(Day::parse("2026-02-28").unwrap().plus_days(1), d);
-        for bad in ["2026-02-30", "2026-13-01", "26-03-01", "2026/03/01", "", "2026-3-1x"] {
+        for bad in [
+            "2026-02-30",
+            "2026-13-01",
+            "26-03-01",
+            "2026/03/01",
+            "",
+            "2026-3-1x",
+        ] {
             assert_eq!(Day::parse(bad), None, "{bad}");
         }
     }
@@ -216,8 +225,14 @@ mod tests {
 
     #[test]
     fn the_later_done_wins() {
-        let a = LastDone { day: Day(10), meter: Some(5.0) };
-        let b = LastDone { day: Day(12), meter: None };
+        let a = LastDone {
+            day: Day(10),
+            meter: Some(5.0),
+        };
+        let b = LastDone {
+            day: Day(12),
+            meter: None,
+        };
         assert_eq!(LastDone::later(Some(a), Some(b)), Some(b));
         assert_eq!(LastDone::later(Some(b), Some(a)), Some(b));
         assert_eq!(LastDone::later(None, Some(a)), Some(a));

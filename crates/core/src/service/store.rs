@@ -14,7 +14,9 @@ use std::sync::Mutex;
 use rusqlite::{Connection, OpenFlags, params};
 
 use super::import::Imported;
-use super::plan::{Day, DoneRecord, LastDone, Plan, PlanId, PlanScope, PlanUnit, ServiceBook, StoredPlan};
+use super::plan::{
+    Day, DoneRecord, LastDone, Plan, PlanId, PlanScope, PlanUnit, ServiceBook, StoredPlan,
+};
 
 /// Each step of the schema, from version `i` to `i + 1`.
 const MIGRATIONS: [&str; 1] = [r"
@@ -129,7 +131,8 @@ impl ServiceStore {
     /// Whether the file may be written: an SQLite database, whole, of a
     /// schema this build knows.
     fn checked(conn: &Connection) -> Result<(), String> {
-        let damaged = |e: rusqlite::Error| format!("the file is damaged or not a service book ({e})");
+        let damaged =
+            |e: rusqlite::Error| format!("the file is damaged or not a service book ({e})");
         let version: i64 = conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .map_err(damaged)?;
@@ -196,7 +199,9 @@ impl ServiceStore {
                 ("machine", Err(_)) => continue,
                 _ => PlanScope::Category(scope),
             };
-            let Some(unit) = PlanUnit::from_key(&unit) else { continue };
+            let Some(unit) = PlanUnit::from_key(&unit) else {
+                continue;
+            };
             plans.push(StoredPlan {
                 id: PlanId(id),
                 plan: Plan {
@@ -225,12 +230,17 @@ impl ServiceStore {
         let mut done = Vec::new();
         for row in rows {
             let (equipment, task, unit, day, meter, recorded_at) = row?;
-            let Some(unit) = PlanUnit::from_key(&unit) else { continue };
+            let Some(unit) = PlanUnit::from_key(&unit) else {
+                continue;
+            };
             done.push(DoneRecord {
                 equipment,
                 task,
                 unit,
-                done: LastDone { day: Day(day), meter },
+                done: LastDone {
+                    day: Day(day),
+                    meter,
+                },
                 recorded_at,
             });
         }
@@ -238,10 +248,18 @@ impl ServiceStore {
     }
 
     /// A new plan (`id` none) or a plan changed; committed on return.
-    pub fn save_plan(&self, service: &str, id: Option<PlanId>, plan: &Plan) -> Result<PlanId, StoreError> {
+    pub fn save_plan(
+        &self,
+        service: &str,
+        id: Option<PlanId>,
+        plan: &Plan,
+    ) -> Result<PlanId, StoreError> {
         let conn = self.writable()?;
         let (kind, scope) = scope_cols(&plan.scope);
-        let (day, meter) = (plan.last_done.map(|l| l.day.0), plan.last_done.and_then(|l| l.meter));
+        let (day, meter) = (
+            plan.last_done.map(|l| l.day.0),
+            plan.last_done.and_then(|l| l.meter),
+        );
         let result = match id {
             None => conn
                 .execute(
@@ -263,7 +281,10 @@ impl ServiceStore {
 
     pub fn delete_plan(&self, service: &str, id: PlanId) -> Result<(), StoreError> {
         let conn = self.writable()?;
-        conn.execute("DELETE FROM plans WHERE id = ?1 AND service = ?2", params![id.0, service])?;
+        conn.execute(
+            "DELETE FROM plans WHERE id = ?1 AND service = ?2",
+            params![id.0, service],
+        )?;
         Ok(())
     }
 
@@ -320,13 +341,23 @@ fn insert_done(conn: &Connection, service: &str, r: &DoneRecord) -> rusqlite::Re
     conn.execute(
         "INSERT INTO done (service, equipment, task, unit, day, meter, recorded_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![service, r.equipment, r.task.trim(), r.unit.key(), r.done.day.0, r.done.meter, r.recorded_at],
+        params![
+            service,
+            r.equipment,
+            r.task.trim(),
+            r.unit.key(),
+            r.done.day.0,
+            r.done.meter,
+            r.recorded_at
+        ],
     )
 }
 
 fn duplicate(e: rusqlite::Error, plan: &Plan) -> StoreError {
     match e {
-        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
+        rusqlite::Error::SqliteFailure(f, _)
+            if f.code == rusqlite::ErrorCode::ConstraintViolation =>
+        {
             StoreError::Duplicate {
                 scope: match &plan.scope {
                     PlanScope::Machine(id) => format!("machine {id}"),

@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use super::due::DueItem;
 use super::import::{DONE_HEADER, PLAN_HEADER};
-use super::plan::{Day, DoneRecord, StoredPlan};
 use super::plan::PlanUnit;
+use super::plan::{Day, DoneRecord, StoredPlan};
 use crate::export::round::{Measure, round};
 
 /// A value in a plan's unit rounded as every export rounds it (hours and
@@ -217,7 +217,13 @@ pub fn calendar(items: &[(DueItem, String)], today: Day, stamp: i64, service: &s
     let dtstamp = fleetview_api::time::format_wire(stamp).replace(['-', ':'], "");
     let host: String = service
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     for (item, name) in items {
         let Some(day) = item.when() else { continue };
@@ -249,14 +255,14 @@ pub fn calendar(items: &[(DueItem, String)], today: Day, stamp: i64, service: &s
         ics_line(&mut out, "BEGIN:VEVENT");
         ics_line(
             &mut out,
-            &format!(
-                "UID:service-{}-{}@{}",
-                item.equipment, item.plan.id.0, host
-            ),
+            &format!("UID:service-{}-{}@{}", item.equipment, item.plan.id.0, host),
         );
         ics_line(&mut out, &format!("DTSTAMP:{dtstamp}"));
         ics_line(&mut out, &format!("DTSTART;VALUE=DATE:{}", ics_date(day)));
-        ics_line(&mut out, &format!("DTEND;VALUE=DATE:{}", ics_date(day.plus_days(1))));
+        ics_line(
+            &mut out,
+            &format!("DTEND;VALUE=DATE:{}", ics_date(day.plus_days(1))),
+        );
         ics_line(&mut out, &format!("SUMMARY:{}", ics_text(&summary)));
         ics_line(&mut out, &format!("DESCRIPTION:{}", ics_text(&description)));
         ics_line(&mut out, "TRANSP:TRANSPARENT");

@@ -43,12 +43,12 @@ pub use events::{
     CatalogChange, CatalogEvent, ConnectionEvent, Event, ExportEvent, FiguresEvent, FiguresPart,
     FleetEvent, FleetSource, MachineEvent, OverviewEvent, TimelineEvent, Unread,
 };
-pub use service_events::ServiceEvent;
 pub use fetch::{Fetched, FromCache, Progress, SeriesRequest};
 pub use history::HISTORY_KIND;
 pub use messages::{Command, ExportJob, ExportOutcome, OfflineSince, RequestId, Target};
 pub use report_data::{ReportData, ReportRequest, ReportSources};
 pub use report_job::{ReportJob, ReportMachine, ReportPlace, ReportScope, ReportWritten};
+pub use service_events::ServiceEvent;
 pub use shared::{Urgency, Wake};
 pub use tokens::{TokenPlace, TokenStore};
 

@@ -14,8 +14,8 @@ use tokio::task::{AbortHandle, JoinHandle};
 use super::connect::{self, Connected};
 use super::events::{ConnectionEvent, Event};
 use super::fetch::Writes;
-use super::service_book;
 use super::messages::{Command, RequestId, Target};
+use super::service_book;
 use super::shared::{InFlight, Shared};
 use super::task::TaskCtx;
 use super::tokens::{TokenPlace, TokenStore};
@@ -234,7 +234,7 @@ impl CommandLoop {
         let handle = match command {
             Command::Cancel(_) | Command::CancelReads => return None,
             Command::Service { command, .. } => {
-                self.to_book(id, target, command, guard);
+                self.send_to_book(id, target, command, guard);
                 return None;
             }
             Command::Connect(cfg) if cfg.api_key.is_none() => {
@@ -290,7 +290,13 @@ impl CommandLoop {
 
     /// Hands a command to the service book's thread (started now if not
     /// yet), for the service in use.
-    fn to_book(&mut self, id: RequestId, target: &Target, command: ServiceCommand, guard: InFlight) {
+    fn send_to_book(
+        &mut self,
+        id: RequestId,
+        target: &Target,
+        command: ServiceCommand,
+        guard: InFlight,
+    ) {
         if self.book.is_none() {
             match service_book::spawn_book(self.shared.clone()) {
                 Ok(tx) => self.book = Some(tx),

@@ -54,7 +54,9 @@ fn run_job(store: &mut Option<Result<ServiceStore, String>>, job: &BookJob) -> S
     }
     let (outcome, book, read_only) = match store {
         None => (
-            job.command.is_write().then(|| Err("the service book is not open".to_owned())),
+            job.command
+                .is_write()
+                .then(|| Err("the service book is not open".to_owned())),
             ServiceBook::default(),
             Some("the service book is not open".to_owned()),
         ),
@@ -86,11 +88,19 @@ fn run_job(store: &mut Option<Result<ServiceStore, String>>, job: &BookJob) -> S
     }
 }
 
-fn write(store: &ServiceStore, service: &str, command: &ServiceCommand) -> Option<Result<Saved, String>> {
+fn write(
+    store: &ServiceStore,
+    service: &str,
+    command: &ServiceCommand,
+) -> Option<Result<Saved, String>> {
     let done = match command {
         ServiceCommand::Open(_) | ServiceCommand::Load => return None,
-        ServiceCommand::SavePlan { id, plan } => store.save_plan(service, *id, plan).map(Saved::Plan),
-        ServiceCommand::DeletePlan(id) => store.delete_plan(service, *id).map(|()| Saved::Deleted(*id)),
+        ServiceCommand::SavePlan { id, plan } => {
+            store.save_plan(service, *id, plan).map(Saved::Plan)
+        }
+        ServiceCommand::DeletePlan(id) => store
+            .delete_plan(service, *id)
+            .map(|()| Saved::Deleted(*id)),
         ServiceCommand::RecordDone(r) => store.record_done(service, r).map(|()| Saved::Done),
         ServiceCommand::Import(i) => store.import(service, i).map(Saved::Imported),
     };

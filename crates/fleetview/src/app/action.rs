@@ -9,6 +9,7 @@ use super::exports::ReportAsk;
 use super::figures::FiguresAction;
 use super::machine::MachineAction;
 use super::overview::OverviewAction;
+use super::service::ServiceAction;
 use super::settings::{PaneShares, Tab};
 use super::timeline::{MapSettings, TimelineAction};
 use fleetview_core::export::shown::ExportContent;
@@ -21,6 +22,7 @@ pub enum Action {
     Catalog(CatalogAction),
     Overview(OverviewAction),
     Figures(FiguresAction),
+    Service(ServiceAction),
     /// Discover the fleet again.
     ReloadFleet,
     /// Write what a panel shows to a file (the worker asks where).
@@ -77,5 +79,11 @@ impl From<FiguresAction> for Action {
 impl From<CatalogAction> for Action {
     fn from(a: CatalogAction) -> Self {
         Action::Catalog(a)
+    }
+}
+
+impl From<ServiceAction> for Action {
+    fn from(a: ServiceAction) -> Self {
+        Action::Service(a)
     }
 }

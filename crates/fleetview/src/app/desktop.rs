@@ -60,4 +60,6 @@ pub struct Places {
     pub cache: Option<PathBuf>,
     /// The folder of the log files.
     pub logs: Option<PathBuf>,
+    /// The service book (plans and services done, SQLite).
+    pub service_book: Option<PathBuf>,
 }

@@ -18,6 +18,7 @@ pub mod notifications;
 pub mod overview;
 mod reading;
 pub mod recent_views;
+pub mod service;
 pub mod settings;
 pub mod state;
 #[cfg(feature = "test-support")]
@@ -35,6 +36,7 @@ pub use loadable::Loadable;
 pub use machine::{MachineAction, MachineView, custom_window_refusal};
 pub use notifications::{Level, NEWS_SECS, Notification};
 pub use overview::{OverviewAction, OverviewState};
+pub use service::{ServiceAction, ServiceState};
 pub use settings::{PaneShares, Preset, Settings, Tab, TimesIn};
 pub use state::AppState;
 pub use timeline::{MapSettings, REPLAY_SPEEDS, Replay, TimelineAction, TimelineState};

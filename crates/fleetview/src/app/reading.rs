@@ -134,6 +134,10 @@ impl AppState {
         &self.catalog
     }
 
+    pub fn service(&self) -> &crate::app::service::ServiceState {
+        &self.service
+    }
+
     pub fn selected(&self) -> Option<i64> {
         self.machine.selected
     }

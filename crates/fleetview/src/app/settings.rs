@@ -105,6 +105,8 @@ pub enum Tab {
     History,
     /// Events and cross-checks (D16).
     Events,
+    /// The machine's service plans and services done.
+    Service,
     /// The integration catalog: data sources and integrations.
     Catalog,
 }
@@ -114,7 +116,7 @@ impl Tab {
     pub fn is_machine_tab(self) -> bool {
         matches!(
             self,
-            Tab::Faults | Tab::Activities | Tab::History | Tab::Events
+            Tab::Faults | Tab::Activities | Tab::History | Tab::Events | Tab::Service
         )
     }
 }
@@ -173,6 +175,10 @@ pub struct Settings {
     /// The panes' sizes, as shares of the room they are in.
     #[serde(default)]
     pub panes: PaneShares,
+    /// A service is due soon within this share of its interval, in
+    /// percent (`None`: the default, 10).
+    #[serde(default)]
+    pub service_soon_percent: Option<u8>,
 }
 
 /// The resizable panes' sizes as shares of the room they are in (not

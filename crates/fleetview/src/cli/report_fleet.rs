@@ -1,6 +1,7 @@
-//! The fleet a `fleetview report --fleet` covers: every machine of the
-//! list (D2) and when each last reported (its snapshot), read through the
-//! worker as the app reads them; offline, as last kept in the cache.
+//! The fleet a `fleetview report --fleet` (and `fleetview service`)
+//! covers: every machine of the list (D2) and its snapshot (when it last
+//! reported, its meters), read through the worker as the app reads them;
+//! offline, as last kept in the cache.
 
 use std::time::Duration;
 
@@ -35,6 +36,45 @@ pub(crate) fn fleet_scope(
     note: &mut impl FnMut(&str),
 ) -> Result<Option<(ReportScope, Vec<String>)>, ApiError> {
     let mut notes = Vec::new();
+    let Some(equipments) = fleet_list(worker, from, &mut notes)? else {
+        return Ok(None);
+    };
+    let (snapshots, known) = snapshots(worker, from)?;
+    if !known {
+        let n = "the machines' last reports could not be read: none is called silent";
+        note(n);
+        notes.push(n.to_owned());
+    }
+    let machines = equipments
+        .iter()
+        .map(|e| ReportMachine {
+            equipment: e.id,
+            name: Some(e.name.clone()),
+            category: e.category.clone(),
+            make: Some(e.make.clone()),
+            model: Some(e.model.clone()),
+            last_report: snapshots
+                .iter()
+                .find(|s| s.id == e.id)
+                .and_then(last_report),
+        })
+        .collect();
+    Ok(Some((
+        ReportScope::Fleet {
+            machines,
+            last_reports_known: known,
+        },
+        notes,
+    )))
+}
+
+/// The fleet's machines, as listed (or, offline, as last kept: said in
+/// `notes`); `None` if offline the cache keeps no list of the fleet.
+pub(crate) fn fleet_list(
+    worker: &Worker,
+    from: &FleetSource,
+    notes: &mut Vec<String>,
+) -> Result<Option<Vec<EquipmentSummary>>, ApiError> {
     let id = worker.send(if from.offline {
         Command::KeptFleet {
             scope: from.scope.clone(),
@@ -69,40 +109,11 @@ pub(crate) fn fleet_scope(
         Event::Failed { error, .. } => Err(error),
         _ => Ok(false),
     })?;
-    if !listed {
-        return Ok(None);
-    }
-    let (snapshots, known) = snapshots(worker, from)?;
-    if !known {
-        let n = "the machines' last reports could not be read: none is called silent";
-        note(n);
-        notes.push(n.to_owned());
-    }
-    let machines = equipments
-        .iter()
-        .map(|e| ReportMachine {
-            equipment: e.id,
-            name: Some(e.name.clone()),
-            category: e.category.clone(),
-            make: Some(e.make.clone()),
-            model: Some(e.model.clone()),
-            last_report: snapshots
-                .iter()
-                .find(|s| s.id == e.id)
-                .and_then(last_report),
-        })
-        .collect();
-    Ok(Some((
-        ReportScope::Fleet {
-            machines,
-            last_reports_known: known,
-        },
-        notes,
-    )))
+    Ok(listed.then_some(equipments))
 }
 
 /// The fleet's snapshots, and whether they could be read at all.
-fn snapshots(
+pub(crate) fn snapshots(
     worker: &Worker,
     from: &FleetSource,
 ) -> Result<(Vec<EquipmentSnapshot>, bool), ApiError> {

@@ -59,6 +59,8 @@ pub struct AppOptions {
     pub sandbox_data_dir: Option<PathBuf>,
     /// The local cache file (`None`: no cache).
     pub cache_path: Option<PathBuf>,
+    /// The service book: plans and services done (`None`: none kept).
+    pub service_book_path: Option<PathBuf>,
     /// A fixed "now" for the embedded sandbox and the window presets.
     pub clock: Option<i64>,
     /// Fleet size of the embedded sandbox (default: about 60).
@@ -202,6 +204,7 @@ impl AppOptions {
     pub fn desktop() -> Self {
         Self {
             cache_path: Cache::default_path(),
+            service_book_path: fleetview_core::service::store::ServiceStore::default_path(),
             sandbox_data_dir: crate::app::sandbox_data_dir(),
             online_tiles: true,
             tile_cache_dir: dirs::cache_dir().map(|d| d.join(FOLDER).join("tiles")),
@@ -395,6 +398,7 @@ impl FleetApp {
                 settings: options.settings_dir.clone(),
                 cache: options.cache_path.clone(),
                 logs: options.log_dir.clone(),
+                service_book: options.service_book_path.clone(),
             },
         });
         if let Some(s) = settings {

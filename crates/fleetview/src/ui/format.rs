@@ -369,6 +369,17 @@ pub fn figures_part_loss(part: FiguresPart) -> &'static str {
     }
 }
 
+/// A meter reading or an interval: to 0.1, with no trailing `.0`
+/// (`250`, `1200.5`).
+pub fn reading(v: f64) -> String {
+    let r = (v * 10.0).round() / 10.0;
+    if r.fract() == 0.0 {
+        format!("{}", r as i64)
+    } else {
+        format!("{r:.1}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

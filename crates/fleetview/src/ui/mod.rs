@@ -21,6 +21,7 @@ mod panes;
 pub mod plots;
 mod replay;
 mod report_menu;
+mod service;
 mod status;
 pub mod theme;
 mod widgets;
@@ -49,6 +50,7 @@ pub struct ViewState {
     pub map_share: PanelShare,
     pub tables_share: PanelShare,
     pub menu: menu::MenuView,
+    pub service: service::ServiceView,
 }
 
 /// Applies the shortcuts pressed this frame: those that move a view here,
@@ -247,6 +249,7 @@ fn tables_pane_ui(
                 Tab::Activities => activities::activities_ui(ui, state, actions),
                 Tab::History => history::history_ui(ui, state, &mut view.daily_charts, actions),
                 Tab::Events => events::events_ui(ui, state, &mut view.events, actions),
+                Tab::Service => service::service_ui(ui, state, &mut view.service, actions),
                 Tab::Catalog | Tab::Fleet => {}
             }
         });
@@ -269,6 +272,7 @@ fn table_tabs_ui(ui: &mut egui::Ui, state: &AppState, actions: &mut Vec<Action>)
             (Tab::Activities, "Activities"),
             (Tab::History, "Daily history"),
             (Tab::Events, "Events"),
+            (Tab::Service, "Service"),
         ] {
             let tab_label = ui.selectable_label(state.tab() == tab, label);
             let tab_label = if tab == Tab::Events {

@@ -241,6 +241,7 @@ pub fn fleet_column_width(c: crate::app::overview::Column) -> f32 {
         C::Faults => 140.0,
         C::Flags => 230.0,
         C::Source => 130.0,
+        C::Service => 230.0,
     }
 }
 
@@ -425,6 +426,20 @@ pub fn time_column_width(with_zone: bool) -> f32 {
 }
 /// The Events table's Duration column: "within 14 h 56 min" on one line.
 pub const EVENT_DURATION_COLUMN_WIDTH: f32 = 140.0;
+
+/// A write the app says went well.
+pub const OK_COLOR: Color32 = Color32::from_rgb(0x3C, 0xA8, 0x5E);
+
+/// The colour of a service's status (the Service tab and column).
+pub fn service_status_color(status: fleetview_core::service::due::DueStatus) -> Color32 {
+    use fleetview_core::service::due::DueStatus as S;
+    match status {
+        S::Overdue => ERROR,
+        S::DueSoon => WARNING,
+        S::Unknown => UNKNOWN,
+        S::Ok => OK_COLOR,
+    }
+}
 
 #[cfg(test)]
 mod tests {

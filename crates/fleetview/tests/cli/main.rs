@@ -14,4 +14,5 @@ mod package;
 mod report_cli;
 mod sandbox_durability;
 mod sandbox_process;
+mod service_cli;
 mod trouble;

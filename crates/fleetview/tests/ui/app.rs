@@ -376,6 +376,7 @@ fn odd_data_renders_without_a_panic() {
         Tab::Activities,
         Tab::History,
         Tab::Events,
+        Tab::Service,
         Tab::Catalog,
     ] {
         let mut state = odd_state();
@@ -434,6 +435,10 @@ fn odd_data_renders_without_a_panic() {
                 h.get_by_label("a 0.0 vs b 0.0: +0.0");
                 h.get_by_label("counter — to 0.0");
                 assert!(h.query_by_label_contains("NaN").is_none());
+            }
+            Tab::Service => {
+                // No service book here: it says so, and nothing panics.
+                h.get_by_label_contains("service plans cannot be kept");
             }
             Tab::History => {
                 assert_eq!(h.get_all_by_label("stopped").count(), 2);

@@ -22,6 +22,7 @@ mod offline;
 mod overview;
 mod overview_map;
 mod real_rows;
+mod service_plan;
 mod timeline;
 mod ui_fuzz;
 mod walkthrough;

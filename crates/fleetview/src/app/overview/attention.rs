@@ -268,6 +268,7 @@ impl LookBack {
         snapshots: &HashMap<i64, EquipmentSnapshot>,
         settings: AttentionSettings,
         silence: bool,
+        service: &HashMap<i64, Vec<Attention>>,
         now: i64,
     ) {
         let threshold = f64::from(settings.idle_threshold_percent);
@@ -289,6 +290,11 @@ impl LookBack {
                         now,
                     }),
                 };
+                let mut items = items;
+                if let Some(due) = service.get(&e.id) {
+                    items.extend(due.iter().cloned());
+                    items.sort_by_key(|a| a.kind);
+                }
                 let rank = AttentionRank::of(&items);
                 (e.id, MachineAttention { rank, items })
             })
@@ -389,6 +395,7 @@ mod tests {
             &HashMap::new(),
             AttentionSettings::default(),
             true,
+            &HashMap::new(),
             0,
         );
         let n = |lb: &LookBack, f: AttentionFilter| {
@@ -407,6 +414,7 @@ mod tests {
             &HashMap::new(),
             AttentionSettings::default(),
             false,
+            &HashMap::new(),
             0,
         );
         assert_eq!(n(&lb, silent), Some(0), "not known");

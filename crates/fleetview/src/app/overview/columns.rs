@@ -24,13 +24,14 @@ pub struct ColumnLayout {
 
 /// Attention first (state, flags, the worst fault, idle), then the
 /// figures, then what names the machine.
-const DEFAULT_ORDER: [Column; 14] = [
+const DEFAULT_ORDER: [Column; 15] = [
     Column::Name,
     Column::State,
     Column::Flags,
     Column::Faults,
     Column::IdlePercent,
     Column::LastReport,
+    Column::Service,
     Column::WindowHours,
     Column::EngineHours,
     Column::Fuel,
@@ -145,6 +146,7 @@ impl Column {
             Column::Faults => "Faults",
             Column::Flags => "Flags",
             Column::Source => "Source",
+            Column::Service => "Service",
         }
     }
 

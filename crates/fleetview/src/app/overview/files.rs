@@ -68,6 +68,9 @@ impl OverviewState {
                         Column::Source => {
                             text(figures.and_then(|f| f.feed).map_or("", |k| k.label()))
                         }
+                        Column::Service => {
+                            text(self.service.get(&r.id).map_or("", |(_, s)| s.as_str()))
+                        }
                     });
                     if c == Column::Faults {
                         cells.push(text(

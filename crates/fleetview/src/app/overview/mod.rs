@@ -13,6 +13,8 @@ mod columns;
 mod files;
 mod rows;
 
+use fleetview_core::analysis::Attention;
+use fleetview_core::service::due::DueStatus;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
@@ -134,6 +136,10 @@ pub struct OverviewState {
     /// The "needs attention" strip: its own look-back's figures, each
     /// machine's items and the counts.
     pub look_back: LookBack,
+    /// Services overdue or due soon, per machine (the service book's).
+    service_attention: HashMap<i64, Vec<Attention>>,
+    /// The Service column: each planned machine's worst status, in words.
+    pub service: HashMap<i64, (DueStatus, String)>,
 }
 
 impl OverviewState {
@@ -176,6 +182,17 @@ impl OverviewState {
     /// service).
     pub fn not_cached(&self, id: i64) -> bool {
         self.not_cached.contains(&id)
+    }
+
+    /// Where the machines' services stand now.
+    pub fn set_service(
+        &mut self,
+        attention: HashMap<i64, Vec<Attention>>,
+        cells: HashMap<i64, (DueStatus, String)>,
+    ) {
+        self.service_attention = attention;
+        self.service = cells;
+        self.dirty = true;
     }
 
     pub fn mark_dirty(&mut self) {
@@ -564,6 +581,7 @@ impl OverviewState {
             &self.snapshots,
             self.settings.attention,
             silence,
+            &self.service_attention,
             now,
         );
         self.rows = RowInputs {
@@ -571,6 +589,7 @@ impl OverviewState {
             snapshots: &self.snapshots,
             figures: &self.figures,
             attention: &self.look_back.machines,
+            service: &self.service,
             window_reaches_now,
             snapshots_pending,
             now,

@@ -3,6 +3,7 @@
 //! chose. The table, the map and the exports all read these rows, so they
 //! always agree.
 
+use fleetview_core::service::due::DueStatus;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -33,10 +34,12 @@ pub enum Column {
     Faults,
     Flags,
     Source,
+    /// Where its services stand (the service book's plans).
+    Service,
 }
 
 impl Column {
-    pub const ALL: [Column; 14] = [
+    pub const ALL: [Column; 15] = [
         Column::Name,
         Column::Category,
         Column::Make,
@@ -51,6 +54,7 @@ impl Column {
         Column::Faults,
         Column::Flags,
         Column::Source,
+        Column::Service,
     ];
 
     pub fn label(self) -> &'static str {
@@ -69,6 +73,7 @@ impl Column {
             Column::Faults => "Faults in window",
             Column::Flags => "Flags",
             Column::Source => "Data source",
+            Column::Service => "Service",
         }
     }
 
@@ -92,6 +97,7 @@ impl Column {
                 | Column::IdlePercent
                 | Column::Faults
                 | Column::Flags
+                | Column::Service
         )
     }
 }
@@ -228,6 +234,8 @@ pub struct RowInputs<'a> {
     pub figures: &'a HashMap<i64, Loadable<MachineFigures>>,
     /// What each machine needs attention for, over the look-back.
     pub attention: &'a HashMap<i64, MachineAttention>,
+    /// Each planned machine's services: the worst status, in words.
+    pub service: &'a HashMap<i64, (DueStatus, String)>,
     /// Whether the figures' window reaches now (so the engine's last
     /// event says whether it runs now).
     pub window_reaches_now: bool,
@@ -345,6 +353,11 @@ impl RowInputs<'_> {
             Column::Source => figures
                 .and_then(|f| f.feed)
                 .map(|k| Key::Text(k.label().to_owned())),
+            // Overdue first when sorted descending: the status's rank turned.
+            Column::Service => self
+                .service
+                .get(&r.id)
+                .map(|(s, _)| Key::Int(3 - *s as i64)),
         }
     }
 }
@@ -479,6 +492,7 @@ mod tests {
         snapshots: HashMap<i64, EquipmentSnapshot>,
         figures: HashMap<i64, Loadable<MachineFigures>>,
         attention: HashMap<i64, MachineAttention>,
+        service: HashMap<i64, (DueStatus, String)>,
     }
 
     impl Fixture {
@@ -516,6 +530,7 @@ mod tests {
                 snapshots,
                 figures,
                 attention: HashMap::new(),
+                service: HashMap::new(),
             }
         }
 
@@ -525,6 +540,7 @@ mod tests {
                 snapshots: &self.snapshots,
                 figures: &self.figures,
                 attention: &self.attention,
+                service: &self.service,
                 window_reaches_now: true,
                 snapshots_pending: false,
                 now: NOW,

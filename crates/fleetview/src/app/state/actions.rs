@@ -34,6 +34,7 @@ impl AppState {
         if self.tab == Tab::Catalog {
             out.extend(self.catalog.load());
         }
+        out.extend(self.service.open());
         out
     }
 
@@ -115,6 +116,15 @@ impl AppState {
             Action::Timeline(a) => self.timeline_action(a),
             Action::Connection(a) => self.connection_action(a),
             Action::Catalog(a) => self.catalog.on_action(a),
+            Action::Service(crate::app::ServiceAction::Export(file)) => {
+                let service = self.conn.current.base_url.clone();
+                let content =
+                    self.service
+                        .export(file, &self.fleet.equipments, self.now(), &service);
+                let window = self.selected_window();
+                self.exports.start(content, None, window, self.units)
+            }
+            Action::Service(a) => self.service.on_action(a),
             // The list shown stays until the new one comes (or the cache's,
             // offline): a reload that fails leaves it.
             Action::ReloadFleet => vec![self.fleet.rediscover(self.now())],

@@ -92,14 +92,19 @@ impl AppState {
             }
             Event::Fleet(e) => {
                 self.fleet.on_event(e, &mut intake);
+                self.service.mark_dirty();
                 self.overview.mark_dirty();
             }
-            Event::Overview(e) => self.overview.on_event(e, &mut intake),
+            Event::Overview(e) => {
+                self.overview.on_event(e, &mut intake);
+                self.service.mark_dirty();
+            }
             Event::Machine(e) => self.machine.on_event(e, &mut intake),
             Event::Timeline(e) => self.timeline.on_event(e, &mut intake),
             Event::Figures(e) => self.figures.on_event(e, &mut intake),
             Event::Catalog(e) => out = self.catalog.on_event(e, &mut intake),
             Event::Export(e) => self.exports.on_event(e, &mut self.notifications),
+            Event::Service(e) => self.service.on_event(e),
             Event::Progress {
                 target, progress, ..
             } => intake.progressed(target, progress),
@@ -131,6 +136,8 @@ impl AppState {
             out.extend(self.overview.refresh_figures());
         }
         out.extend(self.fetch_selected());
+        // The service in use may be another: its own book.
+        out.extend(self.service.reload());
         // Restarted on the integrations tab: show them.
         if self.tab == Tab::Catalog {
             out.extend(self.catalog.load());
@@ -176,6 +183,12 @@ impl AppState {
             }
             // Reads ahead say nothing: the figures' own request does.
             Target::ReadAhead => Failure::Said,
+            // The Service tab says a machine's forecast is not known.
+            Target::ServiceUsage(id) => {
+                self.service.on_usage_failed(*id);
+                Failure::Said
+            }
+            Target::ServiceBook | Target::ServiceWrite(_) => Failure::Notice,
             Target::ConnectionTest
             | Target::TokenStore
             | Target::Series(_)

@@ -30,6 +30,7 @@ use super::machine::MachineView;
 use super::notifications::{Level, Notifications};
 use super::overview::OverviewState;
 use super::recent_views::RecentViews;
+use super::service::ServiceState;
 use super::settings::Tab;
 use super::timeline::{MapSettings, TimelineState};
 use fleetview_api::time::now_secs;
@@ -72,6 +73,8 @@ pub struct AppState {
     pub(super) progress: HashMap<Target, Progress>,
     /// Machines' pages left lately, to show again at once.
     pub(super) recent_views: RecentViews,
+    /// Service plans and where each machine's stand.
+    pub(super) service: ServiceState,
 }
 
 impl AppState {
@@ -99,6 +102,7 @@ impl AppState {
             places: Default::default(),
             progress: HashMap::new(),
             recent_views: RecentViews::default(),
+            service: ServiceState::default(),
             panes: Default::default(),
         }
     }
@@ -111,6 +115,7 @@ impl AppState {
         self.tile_cache_dir = setup.tile_cache_dir;
         self.exports.directory = setup.export_dir;
         self.exports.fallback_directory = setup.fallback_export_dir;
+        self.service.path = setup.places.service_book.clone();
         self.places = setup.places;
     }
 
@@ -155,6 +160,18 @@ impl AppState {
         let online = self.conn.offline.is_none() && !self.conn.needs_secret();
         if online && self.overview.refresh_due(now) {
             out.push(self.overview.fetch_snapshots(now));
+        }
+        let now = self.now();
+        if self
+            .service
+            .refresh(&self.fleet.equipments, &self.overview.snapshots, now)
+        {
+            self.overview
+                .set_service(self.service.attention(), service_cells(&self.service));
+        }
+        if online || self.conn.offline.is_some() {
+            let offline = !online;
+            out.extend(self.service.pump(&self.fleet.equipments, offline, now));
         }
         self.overview
             .refresh_rows(&self.fleet.equipments, self.now());
@@ -204,4 +221,16 @@ impl AppState {
         self.timeline
             .advance_replay(dt_secs, window.since, window.until, engine)
     }
+}
+
+/// The Fleet table's Service cells: each planned machine's worst status
+/// and its words.
+fn service_cells(
+    service: &ServiceState,
+) -> HashMap<i64, (fleetview_core::service::due::DueStatus, String)> {
+    service
+        .machines
+        .iter()
+        .filter_map(|(id, m)| Some((*id, (m.worst?, m.summary.clone()))))
+        .collect()
 }

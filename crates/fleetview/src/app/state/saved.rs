@@ -23,6 +23,11 @@ impl AppState {
         self.figures.tanks_l = s.tanks_l.into_iter().collect();
         self.theme = s.theme;
         self.units = s.units;
+        if let Some(p) = s.service_soon_percent {
+            let _ = self
+                .service
+                .on_action(crate::app::ServiceAction::SetSoonPercent(p));
+        }
         self.overview.mark_dirty();
         self.conn.profiles = s.profiles;
         self.conn.active_profile = s.active_profile.filter(|i| *i < self.conn.profiles.len());
@@ -85,6 +90,7 @@ impl AppState {
             units: self.units,
             page: Some(self.tab),
             panes: self.panes,
+            service_soon_percent: Some(self.service.soon_percent()),
         }
     }
 }

@@ -44,6 +44,9 @@ fn hint(filter: &AttentionFilter, days: u16) -> String {
         AttentionFilter::Kind(AttentionKind::CounterReset) => {
             format!("Machines whose hour meter went down {period}")
         }
+        AttentionFilter::Kind(AttentionKind::ServiceDue) => {
+            "Machines with a service overdue or due soon (their service plans)".to_owned()
+        }
         AttentionFilter::Kind(AttentionKind::Silent) => {
             "Machines with no report for more than 24 h, or none ever".to_owned()
         }
@@ -219,6 +222,10 @@ pub fn summary(items: &[Attention]) -> String {
     let resets = n(AttentionKind::CounterReset);
     if resets > 0 {
         parts.push(format::count(resets, "meter reset", "meter resets"));
+    }
+    let services = n(AttentionKind::ServiceDue);
+    if services > 0 {
+        parts.push(format::count(services, "service due", "services due"));
     }
     if n(AttentionKind::Silent) > 0 {
         parts.push("silent".to_owned());

@@ -40,6 +40,9 @@ fn hint(c: Column) -> &'static str {
         Column::Source => {
             "Known from the machine's identity: a PIN is an OEM feed, a VIN a tracker"
         }
+        Column::Service => {
+            "Its services overdue or due soon first (the service book's plans for it or its category)"
+        }
         Column::State => {
             "Engine running (last event in a window reaching now), reported today, or silent for more than 24 h"
         }
@@ -108,6 +111,27 @@ pub(super) fn cell_ui(
         }
         // Over the strip's look-back, not the window.
         Column::Flags => super::attention::flags_cell_ui(ui, state, r.id, actions),
+        Column::Service => match state.overview().service.get(&r.id) {
+            Some((status, words)) => {
+                let cell = ui.add(
+                    egui::Label::new(
+                        egui::RichText::new(words).color(theme::service_status_color(*status)),
+                    )
+                    .sense(egui::Sense::click()),
+                );
+                if cell
+                    .on_hover_text("Click to open the machine's Service tab")
+                    .clicked()
+                {
+                    actions.push(Action::SetTab(crate::app::Tab::Service));
+                    return true;
+                }
+            }
+            None => {
+                ui.label(format::NULL)
+                    .on_hover_text("No service plan applies");
+            }
+        },
         Column::WindowHours | Column::IdlePercent | Column::Faults | Column::Source => {
             let o = state.overview();
             if o.not_cached(r.id) {
