@@ -95,6 +95,8 @@ pub struct ServiceState {
     pub machines: HashMap<i64, MachineService>,
     dirty: bool,
     computed_on: Option<Day>,
+    /// The service (base URL) the book was last read for.
+    read_for: Option<String>,
 }
 
 impl Default for ServiceState {
@@ -113,16 +115,19 @@ impl Default for ServiceState {
             machines: HashMap::new(),
             dirty: true,
             computed_on: None,
+            read_for: None,
         }
     }
 }
 
 impl ServiceState {
-    /// Opens the book (the worker reads it off this thread).
-    pub fn open(&mut self) -> Vec<Command> {
+    /// Opens the book (the worker reads it off this thread), for the
+    /// service at `base_url`.
+    pub fn open(&mut self, base_url: &str) -> Vec<Command> {
         let Some(path) = self.path.clone() else {
             return Vec::new();
         };
+        self.read_for = Some(base_url.to_owned());
         self.book.start();
         vec![Command::Service {
             write: 0,
@@ -130,11 +135,13 @@ impl ServiceState {
         }]
     }
 
-    /// Reads it again (another service is in use: its own book).
-    pub fn reload(&mut self) -> Vec<Command> {
-        if self.path.is_none() {
+    /// Reads it again when another service is in use (its own plans);
+    /// the same one keeps what is shown.
+    pub fn reload(&mut self, base_url: &str) -> Vec<Command> {
+        if self.path.is_none() || self.read_for.as_deref() == Some(base_url) {
             return Vec::new();
         }
+        self.read_for = Some(base_url.to_owned());
         self.usage.clear();
         self.usage_in_flight.clear();
         self.machines.clear();

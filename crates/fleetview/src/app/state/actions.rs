@@ -34,7 +34,7 @@ impl AppState {
         if self.tab == Tab::Catalog {
             out.extend(self.catalog.load());
         }
-        out.extend(self.service.open());
+        out.extend(self.service.open(&self.conn.current.base_url));
         out
     }
 
@@ -116,15 +116,7 @@ impl AppState {
             Action::Timeline(a) => self.timeline_action(a),
             Action::Connection(a) => self.connection_action(a),
             Action::Catalog(a) => self.catalog.on_action(a),
-            Action::Service(crate::app::ServiceAction::Export(file)) => {
-                let service = self.conn.current.base_url.clone();
-                let content =
-                    self.service
-                        .export(file, &self.fleet.equipments, self.now(), &service);
-                let window = self.selected_window();
-                self.exports.start(content, None, window, self.units)
-            }
-            Action::Service(a) => self.service.on_action(a),
+            Action::Service(a) => self.service_action(a),
             // The list shown stays until the new one comes (or the cache's,
             // offline): a reload that fails leaves it.
             Action::ReloadFleet => vec![self.fleet.rediscover(self.now())],
@@ -262,5 +254,19 @@ impl AppState {
             return out;
         }
         outcome.commands
+    }
+
+    /// A service-book action; its exports need the fleet's names and the
+    /// service's address.
+    fn service_action(&mut self, a: crate::app::ServiceAction) -> Vec<Command> {
+        let crate::app::ServiceAction::Export(file) = a else {
+            return self.service.on_action(a);
+        };
+        let service = self.conn.current.base_url.clone();
+        let content = self
+            .service
+            .export(file, &self.fleet.equipments, self.now(), &service);
+        let window = self.selected_window();
+        self.exports.start(content, None, window, self.units)
     }
 }

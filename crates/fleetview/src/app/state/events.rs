@@ -137,7 +137,7 @@ impl AppState {
         }
         out.extend(self.fetch_selected());
         // The service in use may be another: its own book.
-        out.extend(self.service.reload());
+        out.extend(self.service.reload(&self.conn.current.base_url));
         // Restarted on the integrations tab: show them.
         if self.tab == Tab::Catalog {
             out.extend(self.catalog.load());
