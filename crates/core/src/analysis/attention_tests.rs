@@ -133,7 +133,6 @@ fn every_kind_is_found_worst_first_with_its_text_and_time() {
             "fault",
             "fuel_drop",
             "counter_reset",
-            "service_due",
             "silent",
             "high_idle",
             "gap"
@@ -298,6 +297,7 @@ fn the_kinds_keys_are_the_reports() {
             "fault",
             "fuel_drop",
             "counter_reset",
+            "service_due",
             "silent",
             "high_idle",
             "gap"
