@@ -285,9 +285,11 @@ pub fn worked_since(
     let mut any_day = false;
     for d in days.iter().filter(|d| d.day >= since.0) {
         if let Some(reading) = d.meter(unit) {
-            // The reading written down at the service is that day's truth:
-            // the day's end read a little lower is rounding, not a reset.
-            if d.day == since.0 && reading < from {
+            // A day's end on the service's own day below the reading
+            // written down: the service was done at most there (a reading
+            // mistyped or rounded up), not before a reset.
+            if d.day == since.0 && reading < prev {
+                prev = reading;
                 continue;
             }
             any_day = true;

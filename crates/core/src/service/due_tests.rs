@@ -305,7 +305,7 @@ fn a_meter_below_the_last_reading_with_no_usage_is_unknown() {
 }
 
 #[test]
-fn the_day_of_the_service_reading_a_little_lower_is_no_reset() {
+fn a_reading_written_above_the_days_end_is_no_reset() {
     let mut usage = worked(TODAY.0 - 3, 1000.0, 8.0, None);
     // Written down as 1010 at the service; the day ended at 1008 (rounding).
     let p = plan(
@@ -318,5 +318,6 @@ fn the_day_of_the_service_reading_a_little_lower_is_no_reset() {
     usage.meters.hours_h = Some(1024.0);
     let item = due(&p.plan, p.plan.last_done, &usage, TODAY, 0.1);
     assert_eq!(item.resets, 0);
-    assert_eq!(item.remaining, Some(250.0 - 14.0));
+    // Counted from the day's own end, 1008, not as a reset.
+    assert_eq!(item.remaining, Some(250.0 - 16.0));
 }

@@ -323,7 +323,15 @@ fn the_calendar_is_rfc_5545() {
         ics.contains("DTSTART;VALUE=DATE:20261201\r\n"),
         "overdue: on today\n{ics}"
     );
-    assert!(ics.contains("UID:service-7-3@"));
+    // Stable across exports: the machine and the task, the service's host.
+    assert!(
+        ics.contains("UID:service-7-inspection--annual--with-a-very"),
+        "{ics}"
+    );
+    assert!(
+        ics.replace("\r\n ", "").contains("@127.0.0.1-8080\r\n"),
+        "{ics}"
+    );
     assert!(ics.contains("SUMMARY:Overdue: Inspection\\; annual\\,"));
     for line in ics.split("\r\n") {
         assert!(line.len() <= 75, "folded: {line:?}");

@@ -215,16 +215,7 @@ pub fn calendar(items: &[(DueItem, String)], today: Day, stamp: i64, service: &s
         ics_line(&mut out, l);
     }
     let dtstamp = fleetview_api::time::format_wire(stamp).replace(['-', ':'], "");
-    let host: String = service
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
+    let host = uid_host(service);
     for (item, name) in items {
         let Some(day) = item.when() else { continue };
         let day = day.max(today);
@@ -255,7 +246,11 @@ pub fn calendar(items: &[(DueItem, String)], today: Day, stamp: i64, service: &s
         ics_line(&mut out, "BEGIN:VEVENT");
         ics_line(
             &mut out,
-            &format!("UID:service-{}-{}@{}", item.equipment, item.plan.id.0, host),
+            &format!(
+                "UID:service-{}-{}@{host}",
+                item.equipment,
+                uid_part(&item.plan.plan.task)
+            ),
         );
         ics_line(&mut out, &format!("DTSTAMP:{dtstamp}"));
         ics_line(&mut out, &format!("DTSTART;VALUE=DATE:{}", ics_date(day)));
@@ -270,4 +265,30 @@ pub fn calendar(items: &[(DueItem, String)], today: Day, stamp: i64, service: &s
     }
     ics_line(&mut out, "END:VCALENDAR");
     out.into_bytes()
+}
+
+/// The service in a UID: its host and port, the same whichever way its
+/// address was written (`http://host:8080/` or `host:8080`).
+fn uid_host(service: &str) -> String {
+    let s = service.trim();
+    let s = s.split_once("://").map_or(s, |(_, rest)| rest);
+    let s = s.split('/').next().unwrap_or(s);
+    uid_part(s)
+}
+
+/// Letters, digits and dots kept, lower case; anything else a `-`. A
+/// task's UID part comes from its name, so a re-imported plan (a new id)
+/// keeps its events' UIDs.
+fn uid_part(s: &str) -> String {
+    s.trim()
+        .to_lowercase()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
 }

@@ -189,6 +189,10 @@ impl AppState {
                     Target::Plot(k) => format!("plot: {}", k.display_name()),
                     Target::Track => "positions".to_owned(),
                     Target::Report => "daily idle fuel".to_owned(),
+                    Target::ServiceUsage(id) => format!(
+                        "daily usage for service plans ({})",
+                        self.fleet.known_name(*id).unwrap_or("a machine")
+                    ),
                     other => format!("{other:?}").to_lowercase(),
                 };
                 (what, *p)

@@ -87,6 +87,8 @@ pub struct ServiceState {
     next_write: u64,
     /// What the last write answered.
     pub news: Option<WriteNews>,
+    /// Counts the news (a view shows only what came after it looked).
+    pub news_count: u64,
     /// Counts the writes that succeeded: a form seeing it change clears.
     pub saved: u64,
     /// Due soon within this share of the interval.
@@ -110,6 +112,7 @@ impl Default for ServiceState {
             writing: HashMap::new(),
             next_write: 0,
             news: None,
+            news_count: 0,
             saved: 0,
             soon_fraction: DEFAULT_SOON_FRACTION,
             machines: HashMap::new(),
@@ -140,6 +143,11 @@ impl ServiceState {
     pub fn reload(&mut self, base_url: &str) -> Vec<Command> {
         if self.path.is_none() || self.read_for.as_deref() == Some(base_url) {
             return Vec::new();
+        }
+        // Connected before `start` opened it (an API key, a profile, the
+        // embedded sandbox): opened now.
+        if self.read_for.is_none() {
+            return self.open(base_url);
         }
         self.read_for = Some(base_url.to_owned());
         self.usage.clear();
@@ -199,6 +207,9 @@ impl ServiceState {
                 self.writing.remove(&write);
                 self.book = Loadable::Ready(book);
                 self.read_only = read_only;
+                if outcome.is_some() {
+                    self.news_count += 1;
+                }
                 match outcome {
                     Some(Ok(saved)) => {
                         self.saved += 1;
@@ -425,7 +436,7 @@ fn summarise(items: Vec<DueItem>) -> MachineService {
             } else {
                 String::new()
             };
-            format!("{}: {}{extra}", first.status.label(), describe(first))
+            format!("{}{extra}", describe(first))
         }
         None => {
             let n = items.len();
@@ -435,7 +446,7 @@ fn summarise(items: Vec<DueItem>) -> MachineService {
                 format!("{n} plans")
             };
             match worst {
-                Some(DueStatus::Unknown) => format!("Not known ({plans})"),
+                Some(DueStatus::Unknown) => format!("Unknown ({plans})"),
                 _ => format!("OK ({plans})"),
             }
         }

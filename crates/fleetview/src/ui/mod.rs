@@ -66,8 +66,10 @@ fn shortcuts(
     // from the machine open would land on the same one).
     let mut machine_step = 0;
     // A popup (the data kinds' search, a menu) is a form too.
-    let form_open =
-        view.connection.is_open() || state.tab() == Tab::Catalog || egui::Popup::is_any_open(ctx);
+    let form_open = view.connection.is_open()
+        || state.tab() == Tab::Catalog
+        || (state.tab() == Tab::Service && view.service.is_form_open())
+        || egui::Popup::is_any_open(ctx);
     for command in keys::pressed(ctx, form_open) {
         match command {
             KeyCommand::Help => view.menu.help_open = !view.menu.help_open,

@@ -427,6 +427,9 @@ pub fn time_column_width(with_zone: bool) -> f32 {
 /// The Events table's Duration column: "within 14 h 56 min" on one line.
 pub const EVENT_DURATION_COLUMN_WIDTH: f32 = 140.0;
 
+/// The Service tab's task column at most (a longer name is cut).
+pub const SERVICE_TASK_WIDTH: f32 = 200.0;
+
 /// A write the app says went well.
 pub const OK_COLOR: Color32 = Color32::from_rgb(0x3C, 0xA8, 0x5E);
 

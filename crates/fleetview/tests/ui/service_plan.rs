@@ -410,12 +410,12 @@ fn the_fleet_page_counts_machines_with_a_service_due_and_shows_it_in_the_service
     assert!(
         overdue
             .1
-            .starts_with("Overdue: Engine oil and filter overdue by 50 h"),
+            .starts_with("Engine oil and filter overdue by 50 h"),
         "{}",
         overdue.1
     );
     assert!(
-        h.query_all_by_label_contains("Overdue: Engine oil and filter")
+        h.query_all_by_label_contains("Engine oil and filter overdue by")
             .next()
             .is_some()
     );
@@ -501,4 +501,70 @@ fn the_plans_and_the_upcoming_services_export_from_the_tab_and_read_back() {
     let ics = std::fs::read_to_string(&path).unwrap();
     assert!(ics.starts_with("BEGIN:VCALENDAR\r\n"));
     assert!(ics.contains("SUMMARY:Engine oil and filter: "), "{ics}");
+}
+
+#[test]
+fn on_the_embedded_sandbox_the_service_book_opens_writable() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("service.sqlite");
+    let options = AppOptions {
+        clock: Some(common::now()),
+        service_book_path: Some(path.clone()),
+        ..AppOptions::default()
+    };
+    let mut h = app_with(options);
+    wait_for_fleet(&mut h, None);
+    wait_until(&mut h, "the service book open", |app| {
+        matches!(app.state().service().book, Loadable::Ready(_))
+    });
+    assert_eq!(h.state().state().service().read_only, None);
+    let id = h.state().state().fleet().equipments[0].id;
+    open_service_tab(&mut h, id);
+    let add = h.get_by_role_and_label(Role::Button, "Add plan…");
+    assert!(!add.accesskit_node().is_disabled());
+    assert!(path.exists(), "the file is made");
+}
+
+#[test]
+fn delete_asks_first_so_a_double_click_deletes_nothing() {
+    let w = World::new();
+    let h0 = started(&w);
+    let (id, _, meter) = machine_with_meter(&h0);
+    drop(h0);
+    w.seed(oil(id, 250.0, meter - 10.0));
+    w.seed(Plan {
+        task: "Air filter".into(),
+        ..oil(id, 500.0, meter - 10.0)
+    });
+    let mut h = started(&w);
+    open_service_tab(&mut h, id);
+    let delete = "Delete plan: Air filter";
+    h.get_by_role_and_label(Role::Button, delete).click();
+    h.step();
+    h.get_by_role_and_label(Role::Button, delete).click();
+    h.run_steps(3);
+    assert_eq!(
+        w.store().book(&w.scope()).unwrap().plans.len(),
+        2,
+        "nothing deleted yet"
+    );
+    // While it asks, the keys are the question's: no shortcut fires.
+    let preset = h.state().state().settings().preset;
+    h.key_press(egui::Key::Num5);
+    h.run_steps(2);
+    assert_eq!(h.state().state().settings().preset, preset);
+    h.get_by_role_and_label(Role::Button, "Delete the plan")
+        .click();
+    wait_until(&mut h, "one plan deleted", |app| {
+        app.state()
+            .service()
+            .book
+            .value()
+            .is_some_and(|b| b.plans.len() == 1)
+    });
+    let left = w.store().book(&w.scope()).unwrap().plans;
+    assert_eq!(
+        left[0].plan.task, "Engine oil and filter",
+        "the other one stays"
+    );
 }

@@ -104,7 +104,12 @@ impl AppState {
             Event::Figures(e) => self.figures.on_event(e, &mut intake),
             Event::Catalog(e) => out = self.catalog.on_event(e, &mut intake),
             Event::Export(e) => self.exports.on_event(e, &mut self.notifications),
-            Event::Service(e) => self.service.on_event(e),
+            Event::Service(e) => {
+                if let fleetview_core::worker::ServiceEvent::Usage { equipment, .. } = &e {
+                    intake.progress.remove(&Target::ServiceUsage(*equipment));
+                }
+                self.service.on_event(e);
+            }
             Event::Progress {
                 target, progress, ..
             } => intake.progressed(target, progress),

@@ -20,9 +20,19 @@ pub struct ServiceView {
     saved_seen: u64,
     pub(super) form: Option<PlanForm>,
     pub(super) mark_done: Option<MarkDone>,
+    /// The plan whose deletion waits for a yes, and what it is called.
+    pub(super) confirm_delete: Option<(fleetview_core::service::plan::PlanId, String)>,
+    /// The book's news last seen when a form opened or the machine
+    /// changed: older news is not shown.
+    pub(super) news_seen: u64,
 }
 
 impl ServiceView {
+    /// A form is open: the keyboard is its own (no shortcut fires).
+    pub fn is_form_open(&self) -> bool {
+        self.form.is_some() || self.mark_done.is_some() || self.confirm_delete.is_some()
+    }
+
     /// Another machine closes the forms; a write saved closes the form
     /// that sent it.
     pub(super) fn follow(&mut self, machine: i64, saved: u64) {
@@ -30,6 +40,8 @@ impl ServiceView {
             self.machine = Some(machine);
             self.form = None;
             self.mark_done = None;
+            self.confirm_delete = None;
+            self.news_seen = u64::MAX;
         }
         if saved != self.saved_seen {
             self.saved_seen = saved;
@@ -53,11 +65,20 @@ pub(super) struct PlanForm {
     for_category: bool,
     last_date: String,
     last_meter: String,
-    error: Option<String>,
+    /// Why the last Save was refused, and the fields it was refused for
+    /// (shown only while they are unchanged).
+    error: Option<(String, String)>,
     sent: bool,
 }
 
 impl PlanForm {
+    fn fields(&self) -> String {
+        format!(
+            "{}\u{1f}{}\u{1f}{:?}\u{1f}{}\u{1f}{}\u{1f}{}",
+            self.task, self.every, self.unit, self.for_category, self.last_date, self.last_meter
+        )
+    }
+
     pub(super) fn new(plan: Option<&StoredPlan>, now: i64) -> Self {
         match plan {
             Some(p) => Self {
@@ -237,14 +258,15 @@ pub(super) fn plan_form_ui(
                 egui::TextEdit::singleline(&mut f.last_date).desired_width(100.0),
             );
             ui.end_row();
-            if f.unit.is_meter() {
-                labelled_ui(
-                    ui,
-                    format!("Meter then ({})", f.unit.key()),
-                    egui::TextEdit::singleline(&mut f.last_meter).desired_width(100.0),
-                );
-                ui.end_row();
-            }
+            // Always there (greyed for days): nothing below it moves.
+            let unit = if f.unit.is_meter() { f.unit.key() } else { "h" };
+            crate::ui::widgets::labelled_enabled_ui(
+                ui,
+                format!("Meter then ({unit})"),
+                f.unit.is_meter(),
+                egui::TextEdit::singleline(&mut f.last_meter).desired_width(100.0),
+            );
+            ui.end_row();
         });
     let scope = match (&category, f.for_category) {
         (Some(c), true) => PlanScope::Category(c.clone()),
@@ -271,12 +293,14 @@ pub(super) fn plan_form_ui(
                     f.sent = true;
                     actions.push(ServiceAction::SavePlan { id: f.id, plan }.into());
                 }
-                Err(why) => f.error = Some(why),
+                Err(why) => f.error = Some((why, f.fields())),
             }
         }
         cancelled = ui.button("Cancel").clicked();
     });
-    if let Some(why) = &f.error {
+    if let Some((why, fields)) = &f.error
+        && *fields == f.fields()
+    {
         ui.colored_label(ui.visuals().error_fg_color, why);
     }
     cancelled

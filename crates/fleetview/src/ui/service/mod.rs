@@ -27,6 +27,9 @@ pub fn service_ui(
     };
     let service = state.service();
     view.follow(id, service.saved);
+    if view.news_seen == u64::MAX {
+        view.news_seen = service.news_count;
+    }
     header_ui(ui, state, view, actions);
     egui::ScrollArea::both()
         .id_salt("service_tab")
@@ -43,8 +46,11 @@ pub fn service_ui(
                 None if service.book.is_pending() => {
                     ui.weak("Reading the service book…");
                 }
-                None => {
+                None if service.path.is_some() && service.read_only.is_none() => {
                     ui.weak("No service plan applies to this machine. Add one for it, or for its category.");
+                }
+                None => {
+                    ui.weak("No service plan applies to this machine.");
                 }
             }
             ui.add_space(theme::GAP);
@@ -69,6 +75,7 @@ fn header_ui(
         );
         if add.clicked() {
             view.form = Some(form::PlanForm::new(None, state.now()));
+            view.news_seen = service.news_count;
         }
         if !service.writing.is_empty() {
             crate::ui::widgets::spinner_ui(ui);
@@ -76,7 +83,11 @@ fn header_ui(
         }
         export_menu_ui(ui, actions);
         soon_ui(ui, service.soon_percent(), actions);
-        match &service.news {
+        let news = service
+            .news
+            .as_ref()
+            .filter(|_| service.news_count > view.news_seen);
+        match news {
             Some(WriteNews::Saved(what)) => {
                 ui.label(egui::RichText::new(format!("{what}.")).color(theme::OK_COLOR));
             }
@@ -113,7 +124,7 @@ fn plans_table_ui(
     let today = Day::of_secs(state.now());
     egui::Grid::new("service_plans")
         .striped(true)
-        .num_columns(8)
+        .num_columns(9)
         .spacing([theme::GAP * 2.0, theme::GAP])
         .show(ui, |ui| {
             for title in [
@@ -131,10 +142,11 @@ fn plans_table_ui(
             }
             ui.end_row();
             for item in items {
-                plan_row_ui(ui, state, view, item, today, writable, actions);
+                plan_row_ui(ui, state, view, item, today, writable);
                 ui.end_row();
             }
         });
+    confirm_delete_ui(ui, view, actions);
     if let Some(done) = view.mark_done.as_mut() {
         ui.separator();
         if form::mark_done_ui(ui, state, done, actions) {
@@ -150,16 +162,48 @@ fn plan_row_ui(
     item: &DueItem,
     today: Day,
     writable: bool,
-    actions: &mut Vec<Action>,
 ) {
     let plan = &item.plan.plan;
-    let task = ui.label(&plan.task);
-    if let PlanScope::Category(c) = &plan.scope
-        && item.from_category
-    {
-        task.on_hover_text(format!("The plan of every {c}"));
+    // A long name is cut (whole in its tip): the buttons stay in view.
+    let task = ui
+        .scope(|ui| {
+            ui.set_max_width(theme::SERVICE_TASK_WIDTH);
+            ui.add(egui::Label::new(&plan.task).truncate())
+        })
+        .inner;
+    match &plan.scope {
+        PlanScope::Category(c) if item.from_category => {
+            task.on_hover_text(format!("{}: the plan of every {c}", plan.task));
+        }
+        _ => {
+            task.on_hover_text(&plan.task);
+        }
     }
-    ui.label(format!("{} {}", trim(plan.every), plan.unit.key()));
+    row_buttons_ui(ui, state, view, item, writable);
+    ui.label(
+        egui::RichText::new(item.status.label()).color(theme::service_status_color(item.status)),
+    );
+    let remaining = ui.label(item.remaining.map_or_else(
+        || "—".to_owned(),
+        |r| {
+            let a = amount(r, plan.unit);
+            if r < 0.0 { format!("{a} over") } else { a }
+        },
+    ));
+    if item.resets > 0 {
+        remaining.on_hover_text(format!(
+            "Counted across {} meter reset{} since the last service",
+            item.resets,
+            if item.resets == 1 { "" } else { "s" }
+        ));
+    }
+    forecast_ui(ui, state, item, today);
+    ui.label(match (item.next_due_meter, item.due_day) {
+        (_, Some(d)) => d.to_string(),
+        (Some(m), None) => format!("{} {}", trim(m), plan.unit.key()),
+        (None, None) => "—".to_owned(),
+    });
+    ui.label(meter(item.meter_now, plan.unit));
     ui.label(item.last_done.map_or_else(
         || "never".to_owned(),
         |l| match l.meter {
@@ -167,56 +211,87 @@ fn plan_row_ui(
             None => l.day.to_string(),
         },
     ));
-    ui.label(meter(item.meter_now, plan.unit));
-    ui.label(match (item.next_due_meter, item.due_day) {
-        (_, Some(d)) => d.to_string(),
-        (Some(m), None) => format!("{} {}", trim(m), plan.unit.key()),
-        (None, None) => "—".to_owned(),
-    });
-    ui.label(item.remaining.map_or_else(
-        || "—".to_owned(),
-        |r| {
-            let a = amount(r, plan.unit);
-            if r < 0.0 { format!("{a} over") } else { a }
-        },
-    ));
-    forecast_ui(ui, state, item, today);
-    ui.label(
-        egui::RichText::new(item.status.label()).color(theme::service_status_color(item.status)),
-    );
+    ui.label(format!("{} {}", trim(plan.every), plan.unit.key()));
+}
+
+/// A button named for the screen reader with its plan's task.
+fn named_button_ui(ui: &mut egui::Ui, enabled: bool, text: &str, name: String) -> egui::Response {
+    let b = ui.add_enabled(enabled, egui::Button::new(text));
+    b.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &name));
+    b
+}
+
+fn row_buttons_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &mut ServiceView,
+    item: &DueItem,
+    writable: bool,
+) {
+    let plan = &item.plan.plan;
+    let for_all = matches!(plan.scope, PlanScope::Category(_));
     ui.horizontal(|ui| {
-        let mark = ui.add_enabled(writable, egui::Button::new("Mark done"));
-        mark.widget_info(|| {
-            egui::WidgetInfo::labeled(
-                egui::Role::Button,
-                writable,
-                format!("Mark done: {}", plan.task),
-            )
-        });
-        if mark.clicked() {
+        if named_button_ui(
+            ui,
+            writable,
+            "Mark done",
+            format!("Mark done: {}", plan.task),
+        )
+        .clicked()
+        {
             view.mark_done = Some(form::MarkDone::new(item, state.now()));
+            view.news_seen = state.service().news_count;
         }
-        let edit = ui.add_enabled(writable && view.form.is_none(), egui::Button::new("Edit…"));
-        edit.widget_info(|| {
-            egui::WidgetInfo::labeled(
-                egui::Role::Button,
-                writable,
-                format!("Edit plan: {}", plan.task),
+        let edit = named_button_ui(
+            ui,
+            writable && view.form.is_none(),
+            "Edit…",
+            format!("Edit plan: {}", plan.task),
+        );
+        let edit = if for_all {
+            edit.on_hover_text(
+                "This plan is its category's: a change applies to every machine of it",
             )
-        });
+        } else {
+            edit
+        };
         if edit.clicked() {
             view.form = Some(form::PlanForm::new(Some(&item.plan), state.now()));
+            view.news_seen = state.service().news_count;
         }
-        let delete = ui.add_enabled(writable, egui::Button::new("Delete"));
-        delete.widget_info(|| {
-            egui::WidgetInfo::labeled(
-                egui::Role::Button,
-                writable,
-                format!("Delete plan: {}", plan.task),
-            )
-        });
+        let delete = named_button_ui(
+            ui,
+            writable && view.confirm_delete.is_none(),
+            "Delete…",
+            format!("Delete plan: {}", plan.task),
+        );
         if delete.clicked() {
-            actions.push(crate::app::ServiceAction::DeletePlan(item.plan.id).into());
+            let whose = match &plan.scope {
+                PlanScope::Category(c) => format!("every {c}"),
+                PlanScope::Machine(_) => "this machine".to_owned(),
+            };
+            view.confirm_delete = Some((item.plan.id, format!("{} ({whose})", plan.task)));
+        }
+    });
+}
+
+/// Asks before a plan is deleted, below the table (not where the
+/// Delete button was: a second click there deletes nothing).
+fn confirm_delete_ui(ui: &mut egui::Ui, view: &mut ServiceView, actions: &mut Vec<Action>) {
+    let Some((id, what)) = view.confirm_delete.clone() else {
+        return;
+    };
+    ui.separator();
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format!(
+            "Delete the plan {what}? Its services done stay recorded."
+        ));
+        if ui.button("Delete the plan").clicked() {
+            actions.push(crate::app::ServiceAction::DeletePlan(id).into());
+            view.confirm_delete = None;
+        }
+        if ui.button("Keep it").clicked() {
+            view.confirm_delete = None;
         }
     });
 }
