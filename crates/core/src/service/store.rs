@@ -131,8 +131,11 @@ impl ServiceStore {
     /// Whether the file may be written: an SQLite database, whole, of a
     /// schema this build knows.
     fn checked(conn: &Connection) -> Result<(), String> {
-        let damaged =
-            |e: rusqlite::Error| format!("the file is damaged or not a service book ({e})");
+        // SQLite's own words go to the log; the user is told what it means.
+        let damaged = |e: rusqlite::Error| {
+            tracing::warn!(error = %e, "the service book could not be checked");
+            "the file is damaged or not a service book".to_owned()
+        };
         let version: i64 = conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .map_err(damaged)?;
@@ -140,7 +143,8 @@ impl ServiceStore {
             .query_row("PRAGMA quick_check", [], |r| r.get(0))
             .map_err(damaged)?;
         if check != "ok" {
-            return Err(format!("the file is damaged ({check})"));
+            tracing::warn!(%check, "the service book's check failed");
+            return Err("the file is damaged".to_owned());
         }
         if version > SCHEMA_VERSION {
             return Err(format!(

@@ -129,14 +129,14 @@ fn plans_table_ui(
         .show(ui, |ui| {
             for title in [
                 "Task",
-                "Every",
-                "Last done",
-                "Meter now",
-                "Next due",
+                "",
+                "Status",
                 "Remaining",
                 "Forecast",
-                "Status",
-                "",
+                "Next due",
+                "Meter now",
+                "Last done",
+                "Every",
             ] {
                 ui.strong(title);
             }
