@@ -265,13 +265,7 @@ impl ServiceStore {
             plan.last_done.and_then(|l| l.meter),
         );
         let result = match id {
-            None => conn
-                .execute(
-                    "INSERT INTO plans (service, scope_kind, scope, task, task_key, every, unit,
-                     last_done_day, last_done_meter) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                    params![service, kind, scope, plan.task.trim(), task_key(&plan.task), plan.every, plan.unit.key(), day, meter],
-                )
-                .map(|_| PlanId(conn.last_insert_rowid())),
+            None => insert_plan(&conn, service, plan).map(|_| PlanId(conn.last_insert_rowid())),
             Some(id) => conn
                 .execute(
                     "UPDATE plans SET scope_kind = ?2, scope = ?3, task = ?4, task_key = ?5, every = ?6,
@@ -318,15 +312,7 @@ impl ServiceStore {
                     } else {
                         count.added += 1;
                     }
-                    tx.execute(
-                        "INSERT INTO plans (service, scope_kind, scope, task, task_key, every, unit,
-                         last_done_day, last_done_meter) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                        params![
-                            service, kind, scope, plan.task.trim(), task_key(&plan.task), plan.every,
-                            plan.unit.key(), plan.last_done.map(|l| l.day.0),
-                            plan.last_done.and_then(|l| l.meter)
-                        ],
-                    )?;
+                    insert_plan(&tx, service, plan)?;
                 }
             }
             Imported::Done(rows) => {
@@ -339,6 +325,25 @@ impl ServiceStore {
         tx.commit()?;
         Ok(count)
     }
+}
+
+fn insert_plan(conn: &Connection, service: &str, plan: &Plan) -> rusqlite::Result<usize> {
+    let (kind, scope) = scope_cols(&plan.scope);
+    conn.execute(
+        "INSERT INTO plans (service, scope_kind, scope, task, task_key, every, unit,
+         last_done_day, last_done_meter) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        params![
+            service,
+            kind,
+            scope,
+            plan.task.trim(),
+            task_key(&plan.task),
+            plan.every,
+            plan.unit.key(),
+            plan.last_done.map(|l| l.day.0),
+            plan.last_done.and_then(|l| l.meter)
+        ],
+    )
 }
 
 fn insert_done(conn: &Connection, service: &str, r: &DoneRecord) -> rusqlite::Result<usize> {

@@ -111,20 +111,42 @@ pub struct MachineUsage {
 impl MachineUsage {
     /// The daily usage rows read, sorted by day (one per day: the last).
     pub fn with_rows(meters: MetersNow, rows: &[DailyUsageRow]) -> Self {
-        let mut days: Vec<UsageDay> = rows.iter().map(UsageDay::from_row).collect();
-        days.sort_by_key(|d| d.day);
-        days.dedup_by(|later, earlier| {
-            if later.day == earlier.day {
-                *earlier = *later;
-                true
-            } else {
-                false
-            }
-        });
         Self {
             meters,
-            days,
+            days: by_day(rows.iter().map(UsageDay::from_row).collect()),
             days_read: true,
         }
+    }
+}
+
+/// Days sorted, one per day (the last row of a day kept), as the due
+/// rules read them.
+pub fn by_day(mut days: Vec<UsageDay>) -> Vec<UsageDay> {
+    days.sort_by_key(|d| d.day);
+    days.dedup_by(|later, earlier| {
+        if later.day == earlier.day {
+            *earlier = *later;
+            true
+        } else {
+            false
+        }
+    });
+    days
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usage_days_are_sorted_with_the_last_row_of_a_day_kept() {
+        let day = |day: i64, h: f64| UsageDay {
+            day,
+            hour_meter_h: Some(h),
+            ..UsageDay::default()
+        };
+        let days = by_day(vec![day(3, 30.0), day(1, 10.0), day(3, 31.0), day(2, 20.0)]);
+        let got: Vec<(i64, Option<f64>)> = days.iter().map(|d| (d.day, d.hour_meter_h)).collect();
+        assert_eq!(got, [(1, Some(10.0)), (2, Some(20.0)), (3, Some(31.0))]);
     }
 }

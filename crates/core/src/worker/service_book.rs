@@ -16,7 +16,7 @@ use super::task::{TaskCtx, decode_off_thread};
 use crate::service::change::{Saved, ServiceCommand};
 use crate::service::plan::ServiceBook;
 use crate::service::store::ServiceStore;
-use crate::service::usage::UsageDay;
+use crate::service::usage::{UsageDay, by_day};
 use fleetview_api::model::DailyUsageRow;
 use fleetview_api::time::TimeWindow;
 use fleetview_api::{ApiError, DataKind, SeriesSource};
@@ -129,7 +129,7 @@ impl TaskCtx {
         let since = fetched.offline_since();
         let days = decode_off_thread("daily usage", move || {
             let rows = fetched.typed::<DailyUsageRow>()?;
-            Ok::<_, serde_json::Error>(rows.iter().map(UsageDay::from_row).collect::<Vec<_>>())
+            Ok::<_, serde_json::Error>(by_day(rows.iter().map(UsageDay::from_row).collect()))
         })
         .await?;
         self.writes.rows_decoded();

@@ -28,6 +28,7 @@ pub enum ServiceEvent {
         request: RequestId,
         equipment: i64,
         window: TimeWindow,
+        /// Sorted, one per day.
         days: Arc<Vec<UsageDay>>,
         /// Read from the cache alone, as of then.
         offline: Option<i64>,

@@ -249,7 +249,8 @@ pub(crate) fn read_usage(
                 if days.is_empty() && offline.is_some() && setup.offline {
                     not_cached.insert(equipment);
                 }
-                out.insert(equipment, by_day(&days));
+                // Sorted, one per day, by the worker.
+                out.insert(equipment, days.to_vec());
             }
             Some(Event::Failed { request, error, .. }) => {
                 let Some(equipment) = pending.remove(&request) else {
@@ -274,21 +275,6 @@ pub(crate) fn read_usage(
         ));
     }
     Ok(out)
-}
-
-/// Days sorted, the last row of a day kept (as `MachineUsage::with_rows`).
-fn by_day(days: &[UsageDay]) -> Vec<UsageDay> {
-    let mut days = days.to_vec();
-    days.sort_by_key(|d| d.day);
-    days.dedup_by(|later, earlier| {
-        if later.day == earlier.day {
-            *earlier = *later;
-            true
-        } else {
-            false
-        }
-    });
-    days
 }
 
 /// Where each plan stands on each machine of the fleet with plans, with
@@ -467,17 +453,5 @@ mod tests {
         sort_items(&mut items);
         let order: Vec<i64> = items.iter().map(|(i, _)| i.equipment).collect();
         assert_eq!(order, [6, 5, 4, 3, 2, 1]);
-    }
-
-    #[test]
-    fn usage_days_are_sorted_with_the_last_row_of_a_day_kept() {
-        let day = |day: i64, h: f64| UsageDay {
-            day,
-            hour_meter_h: Some(h),
-            ..UsageDay::default()
-        };
-        let days = by_day(&[day(3, 30.0), day(1, 10.0), day(3, 31.0), day(2, 20.0)]);
-        let got: Vec<(i64, Option<f64>)> = days.iter().map(|d| (d.day, d.hour_meter_h)).collect();
-        assert_eq!(got, [(1, Some(10.0)), (2, Some(20.0)), (3, Some(31.0))]);
     }
 }
