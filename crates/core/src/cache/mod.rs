@@ -349,7 +349,7 @@ impl Cache {
         fetched_at: i64,
         service_now: i64,
     ) -> Result<bool, CacheError> {
-        if w.until > fetched_at.min(service_now).saturating_sub(SETTLE_SECS) {
+        if !settled(w, fetched_at, service_now) {
             return Ok(false);
         }
         self.replace(key, w, body, fetched_at, Replace::Exact)?;
@@ -377,9 +377,11 @@ impl Cache {
     ) -> Result<Option<CachedWindow>, CacheError> {
         let found = self
             .read_conn()
-            .query_row(
+            .prepare_cached(
                 "SELECT id, fetched_at, rows FROM windows
                  WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since = ?4 AND until = ?5",
+            )?
+            .query_row(
                 params![key.base_url, key.equipment, key.kind, w.since, w.until],
                 |r| Ok(CachedWindow { id: r.get(0)?, window: w, fetched_at: r.get(1)?, rows_json: r.get(2)? }),
             )
@@ -477,15 +479,19 @@ impl Cache {
                     "DELETE FROM windows WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since = ?4 AND until = ?5"
                 }
             };
-            tx.execute(
-                delete,
-                params![key.base_url, key.equipment, key.kind, w.since, w.until],
-            )?;
-            tx.execute(
+            // Statements kept prepared: a start stores hundreds of windows.
+            tx.prepare_cached(delete)?.execute(params![
+                key.base_url,
+                key.equipment,
+                key.kind,
+                w.since,
+                w.until
+            ])?;
+            tx.prepare_cached(
                 "INSERT INTO windows (base_url, equipment, kind, since, until, fetched_at, last_used, rows)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![key.base_url, key.equipment, key.kind, w.since, w.until, fetched_at, now_secs(), rows],
-            )?;
+            )?
+            .execute(params![key.base_url, key.equipment, key.kind, w.since, w.until, fetched_at, now_secs(), rows])?;
             tx.commit()?;
         }
         Ok(())
@@ -532,6 +538,12 @@ impl Drop for Cache {
 }
 
 /// The gaps of `w` not covered by the sorted `covered` windows.
+/// Whether all of `w` had settled when fetched at `fetched_at` from a
+/// service whose clock said `service_now` (the earlier of the two).
+pub(crate) fn settled(w: TimeWindow, fetched_at: i64, service_now: i64) -> bool {
+    w.until <= fetched_at.min(service_now).saturating_sub(SETTLE_SECS)
+}
+
 pub(crate) fn gaps(w: TimeWindow, covered: &[(i64, i64)]) -> Vec<TimeWindow> {
     let mut out = Vec::new();
     let mut cursor = w.since;

@@ -8,9 +8,10 @@ use std::sync::atomic::Ordering;
 
 use futures_util::{StreamExt, TryStreamExt, stream};
 
+use super::history_columns;
 use super::messages::OfflineSince;
 use super::task::{TaskCtx, read_or_warn};
-use crate::cache::CacheKey;
+use crate::cache::{self, CacheKey};
 use fleetview_api::fleet::{HISTORY_CHUNK_SECS, split_window};
 use fleetview_api::limits::check_window;
 use fleetview_api::model::{Envelope, EquipmentHistory, Page};
@@ -21,6 +22,32 @@ use fleetview_api::{ApiClient, ApiError, merge_envelopes};
 /// last history seen of it (for offline use).
 pub const HISTORY_KIND: &str = "history";
 const HISTORY_SNAPSHOT_KIND: &str = "history/latest";
+/// A settled piece kept decoded, as columns (see [`history_columns`]);
+/// the layout's version in the name, so a new one never reads an old.
+const HISTORY_COLUMNS_KIND: &str = "history/columns-1";
+
+/// A piece of a history as read.
+pub(crate) enum PieceRead {
+    /// The service's JSON (its answer, or the cache's copy of one); with
+    /// its window when it is settled and not kept as columns yet: kept so
+    /// once decoded.
+    Json {
+        body: Vec<u8>,
+        keep_columns: Option<TimeWindow>,
+    },
+    /// A settled piece's columns, read back.
+    Columns(EquipmentHistory),
+}
+
+impl PieceRead {
+    /// The JSON, for a reader that wants the service's own.
+    fn into_json(self) -> Option<Vec<u8>> {
+        match self {
+            PieceRead::Json { body, .. } => Some(body),
+            PieceRead::Columns(_) => None,
+        }
+    }
+}
 
 impl TaskCtx {
     /// A history that could not be read (`error`): if it came from the
@@ -34,7 +61,7 @@ impl TaskCtx {
         error: ApiError,
     ) -> ApiError {
         if let Some(cache) = self.cache.as_deref().filter(|_| from_cache) {
-            for kind in [HISTORY_KIND, HISTORY_SNAPSHOT_KIND] {
+            for kind in [HISTORY_KIND, HISTORY_SNAPSHOT_KIND, HISTORY_COLUMNS_KIND] {
                 let key = CacheKey::new(&self.cache_scope, equipment, kind);
                 // The window whole, and every piece it was read in (which
                 // one could not be read is not known once joined).
@@ -148,20 +175,39 @@ impl TaskCtx {
         Ok((body, offline_since, requests))
     }
 
-    /// As [`Self::history_body`], the pieces' bodies in order, not joined
-    /// (for a reader that decodes each: joining costs a pass over them).
-    pub(crate) async fn history_bodies(
+    /// As [`Self::history_body`], the pieces' bodies in order, not joined.
+    async fn history_bodies(
         &self,
         equipment: i64,
         window: TimeWindow,
         offline: bool,
     ) -> Result<(Vec<Vec<u8>>, OfflineSince, usize), ApiError> {
+        let (pieces, offline_since, requests) =
+            self.history_read(equipment, window, offline, false).await?;
+        let bodies = pieces
+            .into_iter()
+            .filter_map(PieceRead::into_json)
+            .collect();
+        Ok((bodies, offline_since, requests))
+    }
+
+    /// The pieces of a window's history in order, not joined (for a
+    /// reader that decodes each: joining costs a pass over them); with
+    /// `columns`, the settled ones kept as columns read so.
+    pub(crate) async fn history_read(
+        &self,
+        equipment: i64,
+        window: TimeWindow,
+        offline: bool,
+        columns: bool,
+    ) -> Result<(Vec<PieceRead>, OfflineSince, usize), ApiError> {
         check_window(window)?;
         // No client (signed out): the cache alone.
         let offline = offline || self.client.is_none();
         // A whole window kept settled (as stored before the pieces).
-        if let Some(doc) = self.settled_history(equipment, window).await {
-            return Ok((vec![doc], None, 0));
+        if let Some(body) = self.settled_history(equipment, window).await {
+            let keep_columns = None;
+            return Ok((vec![PieceRead::Json { body, keep_columns }], None, 0));
         }
         let pieces = history_pieces(window, self.as_of());
         let concurrency = self
@@ -169,7 +215,7 @@ impl TaskCtx {
             .as_deref()
             .map_or(1, |c| c.config().concurrency().max(1));
         let read: Result<Vec<_>, ApiError> = stream::iter(pieces)
-            .map(|w| self.history_piece(equipment, w, offline))
+            .map(|w| self.history_piece(equipment, w, offline, columns))
             .buffered(concurrency)
             .try_collect()
             .await;
@@ -187,14 +233,21 @@ impl TaskCtx {
                     .or_else(|| self.kept_pieces_dated(equipment, window))
                     .ok_or(e)?;
                 tracing::info!("serving the cached history");
-                return Ok((bodies, Some(fetched_at), usize::from(!offline)));
+                let pieces = bodies
+                    .into_iter()
+                    .map(|body| PieceRead::Json {
+                        body,
+                        keep_columns: None,
+                    })
+                    .collect();
+                return Ok((pieces, Some(fetched_at), usize::from(!offline)));
             }
             Err(e) => return Err(e),
         };
         let requests = read.iter().map(|(_, _, n)| n).sum();
         let offline_since = read.iter().filter_map(|(_, o, _)| *o).min();
-        let bodies = read.into_iter().map(|(b, _, _)| b).collect();
-        Ok((bodies, offline_since, requests))
+        let pieces = read.into_iter().map(|(b, _, _)| b).collect();
+        Ok((pieces, offline_since, requests))
     }
 
     /// The settled copy of exactly `window`, read off the async threads
@@ -209,6 +262,77 @@ impl TaskCtx {
             .map(|doc| doc.rows_json)
     }
 
+    /// The settled piece `window` as kept in columns, if it is and reads
+    /// back (else dropped, to be kept again from its JSON).
+    async fn settled_columns(
+        &self,
+        equipment: i64,
+        window: TimeWindow,
+    ) -> Option<EquipmentHistory> {
+        let c = Arc::clone(self.cache.as_ref()?);
+        let key = CacheKey::new(&self.cache_scope, equipment, HISTORY_COLUMNS_KIND);
+        tokio::task::spawn_blocking(move || {
+            let doc = read_or_warn(c.get_document(&key, window))?;
+            history_columns::decode(&doc.rows_json)
+                .inspect_err(|e| c.drop_unreadable_document(&key, window, &e.to_string()))
+                .ok()
+        })
+        .await
+        .ok()
+        .flatten()
+    }
+
+    /// Keeps a settled piece decoded from its JSON as columns too, by the
+    /// cache's writer.
+    fn keep_columns(&self, equipment: i64, window: TimeWindow, columns: Vec<u8>) {
+        let Some(c) = &self.cache else { return };
+        let c = Arc::clone(c);
+        let key = CacheKey::new(&self.cache_scope, equipment, HISTORY_COLUMNS_KIND);
+        let service_now = self.as_of();
+        self.writes.start(move |_| {
+            c.put_document_as_of(&key, window, &columns, now_secs(), service_now)
+                .map(|_| ())
+        });
+    }
+
+    /// The pieces read, each decoded apart (at once, on the blocking
+    /// threads), as one: a year's pieces neither joined as text first nor
+    /// decoded one after the other. A settled piece decoded from its JSON
+    /// is kept as columns, read so the next time.
+    pub(crate) async fn decode_history_read(
+        &self,
+        equipment: i64,
+        pieces: Vec<PieceRead>,
+    ) -> Result<EquipmentHistory, ApiError> {
+        let decoded = futures_util::future::join_all(pieces.into_iter().map(|piece| async {
+            match piece {
+                PieceRead::Columns(history) => Ok((history, None)),
+                PieceRead::Json { body, keep_columns } => {
+                    super::task::decode_off_thread("history", move || {
+                        let history = decode_history_piece(&body)?;
+                        let columns = keep_columns.map(|w| (w, history_columns::encode(&history)));
+                        Ok((history, columns))
+                    })
+                    .await
+                }
+            }
+        }))
+        .await;
+        let mut histories = Vec::with_capacity(decoded.len());
+        for piece in decoded {
+            let (history, columns) = piece?;
+            if let Some((window, columns)) = columns {
+                self.keep_columns(equipment, window, columns);
+            }
+            histories.push(history);
+        }
+        super::task::decode_off_thread("history", move || {
+            join_history_pieces(histories)
+                .ok_or_else(|| serde::de::Error::custom("a history of no piece"))
+        })
+        .await
+    }
+
     /// One piece of a history: its settled copy, else the service's
     /// (kept settled, or as the last seen), else, with the service away,
     /// the last seen.
@@ -217,9 +341,17 @@ impl TaskCtx {
         equipment: i64,
         window: TimeWindow,
         offline: bool,
-    ) -> Result<(Vec<u8>, OfflineSince, usize), ApiError> {
+        columns: bool,
+    ) -> Result<(PieceRead, OfflineSince, usize), ApiError> {
+        if columns && let Some(history) = self.settled_columns(equipment, window).await {
+            return Ok((PieceRead::Columns(history), None, 0));
+        }
+        let json = |body: Vec<u8>, settled: bool| PieceRead::Json {
+            body,
+            keep_columns: (columns && settled).then_some(window),
+        };
         if let Some(doc) = self.settled_history(equipment, window).await {
-            return Ok((doc, None, 0));
+            return Ok((json(doc, true), None, 0));
         }
         let settled = CacheKey::new(&self.cache_scope, equipment, HISTORY_KIND);
         let latest = CacheKey::new(&self.cache_scope, equipment, HISTORY_SNAPSHOT_KIND);
@@ -234,6 +366,8 @@ impl TaskCtx {
                 // Settled by the service's clock as it answered: a window
                 // in its future is kept only as the last answer seen.
                 let service_now = self.client().ok().and_then(|c| c.service_now());
+                let settles = service_now
+                    .is_some_and(|service_now| cache::settled(window, now_secs(), service_now));
                 if let Some(c) = &self.cache {
                     // Stored while it is decoded and shown.
                     let (c, body) = (Arc::clone(c), body.clone());
@@ -252,7 +386,7 @@ impl TaskCtx {
                         }
                     });
                 }
-                Ok((body.to_vec(), None, 1))
+                Ok((json(body.to_vec(), settles), None, 1))
             }
             Err(e) if offline || e.is_unreachable() => {
                 match cache.and_then(|c| read_or_warn(c.get_document(&latest, window))) {
@@ -260,7 +394,8 @@ impl TaskCtx {
                         // Said once by the caller (the app's status, the command line's
                         // notes), not once a machine.
                         tracing::info!("{e}; serving the cached history");
-                        Ok((doc.rows_json, Some(doc.fetched_at), usize::from(!offline)))
+                        let piece = json(doc.rows_json, false);
+                        Ok((piece, Some(doc.fetched_at), usize::from(!offline)))
                     }
                     None => Err(e),
                 }
@@ -300,23 +435,6 @@ pub(crate) fn history_pieces(window: TimeWindow, as_of: i64) -> Vec<TimeWindow> 
 /// One piece of a history, decoded.
 pub(crate) fn decode_history_piece(body: &[u8]) -> Result<EquipmentHistory, serde_json::Error> {
     Ok(serde_json::from_slice::<Envelope<EquipmentHistory>>(body)?.data)
-}
-
-/// The pieces' histories, each decoded apart (at once, on the blocking
-/// threads), as one: a year's pieces neither joined as text first nor
-/// decoded one after the other.
-pub(crate) async fn decode_history_apart(
-    bodies: Vec<Vec<u8>>,
-) -> Result<EquipmentHistory, ApiError> {
-    let decoded = futures_util::future::join_all(bodies.into_iter().map(|body| {
-        super::task::decode_off_thread("history", move || decode_history_piece(&body))
-    }))
-    .await;
-    let pieces = decoded.into_iter().collect::<Result<Vec<_>, _>>()?;
-    super::task::decode_off_thread("history", move || {
-        join_history_pieces(pieces).ok_or_else(|| serde::de::Error::custom("a history of no piece"))
-    })
-    .await
 }
 
 /// The pieces' histories as one: the rows joined in order (at their exact

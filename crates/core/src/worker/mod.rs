@@ -16,6 +16,7 @@ mod export;
 pub(crate) mod fetch;
 mod fleet;
 mod history;
+mod history_columns;
 mod kept;
 mod messages;
 mod overview;

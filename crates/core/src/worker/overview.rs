@@ -6,7 +6,6 @@
 use futures_util::StreamExt;
 
 use super::events::{FiguresPart, OverviewEvent, Unread};
-use super::history::{decode_history_piece, join_history_pieces};
 use super::task::{TaskCtx, decode_off_thread};
 use crate::analysis::MachineFigures;
 use fleetview_api::equipment::EquipmentSnapshot;
@@ -110,7 +109,7 @@ impl TaskCtx {
     ) -> Result<(), ApiError> {
         let offline = offline || self.client.is_none();
         let (history, faults, hours) = futures_util::future::join3(
-            self.history_bodies(equipment, window, offline),
+            self.history_read(equipment, window, offline, true),
             self.fetch(equipment, SeriesSource::Faults, window, offline),
             self.fetch(
                 equipment,
@@ -150,21 +149,11 @@ impl TaskCtx {
         };
         let offline = history_offline.or(faults.offline_since());
         let from_cache = requests < body.len() || history_offline.is_some();
-        // Each piece decoded on its own (joining them first would cost a
-        // pass over every one), at once: a busy machine's month is
-        // megabytes, the last of the Fleet page's figures to be ready.
-        let pieces = body
-            .into_iter()
-            .map(|piece| decode_off_thread("history", move || decode_history_piece(&piece)));
-        let history = futures_util::future::try_join_all(pieces)
+        // A busy machine's month is megabytes, the last of the Fleet
+        // page's figures to be ready: its settled pieces read as columns.
+        let history = self
+            .decode_history_read(equipment, body)
             .await
-            .and_then(|pieces| {
-                join_history_pieces(pieces).ok_or_else(|| ApiError::Decode {
-                    endpoint: "history".to_owned(),
-                    message: "a history of no piece".to_owned(),
-                    transient: false,
-                })
-            })
             .map_err(|e| self.history_unreadable(equipment, window, from_cache, e))?;
         let (figures, look_back) = decode_off_thread("history", move || {
             let faults = faults.typed::<FaultRow>()?;

@@ -8,7 +8,6 @@
 use std::sync::Arc;
 
 use super::events::{MachineEvent, TimelineEvent};
-use super::history::decode_history_apart;
 use super::messages::Command;
 use super::shared::{PageRead, split_history};
 use super::task::{TaskCtx, decode_off_thread};
@@ -215,10 +214,11 @@ impl TaskCtx {
             })?;
             (whole, Some(body), served_offline, requests)
         } else {
-            let (bodies, served_offline, requests) =
-                self.history_bodies(equipment, window, offline).await?;
-            let from_cache = requests < bodies.len() || served_offline.is_some();
-            let whole = decode_history_apart(bodies)
+            let (pieces, served_offline, requests) =
+                self.history_read(equipment, window, offline, true).await?;
+            let from_cache = requests < pieces.len() || served_offline.is_some();
+            let whole = self
+                .decode_history_read(equipment, pieces)
                 .await
                 .map_err(|e| self.history_unreadable(equipment, window, from_cache, e))?;
             (whole, None, served_offline, requests)

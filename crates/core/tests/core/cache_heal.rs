@@ -13,8 +13,8 @@ use fleetview_api::{ClientConfig, DataKind, RetryPolicy};
 use fleetview_core::analysis::{Expected, Report, WorkingHours};
 use fleetview_core::cache::{Cache, DEFAULT_CAP_BYTES};
 use fleetview_core::worker::{
-    Command, Event, FiguresEvent, FiguresPart, MachineEvent, ReportData, ReportRequest,
-    TimelineEvent, Unread, Worker, WorkerConfig,
+    Command, Event, FiguresEvent, FiguresPart, MachineEvent, OverviewEvent, ReportData,
+    ReportRequest, TimelineEvent, Unread, Worker, WorkerConfig,
 };
 use fleetview_sandbox::chaos::ChaosConfig;
 use fleetview_sandbox::simulate::FIRST_ID;
@@ -159,6 +159,20 @@ fn garble_where(path: &Path, filter: &str) -> usize {
         [],
     )
     .expect("garble")
+}
+
+/// The settled history's pieces kept as columns.
+const COLUMNS: &str = "kind LIKE 'history/columns%'";
+
+/// How many stored windows `filter` (an SQL condition) picks.
+fn count_where(path: &Path, filter: &str) -> usize {
+    let conn = rusqlite::Connection::open(path).expect("open the file");
+    conn.query_row(
+        &format!("SELECT COUNT(*) FROM windows WHERE {filter}"),
+        [],
+        |r| r.get::<_, i64>(0),
+    )
+    .expect("count") as usize
 }
 
 fn garbled_left(path: &Path) -> i64 {
@@ -330,10 +344,11 @@ async fn a_garbled_history_read_again_for_the_figures_is_dropped_and_read_from_t
         let (first, unread) = figures();
         assert_eq!(unread, Vec::new());
         let garbled = garble_where(path, "kind LIKE 'history%'");
-        // Stored in the pieces it was read in: the service's grid chunks.
+        // Stored in the pieces it was read in (the service's grid chunks),
+        // each as the service's JSON and as columns.
         let pieces =
             fleetview_api::fleet::split_window(window, fleetview_api::fleet::HISTORY_CHUNK_SECS);
-        assert_eq!(garbled, pieces.len(), "the settled history's pieces");
+        assert_eq!(garbled, 2 * pieces.len(), "the settled history's pieces");
         let _ = worker.cache_notices();
         let before = running.request_count();
         let (again, unread) = figures();
@@ -345,6 +360,50 @@ async fn a_garbled_history_read_again_for_the_figures_is_dropped_and_read_from_t
         );
         assert_eq!(garbled_left(path), 0, "dropped");
         assert_eq!(worker.cache_notices().len(), 1);
+    });
+}
+
+/// A settled history read for the figures is kept as columns too, and
+/// read so the next time; a garbled copy is dropped, the piece read from
+/// its JSON in the cache (no request) and kept as columns again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_garbled_history_kept_as_columns_is_read_from_its_json_and_kept_again() {
+    let Healing {
+        path, sb, worker, ..
+    } = &healing().await;
+    let (equipment, window) = (FIRST_ID + 1, settled_window());
+    let figures = || {
+        let command = Command::FetchFigures {
+            equipment,
+            window,
+            offline: false,
+            look_back_now: None,
+        };
+        match answer(worker, command) {
+            Event::Overview(OverviewEvent::Figures { figures, .. }) => figures,
+            other => panic!("not figures: {other:?}"),
+        }
+    };
+    tokio::task::block_in_place(|| {
+        // The service's clock known, as after the app's first list.
+        answer(worker, Command::FetchSnapshots);
+        let cold = figures();
+        let pieces =
+            fleetview_api::fleet::split_window(window, fleetview_api::fleet::HISTORY_CHUNK_SECS)
+                .len();
+        assert!(pieces >= 1);
+        assert_eq!(count_where(path, COLUMNS), pieces, "each piece as columns");
+        let before = sb.running.request_count();
+        assert_eq!(figures(), cold, "the same figures from the columns");
+        assert_eq!(sb.running.request_count(), before, "all from the cache");
+
+        assert_eq!(garble_where(path, COLUMNS), pieces);
+        let _ = worker.cache_notices();
+        assert_eq!(figures(), cold, "the same figures from the JSON");
+        assert_eq!(sb.running.request_count(), before, "still from the cache");
+        assert_eq!(garbled_left(path), 0, "dropped");
+        assert_eq!(count_where(path, COLUMNS), pieces, "kept as columns again");
+        assert_eq!(worker.cache_notices().len(), 1, "told once");
     });
 }
 
