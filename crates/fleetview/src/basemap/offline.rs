@@ -13,7 +13,9 @@ use walkers::sources::Attribution;
 use walkers::{Tile, TileId, TilePiece, Tiles};
 
 use super::detail::TileDetail;
-use fleetview_core::basemap::{DETAIL_ZOOM, Outlines, Palette, TILE_SIZE, render_tile};
+use fleetview_core::basemap::{
+    DEFAULT_KEPT_TILE_BYTES, DETAIL_ZOOM, KeptTiles, Outlines, Palette, TILE_SIZE, render_tile,
+};
 
 /// Deeper than this, tiles are the magnified quarter of their parent: the
 /// outlines hold no more detail.
@@ -71,14 +73,16 @@ impl std::fmt::Debug for OfflineTiles {
 
 impl OfflineTiles {
     /// Starts the render thread; the outlines are decoded there too.
-    /// Tiles are served in `palette` until [`OfflineTiles::set_palette`].
-    pub fn new(ctx: egui::Context, palette: Palette) -> Self {
+    /// Tiles are served in `palette` until [`OfflineTiles::set_palette`];
+    /// those rendered are kept in `kept` (if on disk), and read from it
+    /// rather than rendered again.
+    pub fn new(ctx: egui::Context, palette: Palette, kept: Option<KeptTiles>) -> Self {
         let (req_tx, req_rx) = mpsc::channel::<Key>();
         let (out_tx, out_rx) = mpsc::channel();
         let wake = ctx.clone();
         let spawned = std::thread::Builder::new()
             .name("fleetview-basemap".into())
-            .spawn(move || render_loop(req_rx, out_tx, wake));
+            .spawn(move || render_loop(req_rx, out_tx, wake, kept));
         if let Err(e) = spawned {
             tracing::warn!("the offline basemap cannot start: {e}");
         }
@@ -209,7 +213,15 @@ impl Tiles for OfflineTiles {
 /// How soon a rendered tile wakes the UI.
 const TILE_SHOWN_WITHIN: std::time::Duration = std::time::Duration::from_millis(33);
 
-fn render_loop(requests: mpsc::Receiver<Key>, out: mpsc::Sender<Rendered>, wake: egui::Context) {
+fn render_loop(
+    requests: mpsc::Receiver<Key>,
+    out: mpsc::Sender<Rendered>,
+    wake: egui::Context,
+    kept: Option<KeptTiles>,
+) {
+    if let Some(kept) = &kept {
+        kept.trim(DEFAULT_KEPT_TILE_BYTES);
+    }
     let coarse = match Outlines::coarse() {
         Ok(o) => o,
         Err(e) => {
@@ -238,12 +250,21 @@ fn render_loop(requests: mpsc::Receiver<Key>, out: mpsc::Sender<Rendered>, wake:
             continue;
         };
         let (id, palette) = key;
-        let outlines = if id.zoom >= DETAIL_ZOOM {
-            Outlines::detailed_shared()
-        } else {
-            &coarse
-        };
-        let rgba = render_tile(outlines, id.x, id.y, id.zoom, palette);
+        let rgba = kept
+            .as_ref()
+            .and_then(|k| k.get(id.x, id.y, id.zoom, palette))
+            .unwrap_or_else(|| {
+                let outlines = if id.zoom >= DETAIL_ZOOM {
+                    Outlines::detailed_shared()
+                } else {
+                    &coarse
+                };
+                let rgba = render_tile(outlines, id.x, id.y, id.zoom, palette);
+                if let Some(k) = &kept {
+                    k.put(id.x, id.y, id.zoom, palette, &rgba);
+                }
+                rgba
+            });
         let detail = TileDetail::of(&rgba);
         if out.send((key, Some((rgba, detail)))).is_err() {
             return;
@@ -288,7 +309,7 @@ mod tests {
     /// software renderer's memory).
     #[test]
     fn the_textures_kept_stay_within_their_bytes() {
-        let mut tiles = OfflineTiles::new(egui::Context::default(), Palette::LIGHT);
+        let mut tiles = OfflineTiles::new(egui::Context::default(), Palette::LIGHT, None);
         for batch in 0..8 {
             // Fewer at once than the render queue drops.
             for i in 0..32 {
@@ -311,12 +332,48 @@ mod tests {
     /// set growing).
     #[test]
     fn tiles_dropped_from_the_queue_are_not_left_pending() {
-        let mut tiles = OfflineTiles::new(egui::Context::default(), Palette::LIGHT);
+        let mut tiles = OfflineTiles::new(egui::Context::default(), Palette::LIGHT, None);
         for i in 0..200 {
             let _ = tiles.at(tile(i));
         }
         wait_idle(&mut tiles);
         assert!(tiles.pending.is_empty());
+    }
+
+    /// Tiles rendered are kept on disk, and the next map (the next start)
+    /// serves them from there rather than rendering them again.
+    #[test]
+    fn tiles_rendered_are_kept_and_served_from_disk_the_next_time() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let kept = KeptTiles::new(dir.path());
+        let ctx = egui::Context::default();
+        // Europe at zoom 4: coasts and borders.
+        let europe = TileId {
+            x: 8,
+            y: 5,
+            zoom: 4,
+        };
+        let mut first = OfflineTiles::new(ctx.clone(), Palette::LIGHT, Some(kept.clone()));
+        let _ = first.at(europe);
+        wait_idle(&mut first);
+        let rendered = kept
+            .get(europe.x, europe.y, europe.zoom, Palette::LIGHT)
+            .expect("kept once rendered");
+        assert!(
+            TileDetail::of(&rendered)
+                .shows_detail(Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)))
+        );
+        // The kept tile swapped for one of sea alone: what the next map
+        // serves is the kept one, not a fresh rendering.
+        let size = TILE_SIZE as usize;
+        let sea: Vec<u8> = Palette::LIGHT.water().repeat(size * size);
+        kept.put(europe.x, europe.y, europe.zoom, Palette::LIGHT, &sea);
+        let mut second = OfflineTiles::new(ctx, Palette::LIGHT, Some(kept));
+        let _ = second.at(europe);
+        wait_idle(&mut second);
+        let (_, detail) = &second.textures[&(europe, Palette::LIGHT)];
+        assert_eq!(*detail, TileDetail::of(&sea), "served from disk");
+        assert_ne!(*detail, TileDetail::of(&rendered));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::app::{Action, AppState, MapSettings};
 use crate::basemap::{OfflineTiles, OnlineStatus, OnlineTiles};
 use crate::ui::theme;
 use fleetview_api::geo::unmercator;
-use fleetview_core::basemap::Palette;
+use fleetview_core::basemap::{KeptTiles, Palette};
 
 /// The tile layers a map draws on, kept between frames.
 #[derive(Debug, Default)]
@@ -56,9 +56,10 @@ impl Basemap {
         home: [f64; 2],
     ) -> (Map<'a, 'a, 'p>, String) {
         let palette = theme::basemap_palette(&ctx.global_style().visuals);
-        let offline = self
-            .offline
-            .get_or_insert_with(|| OfflineTiles::new(ctx.clone(), palette));
+        let offline = self.offline.get_or_insert_with(|| {
+            let kept = state.tile_cache_dir().map(|d| KeptTiles::new(d));
+            OfflineTiles::new(ctx.clone(), palette, kept)
+        });
         offline.set_palette(palette);
         if !state.map().online_tiles {
             // Off: forgotten, so switching on again starts afresh (failed
