@@ -100,7 +100,9 @@ fn settings(now: i64, preset: Preset, days: (i64, i64), kinds: Option<&[DataKind
     s
 }
 
-/// The app on the bench's sandbox, with a cache of its own.
+/// The app on the bench's sandbox, with a cache of its own and, beside
+/// it, the folder of map tiles a desktop install has (the rendered
+/// basemap's kept there: an app after the first renders none it did).
 fn on_service(base: &str, cache: &Path, now: i64, mut settings: Settings) -> Driver {
     // Settings are those of this service.
     settings.base_url = Some(base.to_owned());
@@ -112,6 +114,7 @@ fn on_service(base: &str, cache: &Path, now: i64, mut settings: Settings) -> Dri
             allow_insecure_http: true,
         }),
         cache_path: Some(cache.to_owned()),
+        tile_cache_dir: cache.parent().map(|d| d.join("tiles")),
         clock: Some(now),
         settings: Some(settings),
         ..AppOptions::default()
