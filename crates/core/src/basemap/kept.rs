@@ -3,8 +3,9 @@
 //! with a full cache shows about thirty of them while every machine's
 //! figures are read (docs/decisions.md, "Rendered tiles kept on disk").
 //!
-//! One file a tile, its pixels deflated (a tile of sea and land is a few
-//! kilobytes), under a folder named for the renderer's version: another
+//! One file a tile, its pixels compressed with zlib (a tile of sea and
+//! land is a few kilobytes; its checksum catches a file damaged in
+//! place), under a folder named for the renderer's version: another
 //! version's tiles are never read, and go when the folder is trimmed.
 
 use std::fs;
@@ -19,7 +20,7 @@ const RENDER_VERSION: u32 = 1;
 /// A tile's pixels: premultiplied RGBA.
 const TILE_BYTES: usize = TILE_SIZE as usize * TILE_SIZE as usize * 4;
 /// What the kept tiles may take on disk; past it the least recently
-/// written go, down to three quarters of it.
+/// used go, down to three quarters of it.
 pub const DEFAULT_KEPT_TILE_BYTES: u64 = 64 << 20;
 
 /// The rendered tiles kept in a folder.
@@ -49,17 +50,23 @@ impl KeptTiles {
             .join(format!("{x}-{y}.rgba.z"))
     }
 
-    /// The tile's pixels if kept and whole; a damaged file is removed (the
-    /// tile is rendered again).
+    /// The tile's pixels if kept and whole, marked used (the home's tiles,
+    /// read at every start, are the last to go); a damaged file is
+    /// removed (the tile is rendered again).
     pub fn get(&self, x: u32, y: u32, zoom: u8, palette: Palette) -> Option<Vec<u8>> {
         let path = self.path(x, y, zoom, palette);
-        let file = fs::File::open(&path).ok()?;
+        let file = fs::File::options()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .ok()?;
         let mut rgba = Vec::with_capacity(TILE_BYTES);
         // One byte more than a tile: a longer file is not one.
-        let read = flate2::read::DeflateDecoder::new(file)
+        let read = flate2::read::ZlibDecoder::new(&file)
             .take(TILE_BYTES as u64 + 1)
             .read_to_end(&mut rgba);
         if read.is_ok() && rgba.len() == TILE_BYTES {
+            let _ = file.set_modified(SystemTime::now());
             return Some(rgba);
         }
         tracing::debug!("a kept tile is damaged: {}", path.display());
@@ -68,15 +75,19 @@ impl KeptTiles {
     }
 
     /// Keeps a tile's pixels: written aside, then renamed, so no reader
-    /// ever finds half a tile. A failure is logged, never said: the tile
-    /// is rendered again next time.
-    pub fn put(&self, x: u32, y: u32, zoom: u8, palette: Palette, rgba: &[u8]) {
+    /// ever finds half a tile; the bytes written. A failure is logged,
+    /// never said: the tile is rendered again next time.
+    pub fn put(&self, x: u32, y: u32, zoom: u8, palette: Palette, rgba: &[u8]) -> u64 {
         if rgba.len() != TILE_BYTES {
-            return;
+            return 0;
         }
         let path = self.path(x, y, zoom, palette);
-        if let Err(e) = write_tile(&path, rgba) {
-            tracing::debug!("a rendered tile was not kept ({}): {e}", path.display());
+        match write_tile(&path, rgba) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                tracing::debug!("a rendered tile was not kept ({}): {e}", path.display());
+                0
+            }
         }
     }
 
@@ -112,19 +123,20 @@ impl KeptTiles {
     }
 }
 
-fn write_tile(path: &Path, rgba: &[u8]) -> std::io::Result<()> {
+fn write_tile(path: &Path, rgba: &[u8]) -> std::io::Result<u64> {
     let dir = path
         .parent()
         .ok_or_else(|| std::io::Error::other("a tile's path without a folder"))?;
     fs::create_dir_all(dir)?;
     let mut aside = tempfile::NamedTempFile::new_in(dir)?;
     {
-        let mut z = flate2::write::DeflateEncoder::new(&mut aside, flate2::Compression::fast());
+        let mut z = flate2::write::ZlibEncoder::new(&mut aside, flate2::Compression::fast());
         z.write_all(rgba)?;
         z.finish()?;
     }
+    let bytes = aside.as_file().metadata()?.len();
     aside.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    Ok(bytes)
 }
 
 /// Every file under `dir`: its path, length and when it was written.
@@ -151,11 +163,20 @@ mod tests {
         let kept = KeptTiles::new(dir.path());
         let outlines = Outlines::coarse().expect("outlines");
         let rgba = render_tile(&outlines, 8, 5, 4, Palette::LIGHT);
-        assert_eq!(kept.get(8, 5, 4, Palette::LIGHT), None, "nothing kept yet");
+        assert!(
+            kept.get(8, 5, 4, Palette::LIGHT).is_none(),
+            "nothing kept yet"
+        );
         kept.put(8, 5, 4, Palette::LIGHT, &rgba);
-        assert_eq!(kept.get(8, 5, 4, Palette::LIGHT), Some(rgba.clone()));
-        assert_eq!(kept.get(8, 5, 4, Palette::DARK), None, "kept per palette");
-        assert_eq!(kept.get(5, 8, 4, Palette::LIGHT), None, "kept per tile");
+        assert!(
+            kept.get(8, 5, 4, Palette::LIGHT) == Some(rgba),
+            "read back as rendered"
+        );
+        assert!(
+            kept.get(8, 5, 4, Palette::DARK).is_none(),
+            "kept per palette"
+        );
+        assert!(kept.get(5, 8, 4, Palette::LIGHT).is_none(), "kept per tile");
     }
 
     #[test]
@@ -163,16 +184,36 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let kept = KeptTiles::new(dir.path());
         let rgba = vec![7u8; TILE_BYTES];
-        kept.put(1, 2, 3, Palette::DARK, &rgba);
+        assert!(kept.put(1, 2, 3, Palette::DARK, &rgba) > 0);
         let path = kept.path(1, 2, 3, Palette::DARK);
         let whole = fs::read(&path).expect("kept");
         fs::write(&path, &whole[..whole.len() / 2]).expect("cut");
-        assert_eq!(kept.get(1, 2, 3, Palette::DARK), None);
+        assert!(
+            kept.get(1, 2, 3, Palette::DARK).is_none(),
+            "a cut tile read"
+        );
+        assert!(!path.exists(), "removed");
+        // A byte changed in place, the length the same: the checksum (of
+        // varied pixels: in a flat tile a changed back-reference can read
+        // the same bytes).
+        let varied: Vec<u8> = (0..TILE_BYTES).map(|i| (i % 251) as u8).collect();
+        kept.put(1, 2, 3, Palette::DARK, &varied);
+        let mut changed = fs::read(&path).expect("kept");
+        let at = changed.len() / 2;
+        changed[at] ^= 0x01;
+        fs::write(&path, &changed).expect("changed");
+        assert!(
+            kept.get(1, 2, 3, Palette::DARK).is_none(),
+            "a changed tile read"
+        );
         assert!(!path.exists(), "removed");
         fs::write(&path, b"not deflate at all").expect("garble");
-        assert_eq!(kept.get(1, 2, 3, Palette::DARK), None);
+        assert!(
+            kept.get(1, 2, 3, Palette::DARK).is_none(),
+            "a garbled tile read"
+        );
         // A tile of another size is not one.
-        kept.put(1, 2, 3, Palette::DARK, &rgba[..100]);
+        assert_eq!(kept.put(1, 2, 3, Palette::DARK, &rgba[..100]), 0);
         assert!(!path.exists());
     }
 
@@ -195,6 +236,8 @@ mod tests {
                 .and_then(|f| f.set_modified(t))
                 .expect("dated");
         }
+        // The oldest read since: used, so kept.
+        assert!(kept.get(0, 0, 5, Palette::LIGHT).is_some());
         let cap = 4 * TILE_BYTES as u64;
         kept.trim(cap);
         assert!(!old.exists(), "another version's tiles are gone");
@@ -205,10 +248,12 @@ mod tests {
         collect_files(&kept.dir, &mut files);
         let total: u64 = files.iter().map(|(_, len, _)| len).sum();
         assert!(total <= cap / 4 * 3, "{total} bytes kept");
-        assert!(!left.is_empty(), "some kept");
+        assert!(left.len() >= 2, "some kept: {left:?}");
+        assert!(left.contains(&0), "the one read kept: {left:?}");
+        let written = left.len() as u32 - 1;
         assert!(
-            left.iter().all(|&i| i >= 8 - left.len() as u32),
-            "the newest kept: {left:?}"
+            left.iter().all(|&i| i == 0 || i >= 8 - written),
+            "the newest written kept: {left:?}"
         );
     }
 }

@@ -228,6 +228,12 @@ impl Outlines {
 
     /// The detailed outlines, decoded once per process (about 15 MB), the
     /// first time a map is zoomed in to them. Empty if they cannot be read.
+    /// Nothing to draw: the fallback when the outlines could not be
+    /// decoded (sea alone).
+    pub fn is_empty(&self) -> bool {
+        self.land.is_empty() && self.borders.is_empty()
+    }
+
     pub fn detailed_shared() -> &'static Self {
         static DETAILED: OnceLock<Outlines> = OnceLock::new();
         DETAILED.get_or_init(|| {

@@ -391,6 +391,28 @@ impl Cache {
         Ok(found.pop().inspect(|doc| self.touch([doc.id])))
     }
 
+    /// Marks the whole answer stored for exactly `w` used, unread (one
+    /// kept beside another copy that is read instead: not evicted first).
+    pub(crate) fn mark_document_used(
+        &self,
+        key: &CacheKey,
+        w: TimeWindow,
+    ) -> Result<(), CacheError> {
+        let id: Option<i64> = self
+            .read_conn()
+            .prepare_cached(
+                "SELECT id FROM windows
+                 WHERE base_url = ?1 AND equipment = ?2 AND kind = ?3 AND since = ?4 AND until = ?5",
+            )?
+            .query_row(
+                params![key.base_url, key.equipment, key.kind, w.since, w.until],
+                |r| r.get(0),
+            )
+            .optional()?;
+        self.touch(id);
+        Ok(())
+    }
+
     /// The windows of the whole answers stored under `key` inside `w`,
     /// in time order (their rows not read).
     pub(crate) fn document_windows(
@@ -537,13 +559,13 @@ impl Drop for Cache {
     }
 }
 
-/// The gaps of `w` not covered by the sorted `covered` windows.
 /// Whether all of `w` had settled when fetched at `fetched_at` from a
 /// service whose clock said `service_now` (the earlier of the two).
 pub(crate) fn settled(w: TimeWindow, fetched_at: i64, service_now: i64) -> bool {
     w.until <= fetched_at.min(service_now).saturating_sub(SETTLE_SECS)
 }
 
+/// The gaps of `w` not covered by the sorted `covered` windows.
 pub(crate) fn gaps(w: TimeWindow, covered: &[(i64, i64)]) -> Vec<TimeWindow> {
     let mut out = Vec::new();
     let mut cursor = w.since;

@@ -176,6 +176,45 @@ fn a_window_read_since_it_was_stored_outlives_one_not_read() {
     );
 }
 
+/// A document kept beside a copy read in its place (a settled history's
+/// JSON beside its columns) is marked used with it, unread: not the
+/// first to go.
+#[test]
+fn a_document_marked_used_unread_outlives_one_not_marked() {
+    let (cache, w) = capped_at_2500();
+    let blob = vec![b' '; 1_000];
+    let (marked, unmarked) = (
+        CacheKey::new("http://h", 1, "history"),
+        CacheKey::new("http://h", 2, "history"),
+    );
+    cache
+        .put_document(&marked, w, &blob, 1_000_000)
+        .expect("put");
+    cache
+        .put_document(&unmarked, w, &blob, 1_000_000)
+        .expect("put");
+    cache
+        .conn()
+        .execute("UPDATE windows SET last_used = 0", [])
+        .expect("stored long ago");
+    cache.mark_document_used(&marked, w).expect("marked");
+    cache
+        .mark_document_used(&CacheKey::new("http://h", 3, "history"), w)
+        .expect("nothing to mark is no error");
+    // Past the cap: one of the two goes.
+    cache
+        .put(&CacheKey::new("http://h", 3, "k"), w, &blob, 1_000_000)
+        .expect("put");
+    assert!(
+        cache.get_document(&marked, w).expect("get").is_some(),
+        "marked: kept"
+    );
+    assert!(
+        cache.get_document(&unmarked, w).expect("get").is_none(),
+        "not marked: evicted"
+    );
+}
+
 #[test]
 fn a_cache_file_is_read_while_a_write_is_under_way() {
     let dir = tempfile::tempdir().expect("tempdir");

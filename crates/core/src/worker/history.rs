@@ -271,11 +271,16 @@ impl TaskCtx {
     ) -> Option<EquipmentHistory> {
         let c = Arc::clone(self.cache.as_ref()?);
         let key = CacheKey::new(&self.cache_scope, equipment, HISTORY_COLUMNS_KIND);
+        let json = CacheKey::new(&self.cache_scope, equipment, HISTORY_KIND);
         tokio::task::spawn_blocking(move || {
             let doc = read_or_warn(c.get_document(&key, window))?;
-            history_columns::decode(&doc.rows_json)
+            let history = history_columns::decode(&doc.rows_json)
                 .inspect_err(|e| c.drop_unreadable_document(&key, window, &e.to_string()))
-                .ok()
+                .ok()?;
+            // The JSON stays as used as its copy: exports, reports and
+            // reading offline take it.
+            read_or_warn(c.mark_document_used(&json, window).map(Some));
+            Some(history)
         })
         .await
         .ok()

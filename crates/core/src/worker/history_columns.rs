@@ -7,7 +7,9 @@
 //! The layout (little-endian): the magic, the JSON of the piece without
 //! its three long pages (the machine's names, its faults and daily
 //! usages: few rows), then the positions, fuel levels and engine
-//! conditions, each as its total and its columns.
+//! conditions, each as its total and its columns, and a CRC-32 of all
+//! that: a settled piece is never fetched again, so a copy damaged in
+//! place must not read back as another history.
 
 use fleetview_api::model::{
     DailyUsageRow, EngineConditionRow, EngineEvent, EquipmentHistory, FuelRemainingRow,
@@ -29,6 +31,10 @@ pub(crate) enum ColumnsError {
     Truncated,
     #[error("a history kept as columns has bytes after its end")]
     Trailing,
+    #[error("a history kept as columns does not match its checksum")]
+    Checksum,
+    #[error("a history kept as columns holds a value no history has")]
+    Value,
     #[error("the history's names, faults and daily usages: {0}")]
     Rest(#[from] serde_json::Error),
 }
@@ -97,6 +103,8 @@ pub(crate) fn encode(h: &EquipmentHistory) -> Vec<u8> {
         .for_each(|r| out.extend_from_slice(&r.percent.to_le_bytes()));
     let mut out = columns_page(out, h.engine_conditions.total, e.iter().map(|r| r.date));
     out.extend(e.iter().map(|r| u8::from(r.is_start())));
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
     out
 }
 
@@ -118,10 +126,17 @@ fn columns_page(
 /// A piece kept by [`encode`], read back; an error, never a panic, on
 /// any other bytes (nothing allocated for lengths the bytes do not hold).
 pub(crate) fn decode(bytes: &[u8]) -> Result<EquipmentHistory, ColumnsError> {
-    let mut r = Reader { bytes };
-    if r.take(MAGIC.len()).ok() != Some(MAGIC.as_slice()) {
+    if bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
         return Err(ColumnsError::Magic);
     }
+    let (body, crc) = bytes
+        .split_last_chunk::<4>()
+        .ok_or(ColumnsError::Truncated)?;
+    if crc32fast::hash(body) != u32::from_le_bytes(*crc) {
+        return Err(ColumnsError::Checksum);
+    }
+    let mut r = Reader { bytes: body };
+    r.take(MAGIC.len())?;
     let rest_len = r.len()?;
     let rest: RestIn = serde_json::from_slice(r.take(rest_len)?)?;
     let (total, dates) = r.dates()?;
@@ -156,15 +171,12 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<EquipmentHistory, ColumnsError> {
         rows: dates
             .into_iter()
             .zip(starts)
-            .map(|(date, &start)| {
-                let event = if start == 1 {
-                    EngineEvent::Started
-                } else {
-                    EngineEvent::Stopped
-                };
-                EngineConditionRow::new(event, date)
+            .map(|(date, &start)| match start {
+                1 => Ok(EngineConditionRow::new(EngineEvent::Started, date)),
+                0 => Ok(EngineConditionRow::new(EngineEvent::Stopped, date)),
+                _ => Err(ColumnsError::Value),
             })
-            .collect(),
+            .collect::<Result<_, _>>()?,
     };
     if !r.bytes.is_empty() {
         return Err(ColumnsError::Trailing);
@@ -235,9 +247,12 @@ impl<'a> Reader<'a> {
             .map(|(s, m)| {
                 let s = s.first_chunk::<8>().map_or(0, |a| i64::from_le_bytes(*a));
                 let m = m.first_chunk::<2>().map_or(0, |a| u16::from_le_bytes(*a));
-                Timestamp::from_parts(s, m)
+                // As kept by `from_parts`: never more than 999.
+                (m <= 999)
+                    .then(|| Timestamp::from_parts(s, m))
+                    .ok_or(ColumnsError::Value)
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         Ok((total, dates))
     }
 }

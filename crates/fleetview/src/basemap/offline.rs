@@ -219,9 +219,9 @@ fn render_loop(
     wake: egui::Context,
     kept: Option<KeptTiles>,
 ) {
-    if let Some(kept) = &kept {
-        kept.trim(DEFAULT_KEPT_TILE_BYTES);
-    }
+    // Trimmed when the queue first empties (the first map drawn), then
+    // again after each quarter of the cap written.
+    let (mut trim_due, mut written_since_trim) = (true, 0u64);
     let coarse = match Outlines::coarse() {
         Ok(o) => o,
         Err(e) => {
@@ -233,6 +233,10 @@ fn render_loop(
     loop {
         // Wait for work, then take everything asked for meanwhile.
         if queue.is_empty() {
+            if let Some(k) = kept.as_ref().filter(|_| trim_due) {
+                k.trim(DEFAULT_KEPT_TILE_BYTES);
+                (trim_due, written_since_trim) = (false, 0);
+            }
             match requests.recv() {
                 Ok(id) => queue.push_back(id),
                 Err(_) => return,
@@ -260,8 +264,10 @@ fn render_loop(
                     &coarse
                 };
                 let rgba = render_tile(outlines, id.x, id.y, id.zoom, palette);
-                if let Some(k) = &kept {
-                    k.put(id.x, id.y, id.zoom, palette, &rgba);
+                // Not the sea drawn for outlines that could not be read.
+                if let Some(k) = kept.as_ref().filter(|_| !outlines.is_empty()) {
+                    written_since_trim += k.put(id.x, id.y, id.zoom, palette, &rgba);
+                    trim_due |= written_since_trim >= DEFAULT_KEPT_TILE_BYTES / 4;
                 }
                 rgba
             });
