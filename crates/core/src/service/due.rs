@@ -159,6 +159,31 @@ pub fn last_done_for(equipment: i64, plan: &Plan, done: &[DoneRecord]) -> Option
         })
 }
 
+/// The first day of a machine's daily usage the due rules read: the
+/// earliest last done of its meter plans, or the forecast's days before
+/// today if earlier; none without a meter plan (days plans read no usage).
+pub fn usage_from(
+    equipment: i64,
+    category: Option<&str>,
+    plans: &[StoredPlan],
+    done: &[DoneRecord],
+    today: Day,
+) -> Option<Day> {
+    let meter: Vec<_> = plans_for(equipment, category, plans)
+        .into_iter()
+        .filter(|(p, _)| p.plan.unit.is_meter())
+        .collect();
+    if meter.is_empty() {
+        return None;
+    }
+    let since = meter
+        .iter()
+        .filter_map(|(p, _)| last_done_for(equipment, &p.plan, done))
+        .map(|l| l.day)
+        .fold(today.plus_days(-FORECAST_DAYS), Day::min);
+    Some(since)
+}
+
 /// Every plan of the machine, and where each stands.
 pub fn machine_due(
     equipment: i64,

@@ -321,3 +321,59 @@ fn a_reading_written_above_the_days_end_is_no_reset() {
     // Counted from the day's own end, 1008, not as a reset.
     assert_eq!(item.remaining, Some(250.0 - 16.0));
 }
+
+/// The usage read for a machine (the app's and the command line's reads):
+/// from its meter plans' earliest last done, or the forecast's 30 days.
+#[test]
+fn usage_is_read_from_the_earliest_last_done_of_the_meter_plans_or_the_forecasts_days() {
+    let days_only = [plan(
+        PlanScope::Machine(1),
+        "inspection",
+        90.0,
+        PlanUnit::Days,
+        Some((TODAY.0 - 200, None)),
+    )];
+    assert_eq!(usage_from(1, None, &days_only, &[], TODAY), None);
+    let recent = [plan(
+        PlanScope::Category("Excavator".into()),
+        "oil",
+        500.0,
+        PlanUnit::Hours,
+        Some((TODAY.0 - 5, Some(100.0))),
+    )];
+    assert_eq!(
+        usage_from(1, Some("Excavator"), &recent, &[], TODAY),
+        Some(Day(TODAY.0 - FORECAST_DAYS)),
+        "the forecast's days when done since"
+    );
+    assert_eq!(usage_from(1, Some("Truck"), &recent, &[], TODAY), None);
+    let long_ago = [
+        recent[0].clone(),
+        plan(
+            PlanScope::Machine(1),
+            "filters",
+            1000.0,
+            PlanUnit::Km,
+            Some((TODAY.0 - 120, Some(5.0))),
+        ),
+    ];
+    assert_eq!(
+        usage_from(1, Some("Excavator"), &long_ago, &[], TODAY),
+        Some(Day(TODAY.0 - 120))
+    );
+    // A service recorded later than the plan's last done is the last done.
+    let done = [DoneRecord {
+        equipment: 1,
+        task: "filters".into(),
+        unit: PlanUnit::Km,
+        done: LastDone {
+            day: Day(TODAY.0 - 40),
+            meter: Some(900.0),
+        },
+        recorded_at: 0,
+    }];
+    assert_eq!(
+        usage_from(1, Some("Excavator"), &long_ago, &done, TODAY),
+        Some(Day(TODAY.0 - 40))
+    );
+}

@@ -17,7 +17,7 @@ use fleetview_core::export::shown::{ExportContent, ServiceFile};
 use fleetview_core::service::attention::{describe, due_attention};
 use fleetview_core::service::change::{Saved, ServiceCommand};
 use fleetview_core::service::due::{
-    DEFAULT_SOON_FRACTION, DueItem, DueStatus, FORECAST_DAYS, machine_due, plans_for,
+    DEFAULT_SOON_FRACTION, DueItem, DueStatus, machine_due, usage_from,
 };
 use fleetview_core::service::plan::{Day, DoneRecord, Plan, PlanId, ServiceBook};
 use fleetview_core::service::usage::{MachineUsage, MetersNow, UsageDay};
@@ -320,24 +320,10 @@ impl ServiceState {
             if self.usage_in_flight.contains(&e.id) {
                 continue;
             }
-            let mine = plans_for(e.id, e.category.as_deref(), plans);
-            let meter_plans: Vec<_> = mine
-                .iter()
-                .filter(|(p, _)| p.plan.unit.is_meter())
-                .collect();
-            if meter_plans.is_empty() {
+            let Some(from) = usage_from(e.id, e.category.as_deref(), plans, done, today) else {
                 continue;
-            }
-            let oldest = meter_plans
-                .iter()
-                .filter_map(|(p, _)| {
-                    fleetview_core::service::due::last_done_for(e.id, &p.plan, done)
-                })
-                .map(|l| l.day.0)
-                .min()
-                .unwrap_or(today.0)
-                .min(today.0 - FORECAST_DAYS);
-            let since = oldest * SECS_PER_DAY;
+            };
+            let since = from.0 * SECS_PER_DAY;
             let fresh = self
                 .usage
                 .get(&e.id)

@@ -41,6 +41,27 @@ pub fn api_status(e: &ApiError) -> u8 {
     }
 }
 
+/// A job's error that can say the service was out of reach: a job goes
+/// offline when the service cannot be reached, and if the cache then
+/// lacks what it needs, the cause to tell is the service (status 4), not
+/// the cache (5).
+pub(crate) trait OfflineJobError: Sized {
+    /// The exit status it ends the command with.
+    fn status(&self) -> u8;
+    /// `then`, because the service could not be reached (`cause`).
+    fn unreachable(cause: ApiError, then: Box<Self>) -> Self;
+
+    /// `self`, or, when the job went offline because the service could
+    /// not be reached (`cause`) and the cache then lacked what it
+    /// needed, that the service could not be reached.
+    fn after(self, cause: Option<ApiError>) -> Self {
+        match cause {
+            Some(cause) if self.status() == NOT_CACHED => Self::unreachable(cause, Box::new(self)),
+            _ => self,
+        }
+    }
+}
+
 /// Whether `e`, or any error it came from, is a write to a reader that went
 /// away (`fleetview export | head`): not a failure of the job.
 pub fn is_closed_pipe(e: &(dyn std::error::Error + 'static)) -> bool {

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::args::{CacheArgs, EventArgs, ServiceArgs, UnitsArg, WindowArgs};
-use super::exit::{FAILED, NOT_CACHED, UNREACHABLE, USAGE, api_status};
+use super::exit::{FAILED, NOT_CACHED, OfflineJobError, UNREACHABLE, USAGE, api_status};
 use super::job::{Waiting, check_sign_in, note_cache_notices, start_worker, write_output_with};
 use fleetview_api::limits::check_window;
 use fleetview_api::model::PositionRow;
@@ -129,18 +129,15 @@ impl CliExportError {
             _ => FAILED,
         }
     }
+}
 
-    /// `self`, or, when the job went offline because the service could
-    /// not be reached (`cause`) and the cache then lacked what it needed,
-    /// that the service could not be reached.
-    fn after(self, cause: Option<ApiError>) -> Self {
-        match cause {
-            Some(cause) if self.exit_status() == NOT_CACHED => CliExportError::Unreachable {
-                cause,
-                then: Box::new(self),
-            },
-            _ => self,
-        }
+impl OfflineJobError for CliExportError {
+    fn status(&self) -> u8 {
+        self.exit_status()
+    }
+
+    fn unreachable(cause: ApiError, then: Box<Self>) -> Self {
+        CliExportError::Unreachable { cause, then }
     }
 }
 

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use super::args::{CacheArgs, EventArgs, ServiceArgs, UnitsArg, WindowArgs};
-use super::exit::{FAILED, NOT_CACHED, UNREACHABLE, api_status};
+use super::exit::{FAILED, NOT_CACHED, OfflineJobError, UNREACHABLE, api_status};
 use super::job::{Waiting, check_sign_in, note_cache_notices, start_worker, write_output};
 use super::report_fleet::{FleetSource, fleet_scope};
 use fleetview_api::limits::check_window;
@@ -139,17 +139,15 @@ impl CliReportError {
             _ => FAILED,
         }
     }
+}
 
-    /// As `CliExportError::after`: a job offline because the service
-    /// could not be reached fails as unreachable where the cache lacks.
-    fn after(self, cause: Option<ApiError>) -> Self {
-        match cause {
-            Some(cause) if self.exit_status() == NOT_CACHED => CliReportError::Unreachable {
-                cause,
-                then: Box::new(self),
-            },
-            _ => self,
-        }
+impl OfflineJobError for CliReportError {
+    fn status(&self) -> u8 {
+        self.exit_status()
+    }
+
+    fn unreachable(cause: ApiError, then: Box<Self>) -> Self {
+        CliReportError::Unreachable { cause, then }
     }
 }
 

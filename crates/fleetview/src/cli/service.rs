@@ -18,7 +18,7 @@ pub use super::service_due::CliServiceError;
 use super::service_due::{Setup, due_items, read_book, read_usage, with_fleet};
 use fleetview_api::address::host_port;
 use fleetview_api::time::{format_wire, now_secs};
-use fleetview_core::service::due::{self, DEFAULT_SOON_FRACTION};
+use fleetview_core::service::due::{self, DEFAULT_SOON_FRACTION, DueItem};
 use fleetview_core::service::import::{self, FleetCheck, Imported};
 use fleetview_core::service::plan::{Day, PlanScope, PlanUnit};
 use fleetview_core::service::store::ServiceStore;
@@ -94,20 +94,29 @@ pub struct ImportArgs {
     pub book: BookArgs,
 }
 
-#[derive(Debug, clap::Args)]
-pub struct DueArgs {
-    #[command(flatten)]
-    pub book: BookArgs,
-    /// Only what is overdue or falls due within this many days.
+/// Which of the due services are listed (`due`, and `export`'s calendar).
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct DueWindow {
+    /// Only what is overdue or falls due within this many days (with
+    /// `export`, for `--format ics`).
     #[arg(long)]
     pub within: Option<u32>,
-    /// Due soon within this share of the interval, in percent.
+    /// Due soon within this share of the interval, in percent (with
+    /// `export`, for `--format ics`).
     #[arg(
         long,
         default_value_t = (DEFAULT_SOON_FRACTION * 100.0).round() as u8,
         value_parser = clap::value_parser!(u8).range(0..=100)
     )]
     pub soon_percent: u8,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DueArgs {
+    #[command(flatten)]
+    pub book: BookArgs,
+    #[command(flatten)]
+    pub window: DueWindow,
     #[arg(long, value_enum, default_value_t = DueFormat::Json)]
     pub format: DueFormat,
     /// Output file (default: stdout; `-` for stdout).
@@ -142,16 +151,8 @@ pub struct ExportWhat {
     /// CSV: the services done rather than the plans.
     #[arg(long)]
     pub history: bool,
-    /// ics: only what is overdue or falls due within this many days.
-    #[arg(long)]
-    pub within: Option<u32>,
-    /// ics: due soon within this share of the interval, in percent.
-    #[arg(
-        long,
-        default_value_t = (DEFAULT_SOON_FRACTION * 100.0).round() as u8,
-        value_parser = clap::value_parser!(u8).range(0..=100)
-    )]
-    pub soon_percent: u8,
+    #[command(flatten)]
+    pub window: DueWindow,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -175,8 +176,10 @@ pub fn run_service(
         }
         ServiceJob::Due(a) => {
             let setup = a.book.setup()?;
-            let soon = f64::from(a.soon_percent) / 100.0;
-            let rows = due_rows(&setup, soon, a.within, &mut note)?;
+            let rows: Vec<DueRow> = due_listed(&setup, a.window, &mut note)?
+                .iter()
+                .map(|(i, name)| DueRow::of(i, name))
+                .collect();
             let bytes = match a.format {
                 DueFormat::Json => write::due_json(&rows, &format_wire(setup.now)),
                 DueFormat::Csv => write::due_csv(&rows),
@@ -200,7 +203,7 @@ fn export_bytes(
 ) -> Result<Vec<u8>, CliServiceError> {
     match a.format {
         BookFormat::Csv => {
-            if a.within.is_some() {
+            if a.window.within.is_some() {
                 return Err(CliServiceError::Usage(
                     "--within applies to --format ics".to_owned(),
                 ));
@@ -219,34 +222,28 @@ fn export_bytes(
                         .to_owned(),
                 ));
             }
-            let book = read_book(&setup.service_file, setup.scope(), note)?;
-            let soon = f64::from(a.soon_percent) / 100.0;
-            let today = setup.today();
-            let mut items = due_items(&book, &setup, soon, note)?;
-            if let Some(days) = a.within {
-                items.retain(|(i, _)| i.within(today, i64::from(days)));
-            }
+            let items = due_listed(&setup, a.window, note)?;
             let host = host_port(&setup.client.base_url);
-            Ok(write::calendar(&items, today, setup.now, &host))
+            Ok(write::calendar(&items, setup.today(), setup.now, &host))
         }
     }
 }
 
-/// `service due`'s rows, in its order.
-fn due_rows(
+/// The due services `window` lists, in `service due`'s order, with
+/// their machines' names.
+fn due_listed(
     setup: &Setup,
-    soon_fraction: f64,
-    within: Option<u32>,
+    window: DueWindow,
     note: &mut impl FnMut(&str),
-) -> Result<Vec<DueRow>, CliServiceError> {
+) -> Result<Vec<(DueItem, String)>, CliServiceError> {
     let book = read_book(&setup.service_file, setup.scope(), note)?;
     let today = setup.today();
-    let items = due_items(&book, setup, soon_fraction, note)?;
-    Ok(items
-        .iter()
-        .filter(|(i, _)| within.is_none_or(|days| i.within(today, i64::from(days))))
-        .map(|(i, name)| DueRow::of(i, name))
-        .collect())
+    let soon_fraction = f64::from(window.soon_percent) / 100.0;
+    let mut items = due_items(&book, setup, soon_fraction, note)?;
+    if let Some(days) = window.within {
+        items.retain(|(i, _)| i.within(today, i64::from(days)));
+    }
+    Ok(items)
 }
 
 /// Reads and checks the file, then writes it into the book in one

@@ -8,7 +8,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use super::exit::{FAILED, NOT_CACHED, REFUSED, UNREACHABLE, USAGE, api_status};
+use super::exit::{FAILED, NOT_CACHED, OfflineJobError, REFUSED, UNREACHABLE, USAGE, api_status};
 use super::job::{Waiting, check_sign_in, note_cache_notices, start_worker};
 use super::report_fleet::{FleetSource, fleet_list, snapshots};
 use fleetview_api::limits::MAX_WINDOW_DAYS;
@@ -85,17 +85,15 @@ impl CliServiceError {
             _ => FAILED,
         }
     }
+}
 
-    /// As `CliReportError::after`: a job offline because the service
-    /// could not be reached fails as unreachable where the cache lacks.
-    fn after(self, cause: Option<ApiError>) -> Self {
-        match cause {
-            Some(cause) if self.exit_status() == NOT_CACHED => CliServiceError::Unreachable {
-                cause,
-                then: Box::new(self),
-            },
-            _ => self,
-        }
+impl OfflineJobError for CliServiceError {
+    fn status(&self) -> u8 {
+        self.exit_status()
+    }
+
+    fn unreachable(cause: ApiError, then: Box<Self>) -> Self {
+        CliServiceError::Unreachable { cause, then }
     }
 }
 
@@ -332,20 +330,11 @@ pub(crate) fn due_items(
 fn usage_wanted(book: &ServiceBook, fleet: &FleetNow, today: Day) -> HashMap<i64, Day> {
     let mut wanted = HashMap::new();
     for m in &fleet.machines {
-        let plans = due::plans_for(m.id, m.category.as_deref(), &book.plans);
-        let meter_plans: Vec<_> = plans
-            .iter()
-            .filter(|(p, _)| p.plan.unit.is_meter())
-            .collect();
-        if meter_plans.is_empty() {
+        let Some(since) =
+            due::usage_from(m.id, m.category.as_deref(), &book.plans, &book.done, today)
+        else {
             continue;
-        }
-        let pace_from = today.plus_days(-FORECAST_DAYS);
-        let since = meter_plans
-            .iter()
-            .filter_map(|(p, _)| due::last_done_for(m.id, &p.plan, &book.done))
-            .map(|l| l.day)
-            .fold(pace_from, Day::min);
+        };
         wanted.insert(m.id, since);
     }
     wanted
